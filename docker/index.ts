@@ -1,0 +1,14 @@
+/** Every store the harness can start, by kind. */
+import type { StoreKind, StoreRecipe } from '../src/stores/types.ts';
+import { redisRecipe, valkeyRecipe } from './redis.ts';
+
+const recipes: Partial<Record<StoreKind, StoreRecipe>> = {
+  redis: redisRecipe,
+  valkey: valkeyRecipe,
+};
+
+export function recipeFor(kind: StoreKind): StoreRecipe {
+  const recipe = recipes[kind];
+  if (!recipe) throw new Error(`no recipe for store kind "${kind}" (known: ${Object.keys(recipes).join(', ')})`);
+  return recipe;
+}

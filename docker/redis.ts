@@ -1,0 +1,69 @@
+/**
+ * Redis and Valkey: a scratch server with no persistence on a loopback port.
+ * Local process: Debian's `redis-server` (or `valkey-server`). Container: the image below.
+ */
+import { execa } from 'execa';
+import { Redis } from 'ioredis';
+import { spawnServer, waitUntilReady } from '../src/stores/server-process.ts';
+import { StoreUnavailableError, type StoreKind, type StoreRecipe } from '../src/stores/types.ts';
+import { serverClockFor } from './clock-offset/server-clock.ts';
+
+function redisLike(kind: StoreKind, binary: string, image: string, installHint: string): StoreRecipe {
+  return {
+    kind,
+    image,
+    async missing() {
+      try {
+        await execa(binary, ['--version']);
+        return null;
+      } catch {
+        return new StoreUnavailableError(`${binary} is not installed on this machine.`, installHint);
+      }
+    },
+    async startLocal({ port, dir, request }) {
+      const clock = await serverClockFor(request, dir);
+      const server = spawnServer({
+        label: `${binary} :${port}`,
+        command: binary,
+        args: [
+          '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no',
+          '--dir', dir, '--daemonize', 'no', '--protected-mode', 'yes', '--logfile', '',
+        ],
+        env: clock?.env ?? {},
+      });
+      const version = await waitUntilReady(server, async () => {
+        const probe = new Redis({ host: '127.0.0.1', port, lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+        probe.on('error', () => {});
+        try {
+          await probe.connect();
+          const info = await probe.info('server');
+          return /(?:redis|valkey)_version:(\S+)/.exec(info)?.[1] ?? 'unknown';
+        } finally {
+          probe.disconnect();
+        }
+      });
+      return {
+        kind,
+        url: `redis://127.0.0.1:${port}`,
+        host: '127.0.0.1',
+        port,
+        version,
+        capabilities: {
+          pause: server.pause,
+          resume: server.resume,
+          kill: server.kill,
+          ...(clock ? { clock: clock.control } : {}),
+        },
+        stop: () => server.stop(),
+      };
+    },
+  };
+}
+
+export const redisRecipe = redisLike('redis', 'redis-server', 'redis:7.2-alpine', 'npm run setup   (runs: apt-get install -y redis-server)');
+export const valkeyRecipe = redisLike(
+  'valkey',
+  'valkey-server',
+  'valkey/valkey:8-alpine',
+  'install valkey-server (not packaged for Debian 12; Debian 13 has it: apt-get install -y valkey-server)',
+);

@@ -1,0 +1,42 @@
+/**
+ * The local-process runtime: each store is a real server process on a free loopback port with a
+ * temp dir, started from the store's recipe in docker/ and removed on every exit path.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { cleanupDir } from '../cleanup.ts';
+import { recipeFor } from '../../docker/index.ts';
+import { freePort } from './free-port.ts';
+import type { StartedStore, StoreRequest } from './types.ts';
+
+export async function startLocalStore(request: StoreRequest): Promise<StartedStore> {
+  const recipe = recipeFor(request.kind);
+  const missing = await recipe.missing();
+  if (missing) throw missing;
+  const began = performance.now();
+  const dir = mkdtempSync(join(tmpdir(), `lock-oracles-${request.kind}-`));
+  const removeDir = cleanupDir(dir);
+  try {
+    const started = await recipe.startLocal({
+      port: await freePort(),
+      dir,
+      request,
+      freePort,
+      startStore: startLocalStore,
+    });
+    const startMs = performance.now() - began;
+    return {
+      ...started,
+      runtime: 'local-process',
+      startMs,
+      stop: async () => {
+        await started.stop();
+        await removeDir();
+      },
+    };
+  } catch (error) {
+    await removeDir();
+    throw error;
+  }
+}

@@ -1,0 +1,112 @@
+/**
+ * A store server run as a local child process: started with execa, registered for cleanup on
+ * every exit path, and able to be paused (SIGSTOP), resumed and killed for store faults.
+ */
+import { execa, type ResultPromise } from 'execa';
+import { cleanupProcess } from '../cleanup.ts';
+
+export interface ServerProcessOptions {
+  label: string;
+  command: string;
+  args: string[];
+  env?: Record<string, string>;
+  /** Run as this uid/gid (Postgres and PgBouncer refuse to run as root). */
+  uid?: number;
+  gid?: number;
+  cwd?: string;
+}
+
+export interface ServerProcess {
+  readonly pid: number;
+  readonly label: string;
+  /** Everything the server printed so far (for error messages). */
+  output(): string;
+  /** Resolves when the process has exited, with a description. */
+  readonly exited: Promise<string>;
+  pause(): Promise<void>;
+  resume(): Promise<void>;
+  kill(): Promise<void>;
+  /** SIGTERM, then SIGKILL after `graceMs`; resolves when the process is gone. */
+  stop(graceMs?: number): Promise<void>;
+}
+
+export function spawnServer(options: ServerProcessOptions): ServerProcess {
+  const child: ResultPromise = execa(options.command, options.args, {
+    env: options.env ?? {},
+    extendEnv: true,
+    reject: false,
+    stdin: 'ignore',
+    all: true,
+    buffer: false,
+    cleanup: true,
+    ...(options.uid !== undefined ? { uid: options.uid } : {}),
+    ...(options.gid !== undefined ? { gid: options.gid } : {}),
+    ...(options.cwd ? { cwd: options.cwd } : {}),
+  });
+  let log = '';
+  child.all?.on('data', (chunk: Buffer) => {
+    if (log.length < 64_000) log += chunk.toString();
+  });
+  const pid = child.pid;
+  if (pid === undefined) throw new Error(`${options.label}: could not start "${options.command}"`);
+  const exited = child.then((result) => {
+    const how = result.signal ? `signal ${result.signal}` : `exit code ${result.exitCode}`;
+    return `${options.label} (pid ${pid}) exited with ${how}`;
+  });
+  let gone = false;
+  void exited.then(() => {
+    gone = true;
+  });
+  const signal = (name: NodeJS.Signals) => {
+    if (gone) return;
+    try {
+      process.kill(pid, name);
+    } catch {
+      /* raced with exit */
+    }
+  };
+  const stop = async (graceMs = 2000) => {
+    if (gone) return;
+    signal('SIGCONT');
+    signal('SIGTERM');
+    const timer = setTimeout(() => signal('SIGKILL'), graceMs);
+    await exited;
+    clearTimeout(timer);
+  };
+  const unregister = cleanupProcess(options.label, pid, () => stop());
+  return {
+    pid,
+    label: options.label,
+    output: () => log,
+    exited,
+    pause: async () => signal('SIGSTOP'),
+    resume: async () => signal('SIGCONT'),
+    kill: async () => {
+      signal('SIGKILL');
+      await exited;
+    },
+    stop: async (graceMs?: number) => {
+      await stop(graceMs);
+      await unregister();
+    },
+  };
+}
+
+/** Poll `probe` until it resolves, or fail with what the server printed. */
+export async function waitUntilReady<T>(server: ServerProcess, probe: () => Promise<T>, timeoutMs = 15_000): Promise<T> {
+  const deadline = performance.now() + timeoutMs;
+  let exitedWith: string | undefined;
+  void server.exited.then((how) => (exitedWith = how));
+  let lastError: unknown;
+  while (performance.now() < deadline) {
+    if (exitedWith) break;
+    try {
+      return await probe();
+    } catch (error) {
+      lastError = error;
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  }
+  const why = exitedWith ?? `did not answer within ${timeoutMs} ms (last error: ${(lastError as Error)?.message})`;
+  throw new Error(`${server.label} ${why}.\n--- its output ---\n${server.output().slice(-4000)}`);
+}

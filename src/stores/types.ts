@@ -1,0 +1,89 @@
+/**
+ * Store runtimes: how a scratch store is started, what it can do, and how it is stopped.
+ *
+ * A runtime (local processes, or containers) starts a `StoreRecipe` and returns a
+ * `StartedStore`. Optional capabilities follow Jepsen's db/Pause and db/Kill: an oracle only
+ * schedules a store fault where the started store offers it, and says so when it does not.
+ */
+
+export type StoreKind = 'redis' | 'valkey' | 'postgres' | 'pgbouncer';
+export type RuntimeName = 'local-process' | 'container';
+
+export interface StoreRequest {
+  kind: StoreKind;
+  /** PgBouncer only: the pool mode ("transaction" is the hazardous one). */
+  poolMode?: 'transaction' | 'session';
+  /** Start the server with its wall clock offset by this many ms (needs the clock capability). */
+  clockOffsetMs?: number;
+}
+
+export interface StoreClock {
+  /** How the offset is applied, for the evidence (e.g. "LD_PRELOAD clock-offset library"). */
+  readonly mechanism: string;
+  /** Step the server's wall clock to real time + offsetMs, at run time. */
+  setOffsetMs(offsetMs: number): Promise<void>;
+  /** The offset in force now. */
+  offsetMs(): number;
+}
+
+export interface StoreCapabilities {
+  /** SIGSTOP / SIGCONT the server process. */
+  pause?(): Promise<void>;
+  resume?(): Promise<void>;
+  /** SIGKILL the server process. */
+  kill?(): Promise<void>;
+  /** The server's own wall clock. */
+  clock?: StoreClock;
+}
+
+export interface StartedStore {
+  readonly kind: StoreKind;
+  readonly runtime: RuntimeName;
+  /** The URL holders connect to (loopback). */
+  readonly url: string;
+  readonly host: string;
+  readonly port: number;
+  /** The server's own version string, e.g. "7.0.15" or "PostgreSQL 15.10". */
+  readonly version: string;
+  /** Milliseconds from the start request until the store answered. */
+  readonly startMs: number;
+  /** For a proxy store (PgBouncer): the store behind it, for the harness's own probes. */
+  readonly backend?: StartedStore;
+  readonly capabilities: StoreCapabilities;
+  /** Stop the server and remove its files. Safe to call twice. */
+  stop(): Promise<void>;
+}
+
+/** Raised when a store cannot be started here; `remedy` is the exact command to run. */
+export class StoreUnavailableError extends Error {
+  constructor(
+    message: string,
+    readonly remedy: string,
+  ) {
+    super(`${message}\n  To fix: ${remedy}`);
+    this.name = 'StoreUnavailableError';
+  }
+}
+
+/** Everything a local-process recipe gets to start one server. */
+export interface LocalStartContext {
+  /** A free loopback port chosen for this server. */
+  port: number;
+  /** A fresh temp dir, removed by the runtime on every exit path. */
+  dir: string;
+  request: StoreRequest;
+  /** Allocate another free loopback port (e.g. PgBouncer's backend). */
+  freePort(): Promise<number>;
+  /** Start another store through the same runtime (e.g. PgBouncer's Postgres). */
+  startStore(request: StoreRequest): Promise<StartedStore>;
+}
+
+/** A store definition: how to start it as a local process, and which container image it is. */
+export interface StoreRecipe {
+  kind: StoreKind;
+  /** The container image the container runtime uses for the same store. */
+  image: string;
+  /** Null when this machine can run it locally; otherwise why not, and the command that fixes it. */
+  missing(): Promise<StoreUnavailableError | null>;
+  startLocal(ctx: LocalStartContext): Promise<Omit<StartedStore, 'runtime' | 'startMs'>>;
+}

@@ -1,0 +1,121 @@
+/**
+ * The target contract: how a project's own lock helper is bound to the harness.
+ *
+ * A target is a module whose default export is a `Target` (wrap it in `defineTarget` for types).
+ * Each holder is a separate OS process that imports the module once, so module-level variables
+ * (your clients) belong to that holder alone. The harness calls `connect` first with the scratch
+ * store's URL; build your own client there with your real library (ioredis, node-redis, pg,
+ * redlock, ...). Then the oracle calls the members it needs. An oracle that needs a member the
+ * target lacks stops before starting anything, naming the member.
+ *
+ * Shapes:
+ * - lock shape: `acquire` / `release` / `extend` (V310, V311).
+ * - job shape: `job` does the project's work under its own lock and reports every protected side
+ *   effect through `env.effect` (V312, V313).
+ * - leader shape: `leader` runs a leader loop until `env.signal` aborts (V315).
+ * - timeout shape: `timeout` runs an operation guarded by the project's timeout (V316).
+ * - writer shape: `write` / `read` update and read one record (V318).
+ * - schedule shape: `schedule` starts the replica's scheduler (V319).
+ */
+
+/** What the harness hands every member. */
+export interface TargetEnv {
+  /** The scratch store's URL (redis://127.0.0.1:PORT or postgres://...); always loopback. */
+  readonly url: string;
+  /** This holder's identity ("A", "B", ...). */
+  readonly holder: string;
+  /** The lock key / lock name the oracle wants you to use. The harness inspects it in the store. */
+  readonly key: string;
+  /** The lease TTL the oracle wants, in milliseconds. */
+  readonly ttlMs: number;
+  /** Every oracle parameter, for targets that need more (e.g. `steps`, `stepMs`). */
+  readonly params: Readonly<Record<string, string | number | boolean>>;
+  /** Aborted when the harness asks a long-running member (job, leader, schedule) to stop. */
+  readonly signal: AbortSignal;
+  /**
+   * Report one protected side effect to the harness's resource and wait for its receipt.
+   * Pass the fencing token your lock gave you as `fence`: the resource then rejects a token
+   * older than the newest it has seen, as a fenced store would. The harness may hold the
+   * reply (that is a latch: your holder really blocks here).
+   */
+  effect(name: string, detail?: EffectDetail): Promise<EffectReceipt>;
+  /**
+   * A named point in your helper where the harness may hold this holder (a latch).
+   * Well-known names: "acquire:after-set" (after the command that created the key, before any
+   * other command), "release:before-delete" (right before the command that deletes the key).
+   * Returns at once when the oracle does not hold that seam.
+   */
+  seam(name: string): Promise<void>;
+  /** A line in the run's history, attributed to this holder. */
+  log(message: string): void;
+}
+
+export interface EffectDetail {
+  /** The fencing token this write carries; the resource rejects one older than the newest seen. */
+  fence?: number;
+  /** Any JSON value worth seeing in the evidence. */
+  value?: unknown;
+}
+
+export interface EffectReceipt {
+  /** False when the resource rejected the effect (a stale fencing token). */
+  accepted: boolean;
+  /** The order in which the resource received it (1, 2, ...), across all holders. */
+  seq: number;
+  /** Why it was rejected, when it was. */
+  reason?: string;
+}
+
+/**
+ * What `acquire` returns when it got the lock: anything your release/extend need (it stays in the
+ * holder process), plus optional fields the harness reads for evidence: `token` (the value stored
+ * under the key, compared against the store) and `fence` (a fencing token).
+ * Return `null` (or `false`) when the lock was denied.
+ */
+export interface Lease {
+  token?: string;
+  fence?: number;
+  [other: string]: unknown;
+}
+
+/** A value the schedule member returns so the harness can stop the replica's scheduler. */
+export interface ScheduleHandle {
+  stop(): void | Promise<void>;
+}
+
+export interface Target {
+  /** Shown in reports. Defaults to the file name. */
+  name?: string;
+  /** One line: what this binding does (shown in reports and `list`). */
+  description?: string;
+  /** Build your clients from `env.url`. Called once per holder, before anything else. */
+  connect?(env: TargetEnv): Promise<void> | void;
+  /** Try once to take the lock `env.key` for `env.ttlMs`. Lease when taken, null/false when denied. */
+  acquire?(env: TargetEnv): Promise<Lease | null | false>;
+  /** Release a lease this holder took. */
+  release?(env: TargetEnv, lease: Lease): Promise<unknown>;
+  /** Extend a lease by `ttlMs`; true when the store confirmed the extension. */
+  extend?(env: TargetEnv, lease: Lease, ttlMs: number): Promise<boolean>;
+  /** Run the project's job once under its own lock; report each side effect with `env.effect`. */
+  job?(env: TargetEnv): Promise<void>;
+  /** Run the leader loop until `env.signal` aborts; report each leader write with `env.effect`. */
+  leader?(env: TargetEnv): Promise<void>;
+  /** Run one operation guarded by the project's timeout; call `env.effect("timeout")` when it fires. */
+  timeout?(env: TargetEnv): Promise<void>;
+  /** Write `value` to the record under test, the way the project resolves conflicting writes. */
+  write?(env: TargetEnv, value: string): Promise<void>;
+  /** Read the record under test back (for the harness's verdict). */
+  read?(env: TargetEnv): Promise<string | null>;
+  /** Start the replica's scheduler; report each fire with `env.effect("fire")`. */
+  schedule?(env: TargetEnv): Promise<ScheduleHandle>;
+  /** Close your clients. Called when the holder is done (not after a SIGKILL). */
+  close?(env: TargetEnv): Promise<void> | void;
+}
+
+/** The members an oracle can require. */
+export type TargetMember = Exclude<keyof Target, 'name' | 'description' | 'connect' | 'close'>;
+
+/** Identity helper that gives a target object its types. */
+export function defineTarget<T extends Target>(target: T): T {
+  return target;
+}
