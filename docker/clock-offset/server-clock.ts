@@ -1,9 +1,15 @@
 /**
  * A store server's own wall clock, offset at start and stepped at run time.
- * Placeholder until the clock-offset library lands: no server clock capability yet, and a request
- * for one is refused with a message rather than silently ignored.
+ *
+ * The server is started with LD_PRELOAD=clock-offset.so (see clock-offset.c) and
+ * LOCK_ORACLES_CLOCK_FILE naming a file in the store's dir that holds the offset in ms. Stepping
+ * the clock replaces that file atomically (write a temp file, then rename); the server sees the new
+ * offset on its very next wall-clock read. Monotonic clocks are not touched.
  */
+import { chmodSync, renameSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { StoreClock, StoreRequest } from '../../src/stores/types.ts';
+import { clockOffsetLibrary } from './build.ts';
 
 export interface ServerClock {
   /** Environment the server process must be started with. */
@@ -11,7 +17,37 @@ export interface ServerClock {
   control: StoreClock;
 }
 
-export async function serverClockFor(request: StoreRequest, _dir: string): Promise<ServerClock | null> {
+/** The name of the offset file inside the store's dir. */
+export const CLOCK_FILE = 'clock-offset-ms';
+
+export async function serverClockFor(request: StoreRequest, dir: string): Promise<ServerClock | null> {
   if (request.clockOffsetMs === undefined) return null;
-  throw new Error(`store clock offsets are not available yet for ${request.kind}`);
+  const library = await clockOffsetLibrary();
+  const file = join(dir, CLOCK_FILE);
+  let current = 0;
+  let generation = 0;
+  const write = (offsetMs: number) => {
+    if (!Number.isInteger(offsetMs)) throw new Error(`a store clock offset must be a whole number of ms, got ${offsetMs}`);
+    const partial = `${file}.tmp`;
+    writeFileSync(partial, `${offsetMs}\n`);
+    // Readable by a server running as another user (Postgres runs as `postgres`).
+    chmodSync(partial, 0o644);
+    // A unique mtime per write: the library re-reads the file when its inode, size or mtime
+    // changes, and a reused inode with the same size within one coarse mtime tick would hide a step.
+    generation += 1;
+    utimesSync(partial, generation, generation);
+    renameSync(partial, file);
+    current = offsetMs;
+  };
+  write(request.clockOffsetMs);
+  return {
+    env: { LD_PRELOAD: library, LOCK_ORACLES_CLOCK_FILE: file },
+    control: {
+      mechanism: `LD_PRELOAD clock-offset library (${library}): wall-clock reads (clock_gettime REALTIME, gettimeofday, time) shifted by the ms in ${file}, re-checked on every read; monotonic clocks untouched`,
+      async setOffsetMs(offsetMs: number) {
+        write(offsetMs);
+      },
+      offsetMs: () => current,
+    },
+  };
 }

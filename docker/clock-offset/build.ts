@@ -1,0 +1,52 @@
+/**
+ * Builds clock-offset.so from clock-offset.c on demand, into a cache dir, and rebuilds it when the
+ * source changes (the file name carries the source's hash). The cache lives under the system temp
+ * dir rather than in the checkout, because servers that run as another user (Postgres as
+ * `postgres`) must be able to load it, and a checkout under /root is not readable to them.
+ */
+import { createHash } from 'node:crypto';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { execa } from 'execa';
+import { StoreUnavailableError } from '../../src/stores/types.ts';
+
+const SOURCE = join(dirname(fileURLToPath(import.meta.url)), 'clock-offset.c');
+
+/** The cache dir: ours, and writable by no one else (a planted .so would run inside every server). */
+function cacheDir(): string {
+  const dir = join(tmpdir(), `lock-oracles-clock-offset-${process.getuid?.() ?? 'user'}`);
+  mkdirSync(dir, { recursive: true, mode: 0o755 });
+  const stat = lstatSync(dir);
+  if (!stat.isDirectory() || stat.uid !== process.getuid?.() || (stat.mode & 0o022) !== 0) {
+    throw new Error(
+      `${dir} is not a directory owned by this user and closed to others' writes; refusing to load a library from it. Remove it and run again.`,
+    );
+  }
+  chmodSync(dir, 0o755);
+  return dir;
+}
+
+/** The path of a built clock-offset.so for the current source; builds it when missing. */
+export async function clockOffsetLibrary(): Promise<string> {
+  const source = readFileSync(SOURCE);
+  const hash = createHash('sha256').update(source).digest('hex').slice(0, 16);
+  const dir = cacheDir();
+  const library = join(dir, `clock-offset-${hash}.so`);
+  if (existsSync(library)) return library;
+  const partial = `${library}.${process.pid}.tmp`;
+  try {
+    await execa('gcc', ['-shared', '-fPIC', '-O2', '-Wall', '-Wextra', '-Werror', '-o', partial, SOURCE, '-ldl']);
+  } catch (error) {
+    rmSync(partial, { force: true });
+    const detail = (error as { stderr?: string }).stderr || (error as Error).message;
+    throw new StoreUnavailableError(
+      `could not build the clock-offset library (store clock skew needs it):\n${detail}`,
+      'npm run setup   (runs: apt-get install -y gcc libc6-dev)',
+    );
+  }
+  chmodSync(partial, 0o755);
+  renameSync(partial, library);
+  return library;
+}
