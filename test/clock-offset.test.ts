@@ -1,0 +1,121 @@
+/**
+ * The clock-offset library on real servers: Redis key expiry and TIME follow a stepped offset,
+ * Node's Date follows it while performance.now does not.
+ */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { execa } from 'execa';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clockOffsetLibrary } from '../docker/clock-offset/build.ts';
+import { serverClockFor } from '../docker/clock-offset/server-clock.ts';
+import { startLocalStore } from '../src/stores/local-runtime.ts';
+import type { StartedStore } from '../src/stores/types.ts';
+
+async function redisTimeMs(redis: Redis): Promise<number> {
+  const [seconds, micros] = (await redis.time()) as [string | number, string | number];
+  return Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
+}
+
+describe('clock-offset library', () => {
+  it('builds once per source version and reuses the build', async () => {
+    const first = await clockOffsetLibrary();
+    expect(existsSync(first)).toBe(true);
+    expect(await clockOffsetLibrary()).toBe(first);
+  });
+});
+
+describe('redis-server under the clock-offset library', () => {
+  let store: StartedStore;
+  let redis: Redis;
+
+  beforeAll(async () => {
+    // Starting at all is the first check: libfaketime hangs this redis-server at start-up.
+    store = await startLocalStore({ kind: 'redis', clockOffsetMs: 0 });
+    redis = new Redis(store.url);
+  });
+  afterAll(async () => {
+    redis?.disconnect();
+    await store?.stop();
+  });
+
+  it('offers the clock capability and says how it works', () => {
+    expect(store.capabilities.clock?.mechanism).toMatch(/LD_PRELOAD/);
+    expect(store.capabilities.clock?.offsetMs()).toBe(0);
+  });
+
+  it('TIME reflects the offset', async () => {
+    const clock = store.capabilities.clock!;
+    expect(Math.abs((await redisTimeMs(redis)) - Date.now())).toBeLessThan(2000);
+    await clock.setOffsetMs(3_600_000);
+    expect((await redisTimeMs(redis)) - Date.now()).toBeGreaterThan(3_600_000 - 2000);
+    expect((await redisTimeMs(redis)) - Date.now()).toBeLessThan(3_600_000 + 2000);
+    await clock.setOffsetMs(0);
+    expect(Math.abs((await redisTimeMs(redis)) - Date.now())).toBeLessThan(2000);
+  });
+
+  it('a step forward expires a PX lease at once', async () => {
+    const clock = store.capabilities.clock!;
+    await clock.setOffsetMs(0);
+    await redis.set('lease:forward', 'v', 'PX', 10_000);
+    expect(await redis.get('lease:forward')).toBe('v');
+    await clock.setOffsetMs(20_000);
+    expect(clock.offsetMs()).toBe(20_000);
+    expect(await redis.get('lease:forward')).toBeNull();
+    await clock.setOffsetMs(0);
+  });
+
+  it('a step back lengthens a PX lease', async () => {
+    const clock = store.capabilities.clock!;
+    await clock.setOffsetMs(0);
+    await redis.set('lease:back', 'v', 'PX', 10_000);
+    await clock.setOffsetMs(-30_000);
+    const pttl = await redis.pttl('lease:back');
+    expect(pttl).toBeGreaterThan(30_000);
+    expect(pttl).toBeLessThanOrEqual(40_000);
+    await clock.setOffsetMs(0);
+  });
+});
+
+describe('node under the clock-offset library', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'clock-offset-node-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('moves Date.now with the offset and leaves performance.now alone', async () => {
+    const clock = (await serverClockFor({ kind: 'redis', clockOffsetMs: 0 }, dir))!;
+    // The child prints "Date.now performance.now" for every line it reads.
+    const child = execa(
+      process.execPath,
+      ['-e', `require('readline').createInterface({input: process.stdin}).on('line', () => console.log(Date.now(), performance.now()))`],
+      { env: clock.env, extendEnv: true, stdin: 'pipe', stdout: 'pipe', reject: false },
+    );
+    const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
+    const sample = async () => {
+      child.stdin!.write('\n');
+      const { value } = await lines.next();
+      const [wall, mono] = String(value).split(' ').map(Number);
+      return { wall: wall!, mono: mono!, real: Date.now() };
+    };
+    const before = await sample();
+    await clock.control.setOffsetMs(20_000);
+    const after = await sample();
+    await clock.control.setOffsetMs(-5_000);
+    const back = await sample();
+    child.stdin!.end();
+    await child;
+
+    expect(Math.abs(before.wall - before.real)).toBeLessThan(2000);
+    expect(after.wall - after.real).toBeGreaterThan(18_000);
+    expect(after.wall - after.real).toBeLessThan(22_000);
+    expect(back.wall - back.real).toBeLessThan(-3_000);
+    // performance.now kept counting real elapsed time: no 20 s jump, never backwards.
+    expect(after.mono - before.mono).toBeGreaterThanOrEqual(0);
+    expect(after.mono - before.mono).toBeLessThan(after.real - before.real + 1000);
+    expect(back.mono - after.mono).toBeGreaterThanOrEqual(0);
+  });
+});
