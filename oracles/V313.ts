@@ -1,0 +1,145 @@
+/**
+ * V313 — the lease is shorter than the work, or a renewal's result is ignored.
+ *
+ * Scenario: A runs the job and makes its first write; A is then stopped (SIGSTOP: its timers and
+ * renewals stop too) while its lease lapses; B runs the job, takes the lock and writes (held at
+ * that first write, so B is still in its critical section); A is resumed and finishes.
+ * Property: A makes no accepted write after B's first write (in the resource's arrival order),
+ * or the resource rejected every such write (a fencing token checked at the write).
+ * Preconditions: A reached its critical section; B took the lock and wrote while A was stopped;
+ * A ran to the end of its job after resuming.
+ */
+import { defineOracle, type Check } from '../src/oracle.ts';
+import { runJobUntilFirstEffect } from '../scenarios/run-job-until-effect.ts';
+
+export default defineOracle({
+  id: 'V313',
+  title: 'Lease shorter than the work; renewal result ignored',
+  class: 'LK-4 lease shorter than the work; renewal missing or its result ignored',
+  scenario:
+    'A runs the job and writes once; A is stopped (SIGSTOP) until its lease lapses and B has taken the lock and written; then A resumes.',
+  property: 'A performs no accepted write after B acquired (B wrote), or the resource rejected every such write (fencing).',
+  stores: ['redis'],
+  holders: ['A', 'B'],
+  params: {
+    ttl: { kind: 'ms', default: 300, min: 20, doc: 'lease TTL the target is asked to use' },
+    steps: { kind: 'count', default: 3, min: 2, max: 1000, doc: 'writes the reference jobs make (targets read env.params.steps)' },
+    stepMs: { kind: 'ms', default: 20, min: 1, doc: 'work between two writes in the reference jobs (env.params.stepMs)' },
+    timeout: { kind: 'ms', default: 5000, min: 100, doc: 'longest wait for any step (A reaching a write, B taking the lock, A finishing)' },
+  },
+  needs: () => ['job'],
+  validate: (p) => (p.timeout <= p.ttl ? [`--timeout (${p.timeout}) must be longer than --ttl (${p.ttl}): B can only take the lock after A's lease lapses`] : []),
+  references: [
+    { target: 'targets/redis/ioredis/lease-no-renewal.ts', expect: 'FAIL' },
+    { target: 'targets/redis/ioredis/lease-extend-ignored.ts', expect: 'FAIL' },
+    { target: 'targets/redis/node-redis/lease-no-renewal.ts', expect: 'FAIL' },
+    { target: 'targets/redis/node-redis/lease-extend-ignored.ts', expect: 'FAIL' },
+    { target: 'targets/redis/redlock/using-ignores-signal.ts', expect: 'FAIL' },
+    { target: 'targets/redis/ioredis/lease-renew-checked.ts', expect: 'PASS' },
+    { target: 'targets/redis/ioredis/lease-fenced.ts', expect: 'PASS' },
+    { target: 'targets/redis/node-redis/lease-renew-checked.ts', expect: 'PASS' },
+    { target: 'targets/redis/node-redis/lease-fenced.ts', expect: 'PASS' },
+    { target: 'targets/redis/redlock/using-checks-signal.ts', expect: 'PASS' },
+  ],
+
+  async play(s, p) {
+    const [a, b] = await Promise.all([s.holder('A'), s.holder('B')]);
+    const preconditions: Check[] = [];
+
+    s.progress('A runs the job');
+    const aFirst = a.holdNextEffect();
+    const aJob = a.call('job');
+    const aReached = await s.within(Promise.race([aFirst.reached, aJob.then(() => undefined)]), p.timeout);
+    preconditions.push({
+      name: 'A reached its critical section',
+      held: aFirst.isReached,
+      detail: aFirst.isReached
+        ? `A made its first write at ${aFirst.hit?.t} ms`
+        : `A made no write within ${p.timeout} ms (${aReached === undefined ? 'still running' : 'its job ended'}): it never held the lock, so nothing can be judged`,
+    });
+    if (!aFirst.isReached) return judge();
+
+    const pause = a.pause();
+    aFirst.release();
+    s.progress(`A stopped (SIGSTOP) after its first write; waiting for its ${p.ttl} ms lease to lapse and B to take the lock`);
+
+    const bIn = await runJobUntilFirstEffect(b, p.timeout, Math.max(5, Math.round(p.ttl / 10)));
+    const bFirst = s.resource.effects().find((e) => e.holder === 'B');
+    const bWroteWhileAStopped = bIn.job !== undefined && a.isPaused && bFirst !== undefined;
+    const stoppedFor = (bFirst?.t ?? s.now()) - pause.appliedAt;
+    preconditions.push({
+      name: 'A was stopped past its lease and B took the lock',
+      held: bWroteWhileAStopped,
+      detail: bWroteWhileAStopped
+        ? `B wrote (resource #${bFirst!.seq}) ${stoppedFor.toFixed(1)} ms into A's stop, after ${bIn.attempts} attempt(s); the lease was ${p.ttl} ms`
+        : `B did not take the lock and write within ${p.timeout} ms of A's stop (${bIn.attempts} attempt(s)): A's lease never lapsed, so the fault did not land`,
+    });
+    const stoppedMs = a.resume();
+    s.progress(`A resumed after ${stoppedMs.toFixed(0)} ms`);
+
+    const aEnd = await s.within(aJob, p.timeout);
+    preconditions.push({
+      name: 'A ran on after resuming',
+      held: aEnd !== undefined,
+      detail: aEnd
+        ? `A's job ${aEnd.ok ? 'returned' : `threw (${firstLine(aEnd.error)})`} at ${aEnd.endedAt} ms`
+        : `A's job did not finish within ${p.timeout} ms of resuming`,
+    });
+    bIn.latch.release();
+    if (bIn.job) await s.within(bIn.job, p.timeout);
+    return judge();
+
+    function judge() {
+      const effects = s.resource.effects();
+      const bFirstWrite = effects.find((e) => e.holder === 'B');
+      const aAfter = bFirstWrite ? effects.filter((e) => e.holder === 'A' && e.seq > bFirstWrite.seq) : [];
+      const aAcceptedAfter = aAfter.filter((e) => e.accepted);
+      const lastA = aAcceptedAfter.at(-1);
+      const overlapMs = bFirstWrite && lastA ? Math.max(0, lastA.t - bFirstWrite.t) : 0;
+      const held = aAcceptedAfter.length === 0;
+      return {
+        preconditions,
+        counts: {
+          aWrites: effects.filter((e) => e.holder === 'A').length,
+          bWrites: effects.filter((e) => e.holder === 'B').length,
+          aWritesAfterBAcquired: aAfter.length,
+          aWritesAcceptedAfterBAcquired: aAcceptedAfter.length,
+          aWritesRejectedByFence: aAfter.length - aAcceptedAfter.length,
+          overlapMs: Math.round(overlapMs * 1000) / 1000,
+        },
+        property: {
+          name: 'no accepted write by A after B acquired',
+          held,
+          detail: held
+            ? aAfter.length
+              ? `A tried ${aAfter.length} write(s) after B acquired and the resource rejected every one (stale fencing token)`
+              : 'A made no write after B acquired'
+            : `A made ${aAcceptedAfter.length} accepted write(s) after B's first write (resource #${bFirstWrite?.seq}): two holders acted at once for ${overlapMs.toFixed(1)} ms`,
+          offending: aAcceptedAfter,
+        },
+        explanation: explain(held, aAcceptedAfter.length, aAfter.length - aAcceptedAfter.length, overlapMs),
+      };
+    }
+
+    function explain(held: boolean, accepted: number, rejected: number, overlapMs: number): string {
+      if (preconditions.some((c) => !c.held)) {
+        const failed = preconditions.filter((c) => !c.held).map((c) => `${c.name}: ${c.detail}`);
+        return `Nothing was proven. ${failed.join('; ')}.`;
+      }
+      if (!held) {
+        return (
+          `A took a ${p.ttl} ms lease and wrote, then was stopped (SIGSTOP) until its lease lapsed and B took the lock and wrote. ` +
+          `When A resumed it went on writing: ${accepted} write(s) reached the resource after B's, so two holders acted at once ` +
+          `(overlap ${overlapMs.toFixed(1)} ms by the resource's clock). The helper neither renewed-and-checked its lease before writing nor carried a fencing token the resource could check.`
+        );
+      }
+      return rejected
+        ? `A was stopped past its ${p.ttl} ms lease while B took the lock and wrote. When A resumed it tried ${rejected} more write(s), but each carried a stale fencing token and the resource rejected it: the fence held.`
+        : `A was stopped past its ${p.ttl} ms lease while B took the lock and wrote. When A resumed it made no further write: it noticed it had lost the lease before writing.`;
+    }
+  },
+});
+
+function firstLine(text: string | undefined): string {
+  return (text ?? '').split('\n')[0] ?? '';
+}

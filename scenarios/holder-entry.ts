@@ -1,0 +1,133 @@
+/**
+ * Runs inside each holder process: loads the target module (TypeScript as-is, through tsx) and
+ * does what the harness asks over IPC. Effects and seams are round trips to the harness, which
+ * may hold the reply: that is how a latch really blocks this process.
+ */
+import { getEachMessage, sendMessage } from 'execa';
+import { pathToFileURL } from 'node:url';
+import type { EffectDetail, EffectReceipt, Lease, Target, TargetEnv } from '../targets/contract.ts';
+import type { FromHolder, HolderInit, LeaseSummary, ToHolder } from './holder-protocol.ts';
+
+const [targetPath, holderId] = process.argv.slice(2) as [string, string];
+const send = (message: FromHolder) => sendMessage(message as never);
+
+const pendingEffects = new Map<number, (receipt: EffectReceipt) => void>();
+const pendingSeams = new Map<number, () => void>();
+const leases = new Map<number, Lease>();
+const abort = new AbortController();
+let nextId = 1;
+let env: TargetEnv | undefined;
+
+function loadTarget(module: Record<string, unknown>): Target {
+  const candidate = (module.default ?? module.target) as Target | undefined;
+  if (!candidate || typeof candidate !== 'object') {
+    throw new Error(`${targetPath} has no default export (export default defineTarget({...}))`);
+  }
+  return candidate;
+}
+
+function makeEnv(init: HolderInit): TargetEnv {
+  return {
+    ...init,
+    holder: holderId,
+    signal: abort.signal,
+    params: Object.freeze({ ...init.params }),
+    effect(name: string, detail: EffectDetail = {}) {
+      const id = nextId++;
+      return new Promise<EffectReceipt>((resolve) => {
+        pendingEffects.set(id, resolve);
+        void send({ t: 'effect', id, name, detail: JSON.parse(JSON.stringify(detail)) as EffectDetail });
+      });
+    },
+    seam(name: string) {
+      const id = nextId++;
+      return new Promise<void>((resolve) => {
+        pendingSeams.set(id, resolve);
+        void send({ t: 'seam', id, name });
+      });
+    },
+    log(message: string) {
+      void send({ t: 'log', message });
+    },
+  };
+}
+
+async function call(target: Target, member: string, leaseId: number | undefined, args: unknown[]): Promise<unknown> {
+  if (!env) throw new Error('holder called before init');
+  const fn = (target as Record<string, unknown>)[member];
+  if (typeof fn !== 'function') throw new Error(`the target has no "${member}" member`);
+  if (member === 'acquire') {
+    const lease = (await fn.call(target, env)) as Lease | null | false;
+    if (!lease) return null;
+    const leaseObject: Lease = typeof lease === 'object' ? lease : {};
+    const leaseId = nextId++;
+    leases.set(leaseId, leaseObject);
+    const summary: LeaseSummary = { leaseId };
+    if (typeof leaseObject.token === 'string') summary.token = leaseObject.token;
+    if (typeof leaseObject.fence === 'number') summary.fence = leaseObject.fence;
+    return summary;
+  }
+  if (leaseId !== undefined) {
+    const lease = leases.get(leaseId);
+    if (!lease) throw new Error(`unknown lease ${leaseId}`);
+    return fn.call(target, env, lease, ...args);
+  }
+  const value = await fn.call(target, env, ...args);
+  return member === 'schedule' ? undefined : value;
+}
+
+async function main(): Promise<void> {
+  let target: Target;
+  try {
+    target = loadTarget((await import(pathToFileURL(targetPath).href)) as Record<string, unknown>);
+  } catch (error) {
+    await send({ t: 'load-error', message: (error as Error)?.stack ?? String(error) });
+    process.exit(1);
+  }
+  const members = Object.keys(target).filter((k) => typeof (target as Record<string, unknown>)[k] === 'function');
+  await send({
+    t: 'ready',
+    pid: process.pid,
+    members,
+    ...(target.name ? { name: target.name } : {}),
+    ...(target.description ? { description: target.description } : {}),
+  });
+  const reply = (id: number, run: () => Promise<unknown>) => {
+    run().then(
+      (value) => send({ t: 'result', id, ok: true, value: value === undefined ? null : value }),
+      (error: unknown) => send({ t: 'result', id, ok: false, error: (error as Error)?.stack ?? String(error) }),
+    );
+  };
+  for await (const raw of getEachMessage()) {
+    const message = raw as ToHolder;
+    switch (message.t) {
+      case 'init':
+        env = makeEnv(message.init);
+        reply(message.id, async () => target.connect?.(env!));
+        break;
+      case 'call':
+        reply(message.id, () => call(target, message.member, message.leaseId, message.args));
+        break;
+      case 'effect-reply':
+        pendingEffects.get(message.id)?.(message.receipt);
+        pendingEffects.delete(message.id);
+        break;
+      case 'seam-reply':
+        pendingSeams.get(message.id)?.();
+        pendingSeams.delete(message.id);
+        break;
+      case 'abort':
+        abort.abort();
+        break;
+      case 'close':
+        try {
+          if (env) await target.close?.(env);
+        } finally {
+          await send({ t: 'result', id: message.id, ok: true, value: null });
+          process.exit(0);
+        }
+    }
+  }
+}
+
+void main();

@@ -1,0 +1,35 @@
+/** The messages between the harness and a holder process (JSON over Node IPC). */
+import type { EffectDetail, EffectReceipt } from '../targets/contract.ts';
+
+export type Scalar = string | number | boolean;
+
+export interface HolderInit {
+  url: string;
+  key: string;
+  ttlMs: number;
+  params: Record<string, Scalar>;
+}
+
+/** What a call returns over the wire. Lease objects stay in the holder; the harness gets an id. */
+export interface LeaseSummary {
+  leaseId: number;
+  token?: string;
+  fence?: number;
+}
+
+export type ToHolder =
+  | { t: 'init'; id: number; init: HolderInit }
+  | { t: 'call'; id: number; member: string; leaseId?: number; args: Scalar[] }
+  | { t: 'effect-reply'; id: number; receipt: EffectReceipt }
+  | { t: 'seam-reply'; id: number }
+  | { t: 'abort' }
+  | { t: 'close'; id: number };
+
+export type FromHolder =
+  | { t: 'ready'; pid: number; members: string[]; name?: string; description?: string }
+  | { t: 'load-error'; message: string }
+  | { t: 'result'; id: number; ok: true; value: unknown }
+  | { t: 'result'; id: number; ok: false; error: string }
+  | { t: 'effect'; id: number; name: string; detail: EffectDetail }
+  | { t: 'seam'; id: number; name: string }
+  | { t: 'log'; message: string };

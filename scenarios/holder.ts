@@ -1,0 +1,312 @@
+/**
+ * A holder: one real OS process running the target, driven over IPC. The harness side of
+ * scenarios/holder-entry.ts. Faults on it are real signals (SIGSTOP, SIGCONT, SIGKILL) and
+ * latches (the holder blocks on a reply the harness withholds).
+ */
+import { execaNode, type ResultPromise } from 'execa';
+import { fileURLToPath } from 'node:url';
+import type { History } from '../src/history.ts';
+import type { Resource } from '../src/resource.ts';
+import { cleanupProcess } from '../src/cleanup.ts';
+import type { FaultLog, FaultRecord } from './fault-log.ts';
+import { Latch } from './latch.ts';
+import type { FromHolder, HolderInit, LeaseSummary, Scalar, ToHolder } from './holder-protocol.ts';
+
+const ENTRY = fileURLToPath(new URL('./holder-entry.ts', import.meta.url));
+const TSX = import.meta.resolve('tsx');
+
+export interface HolderContext {
+  history: History;
+  resource: Resource;
+  faults: FaultLog;
+}
+
+export interface ReadyInfo {
+  pid: number;
+  members: string[];
+  name?: string;
+  description?: string;
+}
+
+export interface CallOutcome {
+  ok: boolean;
+  value?: unknown;
+  error?: string;
+  startedAt: number;
+  endedAt: number;
+}
+
+export interface HolderExit {
+  t: number;
+  code: number | undefined;
+  signal: string | undefined;
+}
+
+/** A target member failed in a way that makes the run meaningless (e.g. acquire threw). */
+export class TargetCallError extends Error {
+  constructor(holder: string, member: string, error: string) {
+    super(`holder ${holder}: the target's ${member}() threw:\n${error}`);
+    this.name = 'TargetCallError';
+  }
+}
+
+export class Holder {
+  readonly ready: Promise<ReadyInfo>;
+  readonly exited: Promise<HolderExit>;
+  #process: ResultPromise<{ ipc: true }>;
+  #nextId = 1;
+  #calls = new Map<number, (result: { ok: boolean; value?: unknown; error?: string }) => void>();
+  #effectLatches: Latch[] = [];
+  #seamLatches = new Map<string, Latch>();
+  #stopped: FaultRecord | undefined;
+  #exit: HolderExit | undefined;
+  #unregister: () => Promise<void>;
+
+  constructor(
+    readonly id: string,
+    readonly targetPath: string,
+    private readonly ctx: HolderContext,
+  ) {
+    this.#process = execaNode(ENTRY, [targetPath, id], {
+      nodeOptions: ['--import', TSX, '--no-warnings'],
+      ipc: true,
+      serialization: 'json',
+      reject: false,
+      stdin: 'ignore',
+      stdout: 'inherit',
+      stderr: 'pipe',
+      buffer: false,
+      cleanup: true,
+    }) as ResultPromise<{ ipc: true }>;
+    let stderr = '';
+    this.#process.stderr?.on('data', (chunk: Buffer) => {
+      if (stderr.length < 32_000) stderr += chunk.toString();
+    });
+    this.#unregister = cleanupProcess(`holder ${id}`, this.#process.pid, async () => {
+      await this.kill();
+    });
+    this.exited = this.#process.then((result) => {
+      this.#exit = { t: ctx.history.now(), code: result.exitCode, signal: result.signal };
+      this.ctx.history.add('holder-exit', id, { code: result.exitCode ?? null, signal: result.signal ?? null });
+      for (const settle of this.#calls.values()) {
+        settle({ ok: false, error: `holder ${id} exited (${result.signal ?? `code ${result.exitCode}`}) before answering` });
+      }
+      this.#calls.clear();
+      return this.#exit;
+    });
+    this.ready = new Promise<ReadyInfo>((resolve, reject) => {
+      void this.exited.then(() =>
+        reject(new Error(`holder ${id} exited while loading ${targetPath}:\n${stderr.trim() || '(no output)'}`)),
+      );
+      void this.#listen(resolve, reject);
+    });
+    this.ready.catch(() => undefined);
+  }
+
+  get pid(): number | undefined {
+    return this.#process.pid;
+  }
+
+  get isPaused(): boolean {
+    return this.#stopped !== undefined;
+  }
+
+  get exit(): HolderExit | undefined {
+    return this.#exit;
+  }
+
+  async #listen(resolve: (info: ReadyInfo) => void, reject: (error: Error) => void): Promise<void> {
+    for await (const raw of this.#process.getEachMessage()) {
+      const message = raw as FromHolder;
+      switch (message.t) {
+        case 'ready':
+          this.ctx.history.add('holder-ready', this.id, { pid: message.pid, members: message.members });
+          resolve(message);
+          break;
+        case 'load-error':
+          reject(new Error(`could not load the target ${this.targetPath}:\n${message.message}`));
+          break;
+        case 'result':
+          this.#calls.get(message.id)?.(message);
+          this.#calls.delete(message.id);
+          break;
+        case 'effect':
+          void this.#onEffect(message.id, message.name, message.detail);
+          break;
+        case 'seam':
+          void this.#onSeam(message.id, message.name);
+          break;
+        case 'log':
+          this.ctx.history.add('log', this.id, { message: message.message });
+          break;
+      }
+    }
+  }
+
+  async #onEffect(id: number, name: string, detail: { fence?: number; value?: unknown }): Promise<void> {
+    const t = this.ctx.history.now();
+    const record = this.ctx.resource.record(this.id, name, detail, t);
+    this.ctx.history.add(record.accepted ? 'effect-accepted' : 'effect-rejected', this.id, {
+      seq: record.seq,
+      name,
+      ...(record.fence !== undefined ? { fence: record.fence } : {}),
+      ...(record.value !== undefined ? { value: record.value } : {}),
+      ...(record.reason ? { reason: record.reason } : {}),
+    });
+    const latch = this.#effectLatches.shift();
+    if (latch) await this.#hold(latch, { seq: record.seq, name });
+    const receipt = { accepted: record.accepted, seq: record.seq, ...(record.reason ? { reason: record.reason } : {}) };
+    this.#send({ t: 'effect-reply', id, receipt });
+  }
+
+  async #onSeam(id: number, name: string): Promise<void> {
+    const latch = this.#seamLatches.get(name);
+    if (latch) {
+      this.#seamLatches.delete(name);
+      await this.#hold(latch, { seam: name });
+    }
+    this.#send({ t: 'seam-reply', id });
+  }
+
+  async #hold(latch: Latch, detail: Record<string, unknown>): Promise<void> {
+    const fault = this.ctx.faults.apply('latch', this.id, `held at ${latch.point}`, detail);
+    this.ctx.history.add('latch-reached', this.id, { point: latch.point, ...detail });
+    await latch.arrive({ t: fault.appliedAt, detail });
+    this.ctx.faults.lift(fault);
+    this.ctx.history.add('latch-released', this.id, { point: latch.point });
+  }
+
+  #send(message: ToHolder): void {
+    if (this.#exit) return;
+    this.#process.sendMessage(message as never).catch(() => undefined);
+  }
+
+  #request(message: RequestBody): Promise<{ ok: boolean; value?: unknown; error?: string }> {
+    if (this.#exit) return Promise.resolve({ ok: false, error: `holder ${this.id} has exited` });
+    const id = this.#nextId++;
+    return new Promise((resolve) => {
+      this.#calls.set(id, resolve);
+      this.#send({ ...message, id } as ToHolder);
+    });
+  }
+
+  async init(init: HolderInit): Promise<void> {
+    await this.ready;
+    const result = await this.#request({ t: 'init', init });
+    if (!result.ok) throw new TargetCallError(this.id, 'connect', result.error ?? '');
+  }
+
+  /** Try once to take the lock. Throws TargetCallError when the target's acquire throws. */
+  async acquire(): Promise<LeaseSummary | null> {
+    const result = await this.#request({ t: 'call', member: 'acquire', args: [] });
+    if (!result.ok) throw new TargetCallError(this.id, 'acquire', result.error ?? '');
+    const lease = result.value as LeaseSummary | null;
+    this.ctx.history.add(lease ? 'acquire-ok' : 'acquire-denied', this.id, lease ? { ...lease } : {});
+    return lease;
+  }
+
+  async release(lease: LeaseSummary): Promise<CallOutcome> {
+    const outcome = await this.call('release', [], lease.leaseId);
+    this.ctx.history.add('release', this.id, { leaseId: lease.leaseId, ok: outcome.ok, ...(outcome.error ? { error: firstLine(outcome.error) } : {}) });
+    return outcome;
+  }
+
+  async extend(lease: LeaseSummary, ttlMs: number): Promise<boolean> {
+    const outcome = await this.call('extend', [ttlMs], lease.leaseId);
+    const extended = outcome.ok && outcome.value === true;
+    this.ctx.history.add(extended ? 'extend-ok' : 'extend-failed', this.id, { leaseId: lease.leaseId, ttlMs });
+    return extended;
+  }
+
+  /** Call any member; never throws: the outcome says whether it returned or threw. */
+  async call(member: string, args: Scalar[] = [], leaseId?: number): Promise<CallOutcome> {
+    const startedAt = this.ctx.history.now();
+    if (!['release', 'extend'].includes(member)) this.ctx.history.add('call-start', this.id, { member });
+    const result = await this.#request({ t: 'call', member, args, ...(leaseId !== undefined ? { leaseId } : {}) });
+    const endedAt = this.ctx.history.now();
+    if (!['release', 'extend'].includes(member)) {
+      this.ctx.history.add(result.ok ? 'call-end' : 'call-error', this.id, { member, ...(result.error ? { error: firstLine(result.error) } : {}) });
+    }
+    return { ok: result.ok, startedAt, endedAt, ...(result.ok ? { value: result.value } : { error: result.error ?? '' }) };
+  }
+
+  /** The next effect this holder reports will block until the latch is released. */
+  holdNextEffect(): Latch {
+    const latch = new Latch(this.id, `effect #${this.#effectLatches.length + 1} from now`);
+    this.#effectLatches.push(latch);
+    return latch;
+  }
+
+  /** The next time this holder reaches `env.seam(name)` it blocks until the latch is released. */
+  holdSeam(name: string): Latch {
+    const latch = new Latch(this.id, `seam ${name}`);
+    this.#seamLatches.set(name, latch);
+    return latch;
+  }
+
+  /** SIGSTOP: the process, its timers and its renewals all stop. */
+  pause(): FaultRecord {
+    const fault = this.ctx.faults.apply('pause', this.id, 'SIGSTOP', { pid: this.pid });
+    this.#signal('SIGSTOP');
+    this.#stopped = fault;
+    return fault;
+  }
+
+  /** SIGCONT after pause(); returns how long the process was stopped. */
+  resume(): number {
+    const fault = this.#stopped;
+    if (!fault) return 0;
+    this.#signal('SIGCONT');
+    this.#stopped = undefined;
+    this.ctx.faults.lift(fault, { signal: 'SIGCONT' });
+    return (fault.liftedAt ?? 0) - fault.appliedAt;
+  }
+
+  /** SIGKILL, then wait for the process to be gone. */
+  async kill(): Promise<HolderExit> {
+    if (this.#exit) return this.#exit;
+    this.ctx.faults.apply('kill', this.id, 'SIGKILL', { pid: this.pid });
+    this.#signal('SIGCONT');
+    this.#signal('SIGKILL');
+    return this.exited;
+  }
+
+  /** Ask a long-running member (job, leader, schedule) to stop via env.signal. */
+  abort(): void {
+    this.#send({ t: 'abort' });
+  }
+
+  /** Let the target close its clients, then end the process (SIGKILL after `graceMs`). */
+  async close(graceMs = 2000): Promise<void> {
+    for (const latch of this.#effectLatches.splice(0)) latch.release();
+    for (const latch of this.#seamLatches.values()) latch.release();
+    this.#seamLatches.clear();
+    if (this.#stopped) this.resume();
+    if (!this.#exit) {
+      void this.#request({ t: 'close' });
+      const timer = setTimeout(() => this.#signal('SIGKILL'), graceMs);
+      await this.exited;
+      clearTimeout(timer);
+    }
+    await this.#unregister();
+  }
+
+  #signal(name: NodeJS.Signals): void {
+    const pid = this.pid;
+    if (pid === undefined || this.#exit) return;
+    try {
+      process.kill(pid, name);
+    } catch {
+      /* raced with exit */
+    }
+  }
+}
+
+type RequestBody =
+  | { t: 'init'; init: HolderInit }
+  | { t: 'call'; member: string; leaseId?: number; args: Scalar[] }
+  | { t: 'close' };
+
+function firstLine(text: string): string {
+  return text.split('\n')[0] ?? text;
+}

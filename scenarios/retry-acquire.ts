@@ -1,0 +1,27 @@
+/** A contender that keeps trying: acquire every `everyMs` until it gets the lock or time is up. */
+import type { Holder } from './holder.ts';
+import type { LeaseSummary } from './holder-protocol.ts';
+
+export interface RetryResult {
+  lease: LeaseSummary | null;
+  attempts: number;
+  /** Harness monotonic time the lock was granted. */
+  grantedAt?: number;
+}
+
+export async function acquireWithin(
+  holder: Holder,
+  now: () => number,
+  timeoutMs: number,
+  everyMs: number,
+): Promise<RetryResult> {
+  const deadline = now() + timeoutMs;
+  let attempts = 0;
+  for (;;) {
+    attempts += 1;
+    const lease = await holder.acquire();
+    if (lease) return { lease, attempts, grantedAt: now() };
+    if (now() >= deadline) return { lease: null, attempts };
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
+}

@@ -1,0 +1,138 @@
+/**
+ * The context an oracle's `play` runs in: the started store, the holders (real processes), the
+ * resource, the history and the fault log, plus event-driven waiting. Oracles are written
+ * against this and nothing else.
+ */
+import type { History } from '../src/history.ts';
+import type { Resource } from '../src/resource.ts';
+import type { StartedStore } from '../src/stores/types.ts';
+import type { FaultLog } from './fault-log.ts';
+import type { Holder } from './holder.ts';
+import type { Scalar } from './holder-protocol.ts';
+import { RedisProbe, type KeyState } from './redis-probe.ts';
+
+export interface ScenarioOptions {
+  store: StartedStore;
+  key: string;
+  ttlMs: number;
+  params: Record<string, Scalar>;
+  history: History;
+  resource: Resource;
+  faults: FaultLog;
+  /** Spawns (or hands over a pre-spawned) holder process. */
+  spawnHolder: (id: string) => Holder;
+  progress: (message: string) => void;
+}
+
+export interface HolderOptions {
+  /** Give this holder another URL than the store's (e.g. its own fault proxy). */
+  url?: string;
+}
+
+export class Scenario {
+  readonly store: StartedStore;
+  readonly history: History;
+  readonly resource: Resource;
+  readonly faults: FaultLog;
+  /** The lock key / name every holder is asked to use. */
+  readonly key: string;
+  readonly ttlMs: number;
+  readonly #options: ScenarioOptions;
+  readonly #holders = new Map<string, Holder>();
+  #redis: RedisProbe | undefined;
+  readonly #closers: Array<() => Promise<void>> = [];
+
+  constructor(options: ScenarioOptions) {
+    this.#options = options;
+    this.store = options.store;
+    this.history = options.history;
+    this.resource = options.resource;
+    this.faults = options.faults;
+    this.key = options.key;
+    this.ttlMs = options.ttlMs;
+  }
+
+  /** The holder `id`, connected (its target's connect() has run). */
+  async holder(id: string, options: HolderOptions = {}): Promise<Holder> {
+    const existing = this.#holders.get(id);
+    if (existing) return existing;
+    const holder = this.#options.spawnHolder(id);
+    this.#holders.set(id, holder);
+    await holder.init({ url: options.url ?? this.store.url, key: this.key, ttlMs: this.ttlMs, params: this.#options.params });
+    return holder;
+  }
+
+  holders(): Holder[] {
+    return [...this.#holders.values()];
+  }
+
+  /** Harness monotonic ms since the run began. */
+  now(): number {
+    return this.history.now();
+  }
+
+  sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => setTimeout(resolve, ms));
+  }
+
+  /** Poll `condition` every `everyMs` until true (returns true) or `timeoutMs` passes (false). */
+  async waitUntil(condition: () => Promise<boolean> | boolean, timeoutMs: number, everyMs = 2): Promise<boolean> {
+    const deadline = performance.now() + timeoutMs;
+    for (;;) {
+      if (await condition()) return true;
+      if (performance.now() >= deadline) return false;
+      await this.sleep(everyMs);
+    }
+  }
+
+  /** Resolves with the promise's value, or `undefined` after `timeoutMs`. */
+  async within<T>(promise: Promise<T>, timeoutMs: number): Promise<T | undefined> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), timeoutMs)));
+    try {
+      return await Promise.race([promise, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** The harness's own Redis connection to the store (only for Redis/Valkey stores). */
+  redis(): RedisProbe {
+    if (this.store.kind !== 'redis' && this.store.kind !== 'valkey') {
+      throw new Error(`this scenario inspects Redis keys, but the store is ${this.store.kind}`);
+    }
+    if (!this.#redis) {
+      const probe = new RedisProbe(this.store.url);
+      this.#redis = probe;
+      this.onClose(() => probe.close());
+    }
+    return this.#redis;
+  }
+
+  /** Read `key` from the store and put what was seen in the history. */
+  async observeKey(label: string, key = this.key): Promise<KeyState> {
+    const state = await this.redis().keyState(key);
+    this.history.add('store-observed', undefined, { label, key, ...state });
+    return state;
+  }
+
+  /** Register something to close when the run ends (probes, proxies). */
+  onClose(close: () => Promise<void>): void {
+    this.#closers.push(close);
+  }
+
+  note(text: string, detail: Record<string, unknown> = {}): void {
+    this.history.add('note', undefined, { text, ...detail });
+  }
+
+  /** A progress line for a human at a terminal (stderr). */
+  progress(message: string): void {
+    this.#options.progress(message);
+  }
+
+  /** Close holders and probes. Called by the engine on every exit path. */
+  async close(): Promise<void> {
+    await Promise.all(this.holders().map((holder) => holder.close()));
+    for (const close of this.#closers.splice(0).reverse()) await close().catch(() => undefined);
+  }
+}

@@ -1,0 +1,137 @@
+/**
+ * One client connection through a holder's proxy: the client socket, its own upstream socket to
+ * the store, and a lane each way. Client bytes are framed into commands, so a hold can stop the
+ * stream exactly in front of one; store bytes are relayed as they come.
+ */
+import { connect, type Socket } from 'node:net';
+import type { WireProtocol } from './command.ts';
+import type { WireEvent } from './events.ts';
+import type { Frame, Framer } from './framer.ts';
+import type { WireHold } from './hold.ts';
+import { Lane } from './lane.ts';
+import { PostgresFrontendFramer } from './pg-framer.ts';
+import type { WireFaultLog, WireFaultRecord } from './records.ts';
+import { RespRequestFramer } from './resp-framer.ts';
+
+/** What a connection needs from its proxy: the faults in force and where to report. */
+export interface ConnectionHost {
+  readonly holder: string;
+  readonly protocol: WireProtocol;
+  readonly log: WireFaultLog;
+  armedHolds(): readonly WireHold[];
+  activeBlackhole(): WireFaultRecord | null;
+  activeDelay(): { ms: number; record: WireFaultRecord } | null;
+  emit(event: WireEvent): void;
+  closed(connection: ProxiedConnection): void;
+}
+
+export class ProxiedConnection {
+  readonly openedMs: number;
+  private readonly upstream: Socket;
+  private readonly toServer: Lane;
+  private readonly toClient: Lane;
+  private readonly framer: Framer;
+  private how: string | undefined;
+  private finished = false;
+
+  constructor(
+    readonly id: number,
+    private readonly client: Socket,
+    store: { host: string; port: number },
+    private readonly host: ConnectionHost,
+  ) {
+    this.openedMs = host.log.now();
+    this.framer = host.protocol === 'redis' ? new RespRequestFramer() : new PostgresFrontendFramer();
+    this.upstream = connect({ host: store.host, port: store.port, allowHalfOpen: true, noDelay: true });
+    client.setNoDelay(true);
+    this.toServer = new Lane(this.upstream);
+    this.toClient = new Lane(client);
+    client.on('data', (chunk: Buffer) => this.fromClient(chunk));
+    this.upstream.on('data', (chunk: Buffer) => this.toClient.push(chunk, 0));
+    client.on('end', () => this.toServer.endAfterDrain());
+    this.upstream.on('end', () => this.toClient.endAfterDrain());
+    this.watch(client, this.upstream, 'client');
+    this.watch(this.upstream, client, 'store');
+    const blackhole = host.activeBlackhole();
+    if (blackhole) this.blackhole(blackhole);
+  }
+
+  /** The store-side address of this connection (what the store's CLIENT LIST shows as addr). */
+  upstreamAddress(): string | null {
+    const { localAddress, localPort } = this.upstream;
+    return localAddress && localPort ? `${localAddress}:${localPort}` : null;
+  }
+
+  blackhole(record: WireFaultRecord): void {
+    this.host.log.touch(record, this.id);
+    this.toServer.setBlackholed(true);
+    this.toClient.setBlackholed(true);
+  }
+
+  liftBlackhole(): void {
+    this.toServer.setBlackholed(false);
+    this.toClient.setBlackholed(false);
+  }
+
+  /** Forward what a released hold kept. */
+  flush(): void {
+    this.toServer.flush();
+  }
+
+  /** Reset both sockets (RST): the client sees ECONNRESET. Queued bytes are thrown away. */
+  reset(why: string): void {
+    this.how ??= why;
+    for (const hold of this.toServer.discard()) hold.abandon(`connection #${this.id} ${why} while held; held bytes discarded`);
+    this.toClient.discard();
+    this.client.resetAndDestroy();
+    this.upstream.resetAndDestroy();
+  }
+
+  private fromClient(chunk: Buffer): void {
+    const wasOpaque = this.framer.opaqueReason;
+    const frames = this.framer.push(chunk);
+    if (wasOpaque === null && this.framer.opaqueReason !== null) {
+      this.host.emit({ type: 'opaque', holder: this.host.holder, connection: this.id, atMs: this.host.log.now(), reason: this.framer.opaqueReason });
+    }
+    for (const frame of frames) this.forward(frame);
+  }
+
+  private forward(frame: Frame): void {
+    const { command } = frame;
+    const blackhole = this.host.activeBlackhole();
+    const delay = this.host.activeDelay();
+    const behind = this.toServer.gates();
+    const gate = command ? this.host.armedHolds().find((hold) => hold.offer(this.id, command)) : undefined;
+    if (command) {
+      const log = this.host.log;
+      for (const hold of behind) log.touch(hold.record, this.id, command.text);
+      if (blackhole) log.touch(blackhole, this.id, command.text);
+      if (delay) log.touch(delay.record, this.id, command.text);
+      const fate = gate ? 'held' : behind.length ? 'queued-behind-hold' : blackhole ? 'blackholed' : delay ? 'delayed' : 'forwarded';
+      this.host.emit({ type: 'command', holder: this.host.holder, connection: this.id, atMs: log.now(), command, fate });
+    }
+    this.toServer.push(frame.bytes, delay ? performance.now() + delay.ms : 0, gate);
+  }
+
+  private watch(socket: Socket, other: Socket, side: 'client' | 'store'): void {
+    socket.on('error', (error: NodeJS.ErrnoException) => {
+      this.how ??= `${side} side failed: ${error.code ?? error.message}`;
+    });
+    socket.on('close', (hadError) => {
+      if (hadError && !other.destroyed) {
+        this.toServer.discard().forEach((hold) => hold.abandon(`connection #${this.id} failed on the ${side} side while held`));
+        other.resetAndDestroy();
+      }
+      if (side === 'client') this.toClient.discard();
+      this.finish();
+    });
+  }
+
+  private finish(): void {
+    if (this.finished || !this.client.destroyed || !this.upstream.destroyed) return;
+    this.finished = true;
+    for (const hold of this.toServer.discard()) hold.abandon(`connection #${this.id} closed while held; held bytes discarded`);
+    this.host.emit({ type: 'close', holder: this.host.holder, connection: this.id, atMs: this.host.log.now(), how: this.how ?? 'closed' });
+    this.host.closed(this);
+  }
+}

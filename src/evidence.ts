@@ -1,0 +1,81 @@
+/**
+ * The evidence record: everything a reviewer needs to trust a verdict without re-running it.
+ * Versioned; reports/README.md documents every field. Bump SCHEMA_VERSION on any breaking change.
+ */
+import type { HistoryEvent } from './history.ts';
+import type { Check, PropertyResult, Verdict } from './oracle.ts';
+import type { EffectRecord } from './resource.ts';
+import type { FaultRecord } from '../scenarios/fault-log.ts';
+import type { RuntimeName, StoreKind } from './stores/types.ts';
+
+export const SCHEMA_VERSION = 1;
+
+export interface StoreEvidence {
+  kind: StoreKind;
+  version: string;
+  runtime: RuntimeName;
+  url: string;
+  startMs: number;
+  backend?: { kind: StoreKind; version: string; url: string };
+  /** Store clock offset in force at the end of the run, when the store's clock was controlled. */
+  clock?: { mechanism: string; offsetMs: number };
+}
+
+export interface EvidenceRecord {
+  schemaVersion: number;
+  runId: string;
+  startedAt: string;
+  oracle: { id: string; title: string; class: string; scenario: string; property: string };
+  target: { path: string; name: string; description?: string; members: string[] };
+  params: Record<string, string | number>;
+  store: StoreEvidence | null;
+  faults: FaultRecord[];
+  history: HistoryEvent[];
+  effects: EffectRecord[];
+  counts: Record<string, number>;
+  preconditions: Check[];
+  property: PropertyResult | null;
+  verdict: Verdict;
+  explanation: string;
+  error?: string;
+  timing: { wallMs: number; storeStartMs: number; holdersReadyMs: number; scenarioMs: number };
+  environment: { node: string; platform: string; harness: string };
+}
+
+/** `--runs N`: one record per run and the verdict over all of them. */
+export interface MultiRunRecord {
+  schemaVersion: number;
+  oracle: EvidenceRecord['oracle'];
+  target: EvidenceRecord['target'];
+  params: EvidenceRecord['params'];
+  verdict: Verdict;
+  explanation: string;
+  /** Per run: its verdict and the counts its property was judged on. */
+  violations: Array<{ run: number; verdict: Verdict; counts: Record<string, number> }>;
+  runs: EvidenceRecord[];
+}
+
+/** FAIL beats ERROR beats INCONCLUSIVE beats PASS: one violation anywhere is a violation. */
+export function combineVerdicts(verdicts: Verdict[]): Verdict {
+  for (const verdict of ['FAIL', 'ERROR', 'INCONCLUSIVE'] as const) if (verdicts.includes(verdict)) return verdict;
+  return 'PASS';
+}
+
+export function combineRuns(runs: EvidenceRecord[]): MultiRunRecord {
+  const first = runs[0]!;
+  const verdict = combineVerdicts(runs.map((r) => r.verdict));
+  const tally = (v: Verdict) => runs.filter((r) => r.verdict === v).length;
+  return {
+    schemaVersion: SCHEMA_VERSION,
+    oracle: first.oracle,
+    target: first.target,
+    params: first.params,
+    verdict,
+    explanation:
+      `${runs.length} runs: ${tally('FAIL')} FAIL, ${tally('PASS')} PASS, ${tally('INCONCLUSIVE')} INCONCLUSIVE, ${tally('ERROR')} ERROR. ` +
+      (verdict === 'FAIL' ? `First violation: run ${runs.findIndex((r) => r.verdict === 'FAIL') + 1}. ` : '') +
+      (runs.find((r) => r.verdict === verdict)?.explanation ?? ''),
+    violations: runs.map((r, i) => ({ run: i + 1, verdict: r.verdict, counts: r.counts })),
+    runs,
+  };
+}

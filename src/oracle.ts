@@ -1,0 +1,84 @@
+/**
+ * What an oracle is: one file in oracles/ that declares its parameters, the target members and
+ * stores it needs, its reference targets, and `play`, which runs the scenario and returns a
+ * judgement. The engine turns the judgement into a verdict: any precondition that did not hold
+ * makes the run INCONCLUSIVE (nothing was proven), whatever the property says.
+ */
+import type { HistoryEvent } from './history.ts';
+import type { EffectRecord } from './resource.ts';
+import type { ParamSpecs, ParamValues } from './params.ts';
+import type { StoreKind, StoreRequest } from './stores/types.ts';
+import type { TargetMember } from '../targets/contract.ts';
+import type { Scenario } from '../scenarios/scenario.ts';
+
+export type Verdict = 'PASS' | 'FAIL' | 'INCONCLUSIVE' | 'ERROR';
+
+/** A condition the scenario needs for its result to mean anything (the fault really landed...). */
+export interface Check {
+  name: string;
+  held: boolean;
+  /** What was observed, in a sentence with the numbers. */
+  detail: string;
+}
+
+export interface PropertyResult {
+  /** The property, in words ("B's lock survives A's release"). */
+  name: string;
+  held: boolean;
+  detail: string;
+  /** The events that show the violation (empty when it held). */
+  offending: Array<HistoryEvent | EffectRecord>;
+}
+
+export interface Judgement {
+  preconditions: Check[];
+  property: PropertyResult;
+  /** The numbers the property is judged on (effects, overlaps, leaked locks...). */
+  counts: Record<string, number>;
+  /** One paragraph a reviewer can read without the history. */
+  explanation: string;
+}
+
+/** A reference run: a target the oracle must FAIL (bad) or PASS (good) on, with its parameters. */
+export interface ReferenceRun {
+  target: string;
+  expect: 'PASS' | 'FAIL';
+  params?: Record<string, string | number>;
+  /** Which store to run it on, when not the oracle's first. */
+  store?: StoreKind;
+}
+
+export interface OracleDefinition<P extends ParamSpecs = ParamSpecs> {
+  id: string;
+  title: string;
+  /** The suspect class in the scanner's words (e.g. "LK-1 release without an owner check"). */
+  class: string;
+  /** The scenario, in a sentence or two. */
+  scenario: string;
+  /** What PASS means. */
+  property: string;
+  /** Stores it runs on; the first is the default (`--store` picks another). */
+  stores: StoreKind[];
+  /** Holder names the scenario uses; their processes start while the store starts. */
+  holders: string[];
+  params: P;
+  /** Target members the scenario calls, for these parameters. */
+  needs(params: ParamValues<P>): TargetMember[];
+  /** Checks across parameters (e.g. the pause must outlast the TTL); returns error messages. */
+  validate?(params: ParamValues<P>): string[];
+  /** The store to start, when more than its kind matters (e.g. PgBouncer's pool mode). */
+  storeRequest?(params: ParamValues<P>, kind: StoreKind): StoreRequest;
+  references: ReferenceRun[];
+  play(scenario: Scenario, params: ParamValues<P>): Promise<Judgement>;
+}
+
+/** Identity helper that types an oracle definition from its parameter specs. */
+export function defineOracle<P extends ParamSpecs>(definition: OracleDefinition<P>): OracleDefinition<P> {
+  return definition;
+}
+
+/** The verdict rule, in one place. */
+export function decideVerdict(judgement: Judgement): Verdict {
+  if (judgement.preconditions.some((check) => !check.held)) return 'INCONCLUSIVE';
+  return judgement.property.held ? 'PASS' : 'FAIL';
+}

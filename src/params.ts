@@ -1,0 +1,66 @@
+/**
+ * Oracle parameters: declared once per oracle with a kind, a default and a line of doc; parsed
+ * from the CLI (`--ttl 300`, `--step-ms 20`) and validated with messages that name the option
+ * and the bad value.
+ */
+
+export type ParamSpec =
+  | { kind: 'ms'; default: number; doc: string; min?: number; max?: number }
+  | { kind: 'count'; default: number; doc: string; min?: number; max?: number }
+  | { kind: 'choice'; default: string; doc: string; choices: readonly string[] }
+  | { kind: 'text'; default: string; doc: string };
+
+export type ParamSpecs = Record<string, ParamSpec>;
+
+type ValueOf<S extends ParamSpec> = S extends { kind: 'ms' | 'count' } ? number : string;
+export type ParamValues<P extends ParamSpecs> = { [K in keyof P]: ValueOf<P[K]> };
+
+export class ParamError extends Error {
+  override name = 'ParamError';
+}
+
+/** `stepMs` -> `--step-ms` */
+export function optionName(param: string): string {
+  return `--${param.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+}
+
+/** Fill defaults, parse strings, check ranges. `given` holds raw CLI strings or typed values. */
+export function resolveParams<P extends ParamSpecs>(specs: P, given: Record<string, unknown>): ParamValues<P> {
+  const unknown = Object.keys(given).filter((k) => !(k in specs));
+  if (unknown.length) {
+    const known = Object.keys(specs).map(optionName).join(', ');
+    throw new ParamError(`unknown option ${unknown.map(optionName).join(', ')} (this oracle takes: ${known})`);
+  }
+  const values: Record<string, number | string> = {};
+  for (const [name, spec] of Object.entries(specs)) {
+    const raw = given[name];
+    values[name] = raw === undefined ? spec.default : parseOne(name, spec, raw);
+  }
+  return values as ParamValues<P>;
+}
+
+function parseOne(name: string, spec: ParamSpec, raw: unknown): number | string {
+  const option = optionName(name);
+  switch (spec.kind) {
+    case 'ms':
+    case 'count': {
+      const value = typeof raw === 'number' ? raw : Number(String(raw).replace(/ms$/, ''));
+      if (!Number.isFinite(value) || !Number.isInteger(value)) {
+        throw new ParamError(`${option} must be a whole number${spec.kind === 'ms' ? ' of milliseconds' : ''}, got "${String(raw)}"`);
+      }
+      const min = spec.min ?? (spec.kind === 'ms' ? 1 : 0);
+      if (value < min) throw new ParamError(`${option} must be at least ${min}, got ${value}`);
+      if (spec.max !== undefined && value > spec.max) throw new ParamError(`${option} must be at most ${spec.max}, got ${value}`);
+      return value;
+    }
+    case 'choice': {
+      const value = String(raw);
+      if (!spec.choices.includes(value)) {
+        throw new ParamError(`${option} must be one of ${spec.choices.join(' | ')}, got "${value}"`);
+      }
+      return value;
+    }
+    case 'text':
+      return String(raw);
+  }
+}

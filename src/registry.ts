@@ -1,0 +1,36 @@
+/** Finds the oracles: every oracles/Vnnn.ts file is one oracle; adding V320 is adding a file. */
+import { readdirSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import type { OracleDefinition } from './oracle.ts';
+import type { ParamSpecs } from './params.ts';
+
+export const ORACLES_DIR = fileURLToPath(new URL('../oracles/', import.meta.url));
+export const REPO_ROOT = fileURLToPath(new URL('../', import.meta.url));
+
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+export function oracleIds(): string[] {
+  return readdirSync(ORACLES_DIR)
+    .filter((f) => /^V\d+\.ts$/.test(f))
+    .map((f) => f.replace(/\.ts$/, ''))
+    .sort();
+}
+
+export async function loadOracle(id: string): Promise<OracleDefinition<ParamSpecs>> {
+  const normalized = id.toUpperCase();
+  const known = oracleIds();
+  if (!known.includes(normalized)) {
+    throw new UsageError(`unknown oracle "${id}" (known: ${known.join(', ')}; \`npm run oracle -- list\` describes them)`);
+  }
+  const module = (await import(pathToFileURL(join(ORACLES_DIR, `${normalized}.ts`)).href)) as {
+    default: OracleDefinition<ParamSpecs>;
+  };
+  return module.default;
+}
+
+export async function loadAllOracles(): Promise<Array<OracleDefinition<ParamSpecs>>> {
+  return Promise.all(oracleIds().map(loadOracle));
+}

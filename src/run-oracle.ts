@@ -1,0 +1,190 @@
+/**
+ * Plays one oracle against one target, once: validates the request, starts the store and the
+ * holders side by side, runs the scenario, decides the verdict and returns the evidence.
+ * Usage mistakes (unknown oracle, bad parameter, missing target member, store not installed)
+ * throw UsageError before anything is judged; everything started is stopped on every path.
+ */
+import { accessSync, constants, statSync } from 'node:fs';
+import { basename, relative, resolve } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { History } from './history.ts';
+import { Resource } from './resource.ts';
+import { decideVerdict, type Judgement, type Verdict } from './oracle.ts';
+import { ParamError, resolveParams } from './params.ts';
+import { loadOracle, REPO_ROOT, UsageError } from './registry.ts';
+import { startLocalStore } from './stores/local-runtime.ts';
+import { StoreUnavailableError, type StartedStore, type StoreKind } from './stores/types.ts';
+import { SCHEMA_VERSION, type EvidenceRecord } from './evidence.ts';
+import { FaultLog } from '../scenarios/fault-log.ts';
+import { Holder, TargetCallError, type ReadyInfo } from '../scenarios/holder.ts';
+import { Scenario } from '../scenarios/scenario.ts';
+
+export interface RunRequest {
+  oracle: string;
+  target: string;
+  /** Oracle parameters: raw CLI strings or typed values, by parameter name (camelCase). */
+  params?: Record<string, unknown>;
+  store?: StoreKind;
+  progress?: (message: string) => void;
+}
+
+const HARNESS_VERSION = '0.1.0';
+
+export async function runOracle(request: RunRequest): Promise<EvidenceRecord> {
+  const began = performance.now();
+  const startedAt = new Date().toISOString();
+  const progress = request.progress ?? (() => undefined);
+  const oracle = await loadOracle(request.oracle);
+
+  let params: Record<string, string | number>;
+  try {
+    params = resolveParams(oracle.params, request.params ?? {});
+  } catch (error) {
+    if (error instanceof ParamError) throw new UsageError(`${oracle.id}: ${error.message}`);
+    throw error;
+  }
+  const problems = oracle.validate?.(params as never) ?? [];
+  if (problems.length) throw new UsageError(`${oracle.id}: ${problems.join('; ')}`);
+
+  const kind = request.store ?? oracle.stores[0]!;
+  if (!oracle.stores.includes(kind)) {
+    throw new UsageError(`${oracle.id} runs on ${oracle.stores.join(', ')}, not on --store ${kind}`);
+  }
+  const targetPath = checkTarget(request.target);
+  const needs = oracle.needs(params as never);
+
+  const history = new History();
+  const resource = new Resource();
+  const faults = new FaultLog(history);
+  const ctx = { history, resource, faults };
+  const spawned = new Map<string, Holder>();
+  const spawnHolder = (id: string) => {
+    const ready = spawned.get(id);
+    if (ready) return ready;
+    const holder = new Holder(id, targetPath, ctx);
+    spawned.set(id, holder);
+    return holder;
+  };
+
+  // Holders load the target while the store starts: both take a few hundred ms at most.
+  progress(`starting a scratch ${kind} store and ${oracle.holders.length} holder process(es)`);
+  for (const id of oracle.holders) spawnHolder(id);
+  let store: StartedStore | undefined;
+  let scenario: Scenario | undefined;
+  let readyInfo: ReadyInfo | undefined;
+  let holdersReadyMs = 0;
+  let judgement: Judgement | undefined;
+  let error: string | undefined;
+  let scenarioMs = 0;
+  try {
+    const storeStart = startLocalStore(oracle.storeRequest?.(params as never, kind) ?? { kind });
+    storeStart.catch(() => undefined);
+    readyInfo = await readyOrUsageError([...spawned.values()], targetPath);
+    holdersReadyMs = performance.now() - began;
+    const missing = needs.filter((member) => !readyInfo!.members.includes(member));
+    if (missing.length) {
+      throw new UsageError(
+        `${relative(process.cwd(), targetPath)} does not fit ${oracle.id}: it has no ${missing.join(', ')} member(s) ` +
+          `(it has: ${readyInfo.members.join(', ') || 'none'}). ${oracle.id} calls ${needs.join(', ')}; see targets/contract.ts.`,
+      );
+    }
+    store = await storeStart.catch((e: unknown) => {
+      if (e instanceof StoreUnavailableError) throw new UsageError(e.message);
+      throw e;
+    });
+    progress(`${store.kind} ${store.version} ready on ${store.url} (${store.runtime}, ${store.startMs.toFixed(0)} ms)`);
+    scenario = new Scenario({
+      store,
+      key: `lock-oracles:${oracle.id}`,
+      ttlMs: typeof params.ttl === 'number' ? params.ttl : 0,
+      params,
+      history,
+      resource,
+      faults,
+      spawnHolder,
+      progress,
+    });
+    const playBegan = performance.now();
+    judgement = await oracle.play(scenario, params as never);
+    scenarioMs = performance.now() - playBegan;
+  } catch (e) {
+    if (e instanceof UsageError) throw e;
+    error = e instanceof TargetCallError ? `${e.message}\nThe target broke, so nothing was judged: fix the target and run again.` : ((e as Error)?.stack ?? String(e));
+  } finally {
+    await scenario?.close().catch(() => undefined);
+    await Promise.all([...spawned.values()].map((h) => h.close().catch(() => undefined)));
+    await store?.stop().catch(() => undefined);
+  }
+
+  const verdict: Verdict = error || !judgement ? 'ERROR' : decideVerdict(judgement);
+  const clock = store?.capabilities.clock;
+  return {
+    schemaVersion: SCHEMA_VERSION,
+    runId: `${startedAt.replace(/[:.]/g, '-')}-${oracle.id}-${basename(targetPath).replace(/\.[mc]?[tj]s$/, '')}-${randomBytes(2).toString('hex')}`,
+    startedAt,
+    oracle: { id: oracle.id, title: oracle.title, class: oracle.class, scenario: oracle.scenario, property: oracle.property },
+    target: {
+      path: displayPath(targetPath),
+      name: readyInfo?.name ?? basename(targetPath),
+      ...(readyInfo?.description ? { description: readyInfo.description } : {}),
+      members: readyInfo?.members ?? [],
+    },
+    params,
+    store: store
+      ? {
+          kind: store.kind,
+          version: store.version,
+          runtime: store.runtime,
+          url: store.url,
+          startMs: round(store.startMs),
+          ...(store.backend ? { backend: { kind: store.backend.kind, version: store.backend.version, url: store.backend.url } } : {}),
+          ...(clock ? { clock: { mechanism: clock.mechanism, offsetMs: clock.offsetMs() } } : {}),
+        }
+      : null,
+    faults: [...faults.records()],
+    history: [...history.events()],
+    effects: [...resource.effects()],
+    counts: judgement?.counts ?? {},
+    preconditions: judgement?.preconditions ?? [],
+    property: judgement?.property ?? null,
+    verdict,
+    explanation: error ? `The run broke before a verdict: ${error.split('\n')[0]}` : judgement!.explanation,
+    ...(error ? { error } : {}),
+    timing: {
+      wallMs: round(performance.now() - began),
+      storeStartMs: round(store?.startMs ?? 0),
+      holdersReadyMs: round(holdersReadyMs),
+      scenarioMs: round(scenarioMs),
+    },
+    environment: { node: process.version, platform: `${process.platform}-${process.arch}`, harness: HARNESS_VERSION },
+  };
+}
+
+function checkTarget(path: string): string {
+  const absolute = resolve(path);
+  try {
+    if (!statSync(absolute).isFile()) throw new Error('not a file');
+    accessSync(absolute, constants.R_OK);
+  } catch {
+    throw new UsageError(`--target: cannot read "${path}" (resolved to ${absolute}); give the path of a target module (see targets/contract.ts)`);
+  }
+  return absolute;
+}
+
+async function readyOrUsageError(holders: Holder[], targetPath: string): Promise<ReadyInfo> {
+  try {
+    const infos = await Promise.all(holders.map((h) => h.ready));
+    return infos[0]!;
+  } catch (error) {
+    throw new UsageError(`the target ${displayPath(targetPath)} failed to load in a holder process:\n${(error as Error).message}`);
+  }
+}
+
+function displayPath(path: string): string {
+  const fromRepo = relative(REPO_ROOT, path);
+  return fromRepo.startsWith('..') ? path : fromRepo;
+}
+
+function round(ms: number): number {
+  return Math.round(ms * 10) / 10;
+}
