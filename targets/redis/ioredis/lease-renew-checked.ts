@@ -1,0 +1,30 @@
+// GOOD for V313 (ORACLES.md row V313, renewal checked before each write): the job stops when compare-and-pexpire says the lease is no longer ours.
+import { randomUUID } from 'node:crypto';
+import { defineTarget } from '../../contract.ts';
+import { sleep, stepMs, steps } from '../job-params.ts';
+import { COMPARE_AND_DELETE, COMPARE_AND_PEXPIRE } from '../lua.ts';
+import { ioredisSlot } from './client.ts';
+
+const redis = ioredisSlot();
+
+export default defineTarget({
+  description: 'ioredis job: SET NX PX checked, compare-and-pexpire checked before each write',
+  connect: (env) => redis.connect(env),
+  async job(env) {
+    const token = randomUUID();
+    if ((await redis.get().set(env.key, token, 'PX', env.ttlMs, 'NX')) === null) {
+      env.log('the lock is held elsewhere; skipping the job');
+      return;
+    }
+    for (let i = 0; i < steps(env); i++) {
+      if ((await redis.get().eval(COMPARE_AND_PEXPIRE, 1, env.key, token, env.ttlMs)) !== 1) {
+        env.log('lost the lease');
+        break;
+      }
+      await env.effect('write', { value: i });
+      await sleep(stepMs(env));
+    }
+    await redis.get().eval(COMPARE_AND_DELETE, 1, env.key, token);
+  },
+  close: () => redis.close(),
+});

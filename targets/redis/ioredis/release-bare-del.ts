@@ -1,0 +1,27 @@
+// BAD for V310 (ORACLES.md row V310, release without owner check): release is a bare DEL, so a holder whose lease lapsed deletes the next holder's lock.
+import { randomUUID } from 'node:crypto';
+import { defineTarget } from '../../contract.ts';
+import { COMPARE_AND_PEXPIRE } from '../lua.ts';
+import { ioredisSlot } from './client.ts';
+
+const redis = ioredisSlot();
+
+export default defineTarget({
+  description: 'ioredis: SET NX PX acquire, bare DEL release (no owner check)',
+  connect: (env) => redis.connect(env),
+  async acquire(env) {
+    const token = randomUUID();
+    const set = await redis.get().set(env.key, token, 'PX', env.ttlMs, 'NX');
+    if (set === null) return null;
+    await env.seam('acquire:after-set');
+    return { token };
+  },
+  async release(env) {
+    await env.seam('release:before-delete');
+    return (await redis.get().del(env.key)) === 1;
+  },
+  async extend(env, lease, ttlMs) {
+    return (await redis.get().eval(COMPARE_AND_PEXPIRE, 1, env.key, String(lease.token), ttlMs)) === 1;
+  },
+  close: () => redis.close(),
+});

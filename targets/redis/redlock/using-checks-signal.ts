@@ -1,0 +1,31 @@
+// GOOD for V313 (ORACLES.md row V313): a redlock using() routine that stops when its AbortSignal says auto-extension failed, checked before each write.
+import { defineTarget } from '../../contract.ts';
+import { sleep, stepMs, steps } from '../job-params.ts';
+import { redlockSlot } from './client.ts';
+import { extensionThreshold, reportRedlockRefusal } from './using-params.ts';
+
+const redlock = redlockSlot();
+
+export default defineTarget({
+  description: 'redlock 5 job: using() with auto-extension; the routine checks signal.aborted before each write',
+  connect: (env) => redlock.connect(env),
+  async job(env) {
+    let started = false;
+    try {
+      await redlock.get().using([env.key], env.ttlMs, { automaticExtensionThreshold: extensionThreshold(env) }, async (signal) => {
+        started = true;
+        for (let i = 0; i < steps(env); i++) {
+          if (signal.aborted) {
+            env.log(`lost the lease: ${signal.error?.message ?? 'redlock aborted the routine'}`);
+            return;
+          }
+          await env.effect('write', { value: i });
+          await sleep(stepMs(env));
+        }
+      });
+    } catch (error) {
+      reportRedlockRefusal(env, error, started);
+    }
+  },
+  close: () => redlock.close(),
+});
