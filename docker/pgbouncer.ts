@@ -1,0 +1,110 @@
+/**
+ * PgBouncer: a scratch pooler on its own loopback port in front of its own scratch Postgres,
+ * in `transaction` pool mode (the hazardous one, the default) or `session` mode.
+ * Local process: Debian's `pgbouncer`, run as the `postgres` user when the harness is root.
+ * Container: the image below.
+ *
+ * Authentication is `trust` (the user must still be listed in the auth file), for the same reason
+ * as the Postgres behind it: a scratch server on loopback holding nothing. The pool allows 4 server
+ * connections per database/user, enough for two holders each pinning one in a transaction plus a
+ * probe; `server_round_robin` stays off, so an idle server connection is reused most-recent-first,
+ * as in production defaults.
+ */
+import { execa } from 'execa';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import pg from 'pg';
+import { spawnServer, waitUntilReady } from '../src/stores/server-process.ts';
+import { StoreUnavailableError, type StartedStore, type StoreRecipe } from '../src/stores/types.ts';
+import { giveTo, runAs, serverUser } from './server-user.ts';
+
+const BINARY = '/usr/sbin/pgbouncer';
+
+export const pgbouncerRecipe: StoreRecipe = {
+  kind: 'pgbouncer',
+  image: 'edoburu/pgbouncer:v1.23.1-p3',
+  async missing() {
+    try {
+      await execa(BINARY, ['--version']);
+    } catch {
+      return new StoreUnavailableError(`${BINARY} is not installed on this machine.`, 'npm run setup   (runs: apt-get install -y pgbouncer)');
+    }
+    try {
+      serverUser();
+      return null;
+    } catch (error) {
+      if (error instanceof StoreUnavailableError) return error;
+      throw error;
+    }
+  },
+  async startLocal({ port, dir, request, startStore }) {
+    const user = serverUser();
+    const poolMode = request.poolMode ?? 'transaction';
+    const backend = await startStore({
+      kind: 'postgres',
+      ...(request.clockOffsetMs !== undefined ? { clockOffsetMs: request.clockOffsetMs } : {}),
+    });
+    try {
+      giveTo(user, dir);
+      const config = join(dir, 'pgbouncer.ini');
+      const authFile = join(dir, 'userlist.txt');
+      writeFileSync(authFile, '"postgres" ""\n');
+      writeFileSync(
+        config,
+        [
+          '[databases]',
+          `* = host=127.0.0.1 port=${backend.port}`,
+          '[pgbouncer]',
+          'listen_addr = 127.0.0.1',
+          `listen_port = ${port}`,
+          'unix_socket_dir =',
+          'auth_type = trust',
+          `auth_file = ${authFile}`,
+          'admin_users = postgres',
+          `pool_mode = ${poolMode}`,
+          'default_pool_size = 4',
+          'max_client_conn = 100',
+          'ignore_startup_parameters = extra_float_digits',
+          '',
+        ].join('\n'),
+      );
+      const server = spawnServer({ label: `pgbouncer :${port} (${poolMode})`, command: BINARY, args: [config], ...runAs(user), cwd: dir });
+      const version = await waitUntilReady(server, () => showVersion(port));
+      const started: Omit<StartedStore, 'runtime' | 'startMs'> = {
+        kind: 'pgbouncer',
+        url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+        host: '127.0.0.1',
+        port,
+        version: `${version} (pool_mode=${poolMode})`,
+        backend,
+        capabilities: {
+          pause: server.pause,
+          resume: server.resume,
+          kill: server.kill,
+          ...(backend.capabilities.clock ? { clock: backend.capabilities.clock } : {}),
+        },
+        stop: async () => {
+          await server.stop();
+          await backend.stop();
+        },
+      };
+      return started;
+    } catch (error) {
+      await backend.stop();
+      throw error;
+    }
+  },
+};
+
+/** PgBouncer's own version, from its admin console (which answers only simple queries). */
+async function showVersion(port: number): Promise<string> {
+  const client = new pg.Client({ host: '127.0.0.1', port, user: 'postgres', database: 'pgbouncer', connectionTimeoutMillis: 2000 });
+  client.on('error', () => {});
+  try {
+    await client.connect();
+    const result = await client.query<{ version: string }>('SHOW VERSION');
+    return result.rows[0]?.version ?? 'PgBouncer (version unknown)';
+  } finally {
+    await client.end().catch(() => {});
+  }
+}

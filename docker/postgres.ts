@@ -1,0 +1,138 @@
+/**
+ * PostgreSQL: a scratch cluster on a loopback port, copied from a per-machine template data dir
+ * (docker/postgres-template.ts) into the run's temp dir and started with durability off.
+ * Local process: Debian's server binaries, run as the `postgres` user when the harness is root.
+ * Container: the image below.
+ *
+ * Authentication is `trust`: the cluster holds no data, lives for one run, listens only on
+ * 127.0.0.1 and on a socket inside the run's own dir, and a target then connects with a plain
+ * postgres://postgres@127.0.0.1:PORT/postgres. A password would protect nothing here.
+ */
+import { execa } from 'execa';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import pg from 'pg';
+import { signalTree } from '../src/stores/process-tree.ts';
+import { spawnServer, waitUntilReady, type ServerProcess } from '../src/stores/server-process.ts';
+import { StoreUnavailableError, type StartedStore, type StoreRecipe, type StoreRequest } from '../src/stores/types.ts';
+import { serverClockFor } from './clock-offset/server-clock.ts';
+import { findPostgresBinaries, type PostgresBinaries } from './postgres-binaries.ts';
+import { copyTemplate, ensureTemplate } from './postgres-template.ts';
+import { giveTo, runAs, serverUser, type ServerUser } from './server-user.ts';
+
+const INSTALL = 'npm run setup   (runs: apt-get install -y postgresql)';
+
+export interface PostgresServerOptions {
+  bin: PostgresBinaries;
+  user: ServerUser | undefined;
+  /** An initialised data dir owned by `user`. */
+  dataDir: string;
+  /** The run's dir: holds the Unix socket; given to `user`. */
+  runDir: string;
+  port: number;
+  request: StoreRequest;
+}
+
+/** Start a postmaster on an initialised data dir and wait for its first answer. */
+export async function startPostgresServer(options: PostgresServerOptions): Promise<Omit<StartedStore, 'runtime' | 'startMs'>> {
+  const { bin, user, dataDir, runDir, port, request } = options;
+  giveTo(user, runDir);
+  const clock = await serverClockFor(request, runDir);
+  const settings = {
+    listen_addresses: '127.0.0.1',
+    port: String(port),
+    unix_socket_directories: runDir,
+    fsync: 'off',
+    synchronous_commit: 'off',
+    full_page_writes: 'off',
+  };
+  const server = spawnServer({
+    label: `postgres :${port}`,
+    command: bin.postgres,
+    args: ['-D', dataDir, ...Object.entries(settings).flatMap(([name, value]) => ['-c', `${name}=${value}`])],
+    env: clock?.env ?? {},
+    ...runAs(user),
+    cwd: runDir,
+  });
+  const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
+  const serverVersion = await waitUntilReady(server, () => showServerVersion(url));
+  return {
+    kind: 'postgres',
+    url,
+    host: '127.0.0.1',
+    port,
+    version: `PostgreSQL ${serverVersion}`,
+    capabilities: {
+      pause: async () => signalTree(server.pid, 'SIGSTOP'),
+      resume: async () => signalTree(server.pid, 'SIGCONT'),
+      kill: async () => {
+        signalTree(server.pid, 'SIGKILL');
+        await server.exited;
+      },
+      ...(clock ? { clock: clock.control } : {}),
+    },
+    stop: () => stopPostgres(server, dataDir),
+  };
+}
+
+export const postgresRecipe: StoreRecipe = {
+  kind: 'postgres',
+  image: 'postgres:15-alpine',
+  async missing() {
+    if (!findPostgresBinaries()) {
+      return new StoreUnavailableError(
+        "Debian's PostgreSQL server is not installed here (no /usr/lib/postgresql/<major>/bin/postgres).",
+        INSTALL,
+      );
+    }
+    try {
+      serverUser();
+      return null;
+    } catch (error) {
+      if (error instanceof StoreUnavailableError) return error;
+      throw error;
+    }
+  },
+  async startLocal({ port, dir, request }) {
+    const bin = findPostgresBinaries();
+    if (!bin) throw new StoreUnavailableError('PostgreSQL server binaries not found.', INSTALL);
+    const user = serverUser();
+    const dataDir = join(dir, 'data');
+    await copyTemplate(await ensureTemplate(bin, user), dataDir);
+    return startPostgresServer({ bin, user, dataDir, runDir: dir, port, request });
+  },
+};
+
+async function showServerVersion(url: string): Promise<string> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
+  client.on('error', () => {});
+  try {
+    await client.connect();
+    const result = await client.query<{ server_version: string }>('SHOW server_version');
+    return result.rows[0]?.server_version ?? 'unknown';
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+/**
+ * Immediate shutdown (SIGQUIT): the data dir is thrown away, so there is nothing to checkpoint.
+ * Every process of the tree is continued first, in case a pause fault left them stopped.
+ */
+async function stopPostgres(server: ServerProcess, dataDir: string): Promise<void> {
+  signalTree(server.pid, 'SIGCONT');
+  signalTree(server.pid, 'SIGQUIT');
+  await server.stop();
+  await removeOrphanedSharedMemory(dataDir);
+}
+
+/**
+ * A postmaster that was SIGKILLed leaves its System V shared memory segment behind (an exiting one
+ * removes it, and its postmaster.pid). Line 7 of postmaster.pid names the segment: "<key> <id>".
+ */
+async function removeOrphanedSharedMemory(dataDir: string): Promise<void> {
+  const pidFile = join(dataDir, 'postmaster.pid');
+  if (!existsSync(pidFile)) return;
+  const id = readFileSync(pidFile, 'utf8').split('\n')[6]?.trim().split(/\s+/)[1];
+  if (id && /^\d+$/.test(id)) await execa('ipcrm', ['-m', id], { reject: false });
+}
