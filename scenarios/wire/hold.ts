@@ -74,16 +74,19 @@ export class WireHold {
 
   /** Forward the held bytes (or disarm, when the command never came). Safe to call twice. */
   release(): void {
-    if (this.state === 'done') return;
-    const wasArmed = this.state === 'armed';
+    if (this.state === 'armed') this.cancel('released before its command arrived: nothing was held');
+    if (this.state !== 'holding') return;
     this.state = 'done';
-    if (wasArmed) {
-      this.log.close(this.record, 'released before its command arrived: nothing was held');
-      this.rejectReached(new Error(`${this.record.what} (holder ${this.log.holder}) was released before its command arrived`));
-      return;
-    }
     this.log.close(this.record);
     this.afterRelease();
+  }
+
+  /** Disarm a hold whose command has not arrived; `reached` rejects with `note`. */
+  cancel(note: string): void {
+    if (this.state !== 'armed') return;
+    this.state = 'done';
+    this.log.close(this.record, note);
+    this.rejectReached(new Error(`${this.record.what} (holder ${this.log.holder}) never reached: ${note}`));
   }
 
   /** The connection went away while this hold kept its bytes. */

@@ -23,7 +23,10 @@ export class Lane {
   constructor(private readonly sink: Socket) {}
 
   push(bytes: Buffer, dueAt: number, gate?: WireHold): void {
-    if (this.sink.destroyed) return;
+    if (this.sink.destroyed) {
+      gate?.abandon('its connection was already closed on the other side; nothing to hold');
+      return;
+    }
     this.items.push(gate ? { bytes, dueAt, gate } : { bytes, dueAt });
     this.flush();
   }

@@ -83,6 +83,11 @@ export class WireFaultLog {
     this.notify('lifted', snapshot(record));
   }
 
+  /** Close every record still in force (the proxy is going away). */
+  closeAll(note: string): void {
+    for (const record of this.list) this.close(record, note);
+  }
+
   now(): number {
     return this.clock();
   }

@@ -1,0 +1,237 @@
+/**
+ * A fault proxy for one holder: a loopback TCP listener the holder connects to instead of the
+ * store. Every connection is relayed to the store, and the harness can fault this holder's
+ * connections alone: drop (reset), blackhole (stall both ways), delay, or hold one command.
+ * Every fault is recorded (who, which connections, which command, from when to when).
+ */
+import { createServer, type Server, type Socket } from 'node:net';
+import { onCleanup } from '../../src/cleanup.ts';
+import { assertLoopbackUrl } from '../../src/stores/loopback.ts';
+import type { CommandPattern, WireProtocol } from './command.ts';
+import { ProxiedConnection, type ConnectionHost } from './connection.ts';
+import type { WireEvent, WireListener } from './events.ts';
+import { WireHold, type HoldOptions } from './hold.ts';
+import { WireFaultLog, type WireFaultRecord } from './records.ts';
+
+export interface WireProxyOptions {
+  /** The holder whose connections go through this proxy ("A"). */
+  holder: string;
+  /** The store URL the holder would otherwise use; loopback only. */
+  storeUrl: string;
+  /** The harness's monotonic clock, for records and events (default: performance.now). */
+  clock?: () => number;
+}
+
+/** A fault in force; `lift` ends it (safe to call twice). */
+export interface WireFaultHandle {
+  readonly record: WireFaultRecord;
+  lift(): void;
+}
+
+export interface ConnectionInfo {
+  readonly id: number;
+  readonly openedMs: number;
+  /** The store-side address (ip:port), as the store's CLIENT LIST / pg_stat_activity shows it. */
+  readonly upstream: string | null;
+}
+
+const DEFAULT_PORTS: Record<WireProtocol, number> = { redis: 6379, postgres: 5432 };
+
+function protocolOf(url: URL): WireProtocol {
+  if (url.protocol === 'redis:') return 'redis';
+  if (url.protocol === 'postgres:' || url.protocol === 'postgresql:') return 'postgres';
+  throw new Error(
+    `wire proxy: cannot proxy "${url.protocol}//" URLs; it understands redis:// and postgres:// ` +
+      `(TLS URLs such as rediss:// cannot be parsed, so commands could not be held).`,
+  );
+}
+
+export class WireProxy implements ConnectionHost {
+  readonly protocol: WireProtocol;
+  readonly log: WireFaultLog;
+  private readonly live = new Set<ProxiedConnection>();
+  private readonly listeners = new Set<WireListener>();
+  private holds: WireHold[] = [];
+  private blackholeRecord: WireFaultRecord | null = null;
+  private delayFault: { ms: number; record: WireFaultRecord } | null = null;
+  private refusing: WireFaultRecord | null = null;
+  private nextConnection = 1;
+  private closing: Promise<void> | null = null;
+  private unregister: () => Promise<void> = async () => {};
+
+  private constructor(
+    readonly holder: string,
+    private readonly store: { host: string; port: number },
+    private readonly server: Server,
+    private readonly storeUrl: URL,
+    clock: () => number,
+  ) {
+    this.protocol = protocolOf(storeUrl);
+    this.log = new WireFaultLog(holder, clock, (phase, record) => this.emit({ type: 'fault', phase, record }));
+  }
+
+  static async start(options: WireProxyOptions): Promise<WireProxy> {
+    const storeUrl = assertLoopbackUrl(options.storeUrl);
+    const protocol = protocolOf(storeUrl);
+    const store = { host: storeUrl.hostname.replace(/^\[|\]$/g, ''), port: Number(storeUrl.port) || DEFAULT_PORTS[protocol] };
+    const server = createServer({ allowHalfOpen: true });
+    const proxy = new WireProxy(options.holder, store, server, storeUrl, options.clock ?? (() => performance.now()));
+    server.on('connection', (socket) => proxy.accept(socket));
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(0, '127.0.0.1', () => resolve());
+    });
+    proxy.unregister = onCleanup(`wire proxy for holder ${options.holder}`, () => proxy.shutdown(), () => server.close());
+    return proxy;
+  }
+
+  /** The loopback port the holder connects to. */
+  get port(): number {
+    const address = this.server.address();
+    return typeof address === 'object' && address ? address.port : 0;
+  }
+
+  /** The store URL with its host and port pointed at this proxy: hand it to the holder. */
+  get url(): string {
+    const url = new URL(this.storeUrl.href);
+    url.hostname = '127.0.0.1';
+    url.port = String(this.port);
+    return url.href;
+  }
+
+  /** Be told of connections, commands and faults as they happen; returns an unsubscribe. */
+  on(listener: WireListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Reset every connection of this holder now (RST); with `refuseNew`, also every new one until lifted. */
+  drop(options: { refuseNew?: boolean } = {}): WireFaultHandle {
+    if (this.refusing) throw new Error(`wire proxy ${this.holder}: a drop that refuses new connections is already in force; lift it first`);
+    const what = options.refuseNew ? 'drop every connection, and reset new ones until lifted' : 'drop every connection';
+    const record = this.log.open('drop', what, true);
+    for (const connection of this.live) {
+      this.log.touch(record, connection.id);
+      connection.reset('reset by a drop fault');
+    }
+    if (!options.refuseNew) {
+      this.log.close(record);
+      return { record, lift: () => {} };
+    }
+    this.refusing = record;
+    return {
+      record,
+      lift: () => {
+        if (this.refusing === record) this.refusing = null;
+        this.log.close(record);
+      },
+    };
+  }
+
+  /** Accept and keep connections, but deliver nothing in either direction until lifted; then deliver it all, in order. */
+  blackhole(): WireFaultHandle {
+    if (this.blackholeRecord) throw new Error(`wire proxy ${this.holder}: a blackhole is already in force; lift it first`);
+    const record = this.log.open('blackhole', 'blackhole: deliver nothing either way until lifted', true);
+    this.blackholeRecord = record;
+    for (const connection of this.live) connection.blackhole(record);
+    return {
+      record,
+      lift: () => {
+        if (this.blackholeRecord !== record) return;
+        this.blackholeRecord = null;
+        for (const connection of this.live) connection.liftBlackhole();
+        this.log.close(record);
+      },
+    };
+  }
+
+  /** Forward each client message `ms` later (order kept): about `ms` more per round trip. */
+  delay(ms: number): WireFaultHandle {
+    if (!(ms >= 0)) throw new Error(`wire proxy ${this.holder}: delay must be a number of ms >= 0, got ${ms}`);
+    if (this.delayFault) throw new Error(`wire proxy ${this.holder}: a delay is already in force; lift it first`);
+    const record = this.log.open('delay', `delay every client message by ${ms} ms`, true);
+    this.delayFault = { ms, record };
+    return {
+      record,
+      lift: () => {
+        if (this.delayFault?.record !== record) return;
+        this.delayFault = null;
+        this.log.close(record);
+      },
+    };
+  }
+
+  /** Hold this holder's next command matching `pattern` (and all it sends after it on that connection) until released. */
+  hold(pattern: CommandPattern, options: HoldOptions = {}): WireHold {
+    const hold = new WireHold(pattern, options, this.log, () => this.live.forEach((connection) => connection.flush()));
+    this.holds = [...this.holds.filter((other) => other.armed), hold];
+    return hold;
+  }
+
+  /** Every fault applied so far, for the evidence. */
+  records(): WireFaultRecord[] {
+    return this.log.records();
+  }
+
+  /** Connections open now. */
+  connections(): ConnectionInfo[] {
+    return [...this.live].map((connection) => ({ id: connection.id, openedMs: connection.openedMs, upstream: connection.upstreamAddress() }));
+  }
+
+  /** Stop listening and close every connection; faults still in force are closed in the record. Safe to call twice. */
+  async close(): Promise<void> {
+    await this.unregister(); // runs shutdown once, unless the process-wide cleanup already did
+    await this.shutdown();
+  }
+
+  private shutdown(): Promise<void> {
+    this.closing ??= (async () => {
+      for (const hold of this.holds) hold.cancel('the proxy closed before its command arrived');
+      for (const connection of this.live) connection.reset('closed with the proxy');
+      this.log.closeAll('still in force when the proxy closed');
+      this.blackholeRecord = null;
+      this.delayFault = null;
+      this.refusing = null;
+      await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    })();
+    return this.closing;
+  }
+
+  armedHolds(): readonly WireHold[] {
+    return this.holds.filter((hold) => hold.armed);
+  }
+
+  activeBlackhole(): WireFaultRecord | null {
+    return this.blackholeRecord;
+  }
+
+  activeDelay(): { ms: number; record: WireFaultRecord } | null {
+    return this.delayFault;
+  }
+
+  emit(event: WireEvent): void {
+    for (const listener of this.listeners) listener(event);
+  }
+
+  closed(connection: ProxiedConnection): void {
+    this.live.delete(connection);
+  }
+
+  private accept(socket: Socket): void {
+    const id = this.nextConnection++;
+    socket.on('error', () => {}); // a reset client is reported through the connection's close
+    if (this.closing) {
+      socket.destroy();
+      return;
+    }
+    if (this.refusing) {
+      this.refusing.refusedConnections++;
+      this.log.touch(this.refusing, id);
+      socket.resetAndDestroy();
+      return;
+    }
+    const connection = new ProxiedConnection(id, socket, this.store, this);
+    this.live.add(connection);
+    this.emit({ type: 'connect', holder: this.holder, connection: id, atMs: this.log.now() });
+  }
+}
