@@ -1,0 +1,162 @@
+/**
+ * V310 — a release without an owner check deletes the next holder's lock.
+ *
+ * Scenario (variant "pause"): A takes the lock, then is stopped (SIGSTOP) until its TTL lapses and
+ * B takes the lock; A resumes and releases. Variant "narrow": A takes the lock and starts its
+ * release, but is held at the seam "release:before-delete" (after its GET-and-compare, before
+ * its DEL) until its TTL lapses and B takes the lock; then A's release goes on.
+ * Property: B's lock survives A's release: the key still holds B's token and a third holder C is
+ * still denied.
+ * Preconditions: A held the lock; A was stopped/held until B took the lock; A's release ran.
+ */
+import { defineOracle, type Check } from '../src/oracle.ts';
+import { acquireWithin } from '../scenarios/retry-acquire.ts';
+import type { LeaseSummary } from '../scenarios/holder-protocol.ts';
+import type { KeyState } from '../scenarios/redis-probe.ts';
+
+export default defineOracle({
+  id: 'V310',
+  title: 'Release without an owner check',
+  class: 'LK-1 release without an owner check (incl. the narrow GET → compare → DEL)',
+  scenario:
+    'A takes the lock and is stopped (or, "narrow", held inside its release between its check and its delete) until its TTL lapses and B takes the lock; then A releases.',
+  property: "B's lock survives A's release: the key still holds B's token and a third holder C is denied.",
+  stores: ['redis'],
+  holders: ['A', 'B', 'C'],
+  params: {
+    ttl: { kind: 'ms', default: 200, min: 20, doc: 'lock TTL the target is asked to use' },
+    variant: { kind: 'choice', default: 'pause', choices: ['pause', 'narrow'], doc: 'pause: SIGSTOP A before its release; narrow: hold A at seam "release:before-delete"' },
+    timeout: { kind: 'ms', default: 5000, min: 100, doc: 'longest wait for any step' },
+  },
+  needs: () => ['acquire', 'release'],
+  validate: (p) => (p.timeout <= p.ttl ? [`--timeout (${p.timeout}) must be longer than --ttl (${p.ttl})`] : []),
+  references: [
+    { target: 'targets/redis/ioredis/release-bare-del.ts', expect: 'FAIL' },
+    { target: 'targets/redis/node-redis/release-bare-del.ts', expect: 'FAIL' },
+    { target: 'targets/redis/ioredis/release-get-compare-del.ts', expect: 'FAIL', params: { variant: 'narrow' } },
+    { target: 'targets/redis/node-redis/release-get-compare-del.ts', expect: 'FAIL', params: { variant: 'narrow' } },
+    { target: 'targets/redis/ioredis/lock-correct.ts', expect: 'PASS' },
+    { target: 'targets/redis/ioredis/lock-correct.ts', expect: 'PASS', params: { variant: 'narrow' } },
+    { target: 'targets/redis/node-redis/lock-correct.ts', expect: 'PASS' },
+    { target: 'targets/redis/node-redis/lock-correct.ts', expect: 'PASS', params: { variant: 'narrow' } },
+    { target: 'targets/redis/redlock/lock.ts', expect: 'PASS' },
+    { target: 'targets/redis/redlock/lock.ts', expect: 'PASS', params: { variant: 'narrow' } },
+  ],
+
+  async play(s, p) {
+    const [a, b, c] = await Promise.all([s.holder('A'), s.holder('B'), s.holder('C')]);
+    const preconditions: Check[] = [];
+    let leaseB: LeaseSummary | null = null;
+    let after: KeyState | undefined;
+    let leaseC: LeaseSummary | null = null;
+    const retryEvery = Math.max(5, Math.round(p.ttl / 10));
+
+    const leaseA = await a.acquire();
+    preconditions.push({
+      name: 'A held the lock',
+      held: leaseA !== null,
+      detail: leaseA ? `A acquired (token ${leaseA.token ?? 'not reported'})` : 'A was denied on an empty store',
+    });
+    if (!leaseA) return judge();
+    await s.observeKey('after A acquired');
+
+    if (p.variant === 'pause') {
+      a.pause();
+      s.progress(`A stopped (SIGSTOP) holding the lock; waiting for its ${p.ttl} ms TTL to lapse and B to take the lock`);
+      const got = await acquireWithin(b, () => s.now(), p.timeout, retryEvery);
+      leaseB = got.lease;
+      landed(leaseB !== null && a.isPaused, `B took the lock while A was stopped (${got.attempts} attempt(s))`);
+      await s.observeKey('after B acquired');
+      const stoppedMs = a.resume();
+      s.progress(`A resumed after ${stoppedMs.toFixed(0)} ms and releases`);
+      const release = await s.within(a.release(leaseA), p.timeout);
+      ran(release !== undefined, release?.error);
+    } else {
+      const seam = a.holdSeam('release:before-delete');
+      const release = a.release(leaseA);
+      const first = await s.within(Promise.race([seam.reached.then(() => 'seam' as const), release.then(() => 'done' as const)]), p.timeout);
+      if (first !== 'seam') {
+        preconditions.push({
+          name: 'A was held inside its release, before its delete',
+          held: false,
+          detail:
+            first === 'done'
+              ? 'A\'s release finished without reaching env.seam("release:before-delete"): the target has no such seam, so the pause could not land between its check and its delete'
+              : `A's release neither finished nor reached the seam within ${p.timeout} ms`,
+        });
+        return judge();
+      }
+      s.progress(`A held inside its release (before its delete); waiting for its ${p.ttl} ms TTL to lapse and B to take the lock`);
+      const got = await acquireWithin(b, () => s.now(), p.timeout, retryEvery);
+      leaseB = got.lease;
+      landed(leaseB !== null && !seam.isReleased, `B took the lock while A was held before its delete (${got.attempts} attempt(s))`);
+      await s.observeKey('after B acquired');
+      seam.release();
+      const outcome = await s.within(release, p.timeout);
+      ran(outcome !== undefined, outcome?.error);
+    }
+
+    after = await s.observeKey("after A's release");
+    leaseC = await c.acquire();
+    return judge();
+
+    function landed(held: boolean, detail: string) {
+      preconditions.push({
+        name: "A's lease lapsed and B took the lock while A was stopped",
+        held,
+        detail: held ? detail : `B could not take the lock within ${p.timeout} ms: A's lease never lapsed, so the fault did not land`,
+      });
+    }
+
+    function ran(held: boolean, error: string | undefined) {
+      preconditions.push({
+        name: "A's release ran after B took the lock",
+        held,
+        detail: held ? `A's release ${error ? `threw (${error.split('\n')[0]})` : 'returned'}` : `A's release did not finish within ${p.timeout} ms`,
+      });
+    }
+
+    function judge() {
+      const tokenKnown = typeof leaseB?.token === 'string';
+      const keyIsB = after !== undefined && tokenKnown && after.value === leaseB!.token;
+      const keyGone = after !== undefined && !after.exists;
+      const held = after !== undefined && leaseC === null && (!tokenKnown || keyIsB);
+      const cGranted = s.history.filter((e) => e.kind === 'acquire-ok' && e.holder === 'C');
+      const observedAfter = s.history.filter((e) => e.kind === 'store-observed' && e.detail.label === "after A's release");
+      const what = !after
+        ? 'not judged'
+        : keyGone
+          ? "the key was gone after A's release"
+          : tokenKnown && !keyIsB
+            ? `the key held ${JSON.stringify(after.value)} instead of B's token`
+            : "the key still held B's token";
+      return {
+        preconditions,
+        counts: {
+          cAcquired: leaseC ? 1 : 0,
+          keyHeldBsTokenAfterRelease: keyIsB ? 1 : 0,
+          keyGoneAfterRelease: keyGone ? 1 : 0,
+        },
+        property: {
+          name: "B's lock survives A's release",
+          held,
+          detail: `${what}; C was ${leaseC ? 'granted the lock' : 'denied'}`,
+          offending: held ? [] : [...observedAfter, ...cGranted],
+        },
+        explanation: explain(held, what),
+      };
+    }
+
+    function explain(held: boolean, what: string): string {
+      const failed = preconditions.filter((c) => !c.held);
+      if (failed.length) return `Nothing was proven. ${failed.map((c) => `${c.name}: ${c.detail}`).join('; ')}.`;
+      const how =
+        p.variant === 'pause'
+          ? `A took a ${p.ttl} ms lock and was stopped (SIGSTOP) until it lapsed and B took the lock; then A resumed and released`
+          : `A took a ${p.ttl} ms lock and began its release, but was held after its check and before its delete until the lock lapsed and B took it; then A's release went on`;
+      return held
+        ? `${how}. B's lock survived: ${what} and a third holder C was denied. The release deletes only its own lock.`
+        : `${how}. A's release removed B's lock: ${what}, and a third holder C ${leaseC ? 'was granted the lock while B still believed it held it' : 'could take it'}. The release does not check, atomically, that the key still holds its own token.`;
+    }
+  },
+});

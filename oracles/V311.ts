@@ -1,0 +1,129 @@
+/**
+ * V311 — no TTL, or a TTL set non-atomically: a crashed holder blocks everyone.
+ *
+ * Scenario: A takes the lock and is killed (SIGKILL) — variant "after-acquire" right after its
+ * acquire returned, variant "between-commands" at the seam "acquire:after-set" (after the command
+ * that created the key, before any other: between SETNX and EXPIRE). B then retries.
+ * Property: B takes the lock within TTL + grace of A's acquire, and the key never has PTTL -1.
+ * Preconditions: the key existed when A was killed; the kill really happened (SIGKILL).
+ */
+import { defineOracle, type Check } from '../src/oracle.ts';
+import { acquireWithin } from '../scenarios/retry-acquire.ts';
+import type { KeyState } from '../scenarios/redis-probe.ts';
+
+export default defineOracle({
+  id: 'V311',
+  title: 'No TTL, or TTL set non-atomically',
+  class: 'LK-2 no TTL, or a TTL set non-atomically',
+  scenario:
+    'A takes the lock and is killed (SIGKILL) — after its acquire, or between the command that created the key and the one that set its TTL; B retries.',
+  property: 'B takes the lock within TTL + grace, and the key never has PTTL -1 (no expiry).',
+  stores: ['redis'],
+  holders: ['A', 'B'],
+  params: {
+    ttl: { kind: 'ms', default: 300, min: 20, doc: 'lock TTL the target is asked to use' },
+    variant: {
+      kind: 'choice',
+      default: 'after-acquire',
+      choices: ['after-acquire', 'between-commands'],
+      doc: 'after-acquire: kill A once acquire returned; between-commands: kill A at seam "acquire:after-set"',
+    },
+    grace: { kind: 'ms', default: 300, min: 0, doc: 'how long past the TTL B may still need (ε)' },
+    timeout: { kind: 'ms', default: 5000, min: 100, doc: 'longest wait for A to reach the kill point' },
+  },
+  needs: () => ['acquire'],
+  references: [
+    { target: 'targets/redis/ioredis/acquire-no-ttl.ts', expect: 'FAIL' },
+    { target: 'targets/redis/node-redis/acquire-no-ttl.ts', expect: 'FAIL' },
+    { target: 'targets/redis/ioredis/acquire-setnx-then-expire.ts', expect: 'FAIL', params: { variant: 'between-commands' } },
+    { target: 'targets/redis/node-redis/acquire-setnx-then-expire.ts', expect: 'FAIL', params: { variant: 'between-commands' } },
+    { target: 'targets/redis/ioredis/lock-correct.ts', expect: 'PASS' },
+    { target: 'targets/redis/ioredis/lock-correct.ts', expect: 'PASS', params: { variant: 'between-commands' } },
+    { target: 'targets/redis/node-redis/lock-correct.ts', expect: 'PASS' },
+    { target: 'targets/redis/node-redis/lock-correct.ts', expect: 'PASS', params: { variant: 'between-commands' } },
+  ],
+
+  async play(s, p) {
+    const [a, b] = await Promise.all([s.holder('A'), s.holder('B')]);
+    const preconditions: Check[] = [];
+    let atKill: KeyState | undefined;
+    let heldSince: number | undefined;
+
+    if (p.variant === 'after-acquire') {
+      const lease = await a.acquire();
+      heldSince = s.now();
+      if (lease) atKill = await s.observeKey('A acquired; about to kill A');
+    } else {
+      const seam = a.holdSeam('acquire:after-set');
+      const acquire = a.acquire();
+      const first = await s.within(Promise.race([seam.reached.then(() => 'seam' as const), acquire.then(() => 'done' as const)]), p.timeout);
+      if (first === 'seam') {
+        heldSince = seam.hit!.t;
+        atKill = await s.observeKey('A held after creating the key; about to kill A');
+      } else {
+        preconditions.push({
+          name: 'A was stopped between creating the key and anything else',
+          held: false,
+          detail:
+            first === 'done'
+              ? 'A\'s acquire returned without reaching env.seam("acquire:after-set"): the target has no such seam, so the kill could not land between its commands'
+              : `A's acquire neither returned nor reached the seam within ${p.timeout} ms`,
+        });
+        return judge(undefined);
+      }
+    }
+    preconditions.push({
+      name: 'the key existed when A was killed',
+      held: atKill?.exists === true,
+      detail: atKill ? `key ${atKill.exists ? `held ${JSON.stringify(atKill.value)}, PTTL ${atKill.pttlMs} ms` : 'was absent'}` : 'A was denied on an empty store',
+    });
+    if (!atKill?.exists) return judge(undefined);
+
+    s.progress(`killing A (SIGKILL) while it holds the lock (${p.variant})`);
+    const exit = await a.kill();
+    preconditions.push({
+      name: 'A was killed',
+      held: exit.signal === 'SIGKILL',
+      detail: `A's process ended with ${exit.signal ?? `exit code ${exit.code}`} at ${exit.t} ms`,
+    });
+    const afterKill = await s.observeKey('right after the kill');
+    const budget = Math.max(0, heldSince! + p.ttl + p.grace - s.now());
+    s.progress(`B retries for up to ${budget.toFixed(0)} ms (TTL ${p.ttl} + grace ${p.grace} from when A took the key)`);
+    const got = await acquireWithin(b, () => s.now(), budget, Math.max(5, Math.round(p.ttl / 10)));
+    const stuck = got.lease ? undefined : await s.observeKey('B gave up');
+    return judge({ waitedMs: (got.grantedAt ?? s.now()) - heldSince!, granted: got.lease !== null, attempts: got.attempts, afterKill, stuck });
+
+    function judge(outcome: { waitedMs: number; granted: boolean; attempts: number; afterKill: KeyState; stuck: KeyState | undefined } | undefined) {
+      const immortal = s.history.filter((e) => e.kind === 'store-observed' && e.detail.pttlMs === -1);
+      const held = outcome !== undefined && outcome.granted && immortal.length === 0;
+      return {
+        preconditions,
+        counts: {
+          bAcquired: outcome?.granted ? 1 : 0,
+          bWaitedMs: outcome ? Math.round(outcome.waitedMs) : 0,
+          bAttempts: outcome?.attempts ?? 0,
+          observationsWithNoExpiry: immortal.length,
+        },
+        property: {
+          name: 'B takes the lock within TTL + grace; the key always has an expiry',
+          held,
+          detail: !outcome
+            ? 'not judged'
+            : `${outcome.granted ? `B took the lock ${outcome.waitedMs.toFixed(0)} ms after A took it` : `B was still denied ${outcome.waitedMs.toFixed(0)} ms after A took it (${outcome.attempts} attempts)`}; ` +
+              `${immortal.length ? `the key had no expiry (PTTL -1) in ${immortal.length} observation(s)` : 'the key always had an expiry'}`,
+          offending: held ? [] : immortal,
+        },
+        explanation: explain(held, outcome),
+      };
+    }
+
+    function explain(held: boolean, outcome: { waitedMs: number; granted: boolean } | undefined): string {
+      const failed = preconditions.filter((c) => !c.held);
+      if (failed.length || !outcome) return `Nothing was proven. ${failed.map((c) => `${c.name}: ${c.detail}`).join('; ')}.`;
+      const when = p.variant === 'after-acquire' ? 'right after its acquire returned' : 'after it created the key and before its next command';
+      return held
+        ? `A was killed (SIGKILL) ${when}. The key carried an expiry, so it lapsed and B took the lock ${outcome.waitedMs.toFixed(0)} ms after A had taken it (TTL ${p.ttl} ms).`
+        : `A was killed (SIGKILL) ${when}. The key it left had no expiry (PTTL -1), so no later holder can ever take the lock: B was still denied ${outcome.waitedMs.toFixed(0)} ms later, past TTL ${p.ttl} + grace ${p.grace} ms. Set the TTL in the same command (SET key token PX ttl NX).`;
+    }
+  },
+});

@@ -1,0 +1,97 @@
+/**
+ * V312 — the acquire result is ignored: the job runs whether or not it got the lock.
+ *
+ * Scenario: holder P runs the job and is held at its first write (so P is inside its critical
+ * section, holding the lock); then A runs the same job to the end.
+ * Property: A performs 0 effects.
+ * Preconditions: P really held the lock (it reached its first write, and on Redis the key is
+ * seen in the store); P's lock was still live when A's job ended; A's job finished.
+ */
+import { defineOracle, type Check } from '../src/oracle.ts';
+
+export default defineOracle({
+  id: 'V312',
+  title: 'Acquire result ignored',
+  class: 'LK-3 acquire result ignored',
+  scenario: 'Holder P takes the lock through the job and is held at its first write; then A runs the same job to the end.',
+  property: 'A performs 0 effects while the lock is held by another holder.',
+  stores: ['redis'],
+  holders: ['P', 'A'],
+  params: {
+    ttl: { kind: 'ms', default: 5000, min: 100, doc: "lease TTL; must outlast A's whole job" },
+    steps: { kind: 'count', default: 3, min: 1, max: 1000, doc: 'writes the reference jobs make (env.params.steps)' },
+    stepMs: { kind: 'ms', default: 5, min: 1, doc: 'work between two writes in the reference jobs (env.params.stepMs)' },
+    timeout: { kind: 'ms', default: 5000, min: 100, doc: 'longest wait for any step' },
+  },
+  needs: () => ['job'],
+  references: [
+    { target: 'targets/redis/ioredis/job-ignores-acquire.ts', expect: 'FAIL' },
+    { target: 'targets/redis/node-redis/job-ignores-acquire.ts', expect: 'FAIL' },
+    { target: 'targets/redis/ioredis/job-checks-acquire.ts', expect: 'PASS' },
+    { target: 'targets/redis/node-redis/job-checks-acquire.ts', expect: 'PASS' },
+  ],
+
+  async play(s, p) {
+    const [holderP, a] = await Promise.all([s.holder('P'), s.holder('A')]);
+    const preconditions: Check[] = [];
+    const isRedis = s.store.kind === 'redis' || s.store.kind === 'valkey';
+
+    s.progress('P runs the job and is held at its first write');
+    const pFirst = holderP.holdNextEffect();
+    const pJob = holderP.call('job');
+    await s.within(Promise.race([pFirst.reached, pJob]), p.timeout);
+    const keyBefore = pFirst.isReached && isRedis ? await s.observeKey('P holds the lock') : undefined;
+    preconditions.push({
+      name: 'P held the lock',
+      held: pFirst.isReached && (keyBefore === undefined || keyBefore.exists),
+      detail: !pFirst.isReached
+        ? `P made no write within ${p.timeout} ms: the lock was never pre-held`
+        : keyBefore
+          ? `P reached its first write; the key ${keyBefore.exists ? `held ${JSON.stringify(keyBefore.value)} (PTTL ${keyBefore.pttlMs} ms)` : 'was not in the store'}`
+          : `P reached its first write at ${pFirst.hit?.t} ms`,
+    });
+    if (!pFirst.isReached) return judge();
+    const heldSince = pFirst.hit!.t;
+
+    s.progress('A runs the job while P holds the lock');
+    const aEnd = await s.within(a.call('job'), p.timeout);
+    preconditions.push({
+      name: "A's job finished",
+      held: aEnd !== undefined,
+      detail: aEnd ? `A's job ${aEnd.ok ? 'returned' : `threw (${(aEnd.error ?? '').split('\n')[0]})`}` : `A's job did not finish within ${p.timeout} ms`,
+    });
+    const keyAfter = isRedis ? await s.observeKey("A's job ended") : undefined;
+    const liveFor = s.now() - heldSince;
+    preconditions.push({
+      name: "P's lock was still live when A's job ended",
+      held: keyAfter ? keyAfter.exists : liveFor < p.ttl,
+      detail: keyAfter
+        ? `the key ${keyAfter.exists ? `still held ${JSON.stringify(keyAfter.value)}` : 'was gone'} when A's job ended`
+        : `A's job ended ${liveFor.toFixed(0)} ms after P took a ${p.ttl} ms lease`,
+    });
+    pFirst.release();
+    await s.within(pJob, p.timeout);
+    return judge();
+
+    function judge() {
+      const aEffects = s.resource.effects().filter((e) => e.holder === 'A');
+      const held = aEffects.length === 0;
+      const failed = preconditions.filter((c) => !c.held);
+      return {
+        preconditions,
+        counts: { aEffects: aEffects.length, pEffects: s.resource.effects().filter((e) => e.holder === 'P').length },
+        property: {
+          name: 'A performs 0 effects while another holder has the lock',
+          held,
+          detail: held ? 'A made no write' : `A made ${aEffects.length} write(s) while P held the lock`,
+          offending: aEffects,
+        },
+        explanation: failed.length
+          ? `Nothing was proven. ${failed.map((c) => `${c.name}: ${c.detail}`).join('; ')}.`
+          : held
+            ? 'P held the lock (held at its first write) while A ran the job: A was denied the lock and made no write. The job checks its acquire before its first effect.'
+            : `P held the lock (held at its first write) while A ran the job: A made ${aEffects.length} write(s) anyway. The job ignores the result of its acquire and does the work without the lock.`,
+      };
+    }
+  },
+});
