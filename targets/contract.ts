@@ -10,6 +10,8 @@
  *
  * Shapes:
  * - lock shape: `acquire` / `release` / `extend` (V310, V311).
+ * - pooled lock shape: `acquire` / `release` plus `query`, one statement through the same client or
+ *   pool the lock uses, standing for the rest of the application's traffic (V314).
  * - job shape: `job` does the project's work under its own lock and reports every protected side
  *   effect through `env.effect` (V312, V313).
  * - leader shape: `leader` runs a leader loop until `env.signal` aborts (V315).
@@ -96,6 +98,13 @@ export interface Target {
   release?(env: TargetEnv, lease: Lease): Promise<unknown>;
   /** Extend a lease by `ttlMs`; true when the store confirmed the extension. */
   extend?(env: TargetEnv, lease: Lease, ttlMs: number): Promise<boolean>;
+  /**
+   * Run `sql` (one statement, no parameters) through the same client or pool your lock helper
+   * uses, the way the rest of your application shares it; resolve when it has completed. V314 runs
+   * it while you hold the lock and keeps it waiting on the server, so it occupies one pooled
+   * connection while your release runs.
+   */
+  query?(env: TargetEnv, sql: string): Promise<void>;
   /** Run the project's job once under its own lock; report each side effect with `env.effect`. */
   job?(env: TargetEnv): Promise<void>;
   /** Run the leader loop until `env.signal` aborts; report each leader write with `env.effect`. */
