@@ -15,6 +15,8 @@ export default defineTarget({
       await redlock.get().using([env.key], env.ttlMs, { automaticExtensionThreshold: extensionThreshold(env) }, async (signal) => {
         started = true;
         for (let i = 0; i < steps(env); i++) {
+          // redlock aborts the signal from its extension timer, so this check is only as fresh as that
+          // timer: see targets/redis/README.md for which stalls it catches and which it misses.
           if (signal.aborted) {
             env.log(`lost the lease: ${signal.error?.message ?? 'redlock aborted the routine'}`);
             return;
