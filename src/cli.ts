@@ -1,0 +1,181 @@
+/**
+ * npm run oracle -- <ID> --target <path> [options]   run one oracle against a target
+ * npm run oracle -- list [--json]                    list the oracles
+ * npm run oracle -- <ID> --help                      an oracle's parameters
+ */
+import { parseArgs } from 'node:util';
+import { resolve } from 'node:path';
+import { colourVerdict, progressPrinter } from './progress.ts';
+import { exitCodeFor, EXIT } from './exit-codes.ts';
+import { loadAllOracles, loadOracle, REPO_ROOT, UsageError } from './registry.ts';
+import { optionName } from './params.ts';
+import { runOracle } from './run-oracle.ts';
+import { combineRuns, type EvidenceRecord } from './evidence.ts';
+import { writeMultiRunReport, writeRunReport } from './report/write-report.ts';
+import { cleanupAll } from './cleanup.ts';
+import type { StoreKind } from './stores/types.ts';
+import type { OracleDefinition } from './oracle.ts';
+import type { ParamSpecs } from './params.ts';
+
+const HARNESS_OPTIONS = {
+  target: { type: 'string' },
+  store: { type: 'string' },
+  runs: { type: 'string' },
+  expect: { type: 'string' },
+  json: { type: 'boolean' },
+  'report-dir': { type: 'string' },
+  'no-report': { type: 'boolean' },
+  quiet: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+const USAGE = `lock-oracles: prove or refute lock, lease, leader and clock bugs against real stores.
+
+Usage:
+  npm run oracle -- <ID> --target <path> [options] [--<param> <value> ...]
+  npm run oracle -- list [--json]
+  npm run oracle -- <ID> --help
+
+Options:
+  --target <path>      the target module binding your helper (see targets/contract.ts)
+  --store <kind>       redis | valkey | postgres | pgbouncer (default: the oracle's first store)
+  --runs <N>           repeat the scenario N times (fresh store each run); a violation in any run is FAIL
+  --expect pass|fail   exit 0 when the verdict matches (failing-first proof of a fix)
+  --json               print the evidence record on stdout (progress stays on stderr)
+  --report-dir <dir>   where evidence is written (default: reports/)
+  --no-report          write nothing
+  --quiet              no progress lines
+Exit codes: 0 PASS (or as expected), 1 FAIL, 2 usage error or ERROR, 3 INCONCLUSIVE.`;
+
+async function main(argv: string[]): Promise<number> {
+  const { values, positionals, extra } = parse(argv);
+  const command = positionals[0];
+  if (!command) {
+    process.stderr.write(`${USAGE}\n`);
+    return values.help ? EXIT.PASS : EXIT.USAGE;
+  }
+  if (command === 'list') return list(values.json === true);
+  const oracle = await loadOracle(command);
+  if (values.help) {
+    process.stdout.write(describe(oracle));
+    return EXIT.PASS;
+  }
+  if (!values.target) throw new UsageError(`${oracle.id}: --target <path> is required (e.g. --target ${oracle.references[0]?.target ?? 'targets/...'})`);
+  const runs = values.runs === undefined ? 1 : Number(values.runs);
+  if (!Number.isInteger(runs) || runs < 1) throw new UsageError(`--runs must be a whole number ≥ 1, got "${values.runs}"`);
+  const expect = values.expect?.toLowerCase();
+  if (expect !== undefined && expect !== 'pass' && expect !== 'fail') throw new UsageError(`--expect must be pass or fail, got "${values.expect}"`);
+  const progress = progressPrinter(!values.quiet);
+
+  const records: EvidenceRecord[] = [];
+  for (let run = 1; run <= runs; run++) {
+    if (runs > 1) progress(`run ${run}/${runs}`);
+    const record = await runOracle({
+      oracle: oracle.id,
+      target: values.target,
+      params: extra,
+      ...(values.store ? { store: values.store as StoreKind } : {}),
+      progress,
+    });
+    records.push(record);
+    progress(`${record.oracle.id} ${colourVerdict(record.verdict)} — ${record.property?.detail ?? record.explanation.split('\n')[0]}`);
+  }
+  const reportDir = resolve(values['report-dir'] ?? resolve(REPO_ROOT, 'reports'));
+  const combined = runs > 1 ? combineRuns(records) : undefined;
+  const verdict = combined?.verdict ?? records[0]!.verdict;
+  let written: string | undefined;
+  if (!values['no-report']) written = combined ? writeMultiRunReport(combined, reportDir) : writeRunReport(records[0]!, reportDir);
+  if (values.json) process.stdout.write(`${JSON.stringify(combined ?? records[0], null, 2)}\n`);
+  summarize(verdict, combined?.explanation ?? records[0]!.explanation, written, !values.quiet);
+  return exitCodeFor(verdict, expect as 'pass' | 'fail' | undefined);
+}
+
+/** Harness options by name; any other `--name value` is an oracle parameter. */
+function parse(argv: string[]) {
+  const { values, positionals, tokens } = parseArgs({ args: argv, options: HARNESS_OPTIONS, strict: false, allowPositionals: true, tokens: true });
+  const extra: Record<string, string> = {};
+  const consumed = new Set<number>();
+  for (const token of tokens ?? []) {
+    if (token.kind !== 'option' || token.name in HARNESS_OPTIONS) continue;
+    const name = token.name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+    let value = token.value;
+    if (value === undefined) {
+      const next = tokens?.find((t) => t.index === token.index + 1);
+      if (next?.kind === 'positional') {
+        value = next.value;
+        consumed.add(next.index);
+      }
+    }
+    if (value === undefined) throw new UsageError(`${token.rawName} needs a value (e.g. ${token.rawName} 300)`);
+    extra[name] = value;
+  }
+  const free = (tokens ?? []).filter((t) => t.kind === 'positional' && !consumed.has(t.index)).map((t) => (t as { value: string }).value);
+  return { values: values as { [K in keyof typeof HARNESS_OPTIONS]?: (typeof HARNESS_OPTIONS)[K]['type'] extends 'string' ? string : boolean }, positionals: free.length ? free : positionals, extra };
+}
+
+async function list(json: boolean): Promise<number> {
+  const oracles = await loadAllOracles();
+  if (json) {
+    const body = {
+      oracles: oracles.map((o) => ({
+        id: o.id,
+        title: o.title,
+        class: o.class,
+        scenario: o.scenario,
+        property: o.property,
+        stores: o.stores,
+        params: o.params,
+        targets: {
+          bad: [...new Set(o.references.filter((r) => r.expect === 'FAIL').map((r) => r.target))],
+          good: [...new Set(o.references.filter((r) => r.expect === 'PASS').map((r) => r.target))],
+        },
+        references: o.references,
+      })),
+    };
+    process.stdout.write(`${JSON.stringify(body, null, 2)}\n`);
+    return EXIT.PASS;
+  }
+  for (const o of oracles) process.stdout.write(`${o.id}  ${o.title}  [${o.stores.join(', ')}]\n      ${o.property}\n`);
+  return EXIT.PASS;
+}
+
+function describe(o: OracleDefinition<ParamSpecs>): string {
+  const params = Object.entries(o.params).map(([name, spec]) => {
+    const range = spec.kind === 'choice' ? ` (${spec.choices.join(' | ')})` : '';
+    return `  ${optionName(name).padEnd(16)} ${spec.doc}${range}; default ${spec.default}`;
+  });
+  const refs = o.references.map((r) => `  ${r.expect.padEnd(5)} ${r.target}${r.params ? ` ${Object.entries(r.params).map(([k, v]) => `${optionName(k)} ${v}`).join(' ')}` : ''}`);
+  return [
+    `${o.id} — ${o.title}`,
+    `Class:     ${o.class}`,
+    `Scenario:  ${o.scenario}`,
+    `Property:  ${o.property}`,
+    `Stores:    ${o.stores.join(', ')}`,
+    `Needs:     target members ${o.needs(Object.fromEntries(Object.entries(o.params).map(([k, s]) => [k, s.default])) as never).join(', ')}`,
+    'Parameters:',
+    ...params,
+    'Reference targets (expected verdict):',
+    ...refs,
+    '',
+  ].join('\n');
+}
+
+function summarize(verdict: string, explanation: string, written: string | undefined, enabled: boolean): void {
+  if (!enabled) return;
+  process.stderr.write(`\n${colourVerdict(verdict as never)}  ${explanation}\n${written ? `Evidence: ${written}/\n` : ''}`);
+}
+
+main(process.argv.slice(2))
+  .then(async (code) => {
+    await cleanupAll();
+    process.exitCode = code;
+  })
+  .catch(async (error: unknown) => {
+    await cleanupAll();
+    if (error instanceof UsageError) {
+      process.stderr.write(`error: ${error.message}\n`);
+    } else {
+      process.stderr.write(`error: the harness broke: ${(error as Error)?.stack ?? String(error)}\n`);
+    }
+    process.exitCode = EXIT.USAGE;
+  });
