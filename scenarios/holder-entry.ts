@@ -7,6 +7,7 @@ import { getEachMessage, sendMessage } from 'execa';
 import { pathToFileURL } from 'node:url';
 import type { EffectDetail, EffectReceipt, Lease, Target, TargetEnv } from '../targets/contract.ts';
 import type { FromHolder, HolderInit, LeaseSummary, ToHolder } from './holder-protocol.ts';
+import { handleClockCommand } from './holder-clock.ts';
 
 const [targetPath, holderId] = process.argv.slice(2) as [string, string];
 const send = (message: FromHolder) => sendMessage(message as never);
@@ -118,6 +119,9 @@ async function main(): Promise<void> {
         break;
       case 'abort':
         abort.abort();
+        break;
+      case 'clock':
+        reply(message.id, () => handleClockCommand(message.command));
         break;
       case 'close':
         try {

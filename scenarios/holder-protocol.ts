@@ -1,5 +1,6 @@
 /** The messages between the harness and a holder process (JSON over Node IPC). */
 import type { EffectDetail, EffectReceipt } from '../targets/contract.ts';
+import type { ClockCommand } from './clock-protocol.ts';
 
 export type Scalar = string | number | boolean;
 
@@ -23,6 +24,7 @@ export type ToHolder =
   | { t: 'effect-reply'; id: number; receipt: EffectReceipt }
   | { t: 'seam-reply'; id: number }
   | { t: 'abort' }
+  | { t: 'clock'; id: number; command: ClockCommand }
   | { t: 'close'; id: number };
 
 export type FromHolder =

@@ -11,6 +11,7 @@ import { cleanupProcess } from '../src/cleanup.ts';
 import type { FaultLog, FaultRecord } from './fault-log.ts';
 import { Latch } from './latch.ts';
 import type { FromHolder, HolderInit, LeaseSummary, Scalar, ToHolder } from './holder-protocol.ts';
+import type { ClockCommand, ClockReply } from './clock-protocol.ts';
 
 const ENTRY = fileURLToPath(new URL('./holder-entry.ts', import.meta.url));
 const TSX = import.meta.resolve('tsx');
@@ -271,6 +272,20 @@ export class Holder {
     return this.exited;
   }
 
+  /**
+   * Step, skew or drive this holder's own wall clock (scenarios/holder-clock.ts). Recorded in the
+   * history as a clock-step (harness monotonic time, the command, and the holder's clocks after it)
+   * unless `record` is false (a simulated day's thousands of quiet advances).
+   */
+  async clock(command: ClockCommand, record = true): Promise<ClockReply> {
+    const sentAt = this.ctx.history.now();
+    const result = await this.#request({ t: 'clock', command });
+    if (!result.ok) throw new Error(`holder ${this.id}: clock ${command.op} failed:\n${result.error ?? ''}`);
+    const reply = result.value as ClockReply;
+    if (record) this.ctx.history.add('clock-step', this.id, { sentAt, ...command, ...reply });
+    return reply;
+  }
+
   /** Ask a long-running member (job, leader, schedule) to stop via env.signal. */
   abort(): void {
     this.#send({ t: 'abort' });
@@ -305,6 +320,7 @@ export class Holder {
 type RequestBody =
   | { t: 'init'; init: HolderInit }
   | { t: 'call'; member: string; leaseId?: number; args: Scalar[] }
+  | { t: 'clock'; command: ClockCommand }
   | { t: 'close' };
 
 function firstLine(text: string): string {

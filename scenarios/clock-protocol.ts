@@ -1,0 +1,35 @@
+/** What the harness can ask of a holder's own clock (scenarios/holder-clock.ts), and the replies. */
+
+export type ClockCommand =
+  /** Fake only `Date`: real now + offsetMs, flowing with real time. Monotonic time and timers stay real. */
+  | { op: 'install-wall'; offsetMs: number }
+  /** Set the wall clock to real now + offsetMs. */
+  | { op: 'set-offset'; offsetMs: number }
+  /** Move the wall clock by deltaMs (negative: back). */
+  | { op: 'step'; deltaMs: number }
+  /**
+   * A simulated clock: `Date` and the timers (setTimeout, setInterval and their clears) are fake,
+   * start at startMs and move only when the harness advances them. `zone` becomes the process's TZ.
+   */
+  | { op: 'install-sim'; startMs: number; zone: string }
+  /** Run the fake timers due up to toMs, then wait (real time, at most settleTimeoutMs) for the async work they started. */
+  | { op: 'advance'; toMs: number; settleTimeoutMs: number }
+  /** Remove the fake clock: the process is back on the real clock. */
+  | { op: 'uninstall' };
+
+export interface ClockReply {
+  /** The holder's wall clock (Date.now()) after the command. */
+  wallMs: number;
+  /** Its offset from the real clock (wall modes), or from the real clock at the reply (simulated). */
+  offsetMs: number;
+  /** The holder's monotonic clock (performance.now()) at the reply: unaffected by any of this. */
+  monoMs: number;
+  /** Simulated mode: when the next fake timer is due (null: none pending). */
+  nextTimerMs?: number | null;
+  /** advance: fake timers that were due and ran. */
+  fired?: number;
+  /** advance: promises the fired timers started (0: they did no async work). */
+  work?: number;
+  /** advance: whether all of that work had settled before the reply. */
+  settled?: boolean;
+}

@@ -1,0 +1,161 @@
+/**
+ * A holder's own wall clock, inside the holder process (each holder is its own process, so two
+ * holders never share one). Two modes, both with @sinonjs/fake-timers:
+ *
+ * - wall: only `Date` is fake. It reads real now + offset and flows with real time; the harness
+ *   steps or skews the offset. `performance.now`, `process.hrtime` and every timer stay real. The
+ *   fake clock's `now` is computed on each read (from the real clock at install plus monotonic
+ *   elapsed time) rather than advanced by fake-timers' `shouldAdvanceTime` interval: that interval
+ *   moves Date in 20 ms steps and falls behind real time whenever the event loop is busy (measured:
+ *   1.2 s behind after 2 s with a 30 ms task every 50 ms), which would skew the very clock under test.
+ * - simulated: `Date` and the timers are fake (a scheduler computes its next fire from Date and
+ *   waits with setTimeout, so faking Date alone would not make it fire early); time moves only
+ *   when the harness advances it, so a day passes in seconds. After each advance the clock stands
+ *   still until the async work the fired timers started has settled (scenarios/work-tracker.ts).
+ */
+import { install, type Clock } from '@sinonjs/fake-timers';
+import type { ClockCommand, ClockReply } from './clock-protocol.ts';
+import { WorkTracker } from './work-tracker.ts';
+
+const realDateNow = Date.now.bind(Date);
+const realSetTimeout = globalThis.setTimeout;
+
+/** The real wall clock, continuous: the real time at load plus monotonic time since. */
+const loadedWall = realDateNow();
+const loadedMono = performance.now();
+const realNow = () => loadedWall + (performance.now() - loadedMono);
+
+export interface WallClock {
+  readonly mode: 'wall';
+  offset(): number;
+  setOffset(offsetMs: number): void;
+  step(deltaMs: number): void;
+  uninstall(): void;
+}
+
+export interface SimulatedClock {
+  readonly mode: 'simulated';
+  now(): number;
+  /** When the next fake timer is due, or null. */
+  nextTimerAt(): number | null;
+  advanceTo(toMs: number, settleTimeoutMs: number): Promise<{ fired: number; work: number; settled: boolean }>;
+  uninstall(): void;
+}
+
+/** Fake `Date` only, reading real now + offsetMs. */
+export function installWallClock(offsetMs: number): WallClock {
+  let offset = offsetMs;
+  const clock = install({ now: Math.round(realNow() + offset), toFake: ['Date'] });
+  // fake-timers reads clock.now for every Date; make it the real time plus the offset, and turn any
+  // write (tick, setSystemTime) into a step of the offset.
+  Object.defineProperty(clock, 'now', {
+    configurable: true,
+    get: () => Math.floor(realNow() + offset),
+    set: (value: number) => {
+      offset = value - realNow();
+    },
+  });
+  return {
+    mode: 'wall',
+    offset: () => offset,
+    setOffset(next) {
+      offset = next;
+    },
+    step(delta) {
+      offset += delta;
+    },
+    uninstall: () => clock.uninstall(),
+  };
+}
+
+/** Fake `Date` and timers, at startMs, moved only by advanceTo. */
+export function installSimulatedClock(startMs: number): SimulatedClock {
+  const clock: Clock = install({
+    now: startMs,
+    toFake: ['Date', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'],
+  });
+  const tracker = new WorkTracker();
+  // fake-timers keeps pending timers in a heap it creates with the first timer.
+  type Heap = { peek(): { callAt: number } | undefined; timers: Array<{ callAt: number }> };
+  const heap = (): Heap | undefined => {
+    const found = (clock as unknown as { timerHeap?: Heap }).timerHeap;
+    if (found && (typeof found.peek !== 'function' || !Array.isArray(found.timers))) {
+      throw new Error('@sinonjs/fake-timers internals changed (timerHeap); pin the version in package.json');
+    }
+    return found;
+  };
+  const nextTimerAt = (): number | null => heap()?.peek()?.callAt ?? null;
+  const dueBy = (t: number): number => (heap()?.timers ?? []).filter((timer) => timer.callAt <= t).length;
+  return {
+    mode: 'simulated',
+    now: () => clock.now,
+    nextTimerAt,
+    async advanceTo(toMs, settleTimeoutMs) {
+      if (toMs < clock.now) throw new Error(`a simulated clock only moves forward (now ${clock.now}, asked for ${toMs})`);
+      const fired = dueBy(toMs);
+      tracker.takeCreated();
+      await tracker.run(() => clock.tickAsync(toMs - clock.now));
+      const deadline = performance.now() + settleTimeoutMs;
+      while (tracker.pending() > 0 && performance.now() < deadline) {
+        await new Promise((resolve) => realSetTimeout(resolve, 1));
+        // Timers the work set for "now" (setTimeout(fn, 0)) run at this same instant.
+        await tracker.run(() => clock.tickAsync(0));
+      }
+      return { fired, work: tracker.takeCreated(), settled: tracker.pending() === 0 };
+    },
+    uninstall() {
+      tracker.disable();
+      clock.uninstall();
+    },
+  };
+}
+
+let installed: WallClock | SimulatedClock | undefined;
+
+/** Carry out one clock command from the harness (called by holder-entry.ts). */
+export async function handleClockCommand(command: ClockCommand): Promise<ClockReply> {
+  const extra: Partial<ClockReply> = {};
+  switch (command.op) {
+    case 'install-wall':
+      installed?.uninstall();
+      installed = installWallClock(command.offsetMs);
+      break;
+    case 'set-offset':
+      wall(command.op).setOffset(command.offsetMs);
+      break;
+    case 'step':
+      wall(command.op).step(command.deltaMs);
+      break;
+    case 'install-sim':
+      installed?.uninstall();
+      // Node applies a TZ assignment at once (it resets its time zone cache), as a deployment's TZ would.
+      process.env.TZ = command.zone;
+      installed = installSimulatedClock(command.startMs);
+      break;
+    case 'advance':
+      Object.assign(extra, await simulated(command.op).advanceTo(command.toMs, command.settleTimeoutMs));
+      break;
+    case 'uninstall':
+      installed?.uninstall();
+      installed = undefined;
+      break;
+  }
+  const wallMs = Date.now();
+  return {
+    wallMs,
+    offsetMs: installed?.mode === 'wall' ? installed.offset() : wallMs - realNow(),
+    monoMs: performance.now(),
+    ...(installed?.mode === 'simulated' ? { nextTimerMs: installed.nextTimerAt() } : {}),
+    ...extra,
+  };
+}
+
+function wall(op: string): WallClock {
+  if (installed?.mode !== 'wall') throw new Error(`clock "${op}" needs a wall clock installed first (install-wall)`);
+  return installed;
+}
+
+function simulated(op: string): SimulatedClock {
+  if (installed?.mode !== 'simulated') throw new Error(`clock "${op}" needs a simulated clock installed first (install-sim)`);
+  return installed;
+}
