@@ -1,0 +1,85 @@
+/**
+ * What the wire proxy costs: round-trip latency of sequential PINGs (ioredis) and SELECT 1s (pg),
+ * direct to the store vs through a holder's proxy with no fault in force, on real servers.
+ * Prints a Markdown table for docs/benchmarks.md.
+ *
+ *   npx tsx scripts/bench-proxy.ts [round trips per case, default 2000]
+ */
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import { WireProxy } from '../scenarios/wire/proxy.ts';
+import { cleanupAll } from '../src/cleanup.ts';
+import { startLocalStore } from '../src/stores/local-runtime.ts';
+
+const ROUNDS = Number(process.argv[2] ?? 2000);
+const WARMUP = 200;
+
+interface Stats {
+  median: number;
+  p90: number;
+  p99: number;
+}
+
+async function measure(roundTrip: () => Promise<unknown>): Promise<Stats> {
+  for (let i = 0; i < WARMUP; i++) await roundTrip();
+  const samples: number[] = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    const began = performance.now();
+    await roundTrip();
+    samples.push(performance.now() - began);
+  }
+  samples.sort((x, y) => x - y);
+  const at = (q: number) => samples[Math.min(samples.length - 1, Math.floor(q * samples.length))]! * 1000;
+  return { median: at(0.5), p90: at(0.9), p99: at(0.99) };
+}
+
+/** Alternate direct and proxied batches so load from other processes hits both alike. */
+async function compare(direct: () => Promise<unknown>, proxied: () => Promise<unknown>): Promise<[Stats, Stats]> {
+  const first = await measure(direct);
+  const second = await measure(proxied);
+  const third = await measure(direct);
+  return [{ median: (first.median + third.median) / 2, p90: (first.p90 + third.p90) / 2, p99: (first.p99 + third.p99) / 2 }, second];
+}
+
+const row = (name: string, [direct, proxied]: [Stats, Stats]) =>
+  `| ${name} | ${direct.median.toFixed(0)} | ${proxied.median.toFixed(0)} | ${(proxied.median - direct.median).toFixed(0)} | ${direct.p99.toFixed(0)} / ${proxied.p99.toFixed(0)} |`;
+
+async function main(): Promise<void> {
+  const rows: string[] = [];
+  const redisStore = await startLocalStore({ kind: 'redis' });
+  const redisProxy = await WireProxy.start({ holder: 'A', storeUrl: redisStore.url });
+  const redisDirect = new Redis(redisStore.url);
+  const redisThrough = new Redis(redisProxy.url);
+  rows.push(row(`redis ${redisStore.version}: ioredis PING`, await compare(() => redisDirect.ping(), () => redisThrough.ping())));
+  redisDirect.disconnect();
+  redisThrough.disconnect();
+  await redisProxy.close();
+  await redisStore.stop();
+
+  const pgStore = await startLocalStore({ kind: 'postgres' });
+  const pgProxy = await WireProxy.start({ holder: 'A', storeUrl: pgStore.url });
+  const pgDirect = new pg.Client({ connectionString: pgStore.url });
+  const pgThrough = new pg.Client({ connectionString: pgProxy.url });
+  await pgDirect.connect();
+  await pgThrough.connect();
+  rows.push(row(`${pgStore.version}: pg SELECT 1 (simple)`, await compare(() => pgDirect.query('SELECT 1'), () => pgThrough.query('SELECT 1'))));
+  rows.push(
+    row(`${pgStore.version}: pg SELECT $1 (extended)`, await compare(() => pgDirect.query('SELECT $1::int', [1]), () => pgThrough.query('SELECT $1::int', [1]))),
+  );
+  await pgDirect.end();
+  await pgThrough.end();
+  await pgProxy.close();
+  await pgStore.stop();
+
+  console.log(`Round-trip latency in µs, ${ROUNDS} sequential round trips per case after ${WARMUP} warm-up (direct = mean of the batches before and after the proxied one).\n`);
+  console.log('| case | direct median | proxied median | added per round trip | p99 direct / proxied |');
+  console.log('|---|---|---|---|---|');
+  for (const line of rows) console.log(line);
+}
+
+main()
+  .catch((error: unknown) => {
+    console.error(error);
+    process.exitCode = 1;
+  })
+  .finally(() => cleanupAll());
