@@ -1,0 +1,47 @@
+/**
+ * V314 — a session advisory lock taken through a pool or a transaction pooler.
+ *
+ * Scenario "pool" (a): A's pool (max 2) takes the lock; a parallel query from the same pool is held
+ * on the server (it occupies a pooled connection); A releases meanwhile. Property: pg_locks shows 0
+ * advisory locks after the unlock. Preconditions: A's lock was in pg_locks; the parallel query was
+ * seen waiting in one of A's sessions; A's release returned while it still waited.
+ * Scenario "pooler" (b): A and B are clients of one PgBouncer (transaction mode by default); A takes
+ * the lock; B tries while A holds it. Property: B is denied. Preconditions: A's lock was in pg_locks;
+ * A and B were two distinct pooler clients; a denial counts only if B's attempt ran on another
+ * server session than A's lock and B took the lock once A released it.
+ * (./V314/pool.ts and ./V314/pooler.ts play them.)
+ */
+import { defineOracle } from '../src/oracle.ts';
+import { v314Params } from './V314/params.ts';
+import { playPool } from './V314/pool.ts';
+import { playPooler } from './V314/pooler.ts';
+
+export default defineOracle({
+  id: 'V314',
+  title: 'Session advisory lock through a pool or a transaction pooler',
+  class: 'LK-6 session advisory lock through a pool or a transaction pooler',
+  scenario:
+    'pool: A locks through its pool (max 2), then releases while a parallel query from the same pool is held on the server; pooler: A and B lock through one PgBouncer (transaction mode), B while A holds.',
+  property: 'pool: pg_locks shows 0 advisory locks after the unlock; pooler: the second holder is denied while the first holds.',
+  stores: ['postgres', 'pgbouncer'],
+  holders: ['A', 'B'],
+  params: v314Params,
+  needs: (p) => (p.scenario === 'pool' ? ['acquire', 'release', 'query'] : ['acquire', 'release']),
+  // The pooler scenario always runs through a scratch PgBouncer (in front of its own Postgres).
+  storeRequest: (p, kind) => (p.scenario === 'pooler' || kind === 'pgbouncer' ? { kind: 'pgbouncer', poolMode: p.poolMode as 'transaction' | 'session' } : { kind }),
+  references: [
+    { target: 'targets/postgres/advisory-lock-pool-query.ts', expect: 'FAIL' },
+    { target: 'targets/postgres/advisory-lock-checked-out-client.ts', expect: 'PASS' },
+    { target: 'targets/postgres/advisory-xact-lock.ts', expect: 'PASS' },
+    { target: 'targets/postgres/advisory-lock-pool-query.ts', expect: 'FAIL', store: 'pgbouncer', params: { scenario: 'pooler' } },
+    { target: 'targets/postgres/advisory-lock-checked-out-client.ts', expect: 'FAIL', store: 'pgbouncer', params: { scenario: 'pooler' } },
+    { target: 'targets/postgres/advisory-xact-lock.ts', expect: 'PASS', store: 'pgbouncer', params: { scenario: 'pooler' } },
+    {
+      target: 'targets/postgres/advisory-lock-checked-out-client.ts',
+      expect: 'PASS',
+      store: 'pgbouncer',
+      params: { scenario: 'pooler', poolMode: 'session' },
+    },
+  ],
+  play: (s, p) => (p.scenario === 'pool' ? playPool(s, p) : playPooler(s, p)),
+});

@@ -1,0 +1,83 @@
+/**
+ * The harness's own view of a Postgres store (never through a holder, never through PgBouncer):
+ * which advisory locks exist and which client sessions are connected. Holders are told apart by
+ * the application_name the harness puts in the URL it hands each of them (PgBouncer passes it on
+ * to whichever server session runs the client's statement).
+ */
+import pg from 'pg';
+
+export const HARNESS_APPLICATION = 'lock-oracles-harness';
+
+export interface AdvisoryLock {
+  pid: number;
+  granted: boolean;
+  mode: string;
+  /** The lock's key as Postgres shows it: "classid/objid/objsubid". */
+  key: string;
+  /** application_name of the session holding (or awaiting) it. */
+  application: string;
+}
+
+export interface ClientSession {
+  pid: number;
+  application: string;
+  state: string | null;
+  waitEventType: string | null;
+  query: string;
+}
+
+/** The application_name holder `id` connects with. */
+export function holderApplication(id: string): string {
+  return `lock-oracles-${id}`;
+}
+
+/** `url` with holder `id`'s application_name. */
+export function urlForHolder(url: string, id: string): string {
+  const withName = new URL(url);
+  withName.searchParams.set('application_name', holderApplication(id));
+  return withName.href;
+}
+
+/** Connect as the harness (its own sessions are left out of every listing). */
+export async function harnessClient(url: string): Promise<pg.Client> {
+  const client = new pg.Client({ connectionString: url, application_name: HARNESS_APPLICATION, connectionTimeoutMillis: 5000 });
+  client.on('error', () => undefined);
+  await client.connect();
+  return client;
+}
+
+export class PgProbe {
+  private constructor(readonly client: pg.Client) {}
+
+  static async open(url: string): Promise<PgProbe> {
+    return new PgProbe(await harnessClient(url));
+  }
+
+  /** Every advisory lock in the cluster, granted or awaited, with its session's application. */
+  async advisoryLocks(): Promise<AdvisoryLock[]> {
+    const result = await this.client.query<AdvisoryLock>(
+      `SELECT l.pid, l.granted, l.mode, concat_ws('/', l.classid, l.objid, l.objsubid) AS key,
+              coalesce(a.application_name, '') AS application
+         FROM pg_locks l LEFT JOIN pg_stat_activity a ON a.pid = l.pid
+        WHERE l.locktype = 'advisory'
+        ORDER BY l.pid`,
+    );
+    return result.rows;
+  }
+
+  /** Client sessions other than the harness's own. */
+  async clientSessions(): Promise<ClientSession[]> {
+    const result = await this.client.query<ClientSession>(
+      `SELECT pid, application_name AS application, state, wait_event_type AS "waitEventType", query
+         FROM pg_stat_activity
+        WHERE backend_type = 'client backend' AND application_name <> $1
+        ORDER BY pid`,
+      [HARNESS_APPLICATION],
+    );
+    return result.rows;
+  }
+
+  async close(): Promise<void> {
+    await this.client.end().catch(() => undefined);
+  }
+}
