@@ -1,0 +1,137 @@
+/**
+ * V316 — a wall-clock duration guards a timeout or a lease.
+ *
+ * Scenario: each holder gets its own wall clock (only `Date` is fake; monotonic time and timers are
+ * real) and runs one operation guarded by the target's timeout of --ttl ms. Halfway through, the
+ * harness steps holder A's wall clock back by --step ms and holder B's forward by --step ms.
+ * Property: each guard fires at the right monotonic time: --ttl ms after the operation began,
+ * within --tolerance ms (measured on the harness's monotonic clock).
+ * Preconditions: each step landed mid-operation (after the operation began, before its limit, and
+ * before its guard fired).
+ */
+import { defineOracle, type Check } from '../src/oracle.ts';
+import type { HistoryEvent } from '../src/history.ts';
+import type { EffectRecord } from '../src/resource.ts';
+import type { Holder, CallOutcome } from '../scenarios/holder.ts';
+
+interface Leg {
+  holder: Holder;
+  deltaMs: number;
+  call: Promise<CallOutcome>;
+  startedAt: number;
+  step?: HistoryEvent;
+}
+
+export default defineOracle({
+  id: 'V316',
+  title: 'Wall-clock duration guarding a timeout or lease',
+  class: 'CK-1 wall-clock duration guarding a timeout or lease',
+  scenario:
+    'Each holder runs an operation guarded by the target\'s timeout; halfway through, A\'s wall clock is stepped back and B\'s forward (only Date moves; monotonic time stays real).',
+  property: 'Each timeout fires --ttl ms after its operation began on the monotonic clock, within --tolerance ms.',
+  stores: ['redis'],
+  holders: ['A', 'B'],
+  params: {
+    ttl: { kind: 'ms', default: 1000, min: 50, doc: 'the timeout the target guards its operation with (env.ttlMs)' },
+    step: { kind: 'ms', default: 10_000, min: 1, doc: 'how far the wall clock is stepped: A back, B forward' },
+    tolerance: { kind: 'ms', default: 250, min: 1, doc: 'how far from --ttl a firing may land and still count as on time' },
+    direction: { kind: 'choice', default: 'both', choices: ['both', 'back', 'forward'], doc: 'which steps to apply (back: A only; forward: B only)' },
+  },
+  needs: () => ['timeout'],
+  validate: (p) => (p.tolerance * 2 >= p.ttl ? [`--tolerance (${p.tolerance}) must be under half of --ttl (${p.ttl}), or an early firing at the mid-operation step would count as on time`] : []),
+  references: [
+    { target: 'targets/clock/timeout-wall-clock.ts', expect: 'FAIL' },
+    { target: 'targets/clock/timeout-deadline-wall-clock.ts', expect: 'FAIL' },
+    { target: 'targets/clock/timeout-monotonic.ts', expect: 'PASS' },
+    { target: 'targets/clock/timeout-abort-signal.ts', expect: 'PASS' },
+  ],
+
+  async play(s, p) {
+    const plan = [
+      ...(p.direction !== 'forward' ? [{ id: 'A', deltaMs: -p.step }] : []),
+      ...(p.direction !== 'back' ? [{ id: 'B', deltaMs: p.step }] : []),
+    ];
+    const holders = await Promise.all(plan.map((leg) => s.holder(leg.id)));
+    await Promise.all(holders.map((h) => h.clock({ op: 'install-wall', offsetMs: 0 })));
+
+    s.progress(`${plan.map((l) => l.id).join(' and ')} start operations guarded by a ${p.ttl} ms timeout`);
+    const legs: Leg[] = plan.map((leg, i) => {
+      const holder = holders[i]!;
+      return { holder, deltaMs: leg.deltaMs, startedAt: s.now(), call: holder.call('timeout') };
+    });
+    await s.sleep(p.ttl / 2);
+    await Promise.all(
+      legs.map(async (leg) => {
+        const fault = s.faults.apply('clock', leg.holder.id, `wall clock stepped ${leg.deltaMs > 0 ? 'forward' : 'back'} ${Math.abs(leg.deltaMs)} ms`, {
+          deltaMs: leg.deltaMs,
+        });
+        await leg.holder.clock({ op: 'step', deltaMs: leg.deltaMs });
+        leg.step = s.history.filter((e) => e.kind === 'clock-step' && e.holder === leg.holder.id).at(-1);
+        s.faults.lift(fault);
+      }),
+    );
+    s.progress(`clocks stepped; waiting up to ${p.ttl + 2 * p.tolerance} ms from each start for the timeouts`);
+    const waitFor = p.ttl + 2 * p.tolerance;
+    await Promise.all(legs.map((leg) => s.within(leg.call, Math.max(0, leg.startedAt + waitFor - s.now()))));
+
+    const preconditions: Check[] = [];
+    const results = legs.map((leg) => {
+      const fired = s.resource.effects().find((e) => e.holder === leg.holder.id && e.name === 'timeout');
+      const stepAt = leg.step?.t;
+      const landed =
+        stepAt !== undefined && stepAt > leg.startedAt && stepAt < leg.startedAt + p.ttl && (fired === undefined || fired.t > Number(leg.step?.detail.sentAt));
+      preconditions.push({
+        name: `${leg.holder.id}'s wall-clock step landed mid-operation`,
+        held: landed,
+        detail:
+          stepAt === undefined
+            ? `${leg.holder.id}'s clock was never stepped`
+            : `${leg.holder.id}'s operation began at ${leg.startedAt} ms; its clock was stepped ${leg.deltaMs > 0 ? '+' : ''}${leg.deltaMs} ms at ${stepAt} ms ` +
+              `(limit at ${(leg.startedAt + p.ttl).toFixed(1)} ms)${fired && !landed ? `, but its timeout had already fired at ${fired.t} ms` : ''}`,
+      });
+      const elapsed = fired ? fired.t - leg.startedAt : undefined;
+      const onTime = elapsed !== undefined && Math.abs(elapsed - p.ttl) <= p.tolerance;
+      return { leg, fired, elapsed, onTime };
+    });
+
+    const late = results.filter((r) => !r.onTime);
+    const offending: Array<HistoryEvent | EffectRecord> = late.flatMap((r) => [...(r.leg.step ? [r.leg.step] : []), ...(r.fired ? [r.fired] : [])]);
+    const describe = (r: (typeof results)[number]) =>
+      r.elapsed === undefined
+        ? `${r.leg.holder.id} (clock ${r.leg.deltaMs > 0 ? 'forward' : 'back'}): no timeout within ${waitFor} ms`
+        : `${r.leg.holder.id} (clock ${r.leg.deltaMs > 0 ? 'forward' : 'back'}): fired after ${r.elapsed.toFixed(1)} ms`;
+    const counts: Record<string, number> = { limitMs: p.ttl, toleranceMs: p.tolerance, stepMs: p.step };
+    for (const r of results) {
+      counts[`${r.leg.holder.id}FiredAfterMs`] = r.elapsed === undefined ? -1 : Math.round(r.elapsed * 10) / 10;
+      counts[`${r.leg.holder.id}ErrorMs`] = r.elapsed === undefined ? -1 : Math.round(Math.abs(r.elapsed - p.ttl) * 10) / 10;
+    }
+    const held = late.length === 0;
+    return {
+      preconditions,
+      counts,
+      property: {
+        name: `each timeout fires ${p.ttl} ms (±${p.tolerance} ms) after its operation began`,
+        held,
+        detail: results.map(describe).join('; '),
+        offending: held ? [] : offending,
+      },
+      explanation: explain(),
+    };
+
+    function explain(): string {
+      const failed = preconditions.filter((c) => !c.held);
+      if (failed.length) return `Nothing was proven. ${failed.map((c) => `${c.name}: ${c.detail}`).join('; ')}.`;
+      if (held) {
+        return (
+          `Each holder's wall clock was stepped by ${p.step} ms (${results.map((r) => `${r.leg.holder.id} ${r.leg.deltaMs > 0 ? 'forward' : 'back'}`).join(', ')}) halfway through a ${p.ttl} ms timeout, ` +
+          `and every timeout still fired on time by the monotonic clock (${results.map(describe).join('; ')}): the guard does not read the wall clock.`
+        );
+      }
+      return (
+        `Halfway through a ${p.ttl} ms timeout the holders' wall clocks were stepped by ${p.step} ms, as NTP or a VM migration may do. ` +
+        `The guard followed the wall clock: ${late.map(describe).join('; ')}, against a limit of ${p.ttl} ms (±${p.tolerance} ms). ` +
+        `A step back delays a timeout or lease check by the size of the step; a step forward fires it early. Measure durations with performance.now() or process.hrtime.bigint(), or use a timer (setTimeout, AbortSignal.timeout).`
+      );
+    }
+  },
+});
