@@ -1,0 +1,98 @@
+/**
+ * V318 — last-write-wins on wall-clock timestamps.
+ *
+ * Scenario: two writers with their own wall clocks, A skewed +--skew ms and B skewed −--skew ms
+ * (only `Date` is fake in each), update one record in real order: A writes, A's write is read back,
+ * then B writes.
+ * Property: the later write in real order (B's) wins: the record reads B's value at the end.
+ * Preconditions: each skew was in force when its writer wrote (installed before, unchanged until
+ * after); both writes really happened, in the stated real order (A's returned and was read back
+ * before B's began; B's returned).
+ */
+import { defineOracle, type Check } from '../src/oracle.ts';
+
+export default defineOracle({
+  id: 'V318',
+  title: 'Last-write-wins on wall-clock timestamps',
+  class: 'CK-3 last-write-wins on wall-clock timestamps',
+  scenario: 'Writer A (clock +skew) writes the record; then, later in real time, writer B (clock −skew) writes it.',
+  property: 'The later write in real order wins: the record ends with B\'s value.',
+  stores: ['redis'],
+  holders: ['A', 'B'],
+  params: {
+    skew: { kind: 'ms', default: 2000, min: 1, doc: 'A\'s wall clock runs this far ahead of real time, B\'s this far behind' },
+  },
+  needs: () => ['write', 'read'],
+  references: [
+    { target: 'targets/clock/lww-wall-clock.ts', expect: 'FAIL' },
+    { target: 'targets/clock/lww-hybrid-logical-clock.ts', expect: 'PASS' },
+    { target: 'targets/clock/lww-version-counter.ts', expect: 'PASS' },
+  ],
+
+  async play(s, p) {
+    const [a, b] = await Promise.all([s.holder('A'), s.holder('B')]);
+    const preconditions: Check[] = [];
+    const aValue = `A@+${p.skew}ms`;
+    const bValue = `B@-${p.skew}ms`;
+
+    const skews = await Promise.all(
+      [
+        { holder: a, offsetMs: p.skew },
+        { holder: b, offsetMs: -p.skew },
+      ].map(async ({ holder, offsetMs }) => {
+        s.faults.apply('clock', holder.id, `wall clock skewed ${offsetMs > 0 ? '+' : ''}${offsetMs} ms`, { offsetMs });
+        return holder.clock({ op: 'install-wall', offsetMs });
+      }),
+    );
+    s.progress(`A's clock is ${skews[0]!.offsetMs} ms off real time, B's ${skews[1]!.offsetMs} ms`);
+
+    const aWrite = await a.call('write', [aValue]);
+    const afterA = await a.call('read');
+    const bWrite = await b.call('write', [bValue]);
+    const final = await a.call('read');
+    // The skews in force after the writes: a clock command answers with the holder's current offset.
+    const after = await Promise.all([a.clock({ op: 'set-offset', offsetMs: p.skew }), b.clock({ op: 'set-offset', offsetMs: -p.skew })]);
+
+    const skewHeld = [skews, after].every((replies) => replies[0]!.offsetMs === p.skew && replies[1]!.offsetMs === -p.skew);
+    preconditions.push({
+      name: 'each writer\'s skew was in force when it wrote',
+      held: skewHeld,
+      detail: `A's offset ${skews[0]!.offsetMs} ms before and ${after[0]!.offsetMs} ms after the writes; B's ${skews[1]!.offsetMs} ms before and ${after[1]!.offsetMs} ms after`,
+    });
+    const inOrder = aWrite.ok && afterA.ok && afterA.value === aValue && bWrite.ok && aWrite.endedAt <= bWrite.startedAt;
+    preconditions.push({
+      name: 'both writes happened, A\'s before B\'s in real time',
+      held: inOrder,
+      detail: inOrder
+        ? `A wrote (${aWrite.startedAt}–${aWrite.endedAt} ms) and its value was read back; B wrote later (${bWrite.startedAt}–${bWrite.endedAt} ms)`
+        : `A's write ${aWrite.ok ? 'returned' : `threw (${firstLine(aWrite.error)})`}, read back ${JSON.stringify(afterA.value ?? afterA.error)}; B's write ${bWrite.ok ? `returned at ${bWrite.endedAt} ms` : `threw (${firstLine(bWrite.error)})`}`,
+    });
+
+    const held = final.ok && final.value === bValue;
+    const bEvents = s.history.filter((e) => e.holder === 'B' && (e.kind === 'call-end' || e.kind === 'call-error'));
+    return {
+      preconditions,
+      counts: { skewMs: p.skew, realGapMs: Math.round((bWrite.startedAt - aWrite.endedAt) * 1000) / 1000, laterWriteWon: held ? 1 : 0 },
+      property: {
+        name: 'the later write (in real order) wins',
+        held,
+        detail: held ? `the record reads ${JSON.stringify(bValue)}, B's later write` : `the record reads ${JSON.stringify(final.value ?? final.error)}, not B's later write ${JSON.stringify(bValue)}`,
+        offending: held ? [] : bEvents,
+      },
+      explanation: explain(),
+    };
+
+    function explain(): string {
+      const failed = preconditions.filter((c) => !c.held);
+      if (failed.length) return `Nothing was proven. ${failed.map((c) => `${c.name}: ${c.detail}`).join('; ')}.`;
+      return held
+        ? `A (clock +${p.skew} ms) wrote the record, then B (clock −${p.skew} ms) wrote it ${(bWrite.startedAt - aWrite.endedAt).toFixed(1)} ms later in real time, and B's value stands: the record's order does not come from the writers' wall clocks.`
+        : `A (clock +${p.skew} ms) wrote the record, then B (clock −${p.skew} ms) wrote it ${(bWrite.startedAt - aWrite.endedAt).toFixed(1)} ms later in real time, but the record still reads A's value: ` +
+            `the conflict was resolved by comparing wall-clock timestamps, and B's clock being ${2 * p.skew} ms behind A's made its later write look older. Order writes with a version counter, a sequence from the store, or a hybrid logical clock.`;
+    }
+  },
+});
+
+function firstLine(text: string | undefined): string {
+  return (text ?? '').split('\n')[0] ?? '';
+}
