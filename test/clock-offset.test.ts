@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { execa } from 'execa';
 import { Redis } from 'ioredis';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clockOffsetLibrary } from '../docker/clock-offset/build.ts';
 import { serverClockFor } from '../docker/clock-offset/server-clock.ts';
@@ -76,6 +77,36 @@ describe('redis-server under the clock-offset library', () => {
     expect(pttl).toBeGreaterThan(30_000);
     expect(pttl).toBeLessThanOrEqual(40_000);
     await clock.setOffsetMs(0);
+  });
+});
+
+describe('postgres under the clock-offset library', () => {
+  let store: StartedStore;
+  let client: pg.Client;
+  beforeAll(async () => {
+    store = await startLocalStore({ kind: 'postgres', clockOffsetMs: 0 });
+    client = new pg.Client({ connectionString: store.url });
+    await client.connect();
+  });
+  afterAll(async () => {
+    await client?.end();
+    await store?.stop();
+  });
+
+  it('now() and clock_timestamp() follow a step on an open connection', async () => {
+    const skewOf = async () => {
+      const { rows } = await client.query<{ now: Date; clock: Date }>('select now() as now, clock_timestamp() as clock');
+      return { now: rows[0]!.now.getTime() - Date.now(), clock: rows[0]!.clock.getTime() - Date.now() };
+    };
+    expect(Math.abs((await skewOf()).now)).toBeLessThan(2000);
+    await store.capabilities.clock!.setOffsetMs(3_600_000);
+    const stepped = await skewOf();
+    for (const skew of [stepped.now, stepped.clock]) {
+      expect(skew).toBeGreaterThan(3_600_000 - 2000);
+      expect(skew).toBeLessThan(3_600_000 + 2000);
+    }
+    await store.capabilities.clock!.setOffsetMs(-5_000);
+    expect((await skewOf()).now).toBeLessThan(-3000);
   });
 });
 
