@@ -10,6 +10,8 @@ import type { FaultLog } from './fault-log.ts';
 import type { Holder } from './holder.ts';
 import type { Scalar } from './holder-protocol.ts';
 import { RedisProbe, type KeyState } from './redis-probe.ts';
+import type { WireProxy } from './wire/proxy.ts';
+import { startScenarioProxy } from './wire/scenario-proxy.ts';
 
 export interface ScenarioOptions {
   store: StartedStore;
@@ -114,6 +116,17 @@ export class Scenario {
     const state = await this.redis().keyState(key);
     this.history.add('store-observed', undefined, { label, key, ...state });
     return state;
+  }
+
+  /**
+   * A wire proxy in front of holder `id`, for faults on its connections alone (drop, blackhole,
+   * delay, hold one command). Start it before the holder and give the holder its URL:
+   * `s.holder('A', { url: (await s.wire('A')).url })`. Its faults go into the fault log.
+   */
+  async wire(id: string): Promise<WireProxy> {
+    const proxy = await startScenarioProxy(id, this.store.url, this.history, this.faults);
+    this.onClose(() => proxy.close());
+    return proxy;
   }
 
   /** Register something to close when the run ends (probes, proxies). */

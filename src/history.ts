@@ -23,7 +23,9 @@ export type EventKind =
   | 'clock-step'
   | 'holder-exit'
   | 'log'
-  | 'note';
+  | 'note'
+  /** A holder's wire proxy: a connection opened/closed, or a command a wire fault stopped or slowed. */
+  | 'wire';
 
 export interface HistoryEvent {
   /** Position in the history (1, 2, ...). */

@@ -30,17 +30,20 @@ export class WireHold {
   private resolveReached!: (held: HeldCommand) => void;
   private rejectReached!: (error: Error) => void;
 
+  private readonly patterns: readonly CommandPattern[];
+
   constructor(
-    readonly pattern: CommandPattern,
+    pattern: CommandPattern | readonly CommandPattern[],
     private readonly options: HoldOptions,
     private readonly log: WireFaultLog,
     /** Called after release so the connection forwards what it kept. */
     private readonly afterRelease: () => void,
   ) {
+    this.patterns = Array.isArray(pattern) ? pattern : [pattern as CommandPattern];
     const nth = options.nth ?? 1;
     if (!Number.isInteger(nth) || nth < 1) throw new Error(`hold: nth must be a positive integer, got ${nth}`);
     const where = options.connection === undefined ? '' : ` on connection #${options.connection}`;
-    this.record = log.open('hold', `hold ${nth > 1 ? `the ${nth}th ` : ''}${describePattern(pattern)}${where}`, false);
+    this.record = log.open('hold', `hold ${nth > 1 ? `the ${nth}th ` : ''}${this.patterns.map(describePattern).join(' or ')}${where}`, false);
     this.reached = new Promise<HeldCommand>((resolve, reject) => {
       this.resolveReached = resolve;
       this.rejectReached = reject;
@@ -61,7 +64,7 @@ export class WireHold {
   offer(connection: number, command: WireCommand): boolean {
     if (this.state !== 'armed') return false;
     if (this.options.connection !== undefined && this.options.connection !== connection) return false;
-    if (!matchesPattern(command, this.pattern)) return false;
+    if (!this.patterns.some((pattern) => matchesPattern(command, pattern))) return false;
     this.seen++;
     if (this.seen < (this.options.nth ?? 1)) return false;
     this.state = 'holding';

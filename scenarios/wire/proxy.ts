@@ -161,8 +161,8 @@ export class WireProxy implements ConnectionHost {
     };
   }
 
-  /** Hold this holder's next command matching `pattern` (and all it sends after it on that connection) until released. */
-  hold(pattern: CommandPattern, options: HoldOptions = {}): WireHold {
+  /** Hold this holder's next command matching `pattern` (any of several), and all it sends after it on that connection, until released. */
+  hold(pattern: CommandPattern | readonly CommandPattern[], options: HoldOptions = {}): WireHold {
     const hold = new WireHold(pattern, options, this.log, () => this.live.forEach((connection) => connection.flush()));
     this.holds = [...this.holds.filter((other) => other.armed), hold];
     return hold;
