@@ -19,7 +19,7 @@ export default defineOracle({
   scenario:
     'A runs the job and writes once; A is stopped (SIGSTOP) until its lease lapses and B has taken the lock and written; then A resumes.',
   property: 'A performs no accepted write after B acquired (B wrote), or the resource rejected every such write (fencing).',
-  stores: ['redis'],
+  stores: ['redis', 'postgres'],
   holders: ['A', 'B'],
   params: {
     ttl: { kind: 'ms', default: 300, min: 20, doc: 'lease TTL the target is asked to use' },
@@ -40,6 +40,10 @@ export default defineOracle({
     { target: 'targets/redis/node-redis/lease-renew-checked.ts', expect: 'PASS' },
     { target: 'targets/redis/node-redis/lease-fenced.ts', expect: 'PASS' },
     { target: 'targets/redis/redlock/using-checks-signal.ts', expect: 'PASS' },
+    { target: 'targets/postgres/job-lease-row.ts', expect: 'FAIL', store: 'postgres' },
+    { target: 'targets/postgres/job-session-lock-idle-timeout.ts', expect: 'FAIL', store: 'postgres' },
+    { target: 'targets/postgres/job-lease-row-renew-checked.ts', expect: 'PASS', store: 'postgres' },
+    { target: 'targets/postgres/job-xact-lock.ts', expect: 'PASS', store: 'postgres' },
   ],
 
   async play(s, p) {

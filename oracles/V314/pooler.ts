@@ -33,6 +33,7 @@ export async function playPooler(s: Scenario, p: V314Params): Promise<Judgement>
   if (!leaseA || held.length === 0) return judge();
 
   s.progress(`A holds the lock through PgBouncer (${p.poolMode} mode); B tries`);
+  const hold = s.faults.apply('latch', 'A', 'A kept in its critical section (lease not released) while B tries', { poolMode: p.poolMode });
   leaseB = await b.acquire();
   bSessions = (await observeSessions(s, "after B's attempt")).filter((x) => x.application === holderApplication('B')).map((x) => x.pid);
   await observeAdvisoryLocks(s, "after B's attempt");
@@ -44,6 +45,7 @@ export async function playPooler(s: Scenario, p: V314Params): Promise<Judgement>
     detail: `PgBouncer's SHOW CLIENTS listed ${clients.length} client connection(s) from the holders (${[...new Set(clients.map((c) => c.application))].join(', ') || 'none'})`,
   });
 
+  s.faults.lift(hold);
   const releaseA = await a.release(leaseA);
   afterARelease = await observeAdvisoryLocks(s, 'after A released');
   if (leaseB) {

@@ -1,0 +1,28 @@
+/**
+ * A lease row on the database's own clock: taken when absent or expired, renewed only while still
+ * ours and unexpired, deleted only by its holder. `ttlMs` is the lease.
+ */
+import type pg from 'pg';
+
+const TAKE = `INSERT INTO lock_oracles_leases AS l (key, holder, lease_until)
+  VALUES ($1, $2, now() + $3 * interval '1 millisecond')
+  ON CONFLICT (key) DO UPDATE SET holder = excluded.holder, lease_until = excluded.lease_until
+  WHERE l.lease_until < now()
+  RETURNING holder`;
+const RENEW = `UPDATE lock_oracles_leases SET lease_until = now() + $3 * interval '1 millisecond'
+  WHERE key = $1 AND holder = $2 AND lease_until >= now()
+  RETURNING holder`;
+const DROP = 'DELETE FROM lock_oracles_leases WHERE key = $1 AND holder = $2';
+
+export async function takeLease(pool: pg.Pool, key: string, holder: string, ttlMs: number): Promise<boolean> {
+  return (await pool.query(TAKE, [key, holder, ttlMs])).rowCount === 1;
+}
+
+/** True when the lease was still ours and is now extended by `ttlMs`. */
+export async function renewLease(pool: pg.Pool, key: string, holder: string, ttlMs: number): Promise<boolean> {
+  return (await pool.query(RENEW, [key, holder, ttlMs])).rowCount === 1;
+}
+
+export async function dropLease(pool: pg.Pool, key: string, holder: string): Promise<void> {
+  await pool.query(DROP, [key, holder]);
+}
