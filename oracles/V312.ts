@@ -4,10 +4,12 @@
  * Scenario: holder P runs the job and is held at its first write (so P is inside its critical
  * section, holding the lock); then A runs the same job to the end.
  * Property: A performs 0 effects.
- * Preconditions: P really held the lock (it reached its first write, and on Redis the key is
- * seen in the store); P's lock was still live when A's job ended; A's job finished.
+ * Preconditions: P really held the lock (it reached its first write, and the store shows it: the
+ * key on Redis, an advisory lock in pg_locks on Postgres); P's lock was still live when A's job
+ * ended; A's job finished.
  */
 import { defineOracle, type Check } from '../src/oracle.ts';
+import { describeLocks, observeAdvisoryLocks } from '../scenarios/pg-observe.ts';
 
 export default defineOracle({
   id: 'V312',
@@ -15,7 +17,7 @@ export default defineOracle({
   class: 'LK-3 acquire result ignored',
   scenario: 'Holder P takes the lock through the job and is held at its first write; then A runs the same job to the end.',
   property: 'A performs 0 effects while the lock is held by another holder.',
-  stores: ['redis'],
+  stores: ['redis', 'postgres'],
   holders: ['P', 'A'],
   params: {
     ttl: { kind: 'ms', default: 5000, min: 100, doc: "lease TTL; must outlast A's whole job" },
@@ -29,26 +31,34 @@ export default defineOracle({
     { target: 'targets/redis/node-redis/job-ignores-acquire.ts', expect: 'FAIL' },
     { target: 'targets/redis/ioredis/job-checks-acquire.ts', expect: 'PASS' },
     { target: 'targets/redis/node-redis/job-checks-acquire.ts', expect: 'PASS' },
+    { target: 'targets/postgres/job-ignores-try-lock.ts', expect: 'FAIL', store: 'postgres' },
+    { target: 'targets/postgres/job-checks-try-lock.ts', expect: 'PASS', store: 'postgres' },
   ],
 
   async play(s, p) {
     const [holderP, a] = await Promise.all([s.holder('P'), s.holder('A')]);
     const preconditions: Check[] = [];
     const isRedis = s.store.kind === 'redis' || s.store.kind === 'valkey';
+    // On Postgres the lock must show in pg_locks as a granted advisory lock.
+    const pgLocks = async (label: string) =>
+      s.store.kind === 'postgres' ? (await observeAdvisoryLocks(s, label)).filter((l) => l.granted) : undefined;
 
     s.progress('P runs the job and is held at its first write');
     const pFirst = holderP.holdNextEffect();
     const pJob = holderP.call('job');
     await s.within(Promise.race([pFirst.reached, pJob]), p.timeout);
     const keyBefore = pFirst.isReached && isRedis ? await s.observeKey('P holds the lock') : undefined;
+    const locksBefore = pFirst.isReached ? await pgLocks('P holds the lock') : undefined;
     preconditions.push({
       name: 'P held the lock',
-      held: pFirst.isReached && (keyBefore === undefined || keyBefore.exists),
+      held: pFirst.isReached && (keyBefore === undefined || keyBefore.exists) && (locksBefore === undefined || locksBefore.length > 0),
       detail: !pFirst.isReached
         ? `P made no write within ${p.timeout} ms: the lock was never pre-held`
         : keyBefore
           ? `P reached its first write; the key ${keyBefore.exists ? `held ${JSON.stringify(keyBefore.value)} (PTTL ${keyBefore.pttlMs} ms)` : 'was not in the store'}`
-          : `P reached its first write at ${pFirst.hit?.t} ms`,
+          : locksBefore
+            ? `P reached its first write; pg_locks showed ${describeLocks(locksBefore)}`
+            : `P reached its first write at ${pFirst.hit?.t} ms`,
     });
     if (!pFirst.isReached) return judge();
     const heldSince = pFirst.hit!.t;
@@ -61,13 +71,17 @@ export default defineOracle({
       detail: aEnd ? `A's job ${aEnd.ok ? 'returned' : `threw (${(aEnd.error ?? '').split('\n')[0]})`}` : `A's job did not finish within ${p.timeout} ms`,
     });
     const keyAfter = isRedis ? await s.observeKey("A's job ended") : undefined;
+    const locksAfter = await pgLocks("A's job ended");
     const liveFor = s.now() - heldSince;
+    const pSessions = new Set((locksBefore ?? []).map((l) => l.pid));
     preconditions.push({
       name: "P's lock was still live when A's job ended",
-      held: keyAfter ? keyAfter.exists : liveFor < p.ttl,
+      held: keyAfter ? keyAfter.exists : locksAfter ? locksAfter.some((l) => pSessions.has(l.pid)) : liveFor < p.ttl,
       detail: keyAfter
         ? `the key ${keyAfter.exists ? `still held ${JSON.stringify(keyAfter.value)}` : 'was gone'} when A's job ended`
-        : `A's job ended ${liveFor.toFixed(0)} ms after P took a ${p.ttl} ms lease`,
+        : locksAfter
+          ? `when A's job ended pg_locks showed ${describeLocks(locksAfter)}`
+          : `A's job ended ${liveFor.toFixed(0)} ms after P took a ${p.ttl} ms lease`,
     });
     pFirst.release();
     await s.within(pJob, p.timeout);
