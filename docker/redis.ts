@@ -8,7 +8,9 @@ import { spawnServer, waitUntilReady } from '../src/stores/server-process.ts';
 import { StoreUnavailableError, type StoreKind, type StoreRecipe } from '../src/stores/types.ts';
 import { serverClockFor } from './clock-offset/server-clock.ts';
 
-function redisLike(kind: StoreKind, binary: string, image: string, installHint: string): StoreRecipe {
+function redisLike(kind: StoreKind, defaultBinary: string, image: string, installHint: string): StoreRecipe {
+  // LOCK_ORACLES_REDIS_SERVER / LOCK_ORACLES_VALKEY_SERVER point at another build of the server.
+  const binary = process.env[`LOCK_ORACLES_${kind.toUpperCase()}_SERVER`] || defaultBinary;
   return {
     kind,
     image,

@@ -3,8 +3,10 @@
  *
  * Scenario (variant "pause"): A takes the lock, then is stopped (SIGSTOP) until its TTL lapses and
  * B takes the lock; A resumes and releases. Variant "narrow": A takes the lock and starts its
- * release, but is held at the seam "release:before-delete" (after its GET-and-compare, before
- * its DEL) until its TTL lapses and B takes the lock; then A's release goes on.
+ * release, but is held after its GET-and-compare, before its delete, until its TTL lapses and B
+ * takes the lock; then A's release goes on. Where A is held: `--hold wire` (default) keeps A's
+ * delete command (DEL / UNLINK / a deleting script) at A's wire proxy, so no target change is
+ * needed; `--hold seam` holds A at env.seam("release:before-delete").
  * Property: B's lock survives A's release: the key still holds B's token and a third holder C is
  * still denied.
  * Preconditions: A held the lock; A was stopped/held until B took the lock; A's release ran.
@@ -13,6 +15,18 @@ import { defineOracle, type Check } from '../src/oracle.ts';
 import { acquireWithin } from '../scenarios/retry-acquire.ts';
 import type { LeaseSummary } from '../scenarios/holder-protocol.ts';
 import type { KeyState } from '../scenarios/redis-probe.ts';
+import type { Latch } from '../scenarios/latch.ts';
+import type { WireHold } from '../scenarios/wire/hold.ts';
+import { REDIS_DELETE } from '../scenarios/wire/patterns.ts';
+
+/** Where A is held inside its release: resolves `reached` when A got there. */
+interface ReleaseStop {
+  reached: Promise<unknown>;
+  release(): void;
+  readonly isReleased: boolean;
+  /** Why the stop was never reached, when the release finished without it. */
+  missed: string;
+}
 
 export default defineOracle({
   id: 'V310',
@@ -25,7 +39,13 @@ export default defineOracle({
   holders: ['A', 'B', 'C'],
   params: {
     ttl: { kind: 'ms', default: 200, min: 20, doc: 'lock TTL the target is asked to use' },
-    variant: { kind: 'choice', default: 'pause', choices: ['pause', 'narrow'], doc: 'pause: SIGSTOP A before its release; narrow: hold A at seam "release:before-delete"' },
+    variant: { kind: 'choice', default: 'pause', choices: ['pause', 'narrow'], doc: 'pause: SIGSTOP A before its release; narrow: hold A inside its release, after its check, before its delete' },
+    hold: {
+      kind: 'choice',
+      default: 'wire',
+      choices: ['wire', 'seam'],
+      doc: 'narrow: where A is held; wire: its delete command (DEL/UNLINK/deleting script) at its wire proxy, no target change; seam: env.seam("release:before-delete")',
+    },
     timeout: { kind: 'ms', default: 5000, min: 100, doc: 'longest wait for any step' },
   },
   needs: () => ['acquire', 'release'],
@@ -35,8 +55,10 @@ export default defineOracle({
     { target: 'targets/redis/node-redis/release-bare-del.ts', expect: 'FAIL' },
     { target: 'targets/redis/ioredis/release-get-compare-del.ts', expect: 'FAIL', params: { variant: 'narrow' } },
     { target: 'targets/redis/node-redis/release-get-compare-del.ts', expect: 'FAIL', params: { variant: 'narrow' } },
+    { target: 'targets/redis/ioredis/release-get-compare-del.ts', expect: 'FAIL', params: { variant: 'narrow', hold: 'seam' } },
     { target: 'targets/redis/ioredis/lock-correct.ts', expect: 'PASS' },
     { target: 'targets/redis/ioredis/lock-correct.ts', expect: 'PASS', params: { variant: 'narrow' } },
+    { target: 'targets/redis/ioredis/lock-correct.ts', expect: 'PASS', params: { variant: 'narrow', hold: 'seam' } },
     { target: 'targets/redis/node-redis/lock-correct.ts', expect: 'PASS' },
     { target: 'targets/redis/node-redis/lock-correct.ts', expect: 'PASS', params: { variant: 'narrow' } },
     { target: 'targets/redis/redlock/lock.ts', expect: 'PASS' },
@@ -44,7 +66,8 @@ export default defineOracle({
   ],
 
   async play(s, p) {
-    const [a, b, c] = await Promise.all([s.holder('A'), s.holder('B'), s.holder('C')]);
+    const wireA = p.variant === 'narrow' && p.hold === 'wire' ? await s.wire('A') : undefined;
+    const [a, b, c] = await Promise.all([s.holder('A', wireA ? { url: wireA.url } : {}), s.holder('B'), s.holder('C')]);
     const preconditions: Check[] = [];
     let leaseB: LeaseSummary | null = null;
     let after: KeyState | undefined;
@@ -72,26 +95,24 @@ export default defineOracle({
       const release = await s.within(a.release(leaseA), p.timeout);
       ran(release !== undefined, release?.error);
     } else {
-      const seam = a.holdSeam('release:before-delete');
+      const stop = wireA ? wireStop(wireA.hold(REDIS_DELETE)) : seamStop(a.holdSeam('release:before-delete'));
       const release = a.release(leaseA);
-      const first = await s.within(Promise.race([seam.reached.then(() => 'seam' as const), release.then(() => 'done' as const)]), p.timeout);
-      if (first !== 'seam') {
+      const first = await s.within(Promise.race([stop.reached.then(() => 'stop' as const), release.then(() => 'done' as const)]), p.timeout);
+      if (first !== 'stop') {
         preconditions.push({
           name: 'A was held inside its release, before its delete',
           held: false,
-          detail:
-            first === 'done'
-              ? 'A\'s release finished without reaching env.seam("release:before-delete"): the target has no such seam, so the pause could not land between its check and its delete'
-              : `A's release neither finished nor reached the seam within ${p.timeout} ms`,
+          detail: first === 'done' ? stop.missed : `A's release neither finished nor reached its delete within ${p.timeout} ms`,
         });
+        stop.release();
         return judge();
       }
       s.progress(`A held inside its release (before its delete); waiting for its ${p.ttl} ms TTL to lapse and B to take the lock`);
       const got = await acquireWithin(b, () => s.now(), p.timeout, retryEvery);
       leaseB = got.lease;
-      landed(leaseB !== null && !seam.isReleased, `B took the lock while A was held before its delete (${got.attempts} attempt(s))`);
+      landed(leaseB !== null && !stop.isReleased, `B took the lock while A was held before its delete (${got.attempts} attempt(s))`);
       await s.observeKey('after B acquired');
-      seam.release();
+      stop.release();
       const outcome = await s.within(release, p.timeout);
       ran(outcome !== undefined, outcome?.error);
     }
@@ -153,10 +174,35 @@ export default defineOracle({
       const how =
         p.variant === 'pause'
           ? `A took a ${p.ttl} ms lock and was stopped (SIGSTOP) until it lapsed and B took the lock; then A resumed and released`
-          : `A took a ${p.ttl} ms lock and began its release, but was held after its check and before its delete until the lock lapsed and B took it; then A's release went on`;
+          : `A took a ${p.ttl} ms lock and began its release, but was held after its check and before its delete (${p.hold === 'wire' ? "its delete command kept at A's wire proxy" : 'at the seam release:before-delete'}) until the lock lapsed and B took it; then A's release went on`;
       return held
-        ? `${how}. B's lock survived: ${what} and a third holder C was denied. The release deletes only its own lock.`
+        ? `${how}. B's lock survived: ${what} and a third holder C was denied. In this interleaving the release did not touch a lock that was no longer its own` +
+          (p.variant === 'pause' ? ' (a GET→compare→DEL release also passes here: run --variant narrow to pause it between its check and its delete).' : '.')
         : `${how}. A's release removed B's lock: ${what}, and a third holder C ${leaseC ? 'was granted the lock while B still believed it held it' : 'could take it'}. The release does not check, atomically, that the key still holds its own token.`;
     }
   },
 });
+
+function wireStop(hold: WireHold): ReleaseStop {
+  return {
+    reached: hold.reached,
+    release: () => hold.release(),
+    get isReleased() {
+      return !hold.holding && !hold.armed;
+    },
+    missed:
+      "A's release finished without sending a delete the wire proxy recognises (DEL, UNLINK, DELEX, or EVAL/EVALSHA/FCALL of a script calling del/unlink): nothing was held between its check and its delete. If the release deletes another way, run with --hold seam and call env.seam(\"release:before-delete\") before the delete",
+  };
+}
+
+function seamStop(latch: Latch): ReleaseStop {
+  return {
+    reached: latch.reached,
+    release: () => latch.release(),
+    get isReleased() {
+      return latch.isReleased;
+    },
+    missed:
+      'A\'s release finished without reaching env.seam("release:before-delete"): the target has no such seam, so the pause could not land between its check and its delete (use --hold wire, which needs no seam)',
+  };
+}

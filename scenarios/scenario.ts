@@ -10,6 +10,7 @@ import type { FaultLog } from './fault-log.ts';
 import type { Holder } from './holder.ts';
 import type { Scalar } from './holder-protocol.ts';
 import { RedisProbe, type KeyState } from './redis-probe.ts';
+import { assertLoopbackUrl } from '../src/stores/loopback.ts';
 import type { WireProxy } from './wire/proxy.ts';
 import { startScenarioProxy } from './wire/scenario-proxy.ts';
 
@@ -58,9 +59,11 @@ export class Scenario {
   async holder(id: string, options: HolderOptions = {}): Promise<Holder> {
     const existing = this.#holders.get(id);
     if (existing) return existing;
+    const url = options.url ?? this.store.url;
+    assertLoopbackUrl(url); // every URL a holder is handed is on this machine, whoever built it
     const holder = this.#options.spawnHolder(id);
     this.#holders.set(id, holder);
-    await holder.init({ url: options.url ?? this.store.url, key: this.key, ttlMs: this.ttlMs, params: this.#options.params });
+    await holder.init({ url, key: this.key, ttlMs: this.ttlMs, params: this.#options.params });
     return holder;
   }
 

@@ -69,7 +69,7 @@ function installSignalHandlers(): void {
   signalsInstalled = true;
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
-      process.stderr.write(`\n${signal}: stopping every store and holder this run started\n`);
+      if (pending.size) process.stderr.write(`\n${signal}: stopping every store and holder this run started\n`);
       const hardStop = setTimeout(() => {
         runSyncTeardowns();
         process.exit(signal === 'SIGINT' ? 130 : 143);

@@ -96,13 +96,16 @@ function parse(argv: string[]) {
   const extra: Record<string, string> = {};
   const consumed = new Set<number>();
   for (const token of tokens ?? []) {
-    if (token.kind !== 'option' || token.name in HARNESS_OPTIONS) continue;
+    if (token.kind !== 'option' || token.name in HARNESS_OPTIONS || consumed.has(token.index)) continue;
     const name = token.name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
     let value = token.value;
     if (value === undefined) {
       const next = tokens?.find((t) => t.index === token.index + 1);
       if (next?.kind === 'positional') {
         value = next.value;
+        consumed.add(next.index);
+      } else if (next?.kind === 'option' && /^-\d/.test(next.rawName)) {
+        value = next.rawName; // a negative number, e.g. --ttl -5
         consumed.add(next.index);
       }
     }

@@ -1,0 +1,123 @@
+/**
+ * The CLI as a user and a CI job drive it: real processes, real stores. Exit codes, the
+ * machine-readable shapes, usage errors that say what to do, and nothing left running.
+ */
+import { describe, expect, test } from 'vitest';
+import { execa } from 'execa';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+// Every process a CLI run starts (holders, store servers) inherits this tag in its environment.
+const TAG = `LOCK_ORACLES_TEST_TAG=${randomUUID()}`;
+const cli = (args: string[], env: Record<string, string> = {}) =>
+  execa('npx', ['tsx', 'src/cli.ts', ...args], { reject: false, env: { ...env, LOCK_ORACLES_TEST_TAG: TAG.split('=')[1]! }, timeout: 90_000 });
+
+/** Processes still alive that a CLI run of this file started. */
+function leftovers(): string[] {
+  const alive: string[] = [];
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      if (readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0').includes(TAG)) {
+        alive.push(`${pid} ${readFileSync(`/proc/${pid}/cmdline`, 'latin1').replace(/\0/g, ' ')}`);
+      }
+    } catch {
+      /* gone meanwhile */
+    }
+  }
+  return alive;
+}
+
+describe('machine-readable shapes', () => {
+  test('list --json lists every oracle with params and bad/good reference paths', async () => {
+    const { stdout, exitCode } = await cli(['list', '--json']);
+    expect(exitCode).toBe(0);
+    const body = JSON.parse(stdout) as { oracles: Array<{ id: string; stores: string[]; params: object; targets: { bad: string[]; good: string[] } }> };
+    const ids = body.oracles.map((o) => o.id);
+    expect(ids).toEqual(expect.arrayContaining(['V310', 'V311', 'V312', 'V313']));
+    for (const oracle of body.oracles) {
+      expect(oracle.targets.bad.length).toBeGreaterThan(0);
+      expect(oracle.targets.good.length).toBeGreaterThan(0);
+      for (const path of [...oracle.targets.bad, ...oracle.targets.good]) expect(path).toMatch(/^targets\//);
+    }
+  });
+
+  test('--json prints one evidence record and nothing else on stdout; FAIL exits 1, --expect fail exits 0', async () => {
+    const reportDir = mkdtempSync(join(tmpdir(), 'cli-report-'));
+    const failed = await cli(['V313', '--target', 'targets/redis/ioredis/lease-no-renewal.ts', '--json', '--report-dir', reportDir]);
+    expect(failed.exitCode).toBe(1);
+    const record = JSON.parse(failed.stdout) as Record<string, unknown>;
+    for (const field of ['schemaVersion', 'oracle', 'target', 'verdict', 'explanation', 'preconditions', 'counts', 'store', 'history']) {
+      expect(record).toHaveProperty(field);
+    }
+    expect(record.verdict).toBe('FAIL');
+    expect(failed.stderr).toMatch(/A stopped \(SIGSTOP\)/);
+    const [runDir] = readdirSync(reportDir);
+    expect(readdirSync(join(reportDir, runDir!)).sort()).toEqual(['evidence.json', 'summary.md', 'timeline.svg']);
+    expect(readFileSync(join(reportDir, runDir!, 'summary.md'), 'utf8')).toMatch(/^# V313 FAIL/);
+
+    const expected = await cli(['V313', '--target', 'targets/redis/ioredis/lease-no-renewal.ts', '--expect', 'fail', '--no-report', '--quiet']);
+    expect(expected.exitCode).toBe(0);
+  });
+
+  test('--runs 2 --json reports a verdict over runs and violations per run; PASS exits 0', async () => {
+    const { stdout, exitCode } = await cli(['V310', '--target', 'targets/redis/ioredis/lock-correct.ts', '--runs', '2', '--json', '--no-report', '--ttl', '100']);
+    expect(exitCode).toBe(0);
+    const body = JSON.parse(stdout) as { verdict: string; runs: Array<{ params: { ttl: number } }>; violations: Array<{ run: number; verdict: string }> };
+    expect(body.verdict).toBe('PASS');
+    expect(body.runs).toHaveLength(2);
+    expect(body.runs[0]!.params.ttl).toBe(100);
+    expect(body.violations.map((v) => v.verdict)).toEqual(['PASS', 'PASS']);
+  });
+});
+
+describe('bad input: a clear message, exit 2, nothing left running', () => {
+  const cases: Array<[string, string[], RegExp, Record<string, string>?]> = [
+    ['unknown oracle', ['V399', '--target', 'targets/redis/ioredis/lock-correct.ts'], /unknown oracle "V399".*known: V310/],
+    ['missing --target', ['V310'], /--target <path> is required/],
+    ['unreadable target', ['V310', '--target', 'no/such/file.ts'], /cannot read "no\/such\/file.ts"/],
+    ['a target that throws on load', ['V310', '--target', 'test/fixtures/targets/throws-on-load.ts'], /failed to load[\s\S]*boom: this target cannot load/],
+    ['a target missing the needed shape', ['V313', '--target', 'targets/redis/ioredis/lock-correct.ts'], /has no job member/],
+    ['a negative TTL', ['V310', '--target', 'targets/redis/ioredis/lock-correct.ts', '--ttl', '-5'], /--ttl must be at least 20, got -5/],
+    ['a timeout shorter than the TTL', ['V313', '--target', 'targets/redis/ioredis/lease-no-renewal.ts', '--ttl', '500', '--timeout', '400'], /--timeout \(400\) must be longer than --ttl \(500\)/],
+    ['an unknown parameter', ['V310', '--target', 'targets/redis/ioredis/lock-correct.ts', '--pauze', '3'], /unknown option --pauze/],
+    ['a store the oracle does not run on', ['V310', '--target', 'targets/redis/ioredis/lock-correct.ts', '--store', 'mysql'], /runs on redis.*not on --store mysql/],
+    ['redis-server not installed', ['V310', '--target', 'targets/redis/ioredis/lock-correct.ts'], /redis-server-missing is not installed[\s\S]*To fix: npm run setup/, { LOCK_ORACLES_REDIS_SERVER: 'redis-server-missing' }],
+  ];
+  test.each(cases)('%s', async (_name, args, message, env) => {
+    const { exitCode, stderr, stdout } = await cli(args, env);
+    expect(exitCode).toBe(2);
+    expect(stderr).toMatch(message);
+    expect(stdout).toBe('');
+    expect(leftovers()).toEqual([]);
+  });
+});
+
+describe('the harness stops everything it started when interrupted', () => {
+  test('SIGINT during a run: exit 130, no store or holder process left, temp dirs removed', async () => {
+    // B waits up to a minute for a lease that never lapses: the run is mid-scenario when interrupted.
+    const tmp = mkdtempSync(join(tmpdir(), 'cli-sigint-'));
+    const run = cli(['V313', '--target', 'test/fixtures/targets/job-long-lease.ts', '--timeout', '60000', '--no-report'], { TMPDIR: tmp });
+    let seen = '';
+    await new Promise<void>((resolve) => {
+      run.stderr!.on('data', (chunk: Buffer) => {
+        seen += chunk.toString();
+        if (/waiting for its 300 ms lease/.test(seen)) resolve();
+      });
+    });
+    const port = /127\.0\.0\.1:(\d+)/.exec(seen)![1]!;
+    expect(readdirSync(tmp).filter((f) => f.startsWith('lock-oracles-redis-'))).toHaveLength(1);
+    expect(leftovers().length).toBeGreaterThanOrEqual(3); // redis-server and the holders A and B
+    // The harness itself: the node process tsx started with its loader on src/cli.ts.
+    const harness = leftovers().find((line) => line.includes('loader.mjs') && line.includes('src/cli.ts'));
+    process.kill(Number(harness!.split(' ')[0]), 'SIGINT');
+    const result = await run;
+    expect(result.exitCode).toBe(130);
+    expect(result.stderr).toMatch(/SIGINT: stopping every store and holder/);
+    expect(readdirSync(tmp).filter((f) => f.startsWith('lock-oracles-redis-'))).toEqual([]);
+    const { stdout: servers } = await execa('pgrep', ['-af', `redis-server.*:${port}`], { reject: false });
+    expect(servers.trim()).toBe('');
+    expect(leftovers()).toEqual([]);
+  });
+});

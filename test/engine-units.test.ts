@@ -1,0 +1,90 @@
+/** The engine's pure rules: parameters, fencing, verdicts, exit codes, the loopback guard. */
+import { describe, expect, test } from 'vitest';
+import { resolveParams, optionName, ParamError } from '../src/params.ts';
+import { Resource } from '../src/resource.ts';
+import { decideVerdict, type Judgement } from '../src/oracle.ts';
+import { combineVerdicts } from '../src/evidence.ts';
+import { exitCodeFor } from '../src/exit-codes.ts';
+import { assertLoopbackUrl } from '../src/stores/loopback.ts';
+
+const specs = {
+  ttl: { kind: 'ms', default: 200, min: 20, doc: 'ttl' },
+  variant: { kind: 'choice', default: 'pause', choices: ['pause', 'narrow'], doc: 'v' },
+  stepMs: { kind: 'ms', default: 5, doc: 's' },
+} as const;
+
+describe('parameters', () => {
+  test('defaults fill in, strings parse, option names are kebab-case', () => {
+    expect(resolveParams(specs, { ttl: '350', variant: 'narrow' })).toEqual({ ttl: 350, variant: 'narrow', stepMs: 5 });
+    expect(resolveParams(specs, { ttl: '40ms' }).ttl).toBe(40);
+    expect(optionName('stepMs')).toBe('--step-ms');
+  });
+  test.each([
+    [{ ttl: '-5' }, /--ttl must be at least 20, got -5/],
+    [{ ttl: 'soon' }, /--ttl must be a whole number of milliseconds, got "soon"/],
+    [{ variant: 'wide' }, /--variant must be one of pause \| narrow, got "wide"/],
+    [{ pauze: '3' }, /unknown option --pauze \(this oracle takes: --ttl, --variant, --step-ms\)/],
+  ])('%j is refused naming the option and the value', (given, message) => {
+    expect(() => resolveParams(specs, given)).toThrow(ParamError);
+    expect(() => resolveParams(specs, given)).toThrow(message);
+  });
+});
+
+describe('the resource', () => {
+  test('records arrival order across holders', () => {
+    const r = new Resource();
+    r.record('A', 'write', {}, 1);
+    r.record('B', 'write', {}, 2);
+    expect(r.effects().map((e) => `${e.seq}${e.holder}`)).toEqual(['1A', '2B']);
+  });
+  test('rejects a fencing token older than the newest it has seen, accepts equal and newer', () => {
+    const r = new Resource();
+    expect(r.record('A', 'w', { fence: 1 }, 1).accepted).toBe(true);
+    expect(r.record('B', 'w', { fence: 2 }, 2).accepted).toBe(true);
+    const stale = r.record('A', 'w', { fence: 1 }, 3);
+    expect(stale.accepted).toBe(false);
+    expect(stale.reason).toBe('stale fencing token 1 < newest 2');
+    expect(r.record('B', 'w', { fence: 2 }, 4).accepted).toBe(true);
+    expect(r.acceptedAfter('A', 2)).toEqual([]);
+  });
+});
+
+describe('verdicts', () => {
+  const judgement = (held: boolean, preconditions: boolean[]): Judgement => ({
+    preconditions: preconditions.map((h, i) => ({ name: `p${i}`, held: h, detail: '' })),
+    property: { name: 'x', held, detail: '', offending: [] },
+    counts: {},
+    explanation: '',
+  });
+  test('an unmet precondition is INCONCLUSIVE, whatever the property says', () => {
+    expect(decideVerdict(judgement(true, [true, false]))).toBe('INCONCLUSIVE');
+    expect(decideVerdict(judgement(false, [false]))).toBe('INCONCLUSIVE');
+  });
+  test('with every precondition met, the property decides', () => {
+    expect(decideVerdict(judgement(true, [true]))).toBe('PASS');
+    expect(decideVerdict(judgement(false, [true]))).toBe('FAIL');
+  });
+  test('over several runs one violation is a violation', () => {
+    expect(combineVerdicts(['PASS', 'FAIL', 'PASS'])).toBe('FAIL');
+    expect(combineVerdicts(['PASS', 'INCONCLUSIVE'])).toBe('INCONCLUSIVE');
+    expect(combineVerdicts(['PASS', 'ERROR', 'INCONCLUSIVE'])).toBe('ERROR');
+    expect(combineVerdicts(['PASS', 'PASS'])).toBe('PASS');
+  });
+  test('exit codes: 0 PASS or as expected, 1 FAIL or unexpected, 2 ERROR, 3 INCONCLUSIVE', () => {
+    expect(exitCodeFor('PASS')).toBe(0);
+    expect(exitCodeFor('FAIL')).toBe(1);
+    expect(exitCodeFor('FAIL', 'fail')).toBe(0);
+    expect(exitCodeFor('PASS', 'fail')).toBe(1);
+    expect(exitCodeFor('ERROR', 'fail')).toBe(2);
+    expect(exitCodeFor('INCONCLUSIVE', 'pass')).toBe(3);
+  });
+});
+
+describe('the loopback guard', () => {
+  test.each(['redis://127.0.0.1:6379', 'redis://localhost:1', 'postgres://u@127.0.0.2:5432/db', 'redis://[::1]:6379'])('accepts %s', (url) => {
+    expect(() => assertLoopbackUrl(url)).not.toThrow();
+  });
+  test.each(['redis://10.0.0.5:6379', 'redis://cache.internal:6379', 'postgres://db.example.com/x', 'redis://128.0.0.1:1'])('refuses %s', (url) => {
+    expect(() => assertLoopbackUrl(url)).toThrow(/only touches stores on loopback/);
+  });
+});

@@ -1,0 +1,42 @@
+/** When the fault does not land, the verdict is INCONCLUSIVE, never PASS, and it says why. */
+import { describe, expect, test } from 'vitest';
+import { runOracle } from '../src/run-oracle.ts';
+
+const fixture = (name: string) => `test/fixtures/targets/${name}.ts`;
+
+describe('INCONCLUSIVE when the fault did not land', () => {
+  test('V310 narrow on a release with no seam: the hold could not land between check and delete', async () => {
+    const record = await runOracle({ oracle: 'V310', target: fixture('lock-no-seams'), params: { variant: 'narrow' } });
+    expect(record.verdict).toBe('INCONCLUSIVE');
+    expect(record.preconditions.find((c) => !c.held)?.detail).toMatch(/release:before-delete/);
+  });
+
+  test('V311 between-commands on an acquire with no seam', async () => {
+    const record = await runOracle({ oracle: 'V311', target: fixture('lock-no-seams'), params: { variant: 'between-commands' } });
+    expect(record.verdict).toBe('INCONCLUSIVE');
+    expect(record.preconditions.find((c) => !c.held)?.detail).toMatch(/acquire:after-set/);
+  });
+
+  test("V313 when A's lease outlasts the pause: B never takes the lock", async () => {
+    const record = await runOracle({ oracle: 'V313', target: fixture('job-long-lease'), params: { timeout: 1200 } });
+    expect(record.verdict).toBe('INCONCLUSIVE');
+    const unmet = record.preconditions.filter((c) => !c.held).map((c) => c.name);
+    expect(unmet).toContain('A was stopped past its lease and B took the lock');
+    expect(record.counts.aWritesAcceptedAfterBAcquired).toBe(0);
+  });
+
+  test('V312 when the pre-holder never reaches a write', async () => {
+    const record = await runOracle({ oracle: 'V312', target: fixture('job-never-writes'), params: { timeout: 1000 } });
+    expect(record.verdict).toBe('INCONCLUSIVE');
+    expect(record.preconditions[0]).toMatchObject({ name: 'P held the lock', held: false });
+  });
+});
+
+describe('ERROR when the target breaks', () => {
+  test('an acquire that throws is an ERROR naming the member, not a verdict', async () => {
+    const record = await runOracle({ oracle: 'V310', target: fixture('acquire-throws') });
+    expect(record.verdict).toBe('ERROR');
+    expect(record.error).toMatch(/acquire\(\) threw/);
+    expect(record.error).toMatch(/acquire exploded/);
+  });
+});

@@ -1,0 +1,36 @@
+/**
+ * Every oracle FAILs on each of its bad reference targets and PASSes on each good one, against a
+ * real store with real holder processes. The reference list lives in each oracle file, so a new
+ * oracle (V320) is covered by adding its references there.
+ */
+import { describe, expect, test } from 'vitest';
+import { loadAllOracles } from '../src/registry.ts';
+import { runOracle } from '../src/run-oracle.ts';
+
+const oracles = await loadAllOracles();
+
+describe.each(oracles.map((o) => [o.id, o] as const))('%s reference targets', (_id, oracle) => {
+  test('ships at least one bad and one good reference target', () => {
+    expect(oracle.references.some((r) => r.expect === 'FAIL')).toBe(true);
+    expect(oracle.references.some((r) => r.expect === 'PASS')).toBe(true);
+  });
+
+  test.each(oracle.references.map((r) => [`${r.expect === 'FAIL' ? 'bad' : 'good'} ${r.target} ${JSON.stringify(r.params ?? {})}${r.store ? ` on ${r.store}` : ''}`, r] as const))(
+    '%s',
+    async (_name, reference) => {
+      const record = await runOracle({
+        oracle: oracle.id,
+        target: reference.target,
+        ...(reference.params ? { params: reference.params } : {}),
+        ...(reference.store ? { store: reference.store } : {}),
+      });
+      const why = `${record.explanation}\npreconditions: ${JSON.stringify(record.preconditions)}\n${record.error ?? ''}`;
+      expect(record.verdict, why).toBe(reference.expect);
+      // A verdict is only as good as its evidence: every precondition held and was recorded.
+      expect(record.preconditions.length).toBeGreaterThan(0);
+      expect(record.preconditions.every((c) => c.held)).toBe(true);
+      expect(record.faults.length).toBeGreaterThan(0);
+      if (reference.expect === 'FAIL') expect(record.property?.offending.length).toBeGreaterThan(0);
+    },
+  );
+});

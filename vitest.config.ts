@@ -1,0 +1,14 @@
+import { defineConfig } from 'vitest/config';
+
+// Oracle tests start real stores and real holder processes: a few files at a time on 2 cores.
+// No retries: a flaky verdict is exactly what this project reports, so it must show.
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    testTimeout: 120_000,
+    hookTimeout: 60_000,
+    maxWorkers: 2,
+    retry: 0,
+    reporters: ['default'],
+  },
+});
