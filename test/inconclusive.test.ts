@@ -6,7 +6,7 @@ const fixture = (name: string) => `test/fixtures/targets/${name}.ts`;
 
 describe('INCONCLUSIVE when the fault did not land', () => {
   test('V310 narrow on a release with no seam: the hold could not land between check and delete', async () => {
-    const record = await runOracle({ oracle: 'V310', target: fixture('lock-no-seams'), params: { variant: 'narrow' } });
+    const record = await runOracle({ oracle: 'V310', target: fixture('lock-no-seams'), params: { variant: 'narrow', hold: 'seam' } });
     expect(record.verdict).toBe('INCONCLUSIVE');
     expect(record.preconditions.find((c) => !c.held)?.detail).toMatch(/release:before-delete/);
   });
