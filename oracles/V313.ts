@@ -8,9 +8,26 @@
  * or the resource rejected every such write (a fencing token checked at the write).
  * Preconditions: A reached its critical section; B took the lock and wrote while A was stopped;
  * A ran to the end of its job after resuming.
+ *
+ * Variant "renewal-wire": instead of stopping the whole process, A's next renewal after its first
+ * write (PEXPIRE / a compare-and-pexpire script / an UPDATE of a lease row) is held at A's wire
+ * proxy until its lease lapses and B has taken the lock and written; then the renewal goes on and
+ * A sees its answer. Needs no seam and no signal: the target runs exactly as in production.
  */
 import { defineOracle, type Check } from '../src/oracle.ts';
 import { runJobUntilFirstEffect } from '../scenarios/run-job-until-effect.ts';
+import { PG_RENEWAL, REDIS_RENEWAL } from '../scenarios/wire/patterns.ts';
+
+/** How A is kept out of the way while its lease lapses: SIGSTOP, or its renewal held at the wire. */
+interface Stop {
+  /** Harness time the stop landed. */
+  since: number;
+  /** "stopped (SIGSTOP)" / "held its renewal (EVAL ...) at the wire". */
+  what: string;
+  active(): boolean;
+  /** Lift it; returns how long it lasted. */
+  lift(): number;
+}
 
 export default defineOracle({
   id: 'V313',
@@ -23,6 +40,12 @@ export default defineOracle({
   holders: ['A', 'B'],
   params: {
     ttl: { kind: 'ms', default: 300, min: 20, doc: 'lease TTL the target is asked to use' },
+    variant: {
+      kind: 'choice',
+      default: 'pause',
+      choices: ['pause', 'renewal-wire'],
+      doc: "pause: SIGSTOP A after its first write; renewal-wire: hold A's next renewal at its wire proxy (no process stop, no seam)",
+    },
     steps: { kind: 'count', default: 3, min: 2, max: 1000, doc: 'writes the reference jobs make (targets read env.params.steps)' },
     stepMs: { kind: 'ms', default: 20, min: 1, doc: 'work between two writes in the reference jobs (env.params.stepMs)' },
     timeout: { kind: 'ms', default: 5000, min: 100, doc: 'longest wait for any step (A reaching a write, B taking the lock, A finishing)' },
@@ -44,10 +67,16 @@ export default defineOracle({
     { target: 'targets/postgres/job-session-lock-idle-timeout.ts', expect: 'FAIL', store: 'postgres' },
     { target: 'targets/postgres/job-lease-row-renew-checked.ts', expect: 'PASS', store: 'postgres' },
     { target: 'targets/postgres/job-xact-lock.ts', expect: 'PASS', store: 'postgres' },
+    { target: 'targets/redis/ioredis/lease-extend-ignored.ts', expect: 'FAIL', params: { variant: 'renewal-wire' } },
+    { target: 'targets/redis/node-redis/lease-extend-ignored.ts', expect: 'FAIL', params: { variant: 'renewal-wire' } },
+    { target: 'targets/redis/ioredis/lease-renew-checked.ts', expect: 'PASS', params: { variant: 'renewal-wire' } },
+    { target: 'targets/redis/node-redis/lease-renew-checked.ts', expect: 'PASS', params: { variant: 'renewal-wire' } },
+    { target: 'targets/postgres/job-lease-row-renew-checked.ts', expect: 'PASS', store: 'postgres', params: { variant: 'renewal-wire' } },
   ],
 
   async play(s, p) {
-    const [a, b] = await Promise.all([s.holder('A'), s.holder('B')]);
+    const wireA = p.variant === 'renewal-wire' ? await s.wire('A') : undefined;
+    const [a, b] = await Promise.all([s.holder('A', wireA ? { url: wireA.url } : {}), s.holder('B')]);
     const preconditions: Check[] = [];
 
     s.progress('A runs the job');
@@ -63,14 +92,46 @@ export default defineOracle({
     });
     if (!aFirst.isReached) return judge();
 
-    const pause = a.pause();
-    aFirst.release();
-    s.progress(`A stopped (SIGSTOP) after its first write; waiting for its ${p.ttl} ms lease to lapse and B to take the lock`);
+    let stop: Stop;
+    if (wireA) {
+      const hold = wireA.hold(s.store.kind === 'redis' ? REDIS_RENEWAL : PG_RENEWAL);
+      aFirst.release();
+      const first = await s.within(Promise.race([hold.reached.then(() => 'held' as const), aJob.then(() => 'ended' as const)]), p.timeout);
+      const held = first === 'held' ? await hold.reached : undefined;
+      preconditions.push({
+        name: "A's renewal was held at the wire",
+        held: held !== undefined,
+        detail: held
+          ? `A's renewal (${held.command.text}) was held at its wire proxy from ${held.atMs} ms`
+          : first === 'ended'
+            ? `A's job ended without renewing its lease after its first write: nothing to hold (a helper with no renewal is judged by --variant pause)`
+            : `A sent no renewal the wire proxy recognises within ${p.timeout} ms of its first write (${hold.record.what})`,
+      });
+      if (!held) {
+        hold.release();
+        await s.within(aJob, p.timeout);
+        return judge();
+      }
+      stop = {
+        since: held.atMs,
+        what: `held its renewal (${held.command.text.slice(0, 60)}) at the wire`,
+        active: () => hold.holding,
+        lift: () => {
+          hold.release();
+          return s.now() - held.atMs;
+        },
+      };
+    } else {
+      const pause = a.pause();
+      aFirst.release();
+      stop = { since: pause.appliedAt, what: 'stopped (SIGSTOP)', active: () => a.isPaused, lift: () => a.resume() };
+    }
+    s.progress(`A ${stop.what} after its first write; waiting for its ${p.ttl} ms lease to lapse and B to take the lock`);
 
     const bIn = await runJobUntilFirstEffect(b, p.timeout, Math.max(5, Math.round(p.ttl / 10)));
     const bFirst = s.resource.effects().find((e) => e.holder === 'B');
-    const bWroteWhileAStopped = bIn.job !== undefined && a.isPaused && bFirst !== undefined;
-    const stoppedFor = (bFirst?.t ?? s.now()) - pause.appliedAt;
+    const bWroteWhileAStopped = bIn.job !== undefined && stop.active() && bFirst !== undefined;
+    const stoppedFor = (bFirst?.t ?? s.now()) - stop.since;
     preconditions.push({
       name: 'A was stopped past its lease and B took the lock',
       held: bWroteWhileAStopped,
@@ -78,7 +139,7 @@ export default defineOracle({
         ? `B wrote (resource #${bFirst!.seq}) ${stoppedFor.toFixed(1)} ms into A's stop, after ${bIn.attempts} attempt(s); the lease was ${p.ttl} ms`
         : `B did not take the lock and write within ${p.timeout} ms of A's stop (${bIn.attempts} attempt(s)): A's lease never lapsed, so the fault did not land`,
     });
-    const stoppedMs = a.resume();
+    const stoppedMs = stop.lift();
     s.progress(`A resumed after ${stoppedMs.toFixed(0)} ms`);
 
     const aEnd = await s.within(aJob, p.timeout);
@@ -132,14 +193,18 @@ export default defineOracle({
       }
       if (!held) {
         return (
-          `A took a ${p.ttl} ms lease and wrote, then was stopped (SIGSTOP) until its lease lapsed and B took the lock and wrote. ` +
+          `A took a ${p.ttl} ms lease and wrote, then was ${stopWhat()} until its lease lapsed and B took the lock and wrote. ` +
           `When A resumed it went on writing: ${accepted} write(s) reached the resource after B's, so two holders acted at once ` +
           `(overlap ${overlapMs.toFixed(1)} ms by the resource's clock). The helper neither renewed-and-checked its lease before writing nor carried a fencing token the resource could check.`
         );
       }
       return rejected
-        ? `A was stopped past its ${p.ttl} ms lease while B took the lock and wrote. When A resumed it tried ${rejected} more write(s), but each carried a stale fencing token and the resource rejected it: the fence held.`
-        : `A was stopped past its ${p.ttl} ms lease while B took the lock and wrote. When A resumed it made no further write: it noticed it had lost the lease before writing.`;
+        ? `A was ${stopWhat()} past its ${p.ttl} ms lease while B took the lock and wrote. When A resumed it tried ${rejected} more write(s), but each carried a stale fencing token and the resource rejected it: the fence held.`
+        : `A was ${stopWhat()} past its ${p.ttl} ms lease while B took the lock and wrote. When A resumed it made no further write: it noticed it had lost the lease before writing.`;
+    }
+
+    function stopWhat(): string {
+      return p.variant === 'renewal-wire' ? "held at the wire (its renewal kept at A's proxy)" : 'stopped (SIGSTOP)';
     }
   },
 });
