@@ -95,7 +95,8 @@ export async function playPooler(s: Scenario, p: V314Params): Promise<Judgement>
             (sameSession
               ? `PgBouncer ran B's statement on server session ${bSessions.join(', ')}, the very session that holds A's lock; a session lock is re-entrant, so Postgres granted it. `
               : "B's statement ran on a server session that did not see A's lock. ") +
-            `Both holders believed they held the lock at once. ${leftAfterAll.length ? `After both released and disconnected, pg_locks still showed ${describeLocks(leftAfterAll)}.` : ''}`
+            'Both holders believed they held the lock at once.' +
+            (leftAfterAll.length ? ` After both released and disconnected, pg_locks still showed ${describeLocks(leftAfterAll)}.` : '')
           : `A held the lock through PgBouncer in ${p.poolMode} mode; B's attempt ran on server session ${bSessions.join(', ')}, not A's (${lockSessions.join(', ')}), and was denied; B took the lock once A released it. The lock is tied to a session the pooler does not share (a transaction-scoped lock, or session pooling).`,
     };
   }
