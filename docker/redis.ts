@@ -1,6 +1,7 @@
 /**
  * Redis and Valkey: a scratch server with no persistence on a loopback port.
- * Local process: Debian's `redis-server` (or `valkey-server`). Container: the image below.
+ * Local process: Debian's `redis-server` (or `valkey-server`). Container: the image below, run on
+ * the host network with the same arguments (src/stores/container-runtime.ts).
  */
 import { execa } from 'execa';
 import { Redis } from 'ioredis';
@@ -8,12 +9,37 @@ import { spawnServer, waitUntilReady } from '../src/stores/server-process.ts';
 import { StoreUnavailableError, type StoreKind, type StoreRecipe } from '../src/stores/types.ts';
 import { serverClockFor } from './clock-offset/server-clock.ts';
 
+/** Ask a server on 127.0.0.1:`port` its version (INFO server); throws until it answers. */
+async function serverVersion(port: number): Promise<string> {
+  const probe = new Redis({ host: '127.0.0.1', port, lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  probe.on('error', () => {});
+  try {
+    await probe.connect();
+    const info = await probe.info('server');
+    return /(?:redis|valkey)_version:(\S+)/.exec(info)?.[1] ?? 'unknown';
+  } finally {
+    probe.disconnect();
+  }
+}
+
+/** A scratch server: loopback only, no persistence, logs on stdout. */
+function serverArgs(port: number): string[] {
+  return ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no', '--protected-mode', 'yes', '--logfile', ''];
+}
+
 function redisLike(kind: StoreKind, defaultBinary: string, image: string, installHint: string): StoreRecipe {
   // LOCK_ORACLES_REDIS_SERVER / LOCK_ORACLES_VALKEY_SERVER point at another build of the server.
   const binary = process.env[`LOCK_ORACLES_${kind.toUpperCase()}_SERVER`] || defaultBinary;
   return {
     kind,
     image,
+    container: {
+      // The server binary's name inside the image (the official images and scripts/container-engine.sh's local one).
+      command: (port) => [defaultBinary, ...serverArgs(port)],
+      readyLog: /Ready to accept connections/,
+      url: (port) => `redis://127.0.0.1:${port}`,
+      version: serverVersion,
+    },
     async missing() {
       try {
         await execa(binary, ['--version']);
@@ -27,23 +53,10 @@ function redisLike(kind: StoreKind, defaultBinary: string, image: string, instal
       const server = spawnServer({
         label: `${binary} :${port}`,
         command: binary,
-        args: [
-          '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no',
-          '--dir', dir, '--daemonize', 'no', '--protected-mode', 'yes', '--logfile', '',
-        ],
+        args: [...serverArgs(port), '--dir', dir],
         env: clock?.env ?? {},
       });
-      const version = await waitUntilReady(server, async () => {
-        const probe = new Redis({ host: '127.0.0.1', port, lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-        probe.on('error', () => {});
-        try {
-          await probe.connect();
-          const info = await probe.info('server');
-          return /(?:redis|valkey)_version:(\S+)/.exec(info)?.[1] ?? 'unknown';
-        } finally {
-          probe.disconnect();
-        }
-      });
+      const version = await waitUntilReady(server, () => serverVersion(port));
       return {
         kind,
         url: `redis://127.0.0.1:${port}`,

@@ -27,10 +27,10 @@ export interface StoreClock {
 }
 
 export interface StoreCapabilities {
-  /** SIGSTOP / SIGCONT the server process. */
+  /** SIGSTOP / SIGCONT the server process (container runtime: docker pause / unpause, the cgroup freezer). */
   pause?(): Promise<void>;
   resume?(): Promise<void>;
-  /** SIGKILL the server process. */
+  /** SIGKILL the server process (container runtime: docker kill with SIGKILL). */
   kill?(): Promise<void>;
   /** The server's own wall clock. */
   clock?: StoreClock;
@@ -78,11 +78,32 @@ export interface LocalStartContext {
   startStore(request: StoreRequest): Promise<StartedStore>;
 }
 
+/**
+ * What the container runtime needs to run a recipe's server from its image. The container shares
+ * this machine's network namespace (Docker's "host" network), so the server listens on a free
+ * loopback port of this machine that the runtime picks: no bridge network, no port published on
+ * 0.0.0.0, no traffic off loopback. Hence no exposed/mapped port here: the port is the host's.
+ */
+export interface ContainerRecipe {
+  /** The server's command line inside the image, listening on 127.0.0.1:`port` only. */
+  command(port: number): string[];
+  /** Extra environment for the server, if it needs any. */
+  env?: Record<string, string>;
+  /** A line the server prints once it accepts connections (testcontainers' log wait strategy). */
+  readyLog: RegExp;
+  /** The URL holders connect to, for a server on 127.0.0.1:`port`. */
+  url(port: number): string;
+  /** Ask the running server its own version (e.g. INFO server); throws until it answers. */
+  version(port: number): Promise<string>;
+}
+
 /** A store definition: how to start it as a local process, and which container image it is. */
 export interface StoreRecipe {
   kind: StoreKind;
-  /** The container image the container runtime uses for the same store. */
+  /** The container image the container runtime uses for the same store (LOCK_ORACLES_<KIND>_IMAGE overrides it). */
   image: string;
+  /** How to run the server in `image`; absent = the store is local-process only. */
+  container?: ContainerRecipe;
   /** Null when this machine can run it locally; otherwise why not, and the command that fixes it. */
   missing(): Promise<StoreUnavailableError | null>;
   startLocal(ctx: LocalStartContext): Promise<Omit<StartedStore, 'runtime' | 'startMs'>>;

@@ -1,0 +1,133 @@
+/**
+ * The container runtime: each store is a real server in a container started with testcontainers
+ * from its recipe's image, on Docker's host network bound to a free loopback port of this
+ * machine, and removed on every exit path (src/cleanup.ts; Ryuk is off, it needs an image pull).
+ * The harness never pulls: the image must already be on the engine.
+ */
+import { spawnSync } from 'node:child_process';
+import { getContainerRuntimeClient, ImageName, type ContainerRuntimeClient } from 'testcontainers';
+import { recipeFor } from '../../docker/index.ts';
+import { onCleanup } from '../cleanup.ts';
+import { freePort } from './free-port.ts';
+import { isLoopbackHost } from './loopback.ts';
+import { StoreContainer, type StartedStoreContainer } from './store-container.ts';
+import { StoreUnavailableError, type StartedStore, type StoreRecipe, type StoreRequest } from './types.ts';
+
+const ENGINE_REMEDY = 'bash scripts/container-engine.sh (installs and starts a local dockerd), or use --runtime local';
+
+export async function startContainerStore(request: StoreRequest): Promise<StartedStore> {
+  const { kind } = request;
+  const recipe = recipeFor(kind);
+  if (!recipe.container) {
+    throw new StoreUnavailableError(
+      `the container runtime cannot start ${kind}: its recipe (docker/${kind}.ts) has no container facts (command, ready line, version probe).`,
+      `use --runtime local for ${kind}`,
+    );
+  }
+  if (request.clockOffsetMs !== undefined) {
+    throw new StoreUnavailableError(
+      `the container runtime cannot offset ${kind}'s clock: the clock-offset library is preloaded into local server processes only.`,
+      'use --runtime local for oracles that skew a store clock',
+    );
+  }
+  const began = performance.now();
+  const client = await localEngine();
+  const image = imageFor(recipe);
+  if (!(await client.image.exists(ImageName.fromString(image)))) {
+    throw new StoreUnavailableError(
+      `the image ${image} for ${kind} is not on the container engine, and the harness does not pull images.`,
+      `docker pull ${image}; or build a local one (bash scripts/container-engine.sh) and set LOCK_ORACLES_${kind.toUpperCase()}_IMAGE to its tag`,
+    );
+  }
+
+  const port = await freePort();
+  const label = `${kind} container (${image}) :${port}`;
+  let started: StartedStoreContainer | undefined;
+  let remove: (() => Promise<void>) | undefined;
+  const builder = new StoreContainer(image, kind, recipe.container, port).withOnCreated((id) => {
+    remove = onCleanup(
+      `remove ${label}`,
+      async () => {
+        if (started) await started.stop({ timeout: 0 });
+        else await client.container.getById(id).remove({ force: true, v: true });
+      },
+      () => void spawnSync('docker', ['rm', '--force', id], { stdio: 'ignore', timeout: 5000 }),
+    );
+  });
+  try {
+    started = await builder.start();
+    const version = await answered(() => recipe.container!.version(port), label);
+    const store: StartedStore = {
+      kind,
+      runtime: 'container',
+      url: recipe.container.url(port),
+      host: '127.0.0.1',
+      port,
+      version,
+      startMs: performance.now() - began,
+      capabilities: {
+        pause: () => started!.pause(),
+        resume: () => started!.resume(),
+        kill: () => started!.kill(),
+      },
+      stop: async () => {
+        await remove?.();
+      },
+    };
+    return store;
+  } catch (error) {
+    await remove?.().catch(() => undefined);
+    throw error;
+  }
+}
+
+/** The image for a recipe: LOCK_ORACLES_<KIND>_IMAGE, else the recipe's own. */
+export function imageFor(recipe: StoreRecipe): string {
+  return process.env[`LOCK_ORACLES_${recipe.kind.toUpperCase()}_IMAGE`] || recipe.image;
+}
+
+/**
+ * testcontainers' client for an engine on this machine. The store runs on the host network, so
+ * its host is 127.0.0.1 by construction (the override also keeps testcontainers from looking for
+ * a bridge gateway when this process seems to run in a container); an engine reached over TCP
+ * must be on loopback too.
+ */
+async function localEngine(): Promise<ContainerRuntimeClient> {
+  process.env.TESTCONTAINERS_RYUK_DISABLED ??= 'true';
+  process.env.TESTCONTAINERS_HOST_OVERRIDE ??= '127.0.0.1';
+  let client: ContainerRuntimeClient;
+  try {
+    client = await getContainerRuntimeClient();
+  } catch (error) {
+    throw new StoreUnavailableError(`no container engine answered (testcontainers: ${(error as Error).message}).`, ENGINE_REMEDY);
+  }
+  const modem = client.container.dockerode.modem as { socketPath?: string; host?: string };
+  const engineHost = modem.socketPath ? undefined : modem.host;
+  for (const host of [engineHost, client.info.containerRuntime.host]) {
+    if (host !== undefined && !isLoopbackHost(host)) {
+      throw new StoreUnavailableError(
+        `the container engine is at "${host}", not on this machine's loopback; the harness only starts and touches stores on loopback.`,
+        `point DOCKER_HOST at a local engine (unix:///var/run/docker.sock), unset TESTCONTAINERS_HOST_OVERRIDE, or use --runtime local`,
+      );
+    }
+  }
+  return client;
+}
+
+/** The server printed its ready line; it must now answer on 127.0.0.1 (else the engine is not sharing this network). */
+async function answered(probe: () => Promise<string>, label: string, timeoutMs = 5000): Promise<string> {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await probe();
+    } catch (error) {
+      if (performance.now() > deadline) {
+        throw new Error(
+          `${label} is ready inside its container but does not answer on 127.0.0.1 (${(error as Error).message}). ` +
+            'The engine must run on this machine and share its network namespace (a rootful dockerd on Linux); use --runtime local otherwise.',
+        );
+      }
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+}
