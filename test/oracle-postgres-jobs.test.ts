@@ -8,7 +8,7 @@ import V313 from '../oracles/V313.ts';
 import { runOracle } from '../src/run-oracle.ts';
 
 const postgresReferences = [V312, V313].flatMap((oracle) =>
-  oracle.references.filter((r) => r.store === 'postgres').map((r) => [`${oracle.id} ${r.expect} ${r.target}`, oracle.id, r] as const),
+  oracle.references.filter((r) => r.store === 'postgres').map((r) => [`${oracle.id} ${r.expect} ${r.target} ${JSON.stringify(r.params ?? {})}`, oracle.id, r] as const),
 );
 
 describe('V312 and V313 on Postgres', () => {
@@ -21,7 +21,7 @@ describe('V312 and V313 on Postgres', () => {
   });
 
   test.each(postgresReferences)('%s', async (_name, id, reference) => {
-    const record = await runOracle({ oracle: id, target: reference.target, store: 'postgres' });
+    const record = await runOracle({ oracle: id, target: reference.target, params: reference.params ?? {}, store: 'postgres' });
     expect(record.verdict, `${record.explanation}\n${record.error ?? ''}`).toBe(reference.expect);
     expect(record.preconditions.every((c) => c.held)).toBe(true);
     expect(record.store?.version).toMatch(/^PostgreSQL \d+/);
