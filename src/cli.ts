@@ -14,12 +14,14 @@ import { combineRuns, type EvidenceRecord } from './evidence.ts';
 import { writeMultiRunReport, writeRunReport } from './report/write-report.ts';
 import { cleanupAll } from './cleanup.ts';
 import type { StoreKind } from './stores/types.ts';
+import { RUNTIME_CHOICES, type RuntimeChoice } from './stores/start-store.ts';
 import type { OracleDefinition } from './oracle.ts';
 import type { ParamSpecs } from './params.ts';
 
 const HARNESS_OPTIONS = {
   target: { type: 'string' },
   store: { type: 'string' },
+  runtime: { type: 'string' },
   runs: { type: 'string' },
   expect: { type: 'string' },
   json: { type: 'boolean' },
@@ -39,6 +41,8 @@ Usage:
 Options:
   --target <path>      the target module binding your helper (see targets/contract.ts)
   --store <kind>       redis | valkey | postgres | pgbouncer (default: the oracle's first store)
+  --runtime <name>     local | container | auto: how the store is started (default local; auto = container
+                       when a Docker engine answers on its socket and the store has an image recipe)
   --runs <N>           repeat the scenario N times (fresh store each run); a violation in any run is FAIL
   --expect pass|fail   exit 0 when the verdict matches (failing-first proof of a fix)
   --json               print the evidence record on stdout (progress stays on stderr)
@@ -65,6 +69,8 @@ async function main(argv: string[]): Promise<number> {
   if (!Number.isInteger(runs) || runs < 1) throw new UsageError(`--runs must be a whole number ≥ 1, got "${values.runs}"`);
   const expect = values.expect?.toLowerCase();
   if (expect !== undefined && expect !== 'pass' && expect !== 'fail') throw new UsageError(`--expect must be pass or fail, got "${values.expect}"`);
+  const runtime = values.runtime ?? 'local';
+  if (!(RUNTIME_CHOICES as readonly string[]).includes(runtime)) throw new UsageError(`--runtime must be ${RUNTIME_CHOICES.join(', ')}, got "${runtime}"`);
   const progress = progressPrinter(!values.quiet);
 
   const records: EvidenceRecord[] = [];
@@ -75,6 +81,7 @@ async function main(argv: string[]): Promise<number> {
       target: values.target,
       params: extra,
       ...(values.store ? { store: values.store as StoreKind } : {}),
+      runtime: runtime as RuntimeChoice,
       progress,
     });
     records.push(record);

@@ -12,7 +12,7 @@ import { Resource } from './resource.ts';
 import { decideVerdict, type Judgement, type Verdict } from './oracle.ts';
 import { ParamError, resolveParams } from './params.ts';
 import { loadOracle, REPO_ROOT, UsageError } from './registry.ts';
-import { startLocalStore } from './stores/local-runtime.ts';
+import { startStore, type RuntimeChoice } from './stores/start-store.ts';
 import { StoreUnavailableError, type StartedStore, type StoreKind } from './stores/types.ts';
 import { SCHEMA_VERSION, type EvidenceRecord } from './evidence.ts';
 import { FaultLog } from '../scenarios/fault-log.ts';
@@ -25,6 +25,8 @@ export interface RunRequest {
   /** Oracle parameters: raw CLI strings or typed values, by parameter name (camelCase). */
   params?: Record<string, unknown>;
   store?: StoreKind;
+  /** Which runtime starts the store (src/stores/start-store.ts); default local. */
+  runtime?: RuntimeChoice;
   progress?: (message: string) => void;
 }
 
@@ -77,7 +79,7 @@ export async function runOracle(request: RunRequest): Promise<EvidenceRecord> {
   let error: string | undefined;
   let scenarioMs = 0;
   try {
-    const storeStart = startLocalStore(oracle.storeRequest?.(params as never, kind) ?? { kind });
+    const storeStart = startStore(oracle.storeRequest?.(params as never, kind) ?? { kind }, request.runtime);
     storeStart.catch(() => undefined);
     readyInfo = await readyOrUsageError([...spawned.values()], targetPath);
     holdersReadyMs = performance.now() - began;

@@ -5,7 +5,6 @@
  */
 import { request as httpRequest } from 'node:http';
 import { recipeFor } from '../../docker/index.ts';
-import { startContainerStore } from './container-runtime.ts';
 import { startLocalStore } from './local-runtime.ts';
 import type { StartedStore, StoreKind, StoreRequest } from './types.ts';
 
@@ -13,8 +12,10 @@ export const RUNTIME_CHOICES = ['local', 'container', 'auto'] as const;
 export type RuntimeChoice = (typeof RUNTIME_CHOICES)[number];
 
 export async function startStore(request: StoreRequest, choice: RuntimeChoice = 'local'): Promise<StartedStore> {
-  const runtime = await chooseRuntime(choice, request.kind);
-  return runtime === 'container' ? startContainerStore(request) : startLocalStore(request);
+  if ((await chooseRuntime(choice, request.kind)) === 'local') return startLocalStore(request);
+  // Loaded on demand: testcontainers takes about a second to import, which local runs never pay.
+  const { startContainerStore } = await import('./container-runtime.ts');
+  return startContainerStore(request);
 }
 
 /** `auto` looks only at a unix socket: DOCKER_HOST=unix://…, else /var/run/docker.sock. */
