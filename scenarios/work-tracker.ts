@@ -32,12 +32,15 @@ export class WorkTracker {
     }).enable();
   }
 
-  /** Run `fn` so that every promise it (and what it starts) creates is tracked. */
-  async run<T>(fn: () => Promise<T>): Promise<T> {
+  /**
+   * Run `fn` (synchronously) so that every promise it, and whatever it starts, creates is tracked.
+   * Synchronous on purpose: an async wrapper's own promise would count as work.
+   */
+  run<T>(fn: () => T): T {
     const scope = new AsyncResource('lock-oracles-tracked-work');
     this.#tracked.add(scope.asyncId());
     try {
-      return await scope.runInAsyncScope(fn);
+      return scope.runInAsyncScope(fn);
     } finally {
       scope.emitDestroy();
     }

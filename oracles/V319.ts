@@ -1,0 +1,155 @@
+/**
+ * V319 — DST and local-time schedules, coordinated by a fleet lock.
+ *
+ * Scenario: a fleet of --replicas replica processes each start the target's scheduler (its real
+ * cron library) with the process's TZ set to the day's zone, on their own simulated clocks (Date
+ * and timers fake), and are driven through each local day in --days (by default both transition
+ * days of Europe/Berlin and America/New_York) in seconds. The store's wall clock is stepped with
+ * the simulated one, so the fleet lock's TTL lapses in simulated time.
+ * Property: on every day the job fires --per-day times across the fleet (fires counted per local
+ * day and per replica).
+ * Preconditions: every replica's scheduler was armed; the work of every fire settled at its own
+ * simulated instant; the store's clock was in step with the simulated one (read after every
+ * advance that did work) and moved through the whole day.
+ */
+import { Redis } from 'ioredis';
+import { defineOracle, type Check } from '../src/oracle.ts';
+import { runSimulatedDay, type DayRun } from '../scenarios/simulated-day.ts';
+import { localTime, parseZoneDays } from '../scenarios/zone-days.ts';
+
+const TRANSITION_DAYS = 'Europe/Berlin:2025-03-30,Europe/Berlin:2025-10-26,America/New_York:2025-03-09,America/New_York:2025-11-02';
+
+export default defineOracle({
+  id: 'V319',
+  title: 'DST and local-time schedules, coordinated',
+  class: 'CK-4 local-time schedule across DST transitions under a fleet lock',
+  scenario:
+    'A fleet of replicas runs the target\'s schedule under its fleet lock on simulated clocks in the job\'s zone, through the spring and autumn transition days, with the store\'s clock kept in step.',
+  property: 'On every simulated local day the job fires the documented number of times across the fleet.',
+  stores: ['redis'],
+  holders: ['R1', 'R2', 'R3'],
+  params: {
+    replicas: { kind: 'count', default: 3, min: 2, max: 8, doc: 'replica processes in the fleet' },
+    days: { kind: 'text', default: TRANSITION_DAYS, doc: 'local days to simulate, Zone:YYYY-MM-DD, comma-separated' },
+    perDay: { kind: 'count', default: 1, min: 0, doc: 'documented fires per local day across the fleet' },
+    ttl: { kind: 'ms', default: 600_000, min: 1, doc: 'the fleet lock TTL the target is asked to use (env.ttlMs), in simulated time' },
+    settleTimeout: { kind: 'ms', default: 3000, min: 10, doc: 'real ms a replica may take to finish the work one fire started' },
+    inStep: { kind: 'ms', default: 1000, min: 1, doc: 'largest store-clock minus simulated-clock difference accepted as in step' },
+  },
+  needs: () => ['schedule'],
+  validate: (p) => {
+    try {
+      parseZoneDays(p.days);
+      return [];
+    } catch (error) {
+      return [`--days: ${(error as Error).message}`];
+    }
+  },
+  storeRequest: (_p, kind) => ({ kind, clockOffsetMs: 0 }),
+  // croner wakes every 30 s of simulated time (about 3000 advances a day), so its references run
+  // the days that matter rather than all four; `cron` wakes only to fire and runs all four.
+  references: [
+    { target: 'targets/clock/croner-0230-tz.ts', expect: 'FAIL', params: { days: 'Europe/Berlin:2025-03-30' } },
+    { target: 'targets/clock/cron-0230-ten-minute-lock.ts', expect: 'FAIL' },
+    { target: 'targets/clock/croner-utc.ts', expect: 'PASS', params: { days: 'Europe/Berlin:2025-03-30,Europe/Berlin:2025-10-26' } },
+    { target: 'targets/clock/cron-0230-date-key-lock.ts', expect: 'PASS' },
+  ],
+
+  async play(s, p) {
+    const storeClock = s.store.capabilities.clock;
+    if (!storeClock) throw new Error(`the ${s.store.kind} store was started without a clock; V319 needs the store's clock in step with the simulated one`);
+    const probe = new Redis(s.store.url, { lazyConnect: true, maxRetriesPerRequest: 1 });
+    probe.on('error', () => undefined);
+    s.onClose(async () => probe.disconnect());
+    const storeNow = async () => {
+      const [seconds, micros] = (await probe.time()) as [string | number, string | number];
+      return Number(seconds) * 1000 + Number(micros) / 1000;
+    };
+    const ids = Array.from({ length: p.replicas }, (_, i) => `R${i + 1}`);
+    const replicas = await Promise.all(ids.map((id) => s.holder(id)));
+    const days = parseZoneDays(p.days);
+
+    const runs: DayRun[] = [];
+    for (const day of days) {
+      s.progress(`simulating ${day.date} in ${day.zone} (${(day.endMs - day.startMs) / 3_600_000} h) on ${p.replicas} replicas`);
+      const run = await runSimulatedDay(s, replicas, storeClock, day, { settleTimeoutMs: p.settleTimeout, storeNow });
+      runs.push(run);
+      s.note(`simulated ${day.zone} ${day.date}`, {
+        fires: run.fires.map((f) => ({ replica: f.replica, at: localTime(day.zone, f.simMs), seq: f.effect.seq })),
+        advances: run.advances,
+        workingAdvances: run.workingAdvances,
+        wallMs: Math.round(run.wallMs),
+        storeSkewMaxMs: Math.round(Math.max(0, ...run.storeSkewsMs.map(Math.abs))),
+      });
+    }
+
+    const label = (run: DayRun) => `${run.day.zone} ${run.day.date}`;
+    const preconditions: Check[] = [];
+    const unarmed = runs.filter((r) => r.unarmed.length);
+    preconditions.push({
+      name: 'every replica\'s scheduler was armed',
+      held: unarmed.length === 0,
+      detail: unarmed.length
+        ? unarmed.map((r) => `${label(r)}: ${r.unarmed.join(', ')} had no timer pending after schedule()`).join('; ')
+        : `after schedule() every replica had a timer pending on each of ${runs.length} day(s)`,
+    });
+    const unsettled = runs.flatMap((r) => r.unsettled.map((u) => `${u.replica} at ${localTime(r.day.zone, u.simMs)}`));
+    preconditions.push({
+      name: 'each fire\'s work settled at its own simulated instant',
+      held: unsettled.length === 0,
+      detail: unsettled.length
+        ? `work was still pending after ${p.settleTimeout} ms real: ${unsettled.slice(0, 5).join('; ')}`
+        : `every advance that did work settled before the clocks moved on (${runs.reduce((n, r) => n + r.workingAdvances, 0)} such advances)`,
+    });
+    const skews = runs.flatMap((r) => r.storeSkewsMs);
+    const maxSkew = Math.max(0, ...skews.map(Math.abs));
+    const drift = runs.map((r) => ({ run: r, storeMoved: r.storeEndMs - r.storeStartMs, simulated: r.day.endMs - 1 - r.day.startMs }));
+    const moved = drift.every((d) => Math.abs(d.storeMoved - d.simulated) <= p.inStep + d.run.wallMs);
+    preconditions.push({
+      name: 'the store\'s clock was in step with the simulated clock',
+      held: skews.length > 0 && maxSkew <= p.inStep && moved,
+      detail:
+        `${skews.length} reading(s) of the store's clock (TIME) right after an advance that did work differed from the simulated instant by at most ${maxSkew.toFixed(1)} ms (accepted: ${p.inStep} ms); ` +
+        drift.map((d) => `${label(d.run)}: store clock moved ${(d.storeMoved / 3_600_000).toFixed(3)} h for ${(d.simulated / 3_600_000).toFixed(3)} h simulated`).join('; ') +
+        `; mechanism: ${storeClock.mechanism}`,
+    });
+
+    const counts: Record<string, number> = {};
+    const wrong: DayRun[] = [];
+    for (const run of runs) {
+      counts[`${label(run)} fires`] = run.fires.length;
+      for (const id of ids) counts[`${label(run)} ${id}`] = run.fires.filter((f) => f.replica === id).length;
+      counts[`${label(run)} wallMs`] = Math.round(run.wallMs);
+      if (run.fires.length !== p.perDay) wrong.push(run);
+    }
+    counts.storeSkewMaxMs = Math.round(maxSkew * 10) / 10;
+    const held = wrong.length === 0;
+    const describe = (run: DayRun) =>
+      `${label(run)}: ${run.fires.length} fire(s)${run.fires.length ? ` (${run.fires.map((f) => `${f.replica} at ${localTime(run.day.zone, f.simMs)}`).join(', ')})` : ''}`;
+    return {
+      preconditions,
+      counts,
+      property: {
+        name: `the job fires ${p.perDay} time(s) on every local day across the fleet`,
+        held,
+        detail: runs.map(describe).join('; '),
+        offending: wrong.flatMap((r) => r.fires.map((f) => f.effect)),
+      },
+      explanation: explain(),
+    };
+
+    function explain(): string {
+      const failed = preconditions.filter((c) => !c.held);
+      if (failed.length) return `Nothing was proven. ${failed.map((c) => `${c.name}: ${c.detail}`).join('; ')}.`;
+      const setting =
+        `${p.replicas} replicas ran the target's scheduler on their own simulated clocks through ${runs.map(label).join(', ')}, ` +
+        `each day in ${Math.round(Math.max(...runs.map((r) => r.wallMs)))} ms or less of real time, with the store's clock stepped along (within ${maxSkew.toFixed(0)} ms) so the ${p.ttl} ms fleet lock lapsed in simulated time.`;
+      if (held) return `${setting} The job fired ${p.perDay} time(s) on every day.`;
+      return (
+        `${setting} The job did not fire the documented ${p.perDay} time(s) a day: ${wrong.map(describe).join('; ')}. ` +
+        `A local-time schedule meets a missing hour in spring and a repeated hour in autumn; a fleet lock shorter than the repeat (or keyed by the instant rather than the local date) does not stop a second run, and nothing makes up a skipped one. ` +
+        `Schedule in UTC, keep the job's local time outside the transition hour, or key the lock (or a dedupe record) by the local date.`
+      );
+    }
+  },
+});

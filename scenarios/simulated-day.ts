@@ -1,0 +1,119 @@
+/**
+ * Runs a fleet of replicas through one local day on simulated clocks, with the store's clock kept
+ * in step: before every advance the store's wall clock is set to the instant the replicas are
+ * advanced to, so a lock TTL the store keeps lapses in simulated time as it would in real time.
+ *
+ * Each replica has its own simulated clock (its own process). The harness advances all of them to
+ * the earliest timer any of them has pending, and each holds its clock still until the work its
+ * fired timers started (lock commands, effects) has settled, so that work happens at the simulated
+ * instant it was fired for. Quiet advances (timers that started no async work) are counted but not
+ * put in the history one by one.
+ */
+import type { EffectRecord } from '../src/resource.ts';
+import type { StoreClock } from '../src/stores/types.ts';
+import type { Holder } from './holder.ts';
+import type { Scenario } from './scenario.ts';
+import type { ZoneDay } from './zone-days.ts';
+
+export interface DayOptions {
+  /** Real ms a replica may take to settle the work one advance started. */
+  settleTimeoutMs: number;
+  /** Reads the store's own wall clock (e.g. Redis TIME), epoch ms. */
+  storeNow: () => Promise<number>;
+}
+
+export interface FireRecord {
+  effect: EffectRecord;
+  replica: string;
+  /** The simulated instant it was fired at, epoch ms. */
+  simMs: number;
+}
+
+export interface DayRun {
+  day: ZoneDay;
+  /** Advances in all (each to the next timer any replica had pending). */
+  advances: number;
+  /** Advances in which fired timers started async work. */
+  workingAdvances: number;
+  /** Replicas whose work had not settled within settleTimeoutMs, with the instant. */
+  unsettled: Array<{ replica: string; simMs: number }>;
+  /** Store clock minus simulated clock, read right after each working advance (ms). */
+  storeSkewsMs: number[];
+  /** The store's clock at the day's start and end. */
+  storeStartMs: number;
+  storeEndMs: number;
+  /** Replicas whose scheduler had no timer pending once schedule() returned. */
+  unarmed: string[];
+  fires: FireRecord[];
+  wallMs: number;
+}
+
+export async function runSimulatedDay(s: Scenario, replicas: Holder[], storeClock: StoreClock, day: ZoneDay, options: DayOptions): Promise<DayRun> {
+  const began = performance.now();
+  const stepStore = async (simMs: number) => storeClock.setOffsetMs(Math.round(simMs - Date.now()));
+  await stepStore(day.startMs);
+  const storeStartMs = await options.storeNow();
+  const storeFault = s.faults.apply('store', undefined, `store wall clock kept in step with the simulated day ${day.zone} ${day.date}`, {
+    zone: day.zone,
+    date: day.date,
+    offsetMs: storeClock.offsetMs(),
+    mechanism: storeClock.mechanism,
+  });
+  const clockFaults = replicas.map((r) =>
+    s.faults.apply('clock', r.id, `simulated clock (Date and timers) through ${day.date} in ${day.zone}`, { startMs: day.startMs, endMs: day.endMs }),
+  );
+  const next = new Map<string, number | null>();
+  await Promise.all(
+    replicas.map(async (r) => {
+      await r.clock({ op: 'install-sim', startMs: day.startMs, zone: day.zone });
+      const scheduled = await r.call('schedule');
+      if (!scheduled.ok) throw new Error(`replica ${r.id}: the target's schedule() threw:\n${scheduled.error}`);
+      // A clock command answers with the replica's next pending timer.
+      next.set(r.id, (await r.clock({ op: 'advance', toMs: day.startMs, settleTimeoutMs: options.settleTimeoutMs })).nextTimerMs ?? null);
+    }),
+  );
+  const unarmed = replicas.filter((r) => next.get(r.id) === null).map((r) => r.id);
+  const run: DayRun = {
+    day,
+    advances: 0,
+    workingAdvances: 0,
+    unsettled: [],
+    storeSkewsMs: [],
+    storeStartMs,
+    storeEndMs: storeStartMs,
+    unarmed,
+    fires: [],
+    wallMs: 0,
+  };
+  const lastInstant = day.endMs - 1;
+  for (;;) {
+    const pending = [...next.values()].filter((t): t is number => t !== null);
+    const to = Math.min(lastInstant, ...pending);
+    await stepStore(to);
+    const effectsBefore = s.resource.effects().length;
+    const replies = await Promise.all(
+      replicas.map(async (r) => [r, await r.clock({ op: 'advance', toMs: to, settleTimeoutMs: options.settleTimeoutMs }, false)] as const),
+    );
+    run.advances += 1;
+    const working = replies.filter(([, reply]) => (reply.work ?? 0) > 0);
+    if (working.length) {
+      run.workingAdvances += 1;
+      run.storeSkewsMs.push((await options.storeNow()) - to);
+      for (const [r, reply] of working) s.history.add('clock-step', r.id, { op: 'advance', toMs: to, ...reply });
+    }
+    for (const [r, reply] of replies) {
+      next.set(r.id, reply.nextTimerMs ?? null);
+      if (reply.settled === false) run.unsettled.push({ replica: r.id, simMs: to });
+    }
+    for (const effect of s.resource.effects().slice(effectsBefore)) {
+      if (effect.name === 'fire') run.fires.push({ effect, replica: effect.holder, simMs: to });
+    }
+    if (to >= lastInstant) break;
+  }
+  run.storeEndMs = await options.storeNow();
+  await Promise.all(replicas.map((r) => r.clock({ op: 'uninstall' })));
+  for (const fault of clockFaults) s.faults.lift(fault);
+  s.faults.lift(storeFault, { advances: run.advances, storeStartMs, storeEndMs: run.storeEndMs });
+  run.wallMs = performance.now() - began;
+  return run;
+}
