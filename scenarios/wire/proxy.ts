@@ -109,11 +109,11 @@ export class WireProxy implements ConnectionHost {
   drop(options: { refuseNew?: boolean } = {}): WireFaultHandle {
     if (this.refusing) throw new Error(`wire proxy ${this.holder}: a drop that refuses new connections is already in force; lift it first`);
     const what = options.refuseNew ? 'drop every connection, and reset new ones until lifted' : 'drop every connection';
-    const record = this.log.open('drop', what, true);
-    for (const connection of this.live) {
-      this.log.touch(record, connection.id);
-      connection.reset('reset by a drop fault');
-    }
+    const record = this.log.open('drop', what, false);
+    const hit = [...this.live];
+    for (const connection of hit) this.log.touch(record, connection.id);
+    this.log.land(record);
+    for (const connection of hit) connection.reset('reset by a drop fault');
     if (!options.refuseNew) {
       this.log.close(record);
       return { record, lift: () => {} };
@@ -131,9 +131,10 @@ export class WireProxy implements ConnectionHost {
   /** Accept and keep connections, but deliver nothing in either direction until lifted; then deliver it all, in order. */
   blackhole(): WireFaultHandle {
     if (this.blackholeRecord) throw new Error(`wire proxy ${this.holder}: a blackhole is already in force; lift it first`);
-    const record = this.log.open('blackhole', 'blackhole: deliver nothing either way until lifted', true);
+    const record = this.log.open('blackhole', 'blackhole: deliver nothing either way until lifted', false);
     this.blackholeRecord = record;
     for (const connection of this.live) connection.blackhole(record);
+    this.log.land(record);
     return {
       record,
       lift: () => {

@@ -1,0 +1,163 @@
+/**
+ * V315 — a leader keeps acting after losing leadership.
+ *
+ * Scenario: replica A runs the target's leader loop through its own wire proxy and writes; B runs
+ * the same loop directly and is denied while A leads. At A's first write, A is cut off from the
+ * store at its proxy (blackhole: nothing delivered either way; or drop: its connections reset and
+ * reconnects refused) while its process keeps running, so its renewals fail and its lease lapses;
+ * B becomes leader and writes. The cut lasts until `observe` ms after B's first write; then it is
+ * lifted and both loops are stopped through env.signal.
+ * Property: A's writes stop before B's first write: no accepted write by A after B's first write
+ * in the resource's arrival order (overlap 0, counted by writer identity at the resource).
+ * Preconditions: A led and wrote; A's renewals really failed (the proxy stopped A's commands or
+ * refused its reconnects); B became leader and wrote while A was cut off.
+ */
+import { defineOracle, type Check } from '../src/oracle.ts';
+import type { CallOutcome } from '../scenarios/holder.ts';
+
+export default defineOracle({
+  id: 'V315',
+  title: 'Leader keeps acting after losing leadership',
+  class: 'LK-7 a leader keeps acting after losing leadership',
+  scenario:
+    "A leads and writes; A's connection is cut at its wire proxy (blackholed or dropped) so its renewals fail while it keeps running; its lease lapses; B becomes leader and writes.",
+  property: "A's writes stop before B's first write: no accepted write by A after B's (overlap 0, by writer identity at the resource).",
+  stores: ['redis', 'postgres'],
+  holders: ['A', 'B'],
+  params: {
+    ttl: { kind: 'ms', default: 300, min: 20, doc: 'leader lease the target is asked to use' },
+    stepMs: { kind: 'ms', default: 20, min: 1, doc: 'time between two leader writes in the reference targets (env.params.stepMs)' },
+    fault: {
+      kind: 'choice',
+      default: 'blackhole',
+      choices: ['blackhole', 'drop'],
+      doc: "how A is cut off at its wire proxy: blackhole (nothing delivered either way, the connection stays open) or drop (connections reset, reconnects refused)",
+    },
+    observe: { kind: 'ms', default: 300, min: 0, doc: "how long A stays cut off after B's first write, watching for A's writes" },
+    timeout: { kind: 'ms', default: 5000, min: 100, doc: 'longest wait for any step (A leading, B taking over, the loops stopping)' },
+  },
+  needs: () => ['leader'],
+  validate: (p) => (p.timeout <= p.ttl ? [`--timeout (${p.timeout}) must be longer than --ttl (${p.ttl}): B can only lead after A's lease lapses`] : []),
+  references: [
+    { target: 'targets/redis/leader/cached-flag.ts', expect: 'FAIL' },
+    { target: 'targets/redis/leader/cached-flag.ts', expect: 'FAIL', params: { fault: 'drop' } },
+    { target: 'targets/redis/leader/taken-once.ts', expect: 'FAIL' },
+    { target: 'targets/redis/leader/recheck-each-write.ts', expect: 'PASS' },
+    { target: 'targets/redis/leader/recheck-each-write.ts', expect: 'PASS', params: { fault: 'drop' } },
+    { target: 'targets/redis/leader/cached-flag-fenced.ts', expect: 'PASS' },
+  ],
+
+  async play(s, p) {
+    const wireA = await s.wire('A');
+    const [a, b] = await Promise.all([s.holder('A', { url: wireA.url }), s.holder('B')]);
+    const preconditions: Check[] = [];
+    let aLoop: Promise<CallOutcome> | undefined;
+    let bLoop: Promise<CallOutcome> | undefined;
+
+    s.progress('A starts its leader loop through its wire proxy');
+    const aFirst = a.holdNextEffect();
+    aLoop = a.call('leader');
+    const aStarted = await s.within(Promise.race([aFirst.reached, aLoop.then(() => undefined)]), p.timeout);
+    preconditions.push({
+      name: 'A led and wrote',
+      held: aFirst.isReached,
+      detail: aFirst.isReached
+        ? `A made its first leader write at ${aFirst.hit?.t} ms`
+        : `A made no leader write within ${p.timeout} ms (${aStarted === undefined ? 'still running' : 'its leader loop returned'}): it never led, so nothing can be judged`,
+    });
+    if (!aFirst.isReached) return finish();
+
+    const bFirst = b.holdNextEffect();
+    bLoop = b.call('leader');
+    const cut = p.fault === 'drop' ? wireA.drop({ refuseNew: true }) : wireA.blackhole();
+    aFirst.release();
+    s.progress(`A cut off at its wire proxy (${p.fault}) while it keeps running; waiting for its ${p.ttl} ms lease to lapse and B to lead`);
+
+    const bWrote = await s.within(bFirst.reached, p.timeout);
+    bFirst.release();
+    if (bWrote) {
+      s.progress(`B leads and wrote; A stays cut off for another ${p.observe} ms`);
+      await s.sleep(p.observe);
+    }
+    const blocked = wireA.records().find((r) => r.id === cut.record.id) ?? cut.record;
+    cut.lift();
+
+    const stoppedA = blocked.commandsAffected + blocked.refusedConnections;
+    preconditions.push({
+      name: "A's renewals really failed",
+      held: stoppedA > 0,
+      detail:
+        stoppedA > 0
+          ? p.fault === 'drop'
+            ? `A's wire proxy reset ${blocked.connections.length} connection(s) and refused ${blocked.refusedConnections} reconnect(s) while A was cut off`
+            : `A's wire proxy stopped ${blocked.commandsAffected} command(s) A sent while cut off (${blocked.sampleCommands.slice(0, 2).join('; ')})`
+          : "A sent nothing to the store while it was cut off: it never tried to renew, so its lease lapsing is not V315's fault (a lease with no renewal is V313's)",
+    });
+    const bFirstWrite = s.resource.effects().find((e) => e.holder === 'B');
+    preconditions.push({
+      name: 'B became leader and wrote while A was cut off',
+      held: bWrote !== undefined && bFirstWrite !== undefined,
+      detail: bFirstWrite
+        ? `B's first leader write (resource #${bFirstWrite.seq}) came ${(bFirstWrite.t - (blocked.fromMs ?? 0)).toFixed(1)} ms after A was cut off; the lease was ${p.ttl} ms`
+        : `B did not lead and write within ${p.timeout} ms of A being cut off: A's lease never lapsed, so the fault did not land`,
+    });
+    return finish();
+
+    async function finish() {
+      a.abort();
+      b.abort();
+      const ends = await Promise.all([aLoop, bLoop].map((loop) => (loop ? s.within(loop, p.timeout) : Promise.resolve(undefined))));
+      if (aLoop && ends[0] === undefined) s.note(`A's leader loop did not return within ${p.timeout} ms of being aborted`);
+      return judge();
+    }
+
+    function judge() {
+      const effects = s.resource.effects();
+      const bFirstWrite = effects.find((e) => e.holder === 'B');
+      const aAfter = bFirstWrite ? effects.filter((e) => e.holder === 'A' && e.seq > bFirstWrite.seq) : [];
+      const aAcceptedAfter = aAfter.filter((e) => e.accepted);
+      const lastA = aAcceptedAfter.at(-1);
+      const overlapMs = bFirstWrite && lastA ? Math.max(0, lastA.t - bFirstWrite.t) : 0;
+      const held = aAcceptedAfter.length === 0;
+      return {
+        preconditions,
+        counts: {
+          aWrites: effects.filter((e) => e.holder === 'A').length,
+          bWrites: effects.filter((e) => e.holder === 'B').length,
+          aWritesAfterBFirstWrite: aAfter.length,
+          aWritesAcceptedAfterBFirstWrite: aAcceptedAfter.length,
+          aWritesRejectedByFence: aAfter.length - aAcceptedAfter.length,
+          overlapMs: Math.round(overlapMs * 1000) / 1000,
+        },
+        property: {
+          name: "A's writes stop before B's first write",
+          held,
+          detail: held
+            ? aAfter.length
+              ? `A tried ${aAfter.length} write(s) after B's first and the resource rejected every one (stale fencing token)`
+              : "A made no write after B's first"
+            : `A made ${aAcceptedAfter.length} accepted write(s) after B's first write (resource #${bFirstWrite?.seq}): two leaders acted at once for ${overlapMs.toFixed(1)} ms`,
+          offending: aAcceptedAfter,
+        },
+        explanation: explain(held, aAcceptedAfter.length, aAfter.length - aAcceptedAfter.length, overlapMs),
+      };
+    }
+
+    function explain(held: boolean, accepted: number, rejected: number, overlapMs: number): string {
+      const failed = preconditions.filter((c) => !c.held);
+      if (failed.length) return `Nothing was proven. ${failed.map((c) => `${c.name}: ${c.detail}`).join('; ')}.`;
+      const how =
+        `A led with a ${p.ttl} ms lease and wrote; then its connection was ${p.fault === 'drop' ? 'dropped (reset, reconnects refused)' : 'blackholed'} ` +
+        `at its wire proxy while the process kept running, so its renewals failed; its lease lapsed and B became leader and wrote`;
+      if (!held) {
+        return (
+          `${how}. A went on acting as leader: ${accepted} of its write(s) reached the resource after B's first, so two leaders acted at once ` +
+          `(overlap ${overlapMs.toFixed(1)} ms by the resource's clock). The leader trusts a flag or a lease taken earlier instead of re-checking before each effect, and its writes carry no fencing token.`
+        );
+      }
+      return rejected
+        ? `${how}. A kept trying to write (${rejected} write(s) after B's first) but each carried a stale fencing token and the resource rejected it: the fence held.`
+        : `${how}. A's writes stopped before B's first: it re-checked its leadership before acting and stepped down when it could not confirm it.`;
+    }
+  },
+});

@@ -1,0 +1,98 @@
+/**
+ * How often the narrow races reproduce with and without a command held at the wire, and what
+ * V315 costs. Prints Markdown for docs/benchmarks.md.
+ *
+ * - V310 narrow, ioredis GET→compare→DEL release: 20 runs with the DEL held at A's wire proxy
+ *   (`--variant narrow --hold wire`), vs 20 tries of the same race on timing alone (no seam, no
+ *   hold: A releases as its lease lapses while B retries acquire every millisecond).
+ * - V313 --variant renewal-wire on the ioredis extend-ignored job: 20 runs.
+ * - V315 wall time per reference target.
+ *
+ *   npx tsx scripts/bench-wire-holds.ts [runs, default 20]
+ */
+import { Redis } from 'ioredis';
+import { fileURLToPath } from 'node:url';
+import { FaultLog } from '../scenarios/fault-log.ts';
+import { Holder } from '../scenarios/holder.ts';
+import { acquireWithin } from '../scenarios/retry-acquire.ts';
+import { cleanupAll } from '../src/cleanup.ts';
+import { History } from '../src/history.ts';
+import { Resource } from '../src/resource.ts';
+import { runOracle } from '../src/run-oracle.ts';
+import { startLocalStore } from '../src/stores/local-runtime.ts';
+
+const RUNS = Number(process.argv[2] ?? 20);
+const NARROW_BAD = 'targets/redis/ioredis/release-get-compare-del.ts';
+const TTL = 200;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function verdicts(oracle: string, target: string, params: Record<string, string | number>): Promise<{ fails: number; wallMs: number[] }> {
+  let fails = 0;
+  const wallMs: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const record = await runOracle({ oracle, target, params });
+    if (record.verdict === 'FAIL') fails++;
+    else console.error(`${oracle} ${target} run ${i + 1}: ${record.verdict} — ${record.explanation}`);
+    wallMs.push(record.timing.wallMs);
+  }
+  return { fails, wallMs };
+}
+
+/** The narrow race on timing alone: no seam held, no command held. Returns how many times B's lock was deleted. */
+async function timingOnly(): Promise<number> {
+  const store = await startLocalStore({ kind: 'redis' });
+  const probe = new Redis(store.url);
+  const history = new History();
+  const ctx = { history, resource: new Resource(), faults: new FaultLog(history) };
+  const key = 'bench:narrow-timing';
+  const target = fileURLToPath(new URL(`../${NARROW_BAD}`, import.meta.url));
+  const [a, b] = [new Holder('A', target, ctx), new Holder('B', target, ctx)];
+  await Promise.all([a, b].map((h) => h.init({ url: store.url, key, ttlMs: TTL, params: {} })));
+  let lost = 0;
+  try {
+    for (let i = 0; i < RUNS; i++) {
+      await probe.del(key);
+      const leaseA = await a.acquire();
+      if (!leaseA) throw new Error('A was denied on an empty key');
+      const contender = sleep(TTL - 5).then(() => acquireWithin(b, () => performance.now(), 50, 1));
+      await sleep(TTL - 1);
+      await a.release(leaseA);
+      const { lease: leaseB } = await contender;
+      if (leaseB && (await probe.get(key)) !== leaseB.token) lost++;
+    }
+  } finally {
+    await Promise.all([a.close(), b.close()]);
+    probe.disconnect();
+    await store.stop();
+  }
+  return lost;
+}
+
+const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)] ?? 0;
+
+async function main(): Promise<void> {
+  const wire = await verdicts('V310', NARROW_BAD, { variant: 'narrow', hold: 'wire' });
+  const timing = await timingOnly();
+  const renewal = await verdicts('V313', 'targets/redis/ioredis/lease-extend-ignored.ts', { variant: 'renewal-wire' });
+  const v315: string[] = [];
+  for (const target of ['cached-flag', 'taken-once', 'recheck-each-write', 'cached-flag-fenced']) {
+    for (const fault of ['blackhole', 'drop']) {
+      const record = await runOracle({ oracle: 'V315', target: `targets/redis/leader/${target}.ts`, params: { fault } });
+      v315.push(`| ${target} | ${fault} | ${record.verdict} | ${record.timing.wallMs.toFixed(0)} | ${record.timing.scenarioMs.toFixed(0)} |`);
+    }
+  }
+  console.log(`| race | forced by | reproduced | median run wall ms |`);
+  console.log(`|---|---|---|---|`);
+  console.log(`| V310 narrow (ioredis GET→compare→DEL) | DEL held at A's wire proxy | ${wire.fails}/${RUNS} | ${median(wire.wallMs).toFixed(0)} |`);
+  console.log(`| V310 narrow (ioredis GET→compare→DEL) | timing only (release at TTL−1 ms, B retries every 1 ms) | ${timing}/${RUNS} | — |`);
+  console.log(`| V313 renewal (ioredis extend ignored) | compare-and-pexpire held at A's wire proxy | ${renewal.fails}/${RUNS} | ${median(renewal.wallMs).toFixed(0)} |`);
+  console.log(`\n| V315 target | fault | verdict | wall ms | scenario ms |\n|---|---|---|---|---|`);
+  for (const line of v315) console.log(line);
+}
+
+main()
+  .catch((error: unknown) => {
+    console.error(error);
+    process.exitCode = 1;
+  })
+  .finally(() => cleanupAll());

@@ -1,0 +1,31 @@
+// GOOD for V315 (ORACLES.md row V315, re-check before each effect): before every write the replica takes or extends the leader key and writes only while that answer is fresh; a renewal that fails, or does not answer within the lease, steps it down.
+import { randomUUID } from 'node:crypto';
+import { defineTarget } from '../../contract.ts';
+import { ioredisSlot } from '../ioredis/client.ts';
+import { sleep, stepMs } from '../job-params.ts';
+import { takeOrExtend } from './lease.ts';
+
+const redis = ioredisSlot();
+
+/** The answer, or false when it does not come within `ms` (or the command fails). */
+function within(answer: Promise<boolean>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  return Promise.race([answer.catch(() => false), late]).finally(() => clearTimeout(timer));
+}
+
+export default defineTarget({
+  description: 'ioredis leader: take-or-extend before every write; write only if confirmed within ttl minus a margin, else step down',
+  connect: (env) => redis.connect(env),
+  async leader(env) {
+    const token = randomUUID();
+    const validFor = env.ttlMs - Math.max(1, Math.floor(env.ttlMs / 10)); // margin for transit and clock drift
+    for (let i = 0; !env.signal.aborted; i++) {
+      const sentAt = performance.now();
+      const held = await within(takeOrExtend(redis.get(), env, token), validFor);
+      if (held && performance.now() < sentAt + validFor) await env.effect('write', { value: i });
+      await sleep(stepMs(env));
+    }
+  },
+  close: () => redis.close(),
+});
