@@ -45,6 +45,10 @@ export default defineOracle({
     { target: 'targets/redis/leader/recheck-each-write.ts', expect: 'PASS' },
     { target: 'targets/redis/leader/recheck-each-write.ts', expect: 'PASS', params: { fault: 'drop' } },
     { target: 'targets/redis/leader/cached-flag-fenced.ts', expect: 'PASS' },
+    { target: 'targets/postgres/leader/cached-flag.ts', expect: 'FAIL', store: 'postgres' },
+    { target: 'targets/postgres/leader/cached-flag.ts', expect: 'FAIL', store: 'postgres', params: { fault: 'drop' } },
+    { target: 'targets/postgres/leader/recheck-each-write.ts', expect: 'PASS', store: 'postgres' },
+    { target: 'targets/postgres/leader/recheck-each-write.ts', expect: 'PASS', store: 'postgres', params: { fault: 'drop' } },
   ],
 
   async play(s, p) {
