@@ -93,6 +93,7 @@ export function imageFor(recipe: StoreRecipe): string {
  * must be on loopback too.
  */
 async function localEngine(): Promise<ContainerRuntimeClient> {
+  refuseRemoteEngine(process.env);
   process.env.TESTCONTAINERS_RYUK_DISABLED ??= 'true';
   process.env.TESTCONTAINERS_HOST_OVERRIDE ??= '127.0.0.1';
   let client: ContainerRuntimeClient;
@@ -101,17 +102,34 @@ async function localEngine(): Promise<ContainerRuntimeClient> {
   } catch (error) {
     throw new StoreUnavailableError(`no container engine answered (testcontainers: ${(error as Error).message}).`, ENGINE_REMEDY);
   }
+  // An engine named in ~/.testcontainers.properties rather than the environment.
   const modem = client.container.dockerode.modem as { socketPath?: string; host?: string };
-  const engineHost = modem.socketPath ? undefined : modem.host;
-  for (const host of [engineHost, client.info.containerRuntime.host]) {
-    if (host !== undefined && !isLoopbackHost(host)) {
-      throw new StoreUnavailableError(
-        `the container engine is at "${host}", not on this machine's loopback; the harness only starts and touches stores on loopback.`,
-        `point DOCKER_HOST at a local engine (unix:///var/run/docker.sock), unset TESTCONTAINERS_HOST_OVERRIDE, or use --runtime local`,
-      );
-    }
-  }
+  refuseHost(modem.socketPath ? undefined : modem.host, 'the container engine');
+  refuseHost(client.info.containerRuntime.host, "testcontainers' container host");
   return client;
+}
+
+/** Before any request: an engine or container host named in the environment must be on loopback. */
+export function refuseRemoteEngine(env: NodeJS.ProcessEnv): void {
+  const dockerHost = env.DOCKER_HOST;
+  if (dockerHost && !/^(unix|npipe):/.test(dockerHost)) refuseHost(hostOf(dockerHost), `DOCKER_HOST (${dockerHost})`);
+  refuseHost(env.TESTCONTAINERS_HOST_OVERRIDE, 'TESTCONTAINERS_HOST_OVERRIDE');
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return url;
+  }
+}
+
+function refuseHost(host: string | undefined, what: string): void {
+  if (host === undefined || isLoopbackHost(host)) return;
+  throw new StoreUnavailableError(
+    `${what} is "${host}", not this machine's loopback: the harness only starts and touches stores on loopback.`,
+    'use a local engine (unset DOCKER_HOST for unix:///var/run/docker.sock, or a tcp://127.0.0.1 one), or --runtime local',
+  );
 }
 
 /** The server printed its ready line; it must now answer on 127.0.0.1 (else the engine is not sharing this network). */
