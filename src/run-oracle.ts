@@ -69,7 +69,8 @@ export async function runOracle(request: RunRequest): Promise<EvidenceRecord> {
   };
 
   // Holders load the target while the store starts: both take a few hundred ms at most.
-  progress(`starting a scratch ${kind} store and ${oracle.holders.length} holder process(es)`);
+  const storeRequest = oracle.storeRequest?.(params as never, kind) ?? { kind };
+  progress(`starting a scratch ${storeRequest.kind} store and ${oracle.holders.length} holder process(es)`);
   for (const id of oracle.holders) spawnHolder(id);
   let store: StartedStore | undefined;
   let scenario: Scenario | undefined;
@@ -79,7 +80,7 @@ export async function runOracle(request: RunRequest): Promise<EvidenceRecord> {
   let error: string | undefined;
   let scenarioMs = 0;
   try {
-    const storeStart = startStore(oracle.storeRequest?.(params as never, kind) ?? { kind }, request.runtime);
+    const storeStart = startStore(storeRequest, request.runtime);
     storeStart.catch(() => undefined);
     readyInfo = await readyOrUsageError([...spawned.values()], targetPath);
     holdersReadyMs = performance.now() - began;
