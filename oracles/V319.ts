@@ -109,7 +109,7 @@ export default defineOracle({
       name: 'the store\'s clock was in step with the simulated clock',
       held: skews.length > 0 && maxSkew <= p.inStep && moved,
       detail:
-        `${skews.length} reading(s) of the store's clock (TIME) right after an advance that did work differed from the simulated instant by at most ${maxSkew.toFixed(1)} ms (accepted: ${p.inStep} ms); ` +
+        `${skews.length} reading(s) of the store's clock (TIME), at each day's start and end and right after every advance that did work, differed from the simulated instant by at most ${maxSkew.toFixed(1)} ms (accepted: ${p.inStep} ms); ` +
         drift.map((d) => `${label(d.run)}: store clock moved ${(d.storeMoved / 3_600_000).toFixed(3)} h for ${(d.simulated / 3_600_000).toFixed(3)} h simulated`).join('; ') +
         `; mechanism: ${storeClock.mechanism}`,
     });

@@ -37,7 +37,7 @@ export interface DayRun {
   workingAdvances: number;
   /** Replicas whose work had not settled within settleTimeoutMs, with the instant. */
   unsettled: Array<{ replica: string; simMs: number }>;
-  /** Store clock minus simulated clock, read right after each working advance (ms). */
+  /** Store clock minus simulated clock, read at the day's start and end and right after each advance that did work (ms). */
   storeSkewsMs: number[];
   /** The store's clock at the day's start and end. */
   storeStartMs: number;
@@ -51,8 +51,16 @@ export interface DayRun {
 export async function runSimulatedDay(s: Scenario, replicas: Holder[], storeClock: StoreClock, day: ZoneDay, options: DayOptions): Promise<DayRun> {
   const began = performance.now();
   const stepStore = async (simMs: number) => storeClock.setOffsetMs(Math.round(simMs - Date.now()));
+  const storeSkewsMs: number[] = [];
+  /** Read the store's clock, compare it with the simulated instant, and put both in the history. */
+  const observeStore = async (simMs: number, label: string) => {
+    const storeMs = await options.storeNow();
+    storeSkewsMs.push(storeMs - simMs);
+    s.history.add('store-observed', undefined, { label, simMs, storeMs: Math.round(storeMs), skewMs: Math.round((storeMs - simMs) * 10) / 10 });
+    return storeMs;
+  };
   await stepStore(day.startMs);
-  const storeStartMs = await options.storeNow();
+  const storeStartMs = await observeStore(day.startMs, `store clock at the start of ${day.zone} ${day.date}`);
   const storeFault = s.faults.apply('store', undefined, `store wall clock kept in step with the simulated day ${day.zone} ${day.date}`, {
     zone: day.zone,
     date: day.date,
@@ -78,7 +86,7 @@ export async function runSimulatedDay(s: Scenario, replicas: Holder[], storeCloc
     advances: 0,
     workingAdvances: 0,
     unsettled: [],
-    storeSkewsMs: [],
+    storeSkewsMs,
     storeStartMs,
     storeEndMs: storeStartMs,
     unarmed,
@@ -98,7 +106,7 @@ export async function runSimulatedDay(s: Scenario, replicas: Holder[], storeCloc
     const working = replies.filter(([, reply]) => (reply.work ?? 0) > 0);
     if (working.length) {
       run.workingAdvances += 1;
-      run.storeSkewsMs.push((await options.storeNow()) - to);
+      await observeStore(to, 'store clock after an advance that did work');
       for (const [r, reply] of working) s.history.add('clock-step', r.id, { op: 'advance', toMs: to, ...reply });
     }
     for (const [r, reply] of replies) {
@@ -110,7 +118,7 @@ export async function runSimulatedDay(s: Scenario, replicas: Holder[], storeCloc
     }
     if (to >= lastInstant) break;
   }
-  run.storeEndMs = await options.storeNow();
+  run.storeEndMs = await observeStore(lastInstant, `store clock at the end of ${day.zone} ${day.date}`);
   await Promise.all(replicas.map((r) => r.clock({ op: 'uninstall' })));
   for (const fault of clockFaults) s.faults.lift(fault);
   s.faults.lift(storeFault, { advances: run.advances, storeStartMs, storeEndMs: run.storeEndMs });
