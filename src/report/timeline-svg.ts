@@ -9,14 +9,20 @@ import type { EvidenceRecord } from '../evidence.ts';
 const LANE = 46;
 const LEFT = 70;
 const WIDTH = 960;
-const TOP = 56;
+const TOP = 66;
+const STORE_LANE = 'store';
 
 export function timelineSvg(record: EvidenceRecord): string {
   const holders = [...new Set(record.history.filter((e) => e.holder).map((e) => e.holder!))].sort();
-  const end = Math.max(1, ...record.history.map((e) => e.t));
-  const x = (t: number) => LEFT + (t / end) * (WIDTH - LEFT - 20);
-  const y = (holder: string | undefined) => TOP + Math.max(0, holders.indexOf(holder ?? '')) * LANE;
-  const height = TOP + holders.length * LANE + 40;
+  // What the harness itself read in the store gets a lane of its own.
+  if (record.history.some((e) => e.kind === 'store-observed' && !e.holder)) holders.push(STORE_LANE);
+  // The picture starts where the scenario does (holder processes loading the target come first).
+  const scenarioEvents = record.history.filter((e) => e.kind !== 'holder-ready');
+  const start = Math.max(0, Math.min(...scenarioEvents.map((e) => e.t), ...record.faults.map((f) => f.appliedAt)) - 10);
+  const end = Math.max(start + 1, ...record.history.map((e) => e.t));
+  const x = (t: number) => LEFT + ((Math.max(t, start) - start) / (end - start)) * (WIDTH - LEFT - 20);
+  const y = (holder: string | undefined) => TOP + Math.max(0, holders.indexOf(holder ?? STORE_LANE)) * LANE;
+  const height = TOP + holders.length * LANE + 50;
   const parts: string[] = [];
 
   holders.forEach((h) => {
@@ -61,6 +67,16 @@ export function timelineSvg(record: EvidenceRecord): string {
     const to = Math.max(...offendingTimes);
     parts.push(`<rect x="${x(from)}" y="${TOP - 8}" width="${Math.max(3, x(to) - x(from))}" height="${holders.length * LANE + 4}" class="overlap"><title>violation ${from}–${to} ms</title></rect>`);
   }
+  // releases (black tick), denied acquires (grey tick), store observations (diamonds)
+  for (const event of record.history) {
+    const cx = x(event.t);
+    const cy = y(event.holder) + 14;
+    if (event.kind === 'release') parts.push(`<line x1="${cx}" x2="${cx}" y1="${cy - 12}" y2="${cy + 12}" class="release"><title>${esc(`${event.holder} release at ${event.t} ms`)}</title></line>`);
+    if (event.kind === 'acquire-denied') parts.push(`<line x1="${cx}" x2="${cx}" y1="${cy - 5}" y2="${cy + 5}" class="denied"><title>${esc(`${event.holder} denied at ${event.t} ms`)}</title></line>`);
+    if (event.kind === 'store-observed' && !event.holder) {
+      parts.push(`<path d="M${cx},${cy - 5} L${cx + 5},${cy} L${cx},${cy + 5} L${cx - 5},${cy} Z" class="observed"><title>${esc(`${String(event.detail.label)} at ${event.t} ms: ${JSON.stringify({ ...event.detail, label: undefined })}`)}</title></path>`);
+    }
+  }
   // effects
   for (const effect of record.effects) {
     const cx = x(effect.t);
@@ -73,9 +89,10 @@ export function timelineSvg(record: EvidenceRecord): string {
   }
   // axis ticks
   for (let i = 0; i <= 10; i++) {
-    const t = (end * i) / 10;
-    parts.push(`<text x="${x(t)}" y="${height - 14}" class="tick">${t.toFixed(0)}</text>`);
+    const t = start + ((end - start) * i) / 10;
+    parts.push(`<text x="${x(t)}" y="${height - 24}" class="tick">${t.toFixed(0)}</text>`);
   }
+  parts.push(`<text x="${WIDTH / 2}" y="${height - 8}" class="tick">ms since the run began (harness monotonic clock)</text>`);
 
   const title = `${record.oracle.id} ${record.verdict} — ${record.target.path}`;
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${height}" viewBox="0 0 ${WIDTH} ${height}" font-family="sans-serif">
@@ -84,12 +101,14 @@ export function timelineSvg(record: EvidenceRecord): string {
 .call{fill:#9ab}.hold{fill:#3a7bd5;opacity:.75}.pause{fill:url(#hatch);stroke:#555}.latch{fill:#f5b942;opacity:.6}
 .wire{fill:#b57edc;opacity:.5}.clock{fill:#5cc;opacity:.4}.fault{fill:#999;opacity:.5}.kill{stroke:#c00;stroke-width:3}
 .ok{fill:#2a2}.rejected{fill:#c00}.offending{fill:none;stroke:#c00;stroke-width:2}.overlap{fill:#c00;opacity:.12}
+.release{stroke:#000;stroke-width:2}.denied{stroke:#999}.observed{fill:#555}
 .title{font-size:15px}.legend{font-size:11px;fill:#444}
 </style>
 <defs><pattern id="hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="6" height="6" fill="#eee"/><line x1="0" y1="0" x2="0" y2="6" stroke="#777" stroke-width="2"/></pattern></defs>
 <rect width="100%" height="100%" fill="#fff"/>
 <text x="10" y="20" class="title">${esc(title)}</text>
-<text x="10" y="38" class="legend">blue: lock held · grey-blue: call running · hatched: SIGSTOP · amber: held at a latch · purple: wire fault · X: SIGKILL · dots: writes at the resource (green accepted, red rejected) · red ring/band: violation · axis: ms since the run began</text>
+<text x="10" y="36" class="legend">blue: lock held · grey-blue: call running · hatched: stopped (SIGSTOP) · amber: held at a latch · purple: wire fault · cyan: clock step · X: SIGKILL · black tick: release</text>
+<text x="10" y="50" class="legend">grey tick: acquire denied · dots: writes at the resource (green accepted, red rejected by fence) · diamonds: the harness read the store · red rings/band: the violation</text>
 ${parts.join('\n')}
 </svg>
 `;
