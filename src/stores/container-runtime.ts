@@ -45,12 +45,11 @@ export async function startContainerStore(request: StoreRequest): Promise<Starte
   let started: StartedStoreContainer | undefined;
   let remove: (() => Promise<void>) | undefined;
   const builder = new StoreContainer(image, kind, recipe.container, port).withOnCreated((id) => {
+    // One force-remove request (kill + remove, paused or not): the engine finishes it even if this
+    // process dies right after sending it, where stop-then-remove could leave an exited container.
     remove = onCleanup(
       `remove ${label}`,
-      async () => {
-        if (started) await started.stop({ timeout: 0 });
-        else await client.container.getById(id).remove({ force: true, v: true });
-      },
+      () => client.container.getById(id).remove({ force: true, v: true }),
       () => void spawnSync('docker', ['rm', '--force', id], { stdio: 'ignore', timeout: 5000 }),
     );
   });
