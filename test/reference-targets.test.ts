@@ -30,6 +30,7 @@ describe.each(oracles.map((o) => [o.id, o] as const))('%s reference targets', (_
       expect(record.preconditions.length).toBeGreaterThan(0);
       expect(record.preconditions.every((c) => c.held)).toBe(true);
       expect(record.faults.length).toBeGreaterThan(0);
+      expect(record.store?.version, 'the evidence names the server version').toBeTruthy();
       if (reference.expect === 'FAIL') expect(record.property?.offending.length).toBeGreaterThan(0);
     },
   );
