@@ -92,18 +92,27 @@ export function installSimulatedClock(startMs: number): SimulatedClock {
     nextTimerAt,
     async advanceTo(toMs, settleTimeoutMs) {
       if (toMs < clock.now) throw new Error(`a simulated clock only moves forward (now ${clock.now}, asked for ${toMs})`);
-      const fired = dueBy(toMs);
+      let fired = 0;
+      let settled = true;
       tracker.takeCreated();
-      // The harness advances to one timer's instant at a time, so a synchronous tick runs exactly the
-      // timers due then (tickAsync would yield to a real timer between timers: ~1 ms per advance).
-      tracker.run(() => clock.tick(toMs - clock.now));
-      const deadline = performance.now() + settleTimeoutMs;
-      while (tracker.pending() > 0 && performance.now() < deadline) {
-        await new Promise((resolve) => realSetTimeout(resolve, 1));
-        // Timers the work set for "now" (setTimeout(fn, 0)) run at this same instant.
-        tracker.run(() => clock.tick(0));
+      // One timer instant at a time: a synchronous tick runs the timers due at that instant, and the
+      // work they start settles before the clock moves on (tickAsync would instead yield to a real
+      // timer between timers, about 1 ms each, and let the clock run ahead of the work).
+      for (;;) {
+        const next = nextTimerAt();
+        const stop = next !== null && next <= toMs ? next : toMs;
+        fired += dueBy(stop);
+        tracker.run(() => clock.tick(stop - clock.now));
+        const deadline = performance.now() + settleTimeoutMs;
+        while (tracker.pending() > 0 && performance.now() < deadline) {
+          await new Promise((resolve) => realSetTimeout(resolve, 1));
+          // Timers the work set for "now" (setTimeout(fn, 0)) run at this same instant.
+          tracker.run(() => clock.tick(0));
+        }
+        if (tracker.pending() > 0) settled = false;
+        if (stop >= toMs) break;
       }
-      return { fired, work: tracker.takeCreated(), settled: tracker.pending() === 0 };
+      return { fired, work: tracker.takeCreated(), settled };
     },
     uninstall() {
       tracker.disable();
