@@ -12,6 +12,7 @@ import { getContainerRuntimeClient } from 'testcontainers';
 import { afterEach, describe, expect, test } from 'vitest';
 import { runOracle } from '../src/run-oracle.ts';
 import { refuseRemoteEngine, startContainerStore } from '../src/stores/container-runtime.ts';
+import { STORE_LABEL } from '../src/stores/store-container.ts';
 import { chooseRuntime, dockerSocketPath, engineAnswers } from '../src/stores/start-store.ts';
 import { StoreUnavailableError, type StartedStore } from '../src/stores/types.ts';
 
@@ -76,7 +77,7 @@ describe('container runtime against a real engine', () => {
   const inspect = async (id: string) => (await getContainerRuntimeClient()).container.dockerode.getContainer(id).inspect();
   const containerOn = async (port: number) => {
     const list = await (await getContainerRuntimeClient()).container.list();
-    return list.find((c) => c.Labels['lock-oracles.store'] === 'redis' && c.Command.includes(`--port ${port}`));
+    return list.find((c) => c.Labels[STORE_LABEL] === 'redis' && c.Command.includes(`--port ${port}`));
   };
 
   test.skipIf(!engineUp)(`starts redis in a container on a loopback port, reads its version, pauses, kills and removes it ${engineUp ? '' : noEngine}`, async () => {

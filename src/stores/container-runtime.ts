@@ -10,7 +10,7 @@ import { recipeFor } from '../../docker/index.ts';
 import { onCleanup } from '../cleanup.ts';
 import { freePort } from './free-port.ts';
 import { isLoopbackHost } from './loopback.ts';
-import { StoreContainer, type StartedStoreContainer } from './store-container.ts';
+import { StoreContainer } from './store-container.ts';
 import { StoreUnavailableError, type StartedStore, type StoreRecipe, type StoreRequest } from './types.ts';
 
 const ENGINE_REMEDY = 'bash scripts/container-engine.sh (installs and starts a local dockerd), or use --runtime local';
@@ -42,7 +42,6 @@ export async function startContainerStore(request: StoreRequest): Promise<Starte
 
   const port = await freePort();
   const label = `${kind} container (${image}) :${port}`;
-  let started: StartedStoreContainer | undefined;
   let remove: (() => Promise<void>) | undefined;
   const builder = new StoreContainer(image, kind, recipe.container, port).withOnCreated((id) => {
     // One force-remove request (kill + remove, paused or not): the engine finishes it even if this
@@ -54,7 +53,7 @@ export async function startContainerStore(request: StoreRequest): Promise<Starte
     );
   });
   try {
-    started = await builder.start();
+    const started = await builder.start();
     const version = await answered(() => recipe.container!.version(port), label);
     const store: StartedStore = {
       kind,
@@ -65,9 +64,9 @@ export async function startContainerStore(request: StoreRequest): Promise<Starte
       version,
       startMs: performance.now() - began,
       capabilities: {
-        pause: () => started!.pause(),
-        resume: () => started!.resume(),
-        kill: () => started!.kill(),
+        pause: () => started.pause(),
+        resume: () => started.resume(),
+        kill: () => started.kill(),
       },
       stop: async () => {
         await remove?.();

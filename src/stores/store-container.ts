@@ -15,7 +15,7 @@ export const STORE_LABEL = 'lock-oracles.store';
 export class StoreContainer extends GenericContainer {
   constructor(
     image: string,
-    private readonly kind: StoreKind,
+    kind: StoreKind,
     private readonly recipe: ContainerRecipe,
     private readonly port: number,
   ) {
@@ -41,14 +41,13 @@ export class StoreContainer extends GenericContainer {
   override async start(): Promise<StartedStoreContainer> {
     this.withCommand(this.recipe.command(this.port));
     if (this.recipe.env) this.withEnvironment(this.recipe.env);
-    return new StartedStoreContainer(await super.start(), this.kind, this.port);
+    return new StartedStoreContainer(await super.start(), this.port);
   }
 }
 
 export class StartedStoreContainer extends AbstractStartedContainer {
   constructor(
     started: StartedTestContainer,
-    readonly kind: StoreKind,
     private readonly port: number,
   ) {
     super(started);
