@@ -179,7 +179,11 @@ export class Holder {
 
   #send(message: ToHolder): void {
     if (this.#exit) return;
-    this.#process.sendMessage(message as never).catch(() => undefined);
+    try {
+      this.#process.sendMessage(message as never).catch(() => undefined);
+    } catch {
+      /* the process exited between the check and the send: its exit settles every pending call */
+    }
   }
 
   #request(message: RequestBody): Promise<{ ok: boolean; value?: unknown; error?: string }> {

@@ -42,14 +42,15 @@ export function cleanupProcess(label: string, pid: number | undefined, stop: () 
 
 /** Run every registered teardown, newest first. */
 export async function cleanupAll(): Promise<void> {
-  const entries = [...pending].reverse();
-  pending.clear();
-  for (const entry of entries) {
+  // Each entry leaves the list only once its teardown has finished, so if the process dies
+  // meanwhile the exit hook still runs the synchronous fallback of everything not yet torn down.
+  for (const entry of [...pending].reverse()) {
     try {
       await entry.run();
     } catch (error) {
       process.stderr.write(`cleanup: ${entry.label} failed: ${(error as Error).message}\n`);
     }
+    pending.delete(entry);
   }
 }
 
