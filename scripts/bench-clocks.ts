@@ -70,7 +70,7 @@ async function libraryOverhead(): Promise<string[]> {
 
 async function oracleTimes(): Promise<string[]> {
   const rows = ['| oracle | target | params | verdict | wall ms | scenario ms |', '|---|---|---|---|---|---|'];
-  const days: string[] = ['| target | day | fires | advances | real ms for the simulated day |', '|---|---|---|---|---|'];
+  const days: string[] = ['| target | day | fires | advances | real ms for the simulated day | store clock minus simulated, max ms |', '|---|---|---|---|---|---|'];
   for (const id of ['V316', 'V317', 'V318', 'V319']) {
     const oracle = await loadOracle(id);
     for (const reference of oracle.references) {
@@ -82,7 +82,9 @@ async function oracleTimes(): Promise<string[]> {
       if (id !== 'V319') continue;
       for (const event of record.history.filter((e) => e.kind === 'note' && String(e.detail.text).startsWith('simulated '))) {
         const fires = (event.detail.fires as unknown[]).length;
-        days.push(`| ${reference.target} | ${String(event.detail.text).replace('simulated ', '')} | ${fires} | ${String(event.detail.advances)} | ${String(event.detail.wallMs)} |`);
+        days.push(
+          `| ${reference.target} | ${String(event.detail.text).replace('simulated ', '')} | ${fires} | ${String(event.detail.advances)} | ${String(event.detail.wallMs)} | ${String(event.detail.storeSkewMaxMs)} |`,
+        );
       }
     }
   }
