@@ -14,6 +14,7 @@
  */
 import { Redis } from 'ioredis';
 import { defineOracle, type Check } from '../src/oracle.ts';
+import type { HistoryEvent } from '../src/history.ts';
 import { runSimulatedDay, type DayRun } from '../scenarios/simulated-day.ts';
 import { localTime, parseZoneDays } from '../scenarios/zone-days.ts';
 
@@ -70,17 +71,20 @@ export default defineOracle({
     const days = parseZoneDays(p.days);
 
     const runs: DayRun[] = [];
+    const dayEvents = new Map<DayRun, HistoryEvent>();
     for (const day of days) {
       s.progress(`simulating ${day.date} in ${day.zone} (${(day.endMs - day.startMs) / 3_600_000} h) on ${p.replicas} replicas`);
       const run = await runSimulatedDay(s, replicas, storeClock, day, { settleTimeoutMs: p.settleTimeout, storeNow });
       runs.push(run);
-      s.note(`simulated ${day.zone} ${day.date}`, {
+      const event = s.history.add('note', undefined, {
+        text: `simulated ${day.zone} ${day.date}`,
         fires: run.fires.map((f) => ({ replica: f.replica, at: localTime(day.zone, f.simMs), seq: f.effect.seq })),
         advances: run.advances,
         workingAdvances: run.workingAdvances,
         wallMs: Math.round(run.wallMs),
         storeSkewMaxMs: Math.round(Math.max(0, ...run.storeSkewsMs.map(Math.abs))),
       });
+      dayEvents.set(run, event);
     }
 
     const label = (run: DayRun) => `${run.day.zone} ${run.day.date}`;
@@ -133,7 +137,8 @@ export default defineOracle({
         name: `the job fires ${p.perDay} time(s) on every local day across the fleet`,
         held,
         detail: runs.map(describe).join('; '),
-        offending: wrong.flatMap((r) => r.fires.map((f) => f.effect)),
+        // A day's summary (its fires, or none) and every fire it had.
+        offending: wrong.flatMap((r) => [dayEvents.get(r)!, ...r.fires.map((f) => f.effect)]),
       },
       explanation: explain(),
     };
