@@ -95,4 +95,9 @@ main()
     console.error(error);
     process.exitCode = 1;
   })
-  .finally(() => cleanupAll());
+  .finally(async () => {
+    await cleanupAll();
+    // After ~60 runs one stopped redis-server's ChildProcess handle sometimes keeps the event loop
+    // alive (its stdio pipes stay referenced although the process exited); do not wait on it.
+    process.exit();
+  });
