@@ -23,6 +23,8 @@ interface Leg {
   appOffsetMs: number;
   storeOffsetMs: number;
   measuredStoreSkewMs: number;
+  /** The holders' offsets as they reported them after B's last attempt. */
+  appOffsetsAfterMs: number[];
   aLease: LeaseSummary | null;
   aAt: number;
   early: { at: number; lease: LeaseSummary | null } | undefined;
@@ -84,7 +86,7 @@ export default defineOracle({
 
       const aLease = await a.acquire();
       const aAt = s.now();
-      const leg: Leg = { variant, appOffsetMs, storeOffsetMs, measuredStoreSkewMs, aLease, aAt, early: undefined, late: undefined };
+      const leg: Leg = { variant, appOffsetMs, storeOffsetMs, measuredStoreSkewMs, appOffsetsAfterMs: [], aLease, aAt, early: undefined, late: undefined };
       legs.push(leg);
       if (aLease) {
         await s.sleep(Math.max(0, aAt + p.ttl / 2 - s.now()));
@@ -94,6 +96,7 @@ export default defineOracle({
           leg.late = { at: s.now(), lease: await b.acquire() };
         }
       }
+      leg.appOffsetsAfterMs = (await Promise.all([a, b].map((h) => h.clock({ op: 'read' })))).map((r) => Math.round(r.offsetMs));
       for (const [holder, lease] of [[a, aLease], [b, leg.early?.lease ?? leg.late?.lease ?? null]] as const) {
         if (lease) await holder.release(lease);
       }
@@ -104,8 +107,10 @@ export default defineOracle({
     const preconditions: Check[] = legs.flatMap((leg) => [
       {
         name: `${leg.variant}: the skew was in force`,
-        held: Math.abs(leg.measuredStoreSkewMs - leg.storeOffsetMs) <= tolerance,
-        detail: `holders' clocks ${signed(leg.appOffsetMs)} ms; database clock measured ${signed(Math.round(leg.measuredStoreSkewMs))} ms off real time (asked ${signed(leg.storeOffsetMs)} ms, accepted ±${tolerance} ms)`,
+        held: Math.abs(leg.measuredStoreSkewMs - leg.storeOffsetMs) <= tolerance && leg.appOffsetsAfterMs.every((o) => o === leg.appOffsetMs),
+        detail:
+          `holders' clocks ${signed(leg.appOffsetMs)} ms (A and B still reported ${leg.appOffsetsAfterMs.map(signed).join(' and ')} ms after B's last attempt); ` +
+          `database clock measured ${signed(Math.round(leg.measuredStoreSkewMs))} ms off real time (asked ${signed(leg.storeOffsetMs)} ms, accepted ±${tolerance} ms)`,
       },
       {
         name: `${leg.variant}: A took the lease`,

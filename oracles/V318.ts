@@ -50,8 +50,8 @@ export default defineOracle({
     const afterA = await a.call('read');
     const bWrite = await b.call('write', [bValue]);
     const final = await a.call('read');
-    // The skews in force after the writes: a clock command answers with the holder's current offset.
-    const after = await Promise.all([a.clock({ op: 'set-offset', offsetMs: p.skew }), b.clock({ op: 'set-offset', offsetMs: -p.skew })]);
+    // The skews still in force after the writes, as each holder reports its own clock.
+    const after = await Promise.all([a.clock({ op: 'read' }), b.clock({ op: 'read' })]);
 
     const skewHeld = [skews, after].every((replies) => replies[0]!.offsetMs === p.skew && replies[1]!.offsetMs === -p.skew);
     preconditions.push({

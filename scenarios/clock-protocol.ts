@@ -14,6 +14,8 @@ export type ClockCommand =
   | { op: 'install-sim'; startMs: number; zone: string }
   /** Run the fake timers due up to toMs, then wait (real time, at most settleTimeoutMs) for the async work they started. */
   | { op: 'advance'; toMs: number; settleTimeoutMs: number }
+  /** Change nothing: answer with the clock as it is (to show an offset was still in force). */
+  | { op: 'read' }
   /** Remove the fake clock: the process is back on the real clock. */
   | { op: 'uninstall' };
 

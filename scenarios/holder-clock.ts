@@ -146,6 +146,8 @@ export async function handleClockCommand(command: ClockCommand): Promise<ClockRe
     case 'advance':
       Object.assign(extra, await simulated(command.op).advanceTo(command.toMs, command.settleTimeoutMs));
       break;
+    case 'read':
+      break;
     case 'uninstall':
       installed?.uninstall();
       installed = undefined;
