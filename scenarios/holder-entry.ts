@@ -7,7 +7,6 @@ import { getEachMessage, sendMessage } from 'execa';
 import { pathToFileURL } from 'node:url';
 import type { EffectDetail, EffectReceipt, Lease, Target, TargetEnv } from '../targets/contract.ts';
 import type { FromHolder, HolderInit, LeaseSummary, ToHolder } from './holder-protocol.ts';
-import { handleClockCommand } from './holder-clock.ts';
 
 const [targetPath, holderId] = process.argv.slice(2) as [string, string];
 const send = (message: FromHolder) => sendMessage(message as never);
@@ -121,7 +120,8 @@ async function main(): Promise<void> {
         abort.abort();
         break;
       case 'clock':
-        reply(message.id, () => handleClockCommand(message.command));
+        // Loaded on first use: fake-timers costs ~50 ms at start-up, and most oracles never fake a clock.
+        reply(message.id, async () => (await import('./holder-clock.ts')).handleClockCommand(message.command));
         break;
       case 'close':
         try {
