@@ -5,7 +5,7 @@
  */
 import { getEachMessage, sendMessage } from 'execa';
 import { pathToFileURL } from 'node:url';
-import type { EffectDetail, EffectReceipt, Lease, Target, TargetEnv } from '../targets/contract.ts';
+import type { EffectDetail, EffectReceipt, Lease, ScheduleHandle, Target, TargetEnv } from '../targets/contract.ts';
 import type { FromHolder, HolderInit, LeaseSummary, ToHolder } from './holder-protocol.ts';
 
 const [targetPath, holderId] = process.argv.slice(2) as [string, string];
@@ -14,6 +14,7 @@ const send = (message: FromHolder) => sendMessage(message as never);
 const pendingEffects = new Map<number, (receipt: EffectReceipt) => void>();
 const pendingSeams = new Map<number, () => void>();
 const leases = new Map<number, Lease>();
+const schedules: ScheduleHandle[] = [];
 const abort = new AbortController();
 let nextId = 1;
 let env: TargetEnv | undefined;
@@ -73,7 +74,10 @@ async function call(target: Target, member: string, leaseId: number | undefined,
     return fn.call(target, env, lease, ...args);
   }
   const value = await fn.call(target, env, ...args);
-  return member === 'schedule' ? undefined : value;
+  if (member !== 'schedule') return value;
+  // The scheduler's handle stays here; it is stopped when the harness closes this holder.
+  if (value && typeof (value as ScheduleHandle).stop === 'function') schedules.push(value as ScheduleHandle);
+  return undefined;
 }
 
 async function main(): Promise<void> {
@@ -125,6 +129,7 @@ async function main(): Promise<void> {
         break;
       case 'close':
         try {
+          for (const handle of schedules.splice(0)) await handle.stop();
           if (env) await target.close?.(env);
         } finally {
           await send({ t: 'result', id: message.id, ok: true, value: null });
