@@ -3,8 +3,10 @@
  *
  * Scenario: replica A runs the target's leader loop through its own wire proxy and writes; B runs
  * the same loop directly and is denied while A leads. At A's first write, A is cut off from the
- * store at its proxy (blackhole: nothing delivered either way; or drop: its connections reset and
- * reconnects refused) while its process keeps running, so its renewals fail and its lease lapses;
+ * store at its proxy (blackhole: nothing delivered either way; drop: its connections reset and
+ * reconnects refused; kill: the store itself closes A's connections — Redis CLIENT KILL, Postgres
+ * pg_terminate_backend — and the proxy refuses reconnects) while its process keeps running, so its
+ * renewals fail and its lease lapses;
  * B becomes leader and writes. The cut lasts until `observe` ms after B's first write; then it is
  * lifted and both loops are stopped through env.signal.
  * Property: A's writes stop before B's first write: no accepted write by A after B's first write
@@ -14,6 +16,9 @@
  */
 import { defineOracle, type Check } from '../src/oracle.ts';
 import type { CallOutcome } from '../scenarios/holder.ts';
+import type { WireProxy, WireFaultHandle } from '../scenarios/wire/proxy.ts';
+import { killFromStore } from '../scenarios/wire/store-kill.ts';
+import type { Scenario } from '../scenarios/scenario.ts';
 
 export default defineOracle({
   id: 'V315',
@@ -30,8 +35,8 @@ export default defineOracle({
     fault: {
       kind: 'choice',
       default: 'blackhole',
-      choices: ['blackhole', 'drop'],
-      doc: "how A is cut off at its wire proxy: blackhole (nothing delivered either way, the connection stays open) or drop (connections reset, reconnects refused)",
+      choices: ['blackhole', 'drop', 'kill'],
+      doc: "how A is cut off: blackhole (its proxy delivers nothing either way, the connection stays open), drop (its proxy resets its connections and refuses reconnects), kill (the store closes A's connections: CLIENT KILL / pg_terminate_backend; its proxy refuses reconnects)",
     },
     observe: { kind: 'ms', default: 300, min: 0, doc: "how long A stays cut off after B's first write, watching for A's writes" },
     timeout: { kind: 'ms', default: 5000, min: 100, doc: 'longest wait for any step (A leading, B taking over, the loops stopping)' },
@@ -41,14 +46,18 @@ export default defineOracle({
   references: [
     { target: 'targets/redis/leader/cached-flag.ts', expect: 'FAIL' },
     { target: 'targets/redis/leader/cached-flag.ts', expect: 'FAIL', params: { fault: 'drop' } },
+    { target: 'targets/redis/leader/cached-flag.ts', expect: 'FAIL', params: { fault: 'kill' } },
     { target: 'targets/redis/leader/taken-once.ts', expect: 'FAIL' },
     { target: 'targets/redis/leader/recheck-each-write.ts', expect: 'PASS' },
     { target: 'targets/redis/leader/recheck-each-write.ts', expect: 'PASS', params: { fault: 'drop' } },
+    { target: 'targets/redis/leader/recheck-each-write.ts', expect: 'PASS', params: { fault: 'kill' } },
     { target: 'targets/redis/leader/cached-flag-fenced.ts', expect: 'PASS' },
     { target: 'targets/postgres/leader/cached-flag.ts', expect: 'FAIL', store: 'postgres' },
     { target: 'targets/postgres/leader/cached-flag.ts', expect: 'FAIL', store: 'postgres', params: { fault: 'drop' } },
     { target: 'targets/postgres/leader/recheck-each-write.ts', expect: 'PASS', store: 'postgres' },
     { target: 'targets/postgres/leader/recheck-each-write.ts', expect: 'PASS', store: 'postgres', params: { fault: 'drop' } },
+    { target: 'targets/postgres/leader/cached-flag.ts', expect: 'FAIL', store: 'postgres', params: { fault: 'kill' } },
+    { target: 'targets/postgres/leader/recheck-each-write.ts', expect: 'PASS', store: 'postgres', params: { fault: 'kill' } },
   ],
 
   async play(s, p) {
@@ -73,7 +82,7 @@ export default defineOracle({
 
     const bFirst = b.holdNextEffect();
     bLoop = b.call('leader');
-    const cut = p.fault === 'drop' ? wireA.drop({ refuseNew: true }) : wireA.blackhole();
+    const cut = await cutOff(s, wireA, p.fault);
     aFirst.release();
     s.progress(`A cut off at its wire proxy (${p.fault}) while it keeps running; waiting for its ${p.ttl} ms lease to lapse and B to lead`);
 
@@ -87,14 +96,16 @@ export default defineOracle({
     cut.lift();
 
     const stoppedA = blocked.commandsAffected + blocked.refusedConnections;
+    const killedOk = p.fault !== 'kill' || cut.killed > 0;
     preconditions.push({
       name: "A's renewals really failed",
-      held: stoppedA > 0,
-      detail:
-        stoppedA > 0
-          ? p.fault === 'drop'
-            ? `A's wire proxy reset ${blocked.connections.length} connection(s) and refused ${blocked.refusedConnections} reconnect(s) while A was cut off`
-            : `A's wire proxy stopped ${blocked.commandsAffected} command(s) A sent while cut off (${blocked.sampleCommands.slice(0, 2).join('; ')})`
+      held: stoppedA > 0 && killedOk,
+      detail: !killedOk
+        ? `the store closed none of A's connections (${cut.how}): A was not cut off`
+        : stoppedA > 0
+          ? p.fault === 'blackhole'
+            ? `A's wire proxy stopped ${blocked.commandsAffected} command(s) A sent while cut off (${blocked.sampleCommands.slice(0, 2).join('; ')})`
+            : `${p.fault === 'kill' ? `the store closed ${cut.killed} of A's connection(s) (${cut.how}) and` : `A's wire proxy reset ${blocked.connections.length} connection(s) and`} refused ${blocked.refusedConnections} reconnect(s) while A was cut off`
           : "A sent nothing to the store while it was cut off: it never tried to renew, so its lease lapsing is not V315's fault (a lease with no renewal is V313's)",
     });
     const bFirstWrite = s.resource.effects().find((e) => e.holder === 'B');
@@ -150,9 +161,10 @@ export default defineOracle({
     function explain(held: boolean, accepted: number, rejected: number, overlapMs: number): string {
       const failed = preconditions.filter((c) => !c.held);
       if (failed.length) return `Nothing was proven. ${failed.map((c) => `${c.name}: ${c.detail}`).join('; ')}.`;
+      const cutHow = { blackhole: 'blackholed at its wire proxy', drop: 'dropped at its wire proxy (reset, reconnects refused)', kill: 'killed by the store (reconnects refused at its wire proxy)' }[p.fault];
       const how =
-        `A led with a ${p.ttl} ms lease and wrote; then its connection was ${p.fault === 'drop' ? 'dropped (reset, reconnects refused)' : 'blackholed'} ` +
-        `at its wire proxy while the process kept running, so its renewals failed; its lease lapsed and B became leader and wrote`;
+        `A led with a ${p.ttl} ms lease and wrote; then its connection was ${cutHow} ` +
+        `while the process kept running, so its renewals failed; its lease lapsed and B became leader and wrote`;
       if (!held) {
         return (
           `${how}. A went on acting as leader: ${accepted} of its write(s) reached the resource after B's first, so two leaders acted at once ` +
@@ -165,3 +177,20 @@ export default defineOracle({
     }
   },
 });
+
+/** The cut in force: the proxy fault whose record counts what it stopped, and what the store killed. */
+interface Cut extends WireFaultHandle {
+  killed: number;
+  how: string;
+}
+
+async function cutOff(s: Scenario, wire: WireProxy, fault: string): Promise<Cut> {
+  if (fault === 'blackhole') return { ...wire.blackhole(), killed: 0, how: 'blackhole' };
+  if (fault === 'drop') return { ...wire.drop({ refuseNew: true }), killed: 0, how: 'drop' };
+  const refuse = wire.refuse();
+  const addresses = wire.connections().flatMap((c) => (c.upstream ? [c.upstream] : []));
+  const kill = await killFromStore(s.store, addresses);
+  const record = s.faults.apply('wire', wire.holder, kill.command, { killed: kill.killed, addresses });
+  s.faults.lift(record);
+  return { ...refuse, killed: kill.killed, how: kill.command };
+}

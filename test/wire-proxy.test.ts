@@ -165,6 +165,23 @@ describe('wire proxy on redis', () => {
     expect(proxy.records()[0]!.connections).toHaveLength(2);
   });
 
+  it('refuse leaves open connections alone and resets new ones until lifted', async () => {
+    const proxy = await proxyFor(store);
+    const a = redis(proxy.url);
+    await a.ping();
+    const refuse = proxy.refuse();
+    expect(await a.ping()).toBe('PONG');
+    const refused = await new Promise<string>((resolve) => {
+      const socket = netConnect(proxy.port, '127.0.0.1');
+      socket.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
+      socket.on('close', () => resolve('closed'));
+    });
+    expect(refused).toBe('ECONNRESET');
+    refuse.lift();
+    expect(await redis(proxy.url).ping()).toBe('PONG');
+    expect(proxy.records()[0]).toMatchObject({ kind: 'refuse', refusedConnections: 1 });
+  });
+
   it('blackhole delivers nothing either way until lifted, then everything in order', async () => {
     const proxy = await proxyFor(store);
     const a = redis(proxy.url);

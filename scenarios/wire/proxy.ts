@@ -107,7 +107,7 @@ export class WireProxy implements ConnectionHost {
 
   /** Reset every connection of this holder now (RST); with `refuseNew`, also every new one until lifted. */
   drop(options: { refuseNew?: boolean } = {}): WireFaultHandle {
-    if (this.refusing) throw new Error(`wire proxy ${this.holder}: a drop that refuses new connections is already in force; lift it first`);
+    if (this.refusing) throw new Error(`wire proxy ${this.holder}: new connections are already being refused; lift that fault first`);
     const what = options.refuseNew ? 'drop every connection, and reset new ones until lifted' : 'drop every connection';
     const record = this.log.open('drop', what, false);
     const hit = [...this.live];
@@ -118,6 +118,16 @@ export class WireProxy implements ConnectionHost {
       this.log.close(record);
       return { record, lift: () => {} };
     }
+    return this.refuseWith(record);
+  }
+
+  /** Leave open connections alone, but reset every new one until lifted (e.g. while the store kills the open ones). */
+  refuse(): WireFaultHandle {
+    if (this.refusing) throw new Error(`wire proxy ${this.holder}: new connections are already being refused; lift that fault first`);
+    return this.refuseWith(this.log.open('refuse', 'reset every new connection until lifted', true));
+  }
+
+  private refuseWith(record: WireFaultRecord): WireFaultHandle {
     this.refusing = record;
     return {
       record,

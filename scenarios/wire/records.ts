@@ -2,7 +2,7 @@
  * What the evidence says about every wire fault: which holder and connections it hit, which
  * command was held, and from when to when (the harness's monotonic ms).
  */
-export type WireFaultKind = 'drop' | 'blackhole' | 'delay' | 'hold';
+export type WireFaultKind = 'drop' | 'refuse' | 'blackhole' | 'delay' | 'hold';
 
 export interface WireFaultRecord {
   readonly id: number;
@@ -24,7 +24,7 @@ export interface WireFaultRecord {
   commandsAffected: number;
   /** The first few of those commands, for the evidence. */
   readonly sampleCommands: string[];
-  /** drop: new connections reset while it lasted. */
+  /** drop / refuse: new connections reset while it lasted. */
   refusedConnections: number;
   /** How it ended, when it did not end by being lifted or released normally. */
   note?: string;
