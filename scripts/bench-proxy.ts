@@ -6,6 +6,7 @@
  *   npx tsx scripts/bench-proxy.ts [round trips per case, default 2000]
  */
 import { Redis } from 'ioredis';
+import { loadavg } from 'node:os';
 import pg from 'pg';
 import { WireProxy } from '../scenarios/wire/proxy.ts';
 import { cleanupAll } from '../src/cleanup.ts';
@@ -16,29 +17,31 @@ const WARMUP = 200;
 
 interface Stats {
   median: number;
-  p90: number;
   p99: number;
 }
 
-async function measure(roundTrip: () => Promise<unknown>): Promise<Stats> {
-  for (let i = 0; i < WARMUP; i++) await roundTrip();
-  const samples: number[] = [];
-  for (let i = 0; i < ROUNDS; i++) {
-    const began = performance.now();
-    await roundTrip();
-    samples.push(performance.now() - began);
-  }
+function stats(samples: number[]): Stats {
   samples.sort((x, y) => x - y);
   const at = (q: number) => samples[Math.min(samples.length - 1, Math.floor(q * samples.length))]! * 1000;
-  return { median: at(0.5), p90: at(0.9), p99: at(0.99) };
+  return { median: at(0.5), p99: at(0.99) };
 }
 
-/** Alternate direct and proxied batches so load from other processes hits both alike. */
+/**
+ * Direct and proxied round trips alternate one by one, so CPU frequency changes and load from
+ * other processes hit both alike (batches measured one after the other drifted by more than the
+ * proxy's cost on this shared machine).
+ */
 async function compare(direct: () => Promise<unknown>, proxied: () => Promise<unknown>): Promise<[Stats, Stats]> {
-  const first = await measure(direct);
-  const second = await measure(proxied);
-  const third = await measure(direct);
-  return [{ median: (first.median + third.median) / 2, p90: (first.p90 + third.p90) / 2, p99: (first.p99 + third.p99) / 2 }, second];
+  for (let i = 0; i < WARMUP; i++) await Promise.all([direct(), proxied()]);
+  const times: [number[], number[]] = [[], []];
+  for (let i = 0; i < ROUNDS; i++) {
+    for (const [k, roundTrip] of [direct, proxied].entries()) {
+      const began = performance.now();
+      await roundTrip();
+      times[k]!.push(performance.now() - began);
+    }
+  }
+  return [stats(times[0]), stats(times[1])];
 }
 
 const row = (name: string, [direct, proxied]: [Stats, Stats]) =>
@@ -71,7 +74,7 @@ async function main(): Promise<void> {
   await pgProxy.close();
   await pgStore.stop();
 
-  console.log(`Round-trip latency in µs, ${ROUNDS} sequential round trips per case after ${WARMUP} warm-up (direct = mean of the batches before and after the proxied one).\n`);
+  console.log(`Round-trip latency in µs, ${ROUNDS} sequential round trips per case, direct and proxied alternating, after ${WARMUP} warm-up; load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}.\n`);
   console.log('| case | direct median | proxied median | added per round trip | p99 direct / proxied |');
   console.log('|---|---|---|---|---|');
   for (const line of rows) console.log(line);

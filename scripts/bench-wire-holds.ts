@@ -4,9 +4,10 @@
  *
  * - V310 narrow, ioredis GET→compare→DEL release: 20 runs with the DEL held at A's wire proxy
  *   (`--variant narrow --hold wire`), vs 20 tries of the same race on timing alone (no seam, no
- *   hold: A releases as its lease lapses while B retries acquire every millisecond).
+ *   hold: A releases 3, 2, 1 or 0 ms before its lease lapses, in turn, while B retries acquire
+ *   every millisecond from 5 ms before).
  * - V313 --variant renewal-wire on the ioredis extend-ignored job: 20 runs.
- * - V315 wall time per reference target.
+ * - V315 verdict and wall time per reference target and fault, on Redis and Postgres.
  *
  *   npx tsx scripts/bench-wire-holds.ts [runs, default 20]
  */
@@ -55,7 +56,7 @@ async function timingOnly(): Promise<number> {
       const leaseA = await a.acquire();
       if (!leaseA) throw new Error('A was denied on an empty key');
       const contender = sleep(TTL - 5).then(() => acquireWithin(b, () => performance.now(), 50, 1));
-      await sleep(TTL - 1);
+      await sleep(TTL - 3 + (i % 4));
       await a.release(leaseA);
       const { lease: leaseB } = await contender;
       if (leaseB && (await probe.get(key)) !== leaseB.token) lost++;
@@ -75,16 +76,20 @@ async function main(): Promise<void> {
   const timing = await timingOnly();
   const renewal = await verdicts('V313', 'targets/redis/ioredis/lease-extend-ignored.ts', { variant: 'renewal-wire' });
   const v315: string[] = [];
-  for (const target of ['cached-flag', 'taken-once', 'recheck-each-write', 'cached-flag-fenced']) {
-    for (const fault of ['blackhole', 'drop']) {
-      const record = await runOracle({ oracle: 'V315', target: `targets/redis/leader/${target}.ts`, params: { fault } });
+  const leaders = [
+    ...['cached-flag', 'taken-once', 'recheck-each-write', 'cached-flag-fenced'].map((name) => ({ store: 'redis' as const, target: `targets/redis/leader/${name}.ts` })),
+    ...['cached-flag', 'recheck-each-write'].map((name) => ({ store: 'postgres' as const, target: `targets/postgres/leader/${name}.ts` })),
+  ];
+  for (const { store, target } of leaders) {
+    for (const fault of ['blackhole', 'drop', 'kill']) {
+      const record = await runOracle({ oracle: 'V315', target, store, params: { fault } });
       v315.push(`| ${target} | ${fault} | ${record.verdict} | ${record.timing.wallMs.toFixed(0)} | ${record.timing.scenarioMs.toFixed(0)} |`);
     }
   }
   console.log(`| race | forced by | reproduced | median run wall ms |`);
   console.log(`|---|---|---|---|`);
   console.log(`| V310 narrow (ioredis GET→compare→DEL) | DEL held at A's wire proxy | ${wire.fails}/${RUNS} | ${median(wire.wallMs).toFixed(0)} |`);
-  console.log(`| V310 narrow (ioredis GET→compare→DEL) | timing only (release at TTL−1 ms, B retries every 1 ms) | ${timing}/${RUNS} | — |`);
+  console.log(`| V310 narrow (ioredis GET→compare→DEL) | timing only (release 3–0 ms before the TTL lapses, B retries every 1 ms) | ${timing}/${RUNS} | — |`);
   console.log(`| V313 renewal (ioredis extend ignored) | compare-and-pexpire held at A's wire proxy | ${renewal.fails}/${RUNS} | ${median(renewal.wallMs).toFixed(0)} |`);
   console.log(`\n| V315 target | fault | verdict | wall ms | scenario ms |\n|---|---|---|---|---|`);
   for (const line of v315) console.log(line);
