@@ -12,7 +12,7 @@ import { execa } from 'execa';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
-import { signalTree } from '../src/stores/process-tree.ts';
+import { signalTree, stopTree } from '../src/stores/process-tree.ts';
 import { spawnServer, waitUntilReady, type ServerProcess } from '../src/stores/server-process.ts';
 import { StoreUnavailableError, type StartedStore, type StoreRecipe, type StoreRequest } from '../src/stores/types.ts';
 import { serverClockFor } from './clock-offset/server-clock.ts';
@@ -63,7 +63,7 @@ export async function startPostgresServer(options: PostgresServerOptions): Promi
     port,
     version: `PostgreSQL ${serverVersion}`,
     capabilities: {
-      pause: async () => signalTree(server.pid, 'SIGSTOP'),
+      pause: () => stopTree(server.pid),
       resume: async () => signalTree(server.pid, 'SIGCONT'),
       kill: async () => {
         signalTree(server.pid, 'SIGKILL');

@@ -84,7 +84,7 @@ export default defineOracle({
     await s.observeKey('after A acquired');
 
     if (p.variant === 'pause') {
-      a.pause();
+      await a.pause();
       s.progress(`A stopped (SIGSTOP) holding the lock; waiting for its ${p.ttl} ms TTL to lapse and B to take the lock`);
       const got = await acquireWithin(b, () => s.now(), p.timeout, retryEvery);
       leaseB = got.lease;

@@ -122,7 +122,7 @@ export default defineOracle({
         },
       };
     } else {
-      const pause = a.pause();
+      const pause = await a.pause();
       aFirst.release();
       stop = { since: pause.appliedAt, what: 'stopped (SIGSTOP)', active: () => a.isPaused, lift: () => a.resume() };
     }

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import type { History } from '../src/history.ts';
 import type { Resource } from '../src/resource.ts';
 import { cleanupProcess } from '../src/cleanup.ts';
+import { waitUntilStopped } from '../src/stores/process-tree.ts';
 import type { FaultLog, FaultRecord } from './fault-log.ts';
 import { Latch } from './latch.ts';
 import type { FromHolder, HolderInit, LeaseSummary, Scalar, ToHolder } from './holder-protocol.ts';
@@ -249,11 +250,15 @@ export class Holder {
     return latch;
   }
 
-  /** SIGSTOP: the process, its timers and its renewals all stop. */
-  pause(): FaultRecord {
+  /**
+   * SIGSTOP: the process, its timers and its renewals all stop. Resolves once the kernel reports
+   * the process stopped, so whatever the scenario does next happens while it really is.
+   */
+  async pause(): Promise<FaultRecord> {
     const fault = this.ctx.faults.apply('pause', this.id, 'SIGSTOP', { pid: this.pid });
     this.#signal('SIGSTOP');
     this.#stopped = fault;
+    if (this.pid !== undefined && !this.#exit) await waitUntilStopped([this.pid]);
     return fault;
   }
 

@@ -47,3 +47,39 @@ function parentOf(pid: number): number | undefined {
     return undefined;
   }
 }
+
+/** SIGSTOP `root` and its whole tree, and resolve once every one of them is really stopped. */
+export async function stopTree(root: number): Promise<void> {
+  const pids = [root, ...descendants(root)];
+  signalTree(root, 'SIGSTOP');
+  await waitUntilStopped(pids);
+}
+
+/**
+ * Resolve once every pid in `pids` is stopped (state T or t in /proc) or gone, so a caller that
+ * paused a process knows the stop really landed before it goes on. Throws after `timeoutMs`.
+ */
+export async function waitUntilStopped(pids: number[], timeoutMs = 2000): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    const running = pids.filter((pid) => {
+      const state = stateOf(pid);
+      return state !== undefined && state !== 'T' && state !== 't' && state !== 'Z' && state !== 'X';
+    });
+    if (running.length === 0) return;
+    if (performance.now() > deadline) {
+      throw new Error(`SIGSTOP did not land within ${timeoutMs} ms on pid(s) ${running.join(', ')}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1));
+  }
+}
+
+/** A process's state letter from /proc/PID/stat (R, S, D, T, t, Z, ...), undefined once gone. */
+export function stateOf(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0];
+  } catch {
+    return undefined;
+  }
+}

@@ -4,6 +4,7 @@
  */
 import { execa, type ResultPromise } from 'execa';
 import { cleanupProcess } from '../cleanup.ts';
+import { waitUntilStopped } from './process-tree.ts';
 
 export interface ServerProcessOptions {
   label: string;
@@ -79,7 +80,10 @@ export function spawnServer(options: ServerProcessOptions): ServerProcess {
     label: options.label,
     output: () => log,
     exited,
-    pause: async () => signal('SIGSTOP'),
+    pause: async () => {
+      signal('SIGSTOP');
+      await waitUntilStopped([pid]);
+    },
     resume: async () => signal('SIGCONT'),
     kill: async () => {
       signal('SIGKILL');
