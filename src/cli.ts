@@ -154,7 +154,10 @@ function describe(o: OracleDefinition<ParamSpecs>): string {
     const range = spec.kind === 'choice' ? ` (${spec.choices.join(' | ')})` : '';
     return `  ${optionName(name).padEnd(16)} ${spec.doc}${range}; default ${spec.default}`;
   });
-  const refs = o.references.map((r) => `  ${r.expect.padEnd(5)} ${r.target}${r.params ? ` ${Object.entries(r.params).map(([k, v]) => `${optionName(k)} ${v}`).join(' ')}` : ''}`);
+  const refs = o.references.map((r) => {
+    const options = [...(r.store ? [`--store ${r.store}`] : []), ...Object.entries(r.params ?? {}).map(([k, v]) => `${optionName(k)} ${v}`)];
+    return `  ${r.expect.padEnd(5)} ${r.target}${options.length ? ` ${options.join(' ')}` : ''}`;
+  });
   return [
     `${o.id} — ${o.title}`,
     `Class:     ${o.class}`,
