@@ -6,8 +6,9 @@
  * harness steps holder A's wall clock back by --step ms and holder B's forward by --step ms.
  * Property: each guard fires at the right monotonic time: --ttl ms after the operation began,
  * within --tolerance ms (measured on the harness's monotonic clock).
- * Preconditions: each step landed mid-operation (after the operation began, before its limit, and
- * before its guard fired).
+ * Preconditions: each step landed mid-operation (after the operation began, before its limit, before
+ * its guard fired, and while the operation was still running); each operation was still running
+ * when its limit came, or its guard fired (one that returns on its own first never needed its guard).
  */
 import { defineOracle, type Check } from '../src/oracle.ts';
 import type { HistoryEvent } from '../src/history.ts';
@@ -19,6 +20,8 @@ interface Leg {
   deltaMs: number;
   call: Promise<CallOutcome>;
   startedAt: number;
+  /** When the operation returned (harness time), once it has. */
+  endedAt?: number;
   step?: HistoryEvent;
 }
 
@@ -57,7 +60,12 @@ export default defineOracle({
     s.progress(`${plan.map((l) => l.id).join(' and ')} start operations guarded by a ${p.ttl} ms timeout`);
     const legs: Leg[] = plan.map((leg, i) => {
       const holder = holders[i]!;
-      return { holder, deltaMs: leg.deltaMs, startedAt: s.now(), call: holder.call('timeout') };
+      const entry: Leg = { holder, deltaMs: leg.deltaMs, startedAt: s.now(), call: holder.call('timeout') };
+      entry.call.then(
+        (outcome) => (entry.endedAt = outcome.endedAt),
+        () => undefined,
+      );
+      return entry;
     });
     await s.sleep(p.ttl / 2);
     await Promise.all(
@@ -78,8 +86,9 @@ export default defineOracle({
     const results = legs.map((leg) => {
       const fired = s.resource.effects().find((e) => e.holder === leg.holder.id && e.name === 'timeout');
       const stepAt = leg.step?.t;
-      const landed =
-        stepAt !== undefined && stepAt > leg.startedAt && stepAt < leg.startedAt + p.ttl && (fired === undefined || fired.t > Number(leg.step?.detail.sentAt));
+      const sentAt = Number(leg.step?.detail.sentAt);
+      const endedFirst = fired === undefined && leg.endedAt !== undefined && leg.endedAt <= sentAt;
+      const landed = stepAt !== undefined && stepAt > leg.startedAt && stepAt < leg.startedAt + p.ttl && (fired === undefined || fired.t > sentAt) && !endedFirst;
       preconditions.push({
         name: `${leg.holder.id}'s wall-clock step landed mid-operation`,
         held: landed,
@@ -87,7 +96,18 @@ export default defineOracle({
           stepAt === undefined
             ? `${leg.holder.id}'s clock was never stepped`
             : `${leg.holder.id}'s operation began at ${leg.startedAt} ms; its clock was stepped ${leg.deltaMs > 0 ? '+' : ''}${leg.deltaMs} ms at ${stepAt} ms ` +
-              `(limit at ${(leg.startedAt + p.ttl).toFixed(1)} ms)${fired && !landed ? `, but its timeout had already fired at ${fired.t} ms` : ''}`,
+              `(limit at ${(leg.startedAt + p.ttl).toFixed(1)} ms)${fired && !landed ? `, but its timeout had already fired at ${fired.t} ms` : ''}` +
+              (endedFirst ? `, but its operation had already returned at ${leg.endedAt} ms without its timeout firing: the guard was no longer running when the clock moved` : ''),
+      });
+      const returnedEarly = fired === undefined && leg.endedAt !== undefined && leg.endedAt < leg.startedAt + p.ttl;
+      preconditions.push({
+        name: `${leg.holder.id}'s operation was still running when its timeout was due`,
+        held: !returnedEarly,
+        detail: returnedEarly
+          ? `${leg.holder.id}'s operation returned on its own at ${leg.endedAt} ms, ${(leg.endedAt! - leg.startedAt).toFixed(1)} ms after it began and before its ${p.ttl} ms limit, without its timeout firing: the guard was never needed, so its timing was not tested`
+          : fired
+            ? `${leg.holder.id}'s timeout fired at ${fired.t} ms`
+            : `${leg.holder.id}'s operation ${leg.endedAt === undefined ? 'was still running' : `returned at ${leg.endedAt} ms`}, past its limit at ${(leg.startedAt + p.ttl).toFixed(1)} ms, without its timeout firing`,
       });
       const elapsed = fired ? fired.t - leg.startedAt : undefined;
       const onTime = elapsed !== undefined && Math.abs(elapsed - p.ttl) <= p.tolerance;
