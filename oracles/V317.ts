@@ -124,11 +124,13 @@ export default defineOracle({
     const acquireEvents = (leg: Leg): HistoryEvent[] =>
       s.history.filter((e) => e.holder === 'B' && (e.kind === 'acquire-ok' || e.kind === 'acquire-denied') && e.t >= leg.aAt);
     const describe = (leg: Leg) =>
-      leg.early?.lease
-        ? `${leg.variant}: B took over ${(leg.early.at - leg.aAt).toFixed(0)} ms into A's ${p.ttl} ms lease (early takeover; overlap ${(leg.aAt + p.ttl - leg.early.at).toFixed(0)} ms)`
-        : leg.late?.lease
-          ? `${leg.variant}: B was denied halfway and took over ${(leg.late.at - leg.aAt).toFixed(0)} ms after A (on time)`
-          : `${leg.variant}: B was still denied ${leg.late ? (leg.late.at - leg.aAt).toFixed(0) : '?'} ms after A took a ${p.ttl} ms lease (skipped takeover)`;
+      !leg.aLease
+        ? `${leg.variant}: A was denied the lease, so B was not tried`
+        : leg.early?.lease
+          ? `${leg.variant}: B took over ${(leg.early.at - leg.aAt).toFixed(0)} ms into A's ${p.ttl} ms lease (early takeover; overlap ${(leg.aAt + p.ttl - leg.early.at).toFixed(0)} ms)`
+          : leg.late?.lease
+            ? `${leg.variant}: B was denied halfway and took over ${(leg.late.at - leg.aAt).toFixed(0)} ms after A (on time)`
+            : `${leg.variant}: B was still denied ${leg.late ? (leg.late.at - leg.aAt).toFixed(0) : '?'} ms after A took a ${p.ttl} ms lease (skipped takeover)`;
     const counts: Record<string, number> = { ttlMs: p.ttl, skewMs: p.skew, earlyTakeovers: early.length, skippedTakeovers: skipped.length };
     for (const leg of legs) {
       counts[`${leg.variant} overlapMs`] = leg.early?.lease ? Math.round(leg.aAt + p.ttl - leg.early.at) : 0;

@@ -65,7 +65,7 @@ export default defineOracle({
       held: inOrder,
       detail: inOrder
         ? `A wrote (${aWrite.startedAt}–${aWrite.endedAt} ms) and its value was read back; B wrote later (${bWrite.startedAt}–${bWrite.endedAt} ms)`
-        : `A's write ${aWrite.ok ? 'returned' : `threw (${firstLine(aWrite.error)})`}, read back ${JSON.stringify(afterA.value ?? afterA.error)}; B's write ${bWrite.ok ? `returned at ${bWrite.endedAt} ms` : `threw (${firstLine(bWrite.error)})`}`,
+        : `A's write ${aWrite.ok ? 'returned' : `threw (${firstLine(aWrite.error)})`}, ${readBack()}; B's write ${bWrite.ok ? `returned at ${bWrite.endedAt} ms` : `threw (${firstLine(bWrite.error)})`}`,
     });
 
     const held = final.ok && final.value === bValue;
@@ -81,6 +81,12 @@ export default defineOracle({
       },
       explanation: explain(),
     };
+
+    function readBack(): string {
+      if (!afterA.ok) return `reading the record back threw (${firstLine(afterA.error)})`;
+      const value = JSON.stringify(afterA.value ?? null);
+      return afterA.value === aValue ? `its value was read back` : `the record read back ${value}, not A's ${JSON.stringify(aValue)}: A's write is not in the record`;
+    }
 
     function explain(): string {
       const failed = preconditions.filter((c) => !c.held);
