@@ -129,11 +129,16 @@ export default defineOracle({
       });
     }
 
-    function ran(held: boolean, error: string | undefined) {
+    // A release that threw may never have reached the store: only one that returned is evidence.
+    function ran(finished: boolean, error: string | undefined) {
       preconditions.push({
         name: "A's release ran after B took the lock",
-        held,
-        detail: held ? `A's release ${error ? `threw (${error.split('\n')[0]})` : 'returned'}` : `A's release did not finish within ${p.timeout} ms`,
+        held: finished && !error,
+        detail: !finished
+          ? `A's release did not finish within ${p.timeout} ms`
+          : error
+            ? `A's release threw (${error.split('\n')[0]}): it may never have reached the store, so B's lock surviving proves nothing`
+            : "A's release returned",
       });
     }
 

@@ -78,6 +78,16 @@ export default defineOracle({
       detail: atKill ? `key ${atKill.exists ? `held ${JSON.stringify(atKill.value)}, PTTL ${atKill.pttlMs} ms` : 'was absent'}` : 'A was denied on an empty store',
     });
     if (!atKill?.exists) return judge(undefined);
+    // A key with no expiry at all is this oracle's finding; one with a longer expiry than asked
+    // means the target ignores env.ttlMs, and B's wait would prove nothing.
+    preconditions.push({
+      name: 'the key carried no longer a TTL than --ttl',
+      held: atKill.pttlMs === -1 || atKill.pttlMs <= p.ttl,
+      detail:
+        atKill.pttlMs === -1 || atKill.pttlMs <= p.ttl
+          ? `PTTL at the kill: ${atKill.pttlMs} ms (--ttl ${p.ttl})`
+          : `PTTL at the kill was ${atKill.pttlMs} ms, longer than --ttl ${p.ttl}: the target does not use env.ttlMs, so B could not be expected in TTL + grace`,
+    });
 
     s.progress(`killing A (SIGKILL) while it holds the lock (${p.variant})`);
     const exit = await a.kill();
@@ -118,12 +128,15 @@ export default defineOracle({
     }
 
     function explain(held: boolean, outcome: { waitedMs: number; granted: boolean } | undefined): string {
+      const noExpiry = s.history.events().some((e) => e.kind === 'store-observed' && e.detail.pttlMs === -1);
       const failed = preconditions.filter((c) => !c.held);
       if (failed.length || !outcome) return `Nothing was proven. ${failed.map((c) => `${c.name}: ${c.detail}`).join('; ')}.`;
       const when = p.variant === 'after-acquire' ? 'right after its acquire returned' : 'after it created the key and before its next command';
       return held
         ? `A was killed (SIGKILL) ${when}. The key carried an expiry, so it lapsed and B took the lock ${outcome.waitedMs.toFixed(0)} ms after A had taken it (TTL ${p.ttl} ms).`
-        : `A was killed (SIGKILL) ${when}. The key it left had no expiry (PTTL -1), so no later holder can ever take the lock: B was still denied ${outcome.waitedMs.toFixed(0)} ms later, past TTL ${p.ttl} + grace ${p.grace} ms. Set the TTL in the same command (SET key token PX ttl NX).`;
+        : noExpiry
+          ? `A was killed (SIGKILL) ${when}. The key it left had no expiry (PTTL -1), so no later holder can ever take the lock: B was ${outcome.granted ? `only granted it ${outcome.waitedMs.toFixed(0)} ms later` : `still denied ${outcome.waitedMs.toFixed(0)} ms later, past TTL ${p.ttl} + grace ${p.grace} ms`}. Set the TTL in the same command (SET key token PX ttl NX).`
+          : `A was killed (SIGKILL) ${when}. The key kept an expiry, but B was still denied ${outcome.waitedMs.toFixed(0)} ms later, past TTL ${p.ttl} + grace ${p.grace} ms: the lock outlived its TTL.`;
     }
   },
 });

@@ -79,18 +79,35 @@ export default defineOracle({
     const [a, b] = await Promise.all([s.holder('A', wireA ? { url: wireA.url } : {}), s.holder('B')]);
     const preconditions: Check[] = [];
 
+    // A is stopped after its first write, so a job with a single write would have nothing left to
+    // judge. Learn the job's shape first: B runs it alone, unobstructed, once.
+    s.progress('B runs the job alone once, to count the writes it makes unobstructed');
+    const alone = await s.within(b.call('job'), p.timeout);
+    const calibration = s.resource.effects().length;
+    const aloneWrites = s.resource.effects().filter((e) => e.holder === 'B').length;
+    preconditions.push({
+      name: 'the job has writes left after its first',
+      held: alone !== undefined && aloneWrites >= 2,
+      detail:
+        alone === undefined
+          ? `run alone, the job did not finish within ${p.timeout} ms`
+          : `run alone, the job ${alone.ok ? 'returned' : `threw (${firstLine(alone.error)})`} after ${aloneWrites} write(s)` +
+            (aloneWrites >= 2 ? '' : ': A is stopped after its first write, so there would be nothing left to judge'),
+    });
+    if (alone === undefined || aloneWrites < 2) return judge();
+
     s.progress('A runs the job');
-    const aFirst = a.holdNextEffect();
-    const aJob = a.call('job');
-    const aReached = await s.within(Promise.race([aFirst.reached, aJob.then(() => undefined)]), p.timeout);
+    const aIn = await runJobUntilFirstEffect(a, p.timeout, Math.max(5, Math.round(p.ttl / 10)));
+    const aFirst = aIn.latch;
     preconditions.push({
       name: 'A reached its critical section',
-      held: aFirst.isReached,
-      detail: aFirst.isReached
+      held: aIn.job !== undefined,
+      detail: aIn.job
         ? `A made its first write at ${aFirst.hit?.t} ms`
-        : `A made no write within ${p.timeout} ms (${aReached === undefined ? 'still running' : 'its job ended'}): it never held the lock, so nothing can be judged`,
+        : `A made no write within ${p.timeout} ms (${aIn.attempts} attempt(s)): it never held the lock, so nothing can be judged`,
     });
-    if (!aFirst.isReached) return judge();
+    if (!aIn.job) return judge();
+    const aJob = aIn.job;
 
     let stop: Stop;
     if (wireA) {
@@ -129,7 +146,7 @@ export default defineOracle({
     s.progress(`A ${stop.what} after its first write; waiting for its ${p.ttl} ms lease to lapse and B to take the lock`);
 
     const bIn = await runJobUntilFirstEffect(b, p.timeout, Math.max(5, Math.round(p.ttl / 10)));
-    const bFirst = s.resource.effects().find((e) => e.holder === 'B');
+    const bFirst = s.resource.effects().find((e) => e.holder === 'B' && e.seq > calibration);
     const bWroteWhileAStopped = bIn.job !== undefined && stop.active() && bFirst !== undefined;
     const stoppedFor = (bFirst?.t ?? s.now()) - stop.since;
     preconditions.push({
@@ -155,7 +172,8 @@ export default defineOracle({
     return judge();
 
     function judge() {
-      const effects = s.resource.effects();
+      // The calibration run (B alone, before A started) is in the evidence but not judged.
+      const effects = s.resource.effects().filter((e) => e.seq > calibration);
       const bFirstWrite = effects.find((e) => e.holder === 'B');
       const aAfter = bFirstWrite ? effects.filter((e) => e.holder === 'A' && e.seq > bFirstWrite.seq) : [];
       const aAcceptedAfter = aAfter.filter((e) => e.accepted);
@@ -170,6 +188,7 @@ export default defineOracle({
           aWritesAfterBAcquired: aAfter.length,
           aWritesAcceptedAfterBAcquired: aAcceptedAfter.length,
           aWritesRejectedByFence: aAfter.length - aAcceptedAfter.length,
+          writesWhenRunAlone: aloneWrites,
           overlapMs: Math.round(overlapMs * 1000) / 1000,
         },
         property: {
@@ -200,7 +219,7 @@ export default defineOracle({
       }
       return rejected
         ? `A was ${stopWhat()} past its ${p.ttl} ms lease while B took the lock and wrote. When A resumed it tried ${rejected} more write(s), but each carried a stale fencing token and the resource rejected it: the fence held.`
-        : `A was ${stopWhat()} past its ${p.ttl} ms lease while B took the lock and wrote. When A resumed it made no further write: it noticed it had lost the lease before writing.`;
+        : `A was ${stopWhat()} past its ${p.ttl} ms lease while B took the lock and wrote. When A resumed it made no further write, although the job makes ${aloneWrites} writes when it runs alone: it stopped before writing on a lease it had lost.`;
     }
 
     function stopWhat(): string {

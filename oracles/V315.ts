@@ -11,7 +11,7 @@
  * lifted and both loops are stopped through env.signal.
  * Property: A's writes stop before B's first write: no accepted write by A after B's first write
  * in the resource's arrival order (overlap 0, counted by writer identity at the resource).
- * Preconditions: A led and wrote; A's renewals really failed (the proxy stopped A's commands or
+ * Preconditions: A led and wrote; A's renewals were stopped or refused at the wire (the proxy stopped A's commands or
  * refused its reconnects); B became leader and wrote while A was cut off.
  */
 import { defineOracle, type Check } from '../src/oracle.ts';
@@ -94,11 +94,18 @@ export default defineOracle({
     }
     const blocked = wireA.records().find((r) => r.id === cut.record.id) ?? cut.record;
     cut.lift();
+    if (bWrote) {
+      // A blackholed renewal does not fail, it waits: only once the cut is lifted does A get its
+      // real answer (B holds the lease now). Keep B leading and watch A for one more window, so a
+      // loop that ignores that answer is seen writing before the loops are told to stop.
+      s.progress(`cut lifted: A's held commands get their real answers; watching A for another ${p.observe} ms while B leads`);
+      await s.sleep(p.observe);
+    }
 
     const stoppedA = blocked.commandsAffected + blocked.refusedConnections;
     const killedOk = p.fault !== 'kill' || cut.killed > 0;
     preconditions.push({
-      name: "A's renewals really failed",
+      name: "A's renewals were stopped or refused at the wire",
       held: stoppedA > 0 && killedOk,
       detail: !killedOk
         ? `the store closed none of A's connections (${cut.how}): A was not cut off`

@@ -47,6 +47,12 @@ export default defineOracle({
     variant: { kind: 'choice', default: 'both', choices: ['both', 'app-ahead', 'store-ahead'], doc: 'which side\'s clock runs ahead' },
   },
   needs: () => ['acquire', 'release'],
+  // B tries at ttl/2 and at ttl + margin: a skew smaller than either cannot move a takeover
+  // across one of those tries, so such a run could not tell a bad target from a good one.
+  validate: (p) =>
+    p.skew > p.ttl / 2 && p.skew > p.margin
+      ? []
+      : [`--skew (${p.skew}) must exceed half of --ttl (${p.ttl / 2}) and --margin (${p.margin}): B's tries at ttl/2 and ttl + margin could not see a smaller skew`],
   storeRequest: (_p, kind) => ({ kind, clockOffsetMs: 0 }),
   references: [
     { target: 'targets/clock/lease-app-clock-expiry.ts', expect: 'FAIL' },

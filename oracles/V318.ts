@@ -68,6 +68,15 @@ export default defineOracle({
         : `A's write ${aWrite.ok ? 'returned' : `threw (${firstLine(aWrite.error)})`}, ${readBack()}; B's write ${bWrite.ok ? `returned at ${bWrite.endedAt} ms` : `threw (${firstLine(bWrite.error)})`}`,
     });
 
+    // The skew only matters if it outweighs the real time between the writes: B's clock at its
+    // write must read earlier than A's did at A's write, or a wall-clock LWW is right by luck.
+    const realGap = bWrite.endedAt - aWrite.startedAt;
+    preconditions.push({
+      name: "B's clock read earlier at its write than A's at A's",
+      held: 2 * p.skew > realGap,
+      detail: `the writes were at most ${realGap.toFixed(1)} ms apart in real time against a clock gap of ${2 * p.skew} ms (A +${p.skew}, B −${p.skew})${2 * p.skew > realGap ? '' : ': raise --skew'}`,
+    });
+
     const held = final.ok && final.value === bValue;
     const bEvents = s.history.filter((e) => e.holder === 'B' && (e.kind === 'call-end' || e.kind === 'call-error'));
     return {

@@ -63,7 +63,10 @@ async function call(target: Target, member: string, leaseId: number | undefined,
   const fn = (target as Record<string, unknown>)[member];
   if (typeof fn !== 'function') throw new Error(`the target has no "${member}" member`);
   if (member === 'acquire') {
-    const lease = (await fn.call(target, env)) as Lease | null | false;
+    const lease = (await fn.call(target, env)) as Lease | null | false | undefined;
+    if (lease === undefined) {
+      throw new Error('acquire() returned undefined: return a lease object when the lock was taken, or null when it was denied');
+    }
     if (!lease) return null;
     const leaseObject: Lease = typeof lease === 'object' ? lease : {};
     const leaseId = nextId++;

@@ -14,6 +14,8 @@ import { Latch } from './latch.ts';
 import type { FromHolder, HolderInit, LeaseSummary, Scalar, ToHolder } from './holder-protocol.ts';
 import type { ClockCommand, ClockReply } from './clock-protocol.ts';
 
+/** connect() and acquire() must come back: a target that blocks there would hang the run. */
+const CALL_DEADLINE_MS = 30_000;
 const ENTRY = fileURLToPath(new URL('./holder-entry.ts', import.meta.url));
 const TSX = import.meta.resolve('tsx');
 
@@ -84,8 +86,11 @@ export class Holder {
     this.#process.stderr?.on('data', (chunk: Buffer) => {
       if (stderr.length < 32_000) stderr += chunk.toString();
     });
+    // Teardown is not a fault: end the process without writing a kill into the evidence.
     this.#unregister = cleanupProcess(`holder ${id}`, this.#process.pid, async () => {
-      await this.kill();
+      this.#signal('SIGCONT');
+      this.#signal('SIGKILL');
+      await this.exited;
     });
     this.exited = this.#process.then((result) => {
       this.#exit = { t: ctx.history.now(), code: result.exitCode, signal: result.signal };
@@ -187,24 +192,36 @@ export class Holder {
     }
   }
 
-  #request(message: RequestBody): Promise<{ ok: boolean; value?: unknown; error?: string }> {
+  /** One request to the holder; with `deadlineMs`, a call that never answers settles as an error. */
+  #request(message: RequestBody, deadlineMs?: number): Promise<{ ok: boolean; value?: unknown; error?: string }> {
     if (this.#exit) return Promise.resolve({ ok: false, error: `holder ${this.id} has exited` });
     const id = this.#nextId++;
     return new Promise((resolve) => {
-      this.#calls.set(id, resolve);
+      const timer =
+        deadlineMs === undefined
+          ? undefined
+          : setTimeout(() => {
+              this.#calls.delete(id);
+              const what = message.t === 'call' ? `${message.member}()` : message.t === 'init' ? 'connect()' : message.t;
+              resolve({ ok: false, error: `${what} did not return within ${deadlineMs} ms: a lock call must try once and return (a blocking acquire never hands control back)` });
+            }, deadlineMs);
+      this.#calls.set(id, (result) => {
+        clearTimeout(timer);
+        resolve(result);
+      });
       this.#send({ ...message, id } as ToHolder);
     });
   }
 
   async init(init: HolderInit): Promise<void> {
     await this.ready;
-    const result = await this.#request({ t: 'init', init });
+    const result = await this.#request({ t: 'init', init }, CALL_DEADLINE_MS);
     if (!result.ok) throw new TargetCallError(this.id, 'connect', result.error ?? '');
   }
 
   /** Try once to take the lock. Throws TargetCallError when the target's acquire throws. */
   async acquire(): Promise<LeaseSummary | null> {
-    const result = await this.#request({ t: 'call', member: 'acquire', args: [] });
+    const result = await this.#request({ t: 'call', member: 'acquire', args: [] }, CALL_DEADLINE_MS);
     if (!result.ok) throw new TargetCallError(this.id, 'acquire', result.error ?? '');
     const lease = result.value as LeaseSummary | null;
     this.ctx.history.add(lease ? 'acquire-ok' : 'acquire-denied', this.id, lease ? { ...lease } : {});

@@ -148,7 +148,9 @@ export class Scenario {
 
   /** Close holders and probes. Called by the engine on every exit path. */
   async close(): Promise<void> {
-    await Promise.all(this.holders().map((holder) => holder.close()));
+    // Closers first: they free what a holder's own close could wait on (a server-side gate, a
+    // blackholed proxy).
     for (const close of this.#closers.splice(0).reverse()) await close().catch(() => undefined);
+    await Promise.all(this.holders().map((holder) => holder.close()));
   }
 }

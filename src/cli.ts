@@ -178,10 +178,12 @@ function summarize(verdict: string, explanation: string, written: string | undef
   process.stderr.write(`\n${colourVerdict(verdict as never)}  ${explanation}\n${written ? `Evidence: ${written}/\n` : ''}`);
 }
 
+// Exit explicitly once everything the run started is stopped: a socket still closing somewhere
+// must not keep a finished verdict from returning its exit code.
 main(process.argv.slice(2))
   .then(async (code) => {
     await cleanupAll();
-    process.exitCode = code;
+    process.exit(code);
   })
   .catch(async (error: unknown) => {
     await cleanupAll();
@@ -190,5 +192,5 @@ main(process.argv.slice(2))
     } else {
       process.stderr.write(`error: the harness broke: ${(error as Error)?.stack ?? String(error)}\n`);
     }
-    process.exitCode = EXIT.USAGE;
+    process.exit(EXIT.USAGE);
   });

@@ -12,6 +12,7 @@ import { Resource } from './resource.ts';
 import { decideVerdict, type Judgement, type Verdict } from './oracle.ts';
 import { ParamError, resolveParams } from './params.ts';
 import { loadOracle, REPO_ROOT, UsageError } from './registry.ts';
+import { recipeFor } from '../docker/index.ts';
 import { startStore, type RuntimeChoice } from './stores/start-store.ts';
 import { StoreUnavailableError, type StartedStore, type StoreKind } from './stores/types.ts';
 import { SCHEMA_VERSION, type EvidenceRecord } from './evidence.ts';
@@ -68,8 +69,14 @@ export async function runOracle(request: RunRequest): Promise<EvidenceRecord> {
     return holder;
   };
 
-  // Holders load the target while the store starts: both take a few hundred ms at most.
+  // A store this machine cannot run is reported before any process starts.
   const storeRequest = oracle.storeRequest?.(params as never, kind) ?? { kind };
+  if (request.runtime === undefined || request.runtime === 'local') {
+    const unavailable = await recipeFor(storeRequest.kind).missing();
+    if (unavailable) throw new UsageError(unavailable.message);
+  }
+
+  // Holders load the target while the store starts: both take a few hundred ms at most.
   progress(`starting a scratch ${storeRequest.kind} store and ${oracle.holders.length} holder process(es)`);
   for (const id of oracle.holders) spawnHolder(id);
   let store: StartedStore | undefined;
@@ -79,8 +86,9 @@ export async function runOracle(request: RunRequest): Promise<EvidenceRecord> {
   let judgement: Judgement | undefined;
   let error: string | undefined;
   let scenarioMs = 0;
+  let storeStart: Promise<StartedStore> | undefined;
   try {
-    const storeStart = startStore(storeRequest, request.runtime);
+    storeStart = startStore(storeRequest, request.runtime);
     storeStart.catch(() => undefined);
     readyInfo = await readyOrUsageError([...spawned.values()], targetPath);
     holdersReadyMs = performance.now() - began;
@@ -116,7 +124,9 @@ export async function runOracle(request: RunRequest): Promise<EvidenceRecord> {
   } finally {
     await scenario?.close().catch(() => undefined);
     await Promise.all([...spawned.values()].map((h) => h.close().catch(() => undefined)));
-    await store?.stop().catch(() => undefined);
+    // A store still starting when a usage error struck is stopped too, once it is up.
+    const stopping = store ? store.stop() : storeStart?.then((started) => started.stop());
+    await stopping?.catch(() => undefined);
   }
 
   const verdict: Verdict = error || !judgement ? 'ERROR' : decideVerdict(judgement);

@@ -33,7 +33,7 @@ export async function playPooler(s: Scenario, p: V314Params): Promise<Judgement>
   if (!leaseA || held.length === 0) return judge();
 
   s.progress(`A holds the lock through PgBouncer (${p.poolMode} mode); B tries`);
-  const hold = s.faults.apply('latch', 'A', 'A kept in its critical section (lease not released) while B tries', { poolMode: p.poolMode });
+  const hold = s.faults.apply('latch', 'A', 'interleaving forced: the harness withholds A\'s release while B tries', { poolMode: p.poolMode });
   leaseB = await b.acquire();
   bSessions = (await observeSessions(s, "after B's attempt")).filter((x) => x.application === holderApplication('B')).map((x) => x.pid);
   await observeAdvisoryLocks(s, "after B's attempt");
