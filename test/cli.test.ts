@@ -81,6 +81,7 @@ describe('bad input: a clear message, exit 2, nothing left running', () => {
     ['a target missing the needed shape', ['V313', '--target', 'targets/redis/ioredis/lock-correct.ts'], /has no job member/],
     ['a negative TTL', ['V310', '--target', 'targets/redis/ioredis/lock-correct.ts', '--ttl', '-5'], /--ttl must be at least 20, got -5/],
     ['a timeout shorter than the TTL', ['V313', '--target', 'targets/redis/ioredis/lease-no-renewal.ts', '--ttl', '500', '--timeout', '400'], /--timeout \(400\) must be longer than --ttl \(500\)/],
+    ['a clock skew too small to be seen', ['V317', '--target', 'targets/clock/lease-app-clock-expiry.ts', '--skew', '250'], /--skew \(250\) must exceed half of --ttl/],
     ['an unknown parameter', ['V310', '--target', 'targets/redis/ioredis/lock-correct.ts', '--pauze', '3'], /unknown option --pauze/],
     ['a store the oracle does not run on', ['V310', '--target', 'targets/redis/ioredis/lock-correct.ts', '--store', 'mysql'], /runs on redis.*not on --store mysql/],
     ['redis-server not installed', ['V310', '--target', 'targets/redis/ioredis/lock-correct.ts'], /redis-server-missing is not installed[\s\S]*To fix: npm run setup/, { LOCK_ORACLES_REDIS_SERVER: 'redis-server-missing' }],

@@ -25,6 +25,19 @@ describe('INCONCLUSIVE when the fault did not land', () => {
     expect(record.counts.aWritesAcceptedAfterBAcquired).toBe(0);
   });
 
+  test('V313 on a job with a single write: nothing is left to judge after A is stopped', async () => {
+    const record = await runOracle({ oracle: 'V313', target: fixture('job-one-write') });
+    expect(record.verdict).toBe('INCONCLUSIVE');
+    expect(record.preconditions[0]).toMatchObject({ name: 'the job has writes left after its first', held: false });
+    expect(record.counts.writesWhenRunAlone).toBe(1);
+  });
+
+  test('V318 when the skew is smaller than the real gap between the writes', async () => {
+    const record = await runOracle({ oracle: 'V318', target: 'targets/clock/lww-wall-clock.ts', params: { skew: 1 } });
+    expect(record.verdict).toBe('INCONCLUSIVE');
+    expect(record.preconditions.filter((c) => !c.held).map((c) => c.name)).toEqual(["B's clock read earlier at its write than A's at A's"]);
+  });
+
   test('V312 when the pre-holder never reaches a write', async () => {
     const record = await runOracle({ oracle: 'V312', target: fixture('job-never-writes'), params: { timeout: 1000 } });
     expect(record.verdict).toBe('INCONCLUSIVE');
