@@ -11,7 +11,7 @@
  * still denied.
  * Preconditions: A held the lock; A was stopped/held until B took the lock; A's release ran.
  */
-import { defineOracle, type Check } from '../src/oracle.ts';
+import { defineOracle, type Check, nothingProven } from '../src/oracle.ts';
 import { acquireWithin } from '../scenarios/retry-acquire.ts';
 import type { LeaseSummary } from '../scenarios/holder-protocol.ts';
 import type { KeyState } from '../scenarios/redis-probe.ts';
@@ -174,8 +174,8 @@ export default defineOracle({
     }
 
     function explain(held: boolean, what: string): string {
-      const failed = preconditions.filter((c) => !c.held);
-      if (failed.length) return `Nothing was proven. ${failed.map((c) => `${c.name}: ${c.detail}`).join('; ')}.`;
+      const unproven = nothingProven(preconditions);
+      if (unproven) return unproven;
       const how =
         p.variant === 'pause'
           ? `A took a ${p.ttl} ms lock and was stopped (SIGSTOP) until it lapsed and B took the lock; then A resumed and released`

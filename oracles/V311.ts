@@ -7,7 +7,7 @@
  * Property: B takes the lock within TTL + grace of A's acquire, and the key never has PTTL -1.
  * Preconditions: the key existed when A was killed; the kill really happened (SIGKILL).
  */
-import { defineOracle, type Check } from '../src/oracle.ts';
+import { defineOracle, type Check, nothingProven } from '../src/oracle.ts';
 import { acquireWithin } from '../scenarios/retry-acquire.ts';
 import type { KeyState } from '../scenarios/redis-probe.ts';
 
@@ -129,8 +129,8 @@ export default defineOracle({
 
     function explain(held: boolean, outcome: { waitedMs: number; granted: boolean } | undefined): string {
       const noExpiry = s.history.events().some((e) => e.kind === 'store-observed' && e.detail.pttlMs === -1);
-      const failed = preconditions.filter((c) => !c.held);
-      if (failed.length || !outcome) return `Nothing was proven. ${failed.map((c) => `${c.name}: ${c.detail}`).join('; ')}.`;
+      const unproven = nothingProven(preconditions);
+      if (unproven || !outcome) return unproven ?? 'Nothing was proven.';
       const when = p.variant === 'after-acquire' ? 'right after its acquire returned' : 'after it created the key and before its next command';
       return held
         ? `A was killed (SIGKILL) ${when}. The key carried an expiry, so it lapsed and B took the lock ${outcome.waitedMs.toFixed(0)} ms after A had taken it (TTL ${p.ttl} ms).`

@@ -8,7 +8,7 @@
  * key on Redis, an advisory lock in pg_locks on Postgres); P's lock was still live when A's job
  * ended; A's job finished.
  */
-import { defineOracle, type Check } from '../src/oracle.ts';
+import { defineOracle, type Check, nothingProven } from '../src/oracle.ts';
 import { describeLocks, observeAdvisoryLocks } from '../scenarios/pg-observe.ts';
 
 export default defineOracle({
@@ -90,7 +90,6 @@ export default defineOracle({
     function judge() {
       const aEffects = s.resource.effects().filter((e) => e.holder === 'A');
       const held = aEffects.length === 0;
-      const failed = preconditions.filter((c) => !c.held);
       return {
         preconditions,
         counts: { aEffects: aEffects.length, pEffects: s.resource.effects().filter((e) => e.holder === 'P').length },
@@ -100,11 +99,11 @@ export default defineOracle({
           detail: held ? 'A made no write' : `A made ${aEffects.length} write(s) while P held the lock`,
           offending: aEffects,
         },
-        explanation: failed.length
-          ? `Nothing was proven. ${failed.map((c) => `${c.name}: ${c.detail}`).join('; ')}.`
-          : held
+        explanation:
+          nothingProven(preconditions) ??
+          (held
             ? 'P held the lock (held at its first write) while A ran the job: A was denied the lock and made no write. The job checks its acquire before its first effect.'
-            : `P held the lock (held at its first write) while A ran the job: A made ${aEffects.length} write(s) anyway. The job ignores the result of its acquire and does the work without the lock.`,
+            : `P held the lock (held at its first write) while A ran the job: A made ${aEffects.length} write(s) anyway. The job ignores the result of its acquire and does the work without the lock.`),
       };
     }
   },

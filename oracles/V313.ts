@@ -14,7 +14,7 @@
  * proxy until its lease lapses and B has taken the lock and written; then the renewal goes on and
  * A sees its answer. Needs no seam and no signal: the target runs exactly as in production.
  */
-import { defineOracle, type Check } from '../src/oracle.ts';
+import { defineOracle, type Check, nothingProven, firstLine } from '../src/oracle.ts';
 import { runJobUntilFirstEffect } from '../scenarios/run-job-until-effect.ts';
 import { PG_RENEWAL, REDIS_RENEWAL } from '../scenarios/wire/patterns.ts';
 
@@ -206,10 +206,8 @@ export default defineOracle({
     }
 
     function explain(held: boolean, accepted: number, rejected: number, overlapMs: number): string {
-      if (preconditions.some((c) => !c.held)) {
-        const failed = preconditions.filter((c) => !c.held).map((c) => `${c.name}: ${c.detail}`);
-        return `Nothing was proven. ${failed.join('; ')}.`;
-      }
+      const unproven = nothingProven(preconditions);
+      if (unproven) return unproven;
       if (!held) {
         return (
           `A took a ${p.ttl} ms lease and wrote, then was ${stopWhat()} until its lease lapsed and B took the lock and wrote. ` +
@@ -228,6 +226,3 @@ export default defineOracle({
   },
 });
 
-function firstLine(text: string | undefined): string {
-  return (text ?? '').split('\n')[0] ?? '';
-}

@@ -14,7 +14,7 @@
  * Preconditions: A led and wrote; A's renewals were stopped or refused at the wire (the proxy stopped A's commands or
  * refused its reconnects); B became leader and wrote while A was cut off.
  */
-import { defineOracle, type Check } from '../src/oracle.ts';
+import { defineOracle, type Check, nothingProven } from '../src/oracle.ts';
 import type { CallOutcome } from '../scenarios/holder.ts';
 import type { WireProxy, WireFaultHandle } from '../scenarios/wire/proxy.ts';
 import { killFromStore } from '../scenarios/wire/store-kill.ts';
@@ -166,8 +166,8 @@ export default defineOracle({
     }
 
     function explain(held: boolean, accepted: number, rejected: number, overlapMs: number): string {
-      const failed = preconditions.filter((c) => !c.held);
-      if (failed.length) return `Nothing was proven. ${failed.map((c) => `${c.name}: ${c.detail}`).join('; ')}.`;
+      const unproven = nothingProven(preconditions);
+      if (unproven) return unproven;
       const cutHow = { blackhole: 'blackholed at its wire proxy', drop: 'dropped at its wire proxy (reset, reconnects refused)', kill: 'killed by the store (reconnects refused at its wire proxy)' }[p.fault];
       const how =
         `A led with a ${p.ttl} ms lease and wrote; then its connection was ${cutHow} ` +

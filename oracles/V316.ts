@@ -10,7 +10,7 @@
  * its guard fired, and while the operation was still running); each operation was still running
  * when its limit came, or its guard fired (one that returns on its own first never needed its guard).
  */
-import { defineOracle, type Check } from '../src/oracle.ts';
+import { defineOracle, type Check, nothingProven } from '../src/oracle.ts';
 import type { HistoryEvent } from '../src/history.ts';
 import type { EffectRecord } from '../src/resource.ts';
 import type { Holder, CallOutcome } from '../scenarios/holder.ts';
@@ -139,8 +139,8 @@ export default defineOracle({
     };
 
     function explain(): string {
-      const failed = preconditions.filter((c) => !c.held);
-      if (failed.length) return `Nothing was proven. ${failed.map((c) => `${c.name}: ${c.detail}`).join('; ')}.`;
+      const unproven = nothingProven(preconditions);
+      if (unproven) return unproven;
       if (held) {
         return (
           `Each holder's wall clock was stepped by ${p.step} ms (${results.map((r) => `${r.leg.holder.id} ${r.leg.deltaMs > 0 ? 'forward' : 'back'}`).join(', ')}) halfway through a ${p.ttl} ms timeout, ` +

@@ -12,7 +12,7 @@
  * A took the lease.
  */
 import pg from 'pg';
-import { defineOracle, type Check } from '../src/oracle.ts';
+import { defineOracle, type Check, nothingProven } from '../src/oracle.ts';
 import type { HistoryEvent } from '../src/history.ts';
 import type { LeaseSummary } from '../scenarios/holder-protocol.ts';
 
@@ -155,8 +155,8 @@ export default defineOracle({
     };
 
     function explain(): string {
-      const failed = preconditions.filter((c) => !c.held);
-      if (failed.length) return `Nothing was proven. ${failed.map((c) => `${c.name}: ${c.detail}`).join('; ')}.`;
+      const unproven = nothingProven(preconditions);
+      if (unproven) return unproven;
       const setting = `A took a ${p.ttl} ms lease with one side's clock ${p.skew} ms ahead (${legs.map((l) => l.variant).join(', then ')}); B tried halfway through it and again ${p.margin} ms after it lapsed.`;
       if (held) return `${setting} ${legs.map(describe).join('; ')}: the lease is written and compared on one clock.`;
       return (

@@ -9,7 +9,7 @@
  * after); both writes really happened, in the stated real order (A's returned and was read back
  * before B's began; B's returned).
  */
-import { defineOracle, type Check } from '../src/oracle.ts';
+import { defineOracle, type Check, nothingProven, firstLine } from '../src/oracle.ts';
 
 export default defineOracle({
   id: 'V318',
@@ -98,8 +98,8 @@ export default defineOracle({
     }
 
     function explain(): string {
-      const failed = preconditions.filter((c) => !c.held);
-      if (failed.length) return `Nothing was proven. ${failed.map((c) => `${c.name}: ${c.detail}`).join('; ')}.`;
+      const unproven = nothingProven(preconditions);
+      if (unproven) return unproven;
       return held
         ? `A (clock +${p.skew} ms) wrote the record, then B (clock −${p.skew} ms) wrote it ${(bWrite.startedAt - aWrite.endedAt).toFixed(1)} ms later in real time, and B's value stands: the record's order does not come from the writers' wall clocks.`
         : `A (clock +${p.skew} ms) wrote the record, then B (clock −${p.skew} ms) wrote it ${(bWrite.startedAt - aWrite.endedAt).toFixed(1)} ms later in real time, but the record still reads A's value: ` +
@@ -108,6 +108,3 @@ export default defineOracle({
   },
 });
 
-function firstLine(text: string | undefined): string {
-  return (text ?? '').split('\n')[0] ?? '';
-}

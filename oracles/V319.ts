@@ -13,7 +13,7 @@
  * advance that did work) and moved through the whole day.
  */
 import { Redis } from 'ioredis';
-import { defineOracle, type Check } from '../src/oracle.ts';
+import { defineOracle, type Check, nothingProven } from '../src/oracle.ts';
 import type { HistoryEvent } from '../src/history.ts';
 import { runSimulatedDay, type DayRun } from '../scenarios/simulated-day.ts';
 import { localTime, parseZoneDays } from '../scenarios/zone-days.ts';
@@ -144,8 +144,8 @@ export default defineOracle({
     };
 
     function explain(): string {
-      const failed = preconditions.filter((c) => !c.held);
-      if (failed.length) return `Nothing was proven. ${failed.map((c) => `${c.name}: ${c.detail}`).join('; ')}.`;
+      const unproven = nothingProven(preconditions);
+      if (unproven) return unproven;
       const setting =
         `${p.replicas} replicas ran the target's scheduler on their own simulated clocks through ${runs.map(label).join(', ')}, ` +
         `each day in ${Math.round(Math.max(...runs.map((r) => r.wallMs)))} ms or less of real time, with the store's clock stepped along (within ${maxSkew.toFixed(0)} ms) so the ${p.ttl} ms fleet lock lapsed in simulated time.`;

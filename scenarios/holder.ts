@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import type { History } from '../src/history.ts';
 import type { Resource } from '../src/resource.ts';
 import { cleanupProcess } from '../src/cleanup.ts';
+import { firstLine } from '../src/oracle.ts';
 import { waitUntilStopped } from '../src/stores/process-tree.ts';
 import type { FaultLog, FaultRecord } from './fault-log.ts';
 import { Latch } from './latch.ts';
@@ -349,6 +350,3 @@ type RequestBody =
   | { t: 'clock'; command: ClockCommand }
   | { t: 'close' };
 
-function firstLine(text: string): string {
-  return text.split('\n')[0] ?? text;
-}

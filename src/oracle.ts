@@ -82,3 +82,15 @@ export function decideVerdict(judgement: Judgement): Verdict {
   if (judgement.preconditions.some((check) => !check.held)) return 'INCONCLUSIVE';
   return judgement.property.held ? 'PASS' : 'FAIL';
 }
+
+/** The explanation of an INCONCLUSIVE run, from the preconditions that did not hold; undefined when all held. */
+export function nothingProven(preconditions: readonly Check[]): string | undefined {
+  const failed = preconditions.filter((check) => !check.held);
+  if (!failed.length) return undefined;
+  return `Nothing was proven. ${failed.map((check) => `${check.name}: ${check.detail}`).join('; ')}.`;
+}
+
+/** The first line of a (multi-line) error, for a one-line detail. */
+export function firstLine(text: string | undefined): string {
+  return (text ?? '').split('\n')[0] ?? '';
+}

@@ -4,6 +4,7 @@
  * it waits; the harness reads pg_locks. A pool that hands the lock's idle connection to the
  * parallel query runs the unlock on another session, where it misses, and the lock stays.
  */
+import { nothingProven, firstLine } from '../../src/oracle.ts';
 import type { Check, Judgement } from '../../src/oracle.ts';
 import type { CallOutcome } from '../../scenarios/holder.ts';
 import { PgGate } from '../../scenarios/pg-gate.ts';
@@ -76,7 +77,6 @@ export async function playPool(s: Scenario, p: V314Params): Promise<Judgement> {
 
   function judge(): Judgement {
     const leaked = (afterRelease ?? []).filter((l) => l.granted);
-    const failed = preconditions.filter((c) => !c.held);
     const onLockSession = parallel !== undefined && held.some((l) => l.pid === parallel!.pid);
     return {
       preconditions,
@@ -97,15 +97,12 @@ export async function playPool(s: Scenario, p: V314Params): Promise<Judgement> {
           ? s.history.events().filter((e) => e.kind === 'release' || (e.kind === 'store-observed' && e.detail.label === 'after A released'))
           : [],
       },
-      explanation: failed.length
-        ? `Nothing was proven. ${failed.map((c) => `${c.name}: ${c.detail}`).join('; ')}.`
-        : leaked.length
+      explanation:
+        nothingProven(preconditions) ??
+        (leaked.length
           ? `A took a session advisory lock through its pool (session ${held.map((l) => l.pid).join(', ')}). A parallel query from the same pool then took ${onLockSession ? "that very connection" : 'a pooled connection'} and was held on the server, and A released meanwhile: the unlock ran on another session, where it found no lock (release returned ${JSON.stringify(release?.value)}), and pg_locks still showed ${describeLocks(leaked)}. The lock outlives the work and blocks every other holder until that pooled connection closes.`
-          : `A took the lock, a parallel query from A's pool occupied ${onLockSession ? "the lock's own connection" : 'another pooled connection'} on the server, and A released meanwhile: pg_locks showed no advisory lock afterwards. The lock, its work and its unlock stay on one session (a checked-out client, or a transaction-scoped lock).`,
+          : `A took the lock, a parallel query from A's pool occupied ${onLockSession ? "the lock's own connection" : 'another pooled connection'} on the server, and A released meanwhile: pg_locks showed no advisory lock afterwards. The lock, its work and its unlock stay on one session (a checked-out client, or a transaction-scoped lock).`),
     };
   }
 }
 
-function firstLine(text: string | undefined): string {
-  return (text ?? '').split('\n')[0] ?? '';
-}

@@ -4,6 +4,7 @@
  * whichever server session ran the statement, and the pooler hands that session to the next
  * client: B's try can land on A's session, where the lock is re-entrant, and succeed.
  */
+import { nothingProven, firstLine } from '../../src/oracle.ts';
 import type { Check, Judgement } from '../../src/oracle.ts';
 import type { LeaseSummary } from '../../scenarios/holder-protocol.ts';
 import { poolerClients, type PoolerClient } from '../../scenarios/pgbouncer-probe.ts';
@@ -69,7 +70,6 @@ export async function playPooler(s: Scenario, p: V314Params): Promise<Judgement>
   return judge();
 
   function judge(): Judgement {
-    const failed = preconditions.filter((c) => !c.held);
     const sameSession = bSessions.some((pid) => lockSessions.includes(pid));
     const leftAfterAll = (afterAll ?? []).filter((l) => l.granted);
     return {
@@ -88,20 +88,17 @@ export async function playPooler(s: Scenario, p: V314Params): Promise<Judgement>
           : 'B was denied while A held the lock',
         offending: leaseB ? s.history.events().filter((e) => e.kind === 'acquire-ok') : [],
       },
-      explanation: failed.length
-        ? `Nothing was proven. ${failed.map((c) => `${c.name}: ${c.detail}`).join('; ')}.`
-        : leaseB
+      explanation:
+        nothingProven(preconditions) ??
+        (leaseB
           ? `A took a session advisory lock through PgBouncer in ${p.poolMode} mode, and while A held it B, a different client, asked for the same lock and got it. ` +
             (sameSession
               ? `PgBouncer ran B's statement on server session ${bSessions.join(', ')}, the very session that holds A's lock; a session lock is re-entrant, so Postgres granted it. `
               : "B's statement ran on a server session that did not see A's lock. ") +
             'Both holders believed they held the lock at once.' +
             (leftAfterAll.length ? ` After both released and disconnected, pg_locks still showed ${describeLocks(leftAfterAll)}.` : '')
-          : `A held the lock through PgBouncer in ${p.poolMode} mode; B's attempt ran on server session ${bSessions.join(', ')}, not A's (${lockSessions.join(', ')}), and was denied; B took the lock once A released it. The lock is tied to a session the pooler does not share (a transaction-scoped lock, or session pooling).`,
+          : `A held the lock through PgBouncer in ${p.poolMode} mode; B's attempt ran on server session ${bSessions.join(', ')}, not A's (${lockSessions.join(', ')}), and was denied; B took the lock once A released it. The lock is tied to a session the pooler does not share (a transaction-scoped lock, or session pooling).`),
     };
   }
 }
 
-function firstLine(text: string | undefined): string {
-  return (text ?? '').split('\n')[0] ?? '';
-}
