@@ -14,6 +14,7 @@
  * proxy until its lease lapses and B has taken the lock and written; then the renewal goes on and
  * A sees its answer. Needs no seam and no signal: the target runs exactly as in production.
  */
+import { writesAfterTakeover } from '../src/takeover.ts';
 import { defineOracle, type Check, nothingProven, firstLine } from '../src/oracle.ts';
 import { runJobUntilFirstEffect } from '../scenarios/run-job-until-effect.ts';
 import { PG_RENEWAL, REDIS_RENEWAL } from '../scenarios/wire/patterns.ts';
@@ -174,11 +175,7 @@ export default defineOracle({
     function judge() {
       // The calibration run (B alone, before A started) is in the evidence but not judged.
       const effects = s.resource.effects().filter((e) => e.seq > calibration);
-      const bFirstWrite = effects.find((e) => e.holder === 'B');
-      const aAfter = bFirstWrite ? effects.filter((e) => e.holder === 'A' && e.seq > bFirstWrite.seq) : [];
-      const aAcceptedAfter = aAfter.filter((e) => e.accepted);
-      const lastA = aAcceptedAfter.at(-1);
-      const overlapMs = bFirstWrite && lastA ? Math.max(0, lastA.t - bFirstWrite.t) : 0;
+      const { takerFirst: bFirstWrite, staleAfter: aAfter, staleAcceptedAfter: aAcceptedAfter, overlapMs } = writesAfterTakeover(effects, 'A', 'B');
       const held = aAcceptedAfter.length === 0;
       return {
         preconditions,
@@ -189,7 +186,7 @@ export default defineOracle({
           aWritesAcceptedAfterBAcquired: aAcceptedAfter.length,
           aWritesRejectedByFence: aAfter.length - aAcceptedAfter.length,
           writesWhenRunAlone: aloneWrites,
-          overlapMs: Math.round(overlapMs * 1000) / 1000,
+          overlapMs,
         },
         property: {
           name: 'no accepted write by A after B acquired',

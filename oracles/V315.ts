@@ -14,6 +14,7 @@
  * Preconditions: A led and wrote; A's renewals were stopped or refused at the wire (the proxy stopped A's commands or
  * refused its reconnects); B became leader and wrote while A was cut off.
  */
+import { writesAfterTakeover } from '../src/takeover.ts';
 import { defineOracle, type Check, nothingProven } from '../src/oracle.ts';
 import type { CallOutcome } from '../scenarios/holder.ts';
 import type { WireProxy, WireFaultHandle } from '../scenarios/wire/proxy.ts';
@@ -135,11 +136,7 @@ export default defineOracle({
 
     function judge() {
       const effects = s.resource.effects();
-      const bFirstWrite = effects.find((e) => e.holder === 'B');
-      const aAfter = bFirstWrite ? effects.filter((e) => e.holder === 'A' && e.seq > bFirstWrite.seq) : [];
-      const aAcceptedAfter = aAfter.filter((e) => e.accepted);
-      const lastA = aAcceptedAfter.at(-1);
-      const overlapMs = bFirstWrite && lastA ? Math.max(0, lastA.t - bFirstWrite.t) : 0;
+      const { takerFirst: bFirstWrite, staleAfter: aAfter, staleAcceptedAfter: aAcceptedAfter, overlapMs } = writesAfterTakeover(effects, 'A', 'B');
       const held = aAcceptedAfter.length === 0;
       return {
         preconditions,
@@ -149,7 +146,7 @@ export default defineOracle({
           aWritesAfterBFirstWrite: aAfter.length,
           aWritesAcceptedAfterBFirstWrite: aAcceptedAfter.length,
           aWritesRejectedByFence: aAfter.length - aAcceptedAfter.length,
-          overlapMs: Math.round(overlapMs * 1000) / 1000,
+          overlapMs,
         },
         property: {
           name: "A's writes stop before B's first write",

@@ -1,0 +1,25 @@
+/**
+ * The judgement V313 and V315 share: after the taker's first write (in the resource's arrival
+ * order, never the holders' clocks), did the stale holder get any write accepted?
+ */
+import type { EffectRecord } from './resource.ts';
+
+export interface Takeover {
+  /** The taker's first write, if it wrote at all. */
+  takerFirst: EffectRecord | undefined;
+  /** The stale holder's writes that arrived after it, accepted or not. */
+  staleAfter: EffectRecord[];
+  /** Of those, the ones the resource accepted: the violation. */
+  staleAcceptedAfter: EffectRecord[];
+  /** From the taker's first write to the stale holder's last accepted one (ms, harness clock). */
+  overlapMs: number;
+}
+
+export function writesAfterTakeover(effects: readonly EffectRecord[], stale: string, taker: string): Takeover {
+  const takerFirst = effects.find((e) => e.holder === taker);
+  const staleAfter = takerFirst ? effects.filter((e) => e.holder === stale && e.seq > takerFirst.seq) : [];
+  const staleAcceptedAfter = staleAfter.filter((e) => e.accepted);
+  const last = staleAcceptedAfter.at(-1);
+  const overlapMs = takerFirst && last ? Math.round(Math.max(0, last.t - takerFirst.t) * 1000) / 1000 : 0;
+  return { takerFirst, staleAfter, staleAcceptedAfter, overlapMs };
+}
