@@ -43,7 +43,7 @@ export interface SimulatedClock {
 }
 
 /** Fake `Date` only, reading real now + offsetMs. */
-export function installWallClock(offsetMs: number): WallClock {
+function installWallClock(offsetMs: number): WallClock {
   let offset = offsetMs;
   const clock = install({ now: Math.round(realNow() + offset), toFake: ['Date'] });
   // fake-timers reads clock.now for every Date; make it the real time plus the offset, and turn any
@@ -69,7 +69,7 @@ export function installWallClock(offsetMs: number): WallClock {
 }
 
 /** Fake `Date` and timers, at startMs, moved only by advanceTo. */
-export function installSimulatedClock(startMs: number): SimulatedClock {
+function installSimulatedClock(startMs: number): SimulatedClock {
   const clock: Clock = install({
     now: startMs,
     toFake: ['Date', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'],

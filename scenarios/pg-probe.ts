@@ -6,7 +6,7 @@
  */
 import pg from 'pg';
 
-export const HARNESS_APPLICATION = 'lock-oracles-harness';
+const HARNESS_APPLICATION = 'lock-oracles-harness';
 
 export interface AdvisoryLock {
   pid: number;

@@ -5,14 +5,14 @@ import { join } from 'node:path';
 import type { OracleDefinition } from './oracle.ts';
 import type { ParamSpecs } from './params.ts';
 
-export const ORACLES_DIR = fileURLToPath(new URL('../oracles/', import.meta.url));
+const ORACLES_DIR = fileURLToPath(new URL('../oracles/', import.meta.url));
 export const REPO_ROOT = fileURLToPath(new URL('../', import.meta.url));
 
 export class UsageError extends Error {
   override name = 'UsageError';
 }
 
-export function oracleIds(): string[] {
+function oracleIds(): string[] {
   return readdirSync(ORACLES_DIR)
     .filter((f) => /^V\d+\.ts$/.test(f))
     .map((f) => f.replace(/\.ts$/, ''))

@@ -18,7 +18,7 @@ export interface ServerClock {
 }
 
 /** The name of the offset file inside the store's dir. */
-export const CLOCK_FILE = 'clock-offset-ms';
+const CLOCK_FILE = 'clock-offset-ms';
 
 export async function serverClockFor(request: StoreRequest, dir: string): Promise<ServerClock | null> {
   if (request.clockOffsetMs === undefined) return null;

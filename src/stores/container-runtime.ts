@@ -80,7 +80,7 @@ export async function startContainerStore(request: StoreRequest): Promise<Starte
 }
 
 /** The image for a recipe: LOCK_ORACLES_<KIND>_IMAGE, else the recipe's own. */
-export function imageFor(recipe: StoreRecipe): string {
+function imageFor(recipe: StoreRecipe): string {
   return process.env[`LOCK_ORACLES_${recipe.kind.toUpperCase()}_IMAGE`] || recipe.image;
 }
 

@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 
 /** The pids of every live descendant of `root` (children first found, then theirs). */
-export function descendants(root: number): number[] {
+function descendants(root: number): number[] {
   const children = new Map<number, number[]>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
@@ -75,7 +75,7 @@ export async function waitUntilStopped(pids: number[], timeoutMs = 2000): Promis
 }
 
 /** A process's state letter from /proc/PID/stat (R, S, D, T, t, Z, ...), undefined once gone. */
-export function stateOf(pid: number): string | undefined {
+function stateOf(pid: number): string | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0];
