@@ -3,11 +3,12 @@
  * scenarios/holder-entry.ts. Faults on it are real signals (SIGSTOP, SIGCONT, SIGKILL) and
  * latches (the holder blocks on a reply the harness withholds).
  */
-import { execaNode, type ResultPromise } from 'execa';
+import { execa, type ResultPromise } from 'execa';
 import { fileURLToPath } from 'node:url';
 import type { History } from '../src/history.ts';
 import type { Resource } from '../src/resource.ts';
 import { cleanupProcess } from '../src/cleanup.ts';
+import { dieWithHarness } from '../src/die-with-harness.ts';
 import { firstLine } from '../src/oracle.ts';
 import { waitUntilStopped } from '../src/stores/process-tree.ts';
 import type { FaultLog, FaultRecord } from './fault-log.ts';
@@ -72,8 +73,8 @@ export class Holder {
     readonly targetPath: string,
     private readonly ctx: HolderContext,
   ) {
-    this.#process = execaNode(ENTRY, [targetPath, id], {
-      nodeOptions: ['--import', TSX, '--no-warnings'],
+    const [command, args] = dieWithHarness(process.execPath, ['--import', TSX, '--no-warnings', ENTRY, targetPath, id]);
+    this.#process = execa(command, args, {
       ipc: true,
       serialization: 'json',
       reject: false,

@@ -122,3 +122,27 @@ describe('the harness stops everything it started when interrupted', () => {
     expect(leftovers()).toEqual([]);
   });
 });
+
+describe('a harness killed outright (SIGKILL) leaves no process behind', () => {
+  test('the store server and the holders, even a stopped one, die with it (parent-death signal)', async () => {
+    const run = cli(['V313', '--target', 'test/fixtures/targets/job-long-lease.ts', '--timeout', '60000', '--no-report']);
+    let seen = '';
+    await new Promise<void>((resolve) => {
+      run.stderr!.on('data', (chunk: Buffer) => {
+        seen += chunk.toString();
+        if (/waiting for its 300 ms lease/.test(seen)) resolve();
+      });
+    });
+    const port = /127\.0\.0\.1:(\d+)/.exec(seen)![1]!;
+    const server = async () => (await execa('pgrep', ['-af', `redis-server.*:${port}`], { reject: false })).stdout.trim();
+    expect(await server()).not.toBe('');
+    const harness = leftovers().find((line) => line.includes('loader.mjs') && line.includes('src/cli.ts'));
+    expect(leftovers().length).toBeGreaterThanOrEqual(3); // the harness and holders A (stopped) and B
+    process.kill(Number(harness!.split(' ')[0]), 'SIGKILL');
+    await run;
+    const deadline = Date.now() + 5000;
+    while ((leftovers().length || (await server())) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(leftovers()).toEqual([]);
+    expect(await server()).toBe('');
+  });
+});

@@ -3,6 +3,7 @@
  * every exit path, and able to be paused (SIGSTOP), resumed and killed for store faults.
  */
 import { execa, type ResultPromise } from 'execa';
+import { dieWithHarness } from '../die-with-harness.ts';
 import { cleanupProcess } from '../cleanup.ts';
 import { waitUntilStopped } from './process-tree.ts';
 
@@ -32,7 +33,8 @@ export interface ServerProcess {
 }
 
 export function spawnServer(options: ServerProcessOptions): ServerProcess {
-  const child: ResultPromise = execa(options.command, options.args, {
+  const [command, args] = dieWithHarness(options.command, options.args);
+  const child: ResultPromise = execa(command, args, {
     env: options.env ?? {},
     extendEnv: true,
     reject: false,
