@@ -1,7 +1,5 @@
 /**
- * Tables the Postgres job targets use, created on connect. Two holders connect at once, and two
- * concurrent CREATE TABLE IF NOT EXISTS can still collide in the catalog; the loser's error is
- * harmless (the table exists), so it is ignored.
+ * Tables the Postgres targets use, created on connect (serialised: two holders connect at once).
  */
 import type pg from 'pg';
 
@@ -11,11 +9,18 @@ export const LEASES = 'CREATE TABLE IF NOT EXISTS lock_oracles_leases (key text 
 export const WORK = 'CREATE TABLE IF NOT EXISTS lock_oracles_work (holder text NOT NULL, step int NOT NULL, at timestamptz NOT NULL DEFAULT now())';
 
 export async function ensureTable(pool: pg.Pool, ddl: string): Promise<void> {
+  // Two holders connect at once; one transaction-scoped advisory lock makes their CREATE TABLE IF
+  // NOT EXISTS run one after the other (concurrent ones can collide in the catalog).
+  const client = await pool.connect();
   try {
-    await pool.query(ddl);
+    await client.query('BEGIN');
+    await client.query('SELECT pg_advisory_xact_lock(731000001)');
+    await client.query(ddl);
+    await client.query('COMMIT');
   } catch (error) {
-    const code = (error as { code?: string }).code;
-    // 23505: unique violation in pg_type; 42P07: duplicate table. Both mean another holder won.
-    if (code !== '23505' && code !== '42P07') throw error;
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
   }
 }
