@@ -14,7 +14,7 @@
  * proxy until its lease lapses and B has taken the lock and written; then the renewal goes on and
  * A sees its answer. Needs no seam and no signal: the target runs exactly as in production.
  */
-import { writesAfterTakeover } from '../src/takeover.ts';
+import { takeoverDetail, writesAfterTakeover } from '../src/takeover.ts';
 import { defineOracle, type Check, nothingProven, firstLine } from '../src/oracle.ts';
 import { runJobUntilFirstEffect } from '../scenarios/run-job-until-effect.ts';
 import { PG_RENEWAL, REDIS_RENEWAL } from '../scenarios/wire/patterns.ts';
@@ -175,7 +175,8 @@ export default defineOracle({
     function judge() {
       // The calibration run (B alone, before A started) is in the evidence but not judged.
       const effects = s.resource.effects().filter((e) => e.seq > calibration);
-      const { takerFirst: bFirstWrite, staleAfter: aAfter, staleAcceptedAfter: aAcceptedAfter, overlapMs } = writesAfterTakeover(effects, 'A', 'B');
+      const takeover = writesAfterTakeover(effects, 'A', 'B');
+      const { staleAfter: aAfter, staleAcceptedAfter: aAcceptedAfter, overlapMs } = takeover;
       const held = aAcceptedAfter.length === 0;
       return {
         preconditions,
@@ -191,11 +192,7 @@ export default defineOracle({
         property: {
           name: 'no accepted write by A after B acquired',
           held,
-          detail: held
-            ? aAfter.length
-              ? `A tried ${aAfter.length} write(s) after B acquired and the resource rejected every one (stale fencing token)`
-              : 'A made no write after B acquired'
-            : `A made ${aAcceptedAfter.length} accepted write(s) after B's first write (resource #${bFirstWrite?.seq}): two holders acted at once for ${overlapMs.toFixed(1)} ms`,
+          detail: takeoverDetail(takeover, 'holders'),
           offending: aAcceptedAfter,
         },
         explanation: explain(held, aAcceptedAfter.length, aAfter.length - aAcceptedAfter.length, overlapMs),

@@ -14,7 +14,7 @@
  * Preconditions: A led and wrote; A's renewals were stopped or refused at the wire (the proxy stopped A's commands or
  * refused its reconnects); B became leader and wrote while A was cut off.
  */
-import { writesAfterTakeover } from '../src/takeover.ts';
+import { takeoverDetail, writesAfterTakeover } from '../src/takeover.ts';
 import { defineOracle, type Check, nothingProven } from '../src/oracle.ts';
 import type { CallOutcome } from '../scenarios/holder.ts';
 import type { WireProxy, WireFaultHandle } from '../scenarios/wire/proxy.ts';
@@ -136,7 +136,8 @@ export default defineOracle({
 
     function judge() {
       const effects = s.resource.effects();
-      const { takerFirst: bFirstWrite, staleAfter: aAfter, staleAcceptedAfter: aAcceptedAfter, overlapMs } = writesAfterTakeover(effects, 'A', 'B');
+      const takeover = writesAfterTakeover(effects, 'A', 'B');
+      const { staleAfter: aAfter, staleAcceptedAfter: aAcceptedAfter, overlapMs } = takeover;
       const held = aAcceptedAfter.length === 0;
       return {
         preconditions,
@@ -151,11 +152,7 @@ export default defineOracle({
         property: {
           name: "A's writes stop before B's first write",
           held,
-          detail: held
-            ? aAfter.length
-              ? `A tried ${aAfter.length} write(s) after B's first and the resource rejected every one (stale fencing token)`
-              : "A made no write after B's first"
-            : `A made ${aAcceptedAfter.length} accepted write(s) after B's first write (resource #${bFirstWrite?.seq}): two leaders acted at once for ${overlapMs.toFixed(1)} ms`,
+          detail: takeoverDetail(takeover, 'leaders'),
           offending: aAcceptedAfter,
         },
         explanation: explain(held, aAcceptedAfter.length, aAfter.length - aAcceptedAfter.length, overlapMs),

@@ -23,3 +23,13 @@ export function writesAfterTakeover(effects: readonly EffectRecord[], stale: str
   const overlapMs = takerFirst && last ? Math.round(Math.max(0, last.t - takerFirst.t) * 1000) / 1000 : 0;
   return { takerFirst, staleAfter, staleAcceptedAfter, overlapMs };
 }
+
+/** The property's detail line, in the same words for every oracle judged this way. */
+export function takeoverDetail(t: Takeover, actors: 'holders' | 'leaders'): string {
+  if (t.staleAcceptedAfter.length === 0) {
+    return t.staleAfter.length
+      ? `A tried ${t.staleAfter.length} write(s) after B's first and the resource rejected every one (stale fencing token)`
+      : "A made no write after B's first";
+  }
+  return `A made ${t.staleAcceptedAfter.length} accepted write(s) after B's first write (resource #${t.takerFirst?.seq}): two ${actors} acted at once for ${t.overlapMs.toFixed(1)} ms`;
+}
