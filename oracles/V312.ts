@@ -6,7 +6,8 @@
  * Property: A performs 0 effects.
  * Preconditions: P really held the lock (it reached its first write, and the store shows it: the
  * key on Redis, an advisory lock in pg_locks on Postgres); P's lock was still live when A's job
- * ended; A's job finished.
+ * ended; A's job finished; A really tried the lock (its pass-through wire proxy saw a command on
+ * the key, or an advisory-lock call on Postgres).
  */
 import { defineOracle, type Check, nothingProven } from '../src/oracle.ts';
 import { describeLocks, observeAdvisoryLocks } from '../scenarios/pg-observe.ts';
@@ -36,7 +37,10 @@ export default defineOracle({
   ],
 
   async play(s, p) {
-    const [holderP, a] = await Promise.all([s.holder('P'), s.holder('A')]);
+    // A talks to the store through a pass-through wire proxy, so the run can show A really tried
+    // the lock (a job that returns or throws before contending would make 0 writes and prove nothing).
+    const wireA = await s.wire('A');
+    const [holderP, a] = await Promise.all([s.holder('P'), s.holder('A', { url: wireA.url })]);
     const preconditions: Check[] = [];
     const isRedis = s.store.kind === 'redis' || s.store.kind === 'valkey';
     // On Postgres the lock must show in pg_locks as a granted advisory lock.
@@ -64,11 +68,25 @@ export default defineOracle({
     const heldSince = pFirst.hit!.t;
 
     s.progress('A runs the job while P holds the lock');
+    const tries: string[] = [];
+    const touchesLock = (text: string, args: readonly string[]) =>
+      isRedis ? args.includes(s.key) || text.includes(s.key) : /pg_\w*advisory\w*lock/i.test(text) || text.includes(s.key);
+    const stopWatching = wireA.on((event) => {
+      if (event.type === 'command' && touchesLock(event.command.text, event.command.args)) tries.push(event.command.text);
+    });
     const aEnd = await s.within(a.call('job'), p.timeout);
+    stopWatching();
     preconditions.push({
       name: "A's job finished",
       held: aEnd !== undefined,
       detail: aEnd ? `A's job ${aEnd.ok ? 'returned' : `threw (${(aEnd.error ?? '').split('\n')[0]})`}` : `A's job did not finish within ${p.timeout} ms`,
+    });
+    preconditions.push({
+      name: 'A tried to take the lock while P held it',
+      held: tries.length > 0,
+      detail: tries.length
+        ? `A's wire proxy saw ${tries.length} command(s) on the lock, first: ${tries[0]!.slice(0, 80)}`
+        : `A's job sent no command on ${isRedis ? `key ${s.key}` : 'an advisory lock'} through its wire proxy: it never contended, so its writes (or their absence) prove nothing`,
     });
     const keyAfter = isRedis ? await s.observeKey("A's job ended") : undefined;
     const locksAfter = await pgLocks("A's job ended");

@@ -38,6 +38,13 @@ describe('INCONCLUSIVE when the fault did not land', () => {
     expect(record.preconditions.filter((c) => !c.held).map((c) => c.name)).toEqual(["B's clock read earlier at its write than A's at A's"]);
   });
 
+  test('V312 when A fails before it ever asks for the lock: 0 writes, but no contention', async () => {
+    const record = await runOracle({ oracle: 'V312', target: fixture('job-throws-before-lock') });
+    expect(record.verdict).toBe('INCONCLUSIVE');
+    expect(record.preconditions.filter((c) => !c.held).map((c) => c.name)).toEqual(['A tried to take the lock while P held it']);
+    expect(record.counts.aEffects).toBe(0);
+  });
+
   test('V312 when the pre-holder never reaches a write', async () => {
     const record = await runOracle({ oracle: 'V312', target: fixture('job-never-writes'), params: { timeout: 1000 } });
     expect(record.verdict).toBe('INCONCLUSIVE');
