@@ -14,7 +14,7 @@
  * proxy until its lease lapses and B has taken the lock and written; then the renewal goes on and
  * A sees its answer. Needs no seam and no signal: the target runs exactly as in production.
  */
-import { takeoverDetail, writesAfterTakeover } from '../src/takeover.ts';
+import { takeoverCounts, takeoverDetail, writesAfterTakeover } from '../src/takeover.ts';
 import { defineOracle, type Check, nothingProven, firstLine } from '../src/oracle.ts';
 import { runJobUntilFirstEffect } from '../scenarios/run-job-until-effect.ts';
 import { PG_RENEWAL, REDIS_RENEWAL } from '../scenarios/wire/patterns.ts';
@@ -180,15 +180,7 @@ export default defineOracle({
       const held = aAcceptedAfter.length === 0;
       return {
         preconditions,
-        counts: {
-          aWrites: effects.filter((e) => e.holder === 'A').length,
-          bWrites: effects.filter((e) => e.holder === 'B').length,
-          aWritesAfterBAcquired: aAfter.length,
-          aWritesAcceptedAfterBAcquired: aAcceptedAfter.length,
-          aWritesRejectedByFence: aAfter.length - aAcceptedAfter.length,
-          writesWhenRunAlone: aloneWrites,
-          overlapMs,
-        },
+        counts: { ...takeoverCounts(takeover, effects), writesWhenRunAlone: aloneWrites },
         property: {
           name: 'no accepted write by A after B acquired',
           held,

@@ -14,7 +14,7 @@
  * Preconditions: A led and wrote; A's renewals were stopped or refused at the wire (the proxy stopped A's commands or
  * refused its reconnects); B became leader and wrote while A was cut off.
  */
-import { takeoverDetail, writesAfterTakeover } from '../src/takeover.ts';
+import { takeoverCounts, takeoverDetail, writesAfterTakeover } from '../src/takeover.ts';
 import { defineOracle, type Check, nothingProven } from '../src/oracle.ts';
 import type { CallOutcome } from '../scenarios/holder.ts';
 import type { WireProxy, WireFaultHandle } from '../scenarios/wire/proxy.ts';
@@ -141,14 +141,7 @@ export default defineOracle({
       const held = aAcceptedAfter.length === 0;
       return {
         preconditions,
-        counts: {
-          aWrites: effects.filter((e) => e.holder === 'A').length,
-          bWrites: effects.filter((e) => e.holder === 'B').length,
-          aWritesAfterBFirstWrite: aAfter.length,
-          aWritesAcceptedAfterBFirstWrite: aAcceptedAfter.length,
-          aWritesRejectedByFence: aAfter.length - aAcceptedAfter.length,
-          overlapMs,
-        },
+        counts: takeoverCounts(takeover, effects),
         property: {
           name: "A's writes stop before B's first write",
           held,

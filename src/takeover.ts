@@ -33,3 +33,15 @@ export function takeoverDetail(t: Takeover, actors: 'holders' | 'leaders'): stri
   }
   return `A made ${t.staleAcceptedAfter.length} accepted write(s) after B's first write (resource #${t.takerFirst?.seq}): two ${actors} acted at once for ${t.overlapMs.toFixed(1)} ms`;
 }
+
+/** The counts a takeover is judged on, under the same names in every oracle's evidence. */
+export function takeoverCounts(t: Takeover, effects: readonly EffectRecord[]): Record<string, number> {
+  return {
+    aWrites: effects.filter((e) => e.holder === 'A').length,
+    bWrites: effects.filter((e) => e.holder === 'B').length,
+    aWritesAfterBFirstWrite: t.staleAfter.length,
+    aWritesAcceptedAfterBFirstWrite: t.staleAcceptedAfter.length,
+    aWritesRejectedByFence: t.staleAfter.length - t.staleAcceptedAfter.length,
+    overlapMs: t.overlapMs,
+  };
+}

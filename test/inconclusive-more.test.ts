@@ -55,7 +55,7 @@ describe('INCONCLUSIVE when the fault did not land (V315-V319, wire holds)', () 
     expect(record.verdict).toBe('INCONCLUSIVE');
     expect(unmet(record)).toEqual(["A's renewal was held at the wire"]);
     expect(record.preconditions.find((c) => !c.held)?.detail).toMatch(/ended without renewing/);
-    expect(record.counts).toMatchObject({ bWrites: 0, aWritesAcceptedAfterBAcquired: 0, overlapMs: 0 });
+    expect(record.counts).toMatchObject({ bWrites: 0, aWritesAcceptedAfterBFirstWrite: 0, overlapMs: 0 });
   });
 
   test('V310 narrow --hold wire on a release that ends the lock with PEXPIRE, not a delete: the hold never lands', async () => {

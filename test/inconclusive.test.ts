@@ -22,7 +22,7 @@ describe('INCONCLUSIVE when the fault did not land', () => {
     expect(record.verdict).toBe('INCONCLUSIVE');
     const unmet = record.preconditions.filter((c) => !c.held).map((c) => c.name);
     expect(unmet).toContain('A was stopped past its lease and B took the lock');
-    expect(record.counts.aWritesAcceptedAfterBAcquired).toBe(0);
+    expect(record.counts.aWritesAcceptedAfterBFirstWrite).toBe(0);
   });
 
   test('V313 on a job with a single write: nothing is left to judge after A is stopped', async () => {
