@@ -6,6 +6,7 @@ import { decideVerdict, type Judgement } from '../src/oracle.ts';
 import { combineVerdicts } from '../src/evidence.ts';
 import { exitCodeFor } from '../src/exit-codes.ts';
 import { assertLoopbackUrl } from '../src/stores/loopback.ts';
+import { runPool } from '../src/run-pool.ts';
 
 const specs = {
   ttl: { kind: 'ms', default: 200, min: 20, doc: 'ttl' },
@@ -86,5 +87,64 @@ describe('the loopback guard', () => {
   });
   test.each(['redis://10.0.0.5:6379', 'redis://cache.internal:6379', 'postgres://db.example.com/x', 'redis://128.0.0.1:1'])('refuses %s', (url) => {
     expect(() => assertLoopbackUrl(url)).toThrow(/only touches stores on loopback/);
+  });
+});
+
+describe('the run pool', () => {
+  /** A piece of work that finishes when the test says so, recording how many run at once. */
+  function gated() {
+    let inFlight = 0;
+    let peak = 0;
+    const started: number[] = [];
+    const finish = new Map<number, (error?: Error) => void>();
+    const work = (item: number, index: number) =>
+      new Promise<string>((resolve, reject) => {
+        inFlight++;
+        peak = Math.max(peak, inFlight);
+        started.push(index);
+        finish.set(index, (error) => {
+          inFlight--;
+          if (error) reject(error);
+          else resolve(`r${item}`);
+        });
+      });
+    return { work, started, finish, peak: () => peak, inFlight: () => inFlight };
+  }
+  const tick = () => new Promise((r) => setImmediate(r));
+
+  test('runs at most `jobs` at once and returns results in input order', async () => {
+    const g = gated();
+    const pool = runPool([10, 20, 30, 40], 2, g.work);
+    await tick();
+    expect(g.started).toEqual([0, 1]);
+    g.finish.get(1)!();
+    await tick();
+    expect(g.started).toEqual([0, 1, 2]);
+    g.finish.get(2)!();
+    await tick();
+    g.finish.get(0)!();
+    await tick();
+    g.finish.get(3)!();
+    expect(await pool).toEqual(['r10', 'r20', 'r30', 'r40']);
+    expect(g.peak()).toBe(2);
+  });
+
+  test('after a rejection starts nothing new and rejects only once in-flight work settled', async () => {
+    const g = gated();
+    let settled = false;
+    const pool = runPool([1, 2, 3, 4], 2, g.work).finally(() => (settled = true));
+    pool.catch(() => {});
+    await tick();
+    g.finish.get(0)!(new Error('run 0 broke'));
+    await tick();
+    expect(g.started).toEqual([0, 1]);
+    expect(settled).toBe(false);
+    g.finish.get(1)!();
+    await expect(pool).rejects.toThrow('run 0 broke');
+    expect(g.inFlight()).toBe(0);
+  });
+
+  test('refuses a job count that is not a whole number ≥ 1', async () => {
+    await expect(runPool([1], 0, async () => 1)).rejects.toThrow(/jobs must be a whole number ≥ 1, got 0/);
   });
 });
