@@ -63,6 +63,14 @@ export default defineOracle({
     { target: 'targets/redis/node-redis/lock-correct.ts', expect: 'PASS', params: { variant: 'narrow' } },
     { target: 'targets/redis/redlock/lock.ts', expect: 'PASS' },
     { target: 'targets/redis/redlock/lock.ts', expect: 'PASS', params: { variant: 'narrow' } },
+    {
+      target: 'targets/redis/ioredis/release-clock-guarded.ts',
+      expect: 'PASS',
+      knownBad: "A resumes after its own deadline and skips its DEL; only a hold between its clock check and its DEL (--variant narrow) shows it deleting B's lock",
+    },
+    { target: 'targets/redis/ioredis/release-clock-guarded.ts', expect: 'FAIL', params: { variant: 'narrow' } },
+    { target: 'targets/redis/ioredis/release-clock-guarded-cad.ts', expect: 'PASS' },
+    { target: 'targets/redis/ioredis/release-clock-guarded-cad.ts', expect: 'PASS', params: { variant: 'narrow' } },
   ],
 
   async play(s, p) {

@@ -136,8 +136,8 @@ async function list(json: boolean): Promise<number> {
         stores: o.stores,
         params: o.params,
         targets: {
-          bad: [...new Set(o.references.filter((r) => r.expect === 'FAIL').map((r) => r.target))],
-          good: [...new Set(o.references.filter((r) => r.expect === 'PASS').map((r) => r.target))],
+          bad: [...new Set(o.references.filter((r) => r.expect === 'FAIL' || r.knownBad).map((r) => r.target))],
+          good: [...new Set(o.references.filter((r) => r.expect === 'PASS' && !r.knownBad).map((r) => r.target))],
         },
         references: o.references,
       })),
@@ -156,7 +156,8 @@ function describe(o: OracleDefinition<ParamSpecs>): string {
   });
   const refs = o.references.map((r) => {
     const options = [...(r.store ? [`--store ${r.store}`] : []), ...Object.entries(r.params ?? {}).map(([k, v]) => `${optionName(k)} ${v}`)];
-    return `  ${r.expect.padEnd(5)} ${r.target}${options.length ? ` ${options.join(' ')}` : ''}`;
+    const missed = r.knownBad ? `\n        (a bad target this schedule misses: ${r.knownBad})` : '';
+    return `  ${r.expect.padEnd(5)} ${r.target}${options.length ? ` ${options.join(' ')}` : ''}${missed}`;
   });
   return [
     `${o.id} — ${o.title}`,

@@ -46,6 +46,12 @@ export interface ReferenceRun {
   params?: Record<string, string | number>;
   /** Which store to run it on, when not the oracle's first. */
   store?: StoreKind;
+  /**
+   * A bad target this schedule misses (so it PASSes here): why, in a sentence. Such a reference
+   * records today's honest verdict; `list` counts the target as bad, and a search over more
+   * schedules must FAIL it.
+   */
+  knownBad?: string;
 }
 
 export interface OracleDefinition<P extends ParamSpecs = ParamSpecs> {
