@@ -15,7 +15,7 @@ describe.each(oracles.map((o) => [o.id, o] as const))('%s reference targets', (_
     expect(oracle.references.some((r) => r.expect === 'PASS')).toBe(true);
   });
 
-  test.each(oracle.references.map((r) => [`${r.expect === 'FAIL' ? 'bad' : 'good'} ${r.target} ${JSON.stringify(r.params ?? {})}${r.store ? ` on ${r.store}` : ''}`, r] as const))(
+  test.each(oracle.references.map((r) => [`${r.expect === 'FAIL' || r.knownBad ? 'bad' : 'good'} ${r.target} ${JSON.stringify(r.params ?? {})}${r.store ? ` on ${r.store}` : ''}`, r] as const))(
     '%s',
     async (_name, reference) => {
       const record = await runOracle({
