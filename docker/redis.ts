@@ -80,5 +80,5 @@ export const valkeyRecipe = redisLike(
   'valkey',
   'valkey-server',
   'valkey/valkey:8-alpine',
-  'install valkey-server (not packaged for Debian 12; Debian 13 has it: apt-get install -y valkey-server)',
+  'npm run setup   (adds Debian 12\'s bookworm-backports suite if missing, then: apt-get install -y valkey-server)',
 );

@@ -35,7 +35,7 @@ export default defineOracle({
   scenario:
     'A takes the lock and is stopped (or, "narrow", held inside its release between its check and its delete) until its TTL lapses and B takes the lock; then A releases.',
   property: "B's lock survives A's release: the key still holds B's token and a third holder C is denied.",
-  stores: ['redis'],
+  stores: ['redis', 'valkey'],
   holders: ['A', 'B', 'C'],
   params: {
     ttl: { kind: 'ms', default: 200, min: 20, doc: 'lock TTL the target is asked to use' },

@@ -18,7 +18,7 @@ export default defineOracle({
   scenario:
     'A takes the lock and is killed (SIGKILL) — after its acquire, or between the command that created the key and the one that set its TTL; B retries.',
   property: 'B takes the lock within TTL + grace, and the key never has PTTL -1 (no expiry).',
-  stores: ['redis'],
+  stores: ['redis', 'valkey'],
   holders: ['A', 'B'],
   params: {
     ttl: { kind: 'ms', default: 300, min: 20, doc: 'lock TTL the target is asked to use' },

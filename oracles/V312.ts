@@ -11,6 +11,7 @@
  */
 import { defineOracle, type Check, nothingProven } from '../src/oracle.ts';
 import { describeLocks, observeAdvisoryLocks } from '../scenarios/pg-observe.ts';
+import { speaksRedis } from '../src/stores/types.ts';
 
 export default defineOracle({
   id: 'V312',
@@ -18,7 +19,7 @@ export default defineOracle({
   class: 'LK-3 acquire result ignored',
   scenario: 'Holder P takes the lock through the job and is held at its first write; then A runs the same job to the end.',
   property: 'A performs 0 effects while the lock is held by another holder.',
-  stores: ['redis', 'postgres'],
+  stores: ['redis', 'valkey', 'postgres'],
   holders: ['P', 'A'],
   params: {
     ttl: { kind: 'ms', default: 5000, min: 100, doc: "lease TTL; must outlast A's whole job" },
@@ -42,7 +43,7 @@ export default defineOracle({
     const wireA = await s.wire('A');
     const [holderP, a] = await Promise.all([s.holder('P'), s.holder('A', { url: wireA.url })]);
     const preconditions: Check[] = [];
-    const isRedis = s.store.kind === 'redis' || s.store.kind === 'valkey';
+    const isRedis = speaksRedis(s.store.kind);
     // On Postgres the lock must show in pg_locks as a granted advisory lock.
     const pgLocks = async (label: string) =>
       s.store.kind === 'postgres' ? (await observeAdvisoryLocks(s, label)).filter((l) => l.granted) : undefined;

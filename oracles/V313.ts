@@ -18,6 +18,7 @@ import { takeoverCounts, takeoverDetail, writesAfterTakeover } from '../src/take
 import { defineOracle, type Check, nothingProven, firstLine } from '../src/oracle.ts';
 import { runJobUntilFirstEffect } from '../scenarios/run-job-until-effect.ts';
 import { PG_RENEWAL, REDIS_RENEWAL } from '../scenarios/wire/patterns.ts';
+import { speaksRedis } from '../src/stores/types.ts';
 
 /** How A is kept out of the way while its lease lapses: SIGSTOP, or its renewal held at the wire. */
 interface Stop {
@@ -37,7 +38,7 @@ export default defineOracle({
   scenario:
     'A runs the job and writes once; A is stopped (SIGSTOP) until its lease lapses and B has taken the lock and written; then A resumes.',
   property: 'A performs no accepted write after B acquired (B wrote), or the resource rejected every such write (fencing).',
-  stores: ['redis', 'postgres'],
+  stores: ['redis', 'valkey', 'postgres'],
   holders: ['A', 'B'],
   params: {
     ttl: { kind: 'ms', default: 300, min: 20, doc: 'lease TTL the target is asked to use' },
@@ -112,7 +113,7 @@ export default defineOracle({
 
     let stop: Stop;
     if (wireA) {
-      const hold = wireA.hold(s.store.kind === 'redis' ? REDIS_RENEWAL : PG_RENEWAL);
+      const hold = wireA.hold(speaksRedis(s.store.kind) ? REDIS_RENEWAL : PG_RENEWAL);
       aFirst.release();
       const first = await s.within(Promise.race([hold.reached.then(() => 'held' as const), aJob.then(() => 'ended' as const)]), p.timeout);
       const held = first === 'held' ? await hold.reached : undefined;

@@ -28,7 +28,7 @@ export default defineOracle({
   scenario:
     "A leads and writes; A's connection is cut at its wire proxy (blackholed or dropped) so its renewals fail while it keeps running; its lease lapses; B becomes leader and writes.",
   property: "A's writes stop before B's first write: no accepted write by A after B's (overlap 0, by writer identity at the resource).",
-  stores: ['redis', 'postgres'],
+  stores: ['redis', 'valkey', 'postgres'],
   holders: ['A', 'B'],
   params: {
     ttl: { kind: 'ms', default: 300, min: 20, doc: 'leader lease the target is asked to use' },

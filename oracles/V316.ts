@@ -32,7 +32,7 @@ export default defineOracle({
   scenario:
     'Each holder runs an operation guarded by the target\'s timeout; halfway through, A\'s wall clock is stepped back and B\'s forward (only Date moves; monotonic time stays real).',
   property: 'Each timeout fires --ttl ms after its operation began on the monotonic clock, within --tolerance ms.',
-  stores: ['redis'],
+  stores: ['redis', 'valkey'],
   holders: ['A', 'B'],
   params: {
     ttl: { kind: 'ms', default: 1000, min: 50, doc: 'the timeout the target guards its operation with (env.ttlMs)' },

@@ -17,7 +17,7 @@ export default defineOracle({
   class: 'CK-3 last-write-wins on wall-clock timestamps',
   scenario: 'Writer A (clock +skew) writes the record; then, later in real time, writer B (clock −skew) writes it.',
   property: 'The later write in real order wins: the record ends with B\'s value.',
-  stores: ['redis'],
+  stores: ['redis', 'valkey'],
   holders: ['A', 'B'],
   params: {
     skew: { kind: 'ms', default: 2000, min: 1, doc: 'A\'s wall clock runs this far ahead of real time, B\'s this far behind' },

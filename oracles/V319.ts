@@ -27,7 +27,7 @@ export default defineOracle({
   scenario:
     'A fleet of replicas runs the target\'s schedule under its fleet lock on simulated clocks in the job\'s zone, through the spring and autumn transition days, with the store\'s clock kept in step.',
   property: 'On every simulated local day the job fires the documented number of times across the fleet.',
-  stores: ['redis'],
+  stores: ['redis', 'valkey'],
   holders: ['R1', 'R2', 'R3'],
   params: {
     replicas: { kind: 'count', default: 3, min: 2, max: 8, doc: 'replica processes in the fleet' },

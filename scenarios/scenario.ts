@@ -5,7 +5,7 @@
  */
 import type { History } from '../src/history.ts';
 import type { Resource } from '../src/resource.ts';
-import type { StartedStore } from '../src/stores/types.ts';
+import { speaksRedis, type StartedStore } from '../src/stores/types.ts';
 import type { FaultLog } from './fault-log.ts';
 import type { Holder } from './holder.ts';
 import type { Scalar } from './holder-protocol.ts';
@@ -103,7 +103,7 @@ export class Scenario {
 
   /** The harness's own Redis connection to the store (only for Redis/Valkey stores). */
   redis(): RedisProbe {
-    if (this.store.kind !== 'redis' && this.store.kind !== 'valkey') {
+    if (!speaksRedis(this.store.kind)) {
       throw new Error(`this scenario inspects Redis keys, but the store is ${this.store.kind}`);
     }
     if (!this.#redis) {

@@ -2,15 +2,21 @@
 # System packages the harness needs on Debian 12: the real stores it starts, and gcc to build the
 # clock-offset library (store clock skew). Idempotent and non-interactive: installs only what is
 # missing, and does nothing when everything is there.
+#
+# valkey-server is not in Debian 12's main suite; bookworm-backports has 8.0.1. When the package is
+# missing and no apt source lists bookworm-backports, this adds one
+# (/etc/apt/sources.list.d/lock-oracles-backports.sources, the same mirror and key as Debian's own).
 set -euo pipefail
 
 packages=(
-  redis-server       # Redis 7.0 (V310-V313, V315, V316-V319)
-  postgresql         # Postgres 15 (V312, V314, V317)
+  redis-server       # Redis 7.0 (V310-V313, V315, V316, V318, V319)
+  valkey-server      # Valkey 8.0 from bookworm-backports (the same oracles as Redis, --store valkey)
+  postgresql         # Postgres 15 (V312-V315, V317)
   pgbouncer          # PgBouncer 1.18 (V314)
   gcc                # builds docker/clock-offset/clock-offset.c
   libc6-dev          # its headers
 )
+BACKPORTS_LIST=/etc/apt/sources.list.d/lock-oracles-backports.sources
 
 missing=()
 for pkg in "${packages[@]}"; do
@@ -26,7 +32,18 @@ fi
 
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
-echo "setup-system: installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
+
+codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
+if [[ " ${missing[*]} " == *" valkey-server "* ]] && [ "$codename" = bookworm ] \
+  && ! grep -rqsE '^[^#]*bookworm-backports' /etc/apt/sources.list /etc/apt/sources.list.d/; then
+  echo "setup-system: adding Debian's bookworm-backports suite for valkey-server ($BACKPORTS_LIST)"
+  printf '%s\n' 'Types: deb' 'URIs: http://deb.debian.org/debian' 'Suites: bookworm-backports' 'Components: main' \
+    'Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg' | $SUDO tee "$BACKPORTS_LIST" >/dev/null
+fi
+
+echo "setup-system: installing ${missing[*]}"
 $SUDO apt-get update -qq
+# valkey-server exists only in bookworm-backports, so apt takes it from there (priority 100 is
+# enough when no other suite has the package); every other package stays on the main suite.
 $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -1,5 +1,5 @@
 /**
- * The clock-offset library on real servers: Redis key expiry and TIME follow a stepped offset,
+ * The clock-offset library on real servers: Redis and Valkey key expiry and TIME follow a stepped offset,
  * Node's Date follows it while performance.now does not.
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -28,13 +28,13 @@ describe('clock-offset library', () => {
   });
 });
 
-describe('redis-server under the clock-offset library', () => {
+describe.each(['redis', 'valkey'] as const)('%s-server under the clock-offset library', (kind) => {
   let store: StartedStore;
   let redis: Redis;
 
   beforeAll(async () => {
-    // Starting at all is the first check: libfaketime hangs this redis-server at start-up.
-    store = await startLocalStore({ kind: 'redis', clockOffsetMs: 0 });
+    // Starting at all is the first check: libfaketime hangs redis-server 7.0 at start-up.
+    store = await startLocalStore({ kind, clockOffsetMs: 0 });
     redis = new Redis(store.url);
   });
   afterAll(async () => {

@@ -1,10 +1,12 @@
 /**
  * Every oracle FAILs on each of its bad reference targets and PASSes on each good one, against a
- * real store with real holder processes. The reference list lives in each oracle file, so a new
- * oracle (V320) is covered by adding its references there.
+ * real store with real holder processes; every Redis reference runs on Valkey too, with the same
+ * expected verdict (src/reference-matrix.ts). The reference list lives in each oracle file, so a
+ * new oracle (V320) is covered by adding its references there.
  */
 import { describe, expect, test } from 'vitest';
 import { loadAllOracles } from '../src/registry.ts';
+import { referenceMatrix } from '../src/reference-matrix.ts';
 import { runOracle } from '../src/run-oracle.ts';
 
 const oracles = await loadAllOracles();
@@ -15,14 +17,14 @@ describe.each(oracles.map((o) => [o.id, o] as const))('%s reference targets', (_
     expect(oracle.references.some((r) => r.expect === 'PASS')).toBe(true);
   });
 
-  test.each(oracle.references.map((r) => [`${r.expect === 'FAIL' || r.knownBad ? 'bad' : 'good'} ${r.target} ${JSON.stringify(r.params ?? {})}${r.store ? ` on ${r.store}` : ''}`, r] as const))(
+  test.each(referenceMatrix([oracle]).map((entry) => [entry.name, entry] as const))(
     '%s',
-    async (_name, reference) => {
+    async (_name, { reference, store }) => {
       const record = await runOracle({
         oracle: oracle.id,
         target: reference.target,
         ...(reference.params ? { params: reference.params } : {}),
-        ...(reference.store ? { store: reference.store } : {}),
+        store,
       });
       const why = `${record.explanation}\npreconditions: ${JSON.stringify(record.preconditions)}\n${record.error ?? ''}`;
       expect(record.verdict, why).toBe(reference.expect);
@@ -31,6 +33,7 @@ describe.each(oracles.map((o) => [o.id, o] as const))('%s reference targets', (_
       expect(record.preconditions.every((c) => c.held)).toBe(true);
       expect(record.faults.length).toBeGreaterThan(0);
       expect(record.store?.version, 'the evidence names the server version').toBeTruthy();
+      expect(record.store?.kind).toBe(store);
       if (reference.expect === 'FAIL') expect(record.property?.offending.length).toBeGreaterThan(0);
     },
   );

@@ -5,7 +5,7 @@
  */
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import type { StartedStore } from '../../src/stores/types.ts';
+import { speaksRedis, type StartedStore } from '../../src/stores/types.ts';
 
 export interface StoreKill {
   /** The command as run, for the evidence. */
@@ -15,7 +15,7 @@ export interface StoreKill {
 }
 
 export async function killFromStore(store: StartedStore, addresses: readonly string[]): Promise<StoreKill> {
-  if (store.kind === 'redis' || store.kind === 'valkey') {
+  if (speaksRedis(store.kind)) {
     const admin = new Redis(store.url, { maxRetriesPerRequest: 1 });
     admin.on('error', () => undefined);
     try {

@@ -7,6 +7,11 @@
  */
 
 export type StoreKind = 'redis' | 'valkey' | 'postgres' | 'pgbouncer';
+
+/** Redis and Valkey speak the same protocol and commands: every Redis oracle runs on both. */
+export function speaksRedis(kind: StoreKind): boolean {
+  return kind === 'redis' || kind === 'valkey';
+}
 export type RuntimeName = 'local-process' | 'container';
 
 export interface StoreRequest {
