@@ -14,7 +14,7 @@
 import { defineOracle, type Check, nothingProven } from '../src/oracle.ts';
 import { acquireWithin } from '../scenarios/retry-acquire.ts';
 import type { LeaseSummary } from '../scenarios/holder-protocol.ts';
-import type { KeyState } from '../scenarios/redis-probe.ts';
+import type { ObservedKey } from '../scenarios/scenario.ts';
 import type { Latch } from '../scenarios/latch.ts';
 import type { WireHold } from '../scenarios/wire/hold.ts';
 import { REDIS_DELETE } from '../scenarios/wire/patterns.ts';
@@ -78,8 +78,10 @@ export default defineOracle({
     const [a, b, c] = await Promise.all([s.holder('A', wireA ? { url: wireA.url } : {}), s.holder('B'), s.holder('C')]);
     const preconditions: Check[] = [];
     let leaseB: LeaseSummary | null = null;
-    let after: KeyState | undefined;
+    let seenB: ObservedKey | undefined;
+    let after: ObservedKey | undefined;
     let leaseC: LeaseSummary | null = null;
+    let cAnsweredAt = 0;
     const retryEvery = Math.max(5, Math.round(p.ttl / 10));
 
     const leaseA = await a.acquire();
@@ -97,7 +99,7 @@ export default defineOracle({
       const got = await acquireWithin(b, () => s.now(), p.timeout, retryEvery);
       leaseB = got.lease;
       landed(leaseB !== null && a.isPaused, `B took the lock while A was stopped (${got.attempts} attempt(s))`);
-      await s.observeKey('after B acquired');
+      seenB = await s.observeKey('after B acquired');
       const stoppedMs = a.resume();
       s.progress(`A resumed after ${stoppedMs.toFixed(0)} ms and releases`);
       const release = await s.within(a.release(leaseA), p.timeout);
@@ -119,7 +121,7 @@ export default defineOracle({
       const got = await acquireWithin(b, () => s.now(), p.timeout, retryEvery);
       leaseB = got.lease;
       landed(leaseB !== null && !stop.isReleased, `B took the lock while A was held before its delete (${got.attempts} attempt(s))`);
-      await s.observeKey('after B acquired');
+      seenB = await s.observeKey('after B acquired');
       stop.release();
       const outcome = await s.within(release, p.timeout);
       ran(outcome !== undefined, outcome?.error);
@@ -127,6 +129,7 @@ export default defineOracle({
 
     after = await s.observeKey("after A's release");
     leaseC = await c.acquire();
+    cAnsweredAt = s.now();
     return judge();
 
     function landed(held: boolean, detail: string) {
@@ -155,6 +158,7 @@ export default defineOracle({
       const keyIsB = after !== undefined && tokenKnown && after.value === leaseB!.token;
       const keyGone = after !== undefined && !after.exists;
       const held = after !== undefined && leaseC === null && (!tokenKnown || keyIsB);
+      if (after) insideBsLease(held, keyIsB || (!tokenKnown && after.exists));
       const cGranted = s.history.filter((e) => e.kind === 'acquire-ok' && e.holder === 'C');
       const observedAfter = s.history.filter((e) => e.kind === 'store-observed' && e.detail.label === "after A's release");
       const what = !after
@@ -167,6 +171,7 @@ export default defineOracle({
       return {
         preconditions,
         counts: {
+          bLeaseLeftAtReadMs: after && seenB ? Math.max(0, Math.round(seenB.liveUntil - after.receivedAt)) : 0,
           cAcquired: leaseC ? 1 : 0,
           keyHeldBsTokenAfterRelease: keyIsB ? 1 : 0,
           keyGoneAfterRelease: keyGone ? 1 : 0,
@@ -179,6 +184,37 @@ export default defineOracle({
         },
         explanation: explain(held, what),
       };
+    }
+
+    /**
+     * The property is about B's lease while it is live: a key found gone, or a C granted, after
+     * B's own TTL ran out by the store's clock proves nothing about A's release (a slow acquire,
+     * a loaded machine). B's lease lives, at the earliest, until the read after B acquired was sent
+     * plus the PTTL it returned; a violation counts only if it was seen before then.
+     */
+    function insideBsLease(held: boolean, keyWasB: boolean) {
+      const seenLive = seenB !== undefined && seenB.exists && (typeof leaseB?.token !== 'string' || seenB.value === leaseB.token);
+      if (!seenLive) {
+        preconditions.push({
+          name: "B's lease was live when the harness judged",
+          held: false,
+          detail: `B's lease had already lapsed by the store's clock when the harness read the key right after B's acquire returned (${seenB?.exists ? `it held ${JSON.stringify(seenB.value)}` : 'the key was gone'}): B's acquire is slower than the ${p.ttl} ms TTL, so A's release cannot be judged; run with a longer --ttl`,
+        });
+        return;
+      }
+      const until = seenB!.liveUntil;
+      const readInside = keyWasB || after!.receivedAt < until;
+      const cInside = leaseC === null || cAnsweredAt < until;
+      const violationSeenInside = (!keyWasB && readInside) || (leaseC !== null && cInside);
+      if (held || violationSeenInside) return;
+      preconditions.push({
+        name: "B's lease was live when the harness judged",
+        held: false,
+        detail:
+          `B's lease ran out by the store's clock at ${until.toFixed(0)} ms (its PTTL after B acquired), before the judgement: ` +
+          `the read after A's release was answered at ${after!.receivedAt.toFixed(0)} ms and C's acquire at ${cAnsweredAt.toFixed(0)} ms, ` +
+          `so the key being gone or C getting the lock may be B's own expiry, not A's release (a slow machine or a slow target; a longer --ttl helps)`,
+      });
     }
 
     function explain(held: boolean, what: string): string {

@@ -33,7 +33,7 @@ export default defineOracle({
     replicas: { kind: 'count', default: 3, min: 2, max: 8, doc: 'replica processes in the fleet' },
     days: { kind: 'text', default: TRANSITION_DAYS, doc: 'local days to simulate, Zone:YYYY-MM-DD, comma-separated' },
     perDay: { kind: 'count', default: 1, min: 0, doc: 'documented fires per local day across the fleet' },
-    ttl: { kind: 'ms', default: 600_000, min: 1, doc: 'the fleet lock TTL the target is asked to use (env.ttlMs), in simulated time' },
+    ttl: { kind: 'ms', default: 600_000, min: 1, max: 86_400_000, waited: false, doc: 'the fleet lock TTL the target is asked to use (env.ttlMs), in simulated time' },
     settleTimeout: { kind: 'ms', default: 3000, min: 10, doc: 'real ms a replica may take to finish the work one fire started' },
     inStep: { kind: 'ms', default: 1000, min: 1, doc: 'largest store-clock minus simulated-clock difference accepted as in step' },
   },

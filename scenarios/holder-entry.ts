@@ -67,8 +67,13 @@ async function call(target: Target, member: string, leaseId: number | undefined,
     if (lease === undefined) {
       throw new Error('acquire() returned undefined: return a lease object when the lock was taken, or null when it was denied');
     }
-    if (!lease) return null;
-    const leaseObject: Lease = typeof lease === 'object' ? lease : {};
+    if (lease === null || lease === false) return null;
+    if (typeof lease !== 'object') {
+      throw new Error(
+        `acquire() returned ${JSON.stringify(lease) ?? String(lease)} (a ${typeof lease}): return a lease object (e.g. { token }) when the lock was taken, or null when it was denied`,
+      );
+    }
+    const leaseObject: Lease = lease;
     const leaseId = nextId++;
     leases.set(leaseId, leaseObject);
     const summary: LeaseSummary = { leaseId };

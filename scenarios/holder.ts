@@ -79,7 +79,8 @@ export class Holder {
       serialization: 'json',
       reject: false,
       stdin: 'ignore',
-      stdout: 'inherit',
+      // The harness's stdout carries --json: what a target prints goes to stderr, never there.
+      stdout: 2,
       stderr: 'pipe',
       buffer: false,
       cleanup: true,

@@ -27,6 +27,14 @@ export interface ScenarioOptions {
   progress: (message: string) => void;
 }
 
+/** A key as the harness read it, with when (harness ms) the read was sent and answered. */
+export interface ObservedKey extends KeyState {
+  sentAt: number;
+  receivedAt: number;
+  /** Harness ms before which the key surely still lives by the store's clock (sentAt + PTTL). */
+  liveUntil: number;
+}
+
 export interface HolderOptions {
   /** Give this holder another URL than the store's (e.g. its own fault proxy). */
   url?: string;
@@ -114,11 +122,18 @@ export class Scenario {
     return this.#redis;
   }
 
-  /** Read `key` from the store and put what was seen in the history. */
-  async observeKey(label: string, key = this.key): Promise<KeyState> {
+  /**
+   * Read `key` from the store and put what was seen in the history. `sentAt`/`receivedAt` bound,
+   * in harness time, the instant the store answered: with its PTTL they say until when, at the
+   * earliest, the key lives by the store's own clock (`liveUntil`).
+   */
+  async observeKey(label: string, key = this.key): Promise<ObservedKey> {
+    const sentAt = this.now();
     const state = await this.redis().keyState(key);
-    this.history.add('store-observed', undefined, { label, key, ...state });
-    return state;
+    const receivedAt = this.now();
+    const liveUntil = !state.exists ? sentAt : state.pttlMs < 0 ? Number.POSITIVE_INFINITY : sentAt + state.pttlMs;
+    this.history.add('store-observed', undefined, { label, key, ...state, sentAt });
+    return { ...state, sentAt, receivedAt, liveUntil };
   }
 
   /**

@@ -58,12 +58,14 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`${USAGE}\n`);
     return values.help ? EXIT.PASS : EXIT.USAGE;
   }
+  refuseExtraArguments(positionals.slice(1));
   if (command === 'list') return list(values.json === true);
   const oracle = await loadOracle(command);
   if (values.help) {
     process.stdout.write(describe(oracle));
     return EXIT.PASS;
   }
+  refuseUnknownOptions(oracle, Object.keys(extra));
   if (!values.target) throw new UsageError(`${oracle.id}: --target <path> is required (e.g. --target ${oracle.references[0]?.target ?? 'targets/...'})`);
   const runs = values.runs === undefined ? 1 : Number(values.runs);
   if (!Number.isInteger(runs) || runs < 1) throw new UsageError(`--runs must be a whole number ≥ 1, got "${values.runs}"`);
@@ -119,8 +121,40 @@ function parse(argv: string[]) {
     if (value === undefined) throw new UsageError(`${token.rawName} needs a value (e.g. ${token.rawName} 300)`);
     extra[name] = value;
   }
+  const seen = new Set<string>();
+  for (const token of tokens ?? []) {
+    if (token.kind !== 'option' || consumed.has(token.index)) continue;
+    if (seen.has(token.name)) throw new UsageError(`${token.rawName} is given more than once: give each option once (which one was meant is not for the harness to guess)`);
+    seen.add(token.name);
+  }
   const free = (tokens ?? []).filter((t) => t.kind === 'positional' && !consumed.has(t.index)).map((t) => (t as { value: string }).value);
   return { values: values as { [K in keyof typeof HARNESS_OPTIONS]?: (typeof HARNESS_OPTIONS)[K]['type'] extends 'string' ? string : boolean }, positionals: free.length ? free : positionals, extra };
+}
+
+function refuseExtraArguments(extra: string[]): void {
+  if (extra.length) throw new UsageError(`unexpected argument(s) ${extra.map((a) => JSON.stringify(a)).join(' ')}: options take the form --name value (see --help)`);
+}
+
+/** Any --name that is neither a harness option nor one of the oracle's parameters, named with the nearest known one. */
+function refuseUnknownOptions(oracle: OracleDefinition<ParamSpecs>, names: string[]): void {
+  const known = [...Object.keys(HARNESS_OPTIONS).map((n) => `--${n}`), ...Object.keys(oracle.params).map(optionName)];
+  for (const name of names) {
+    if (name in oracle.params) continue;
+    const option = optionName(name);
+    const nearest = known.map((k) => ({ k, d: editDistance(k, option) })).sort((x, y) => x.d - y.d)[0];
+    const hint = nearest && nearest.d <= 2 ? ` (did you mean ${nearest.k}?)` : '';
+    throw new UsageError(`unknown option ${option}${hint}. ${oracle.id} takes the harness options (--help) and: ${Object.keys(oracle.params).map(optionName).join(', ')}`);
+  }
+}
+
+function editDistance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    row = next;
+  }
+  return row[b.length]!;
 }
 
 async function list(json: boolean): Promise<number> {

@@ -5,12 +5,17 @@
  */
 
 export type ParamSpec =
-  | { kind: 'ms'; default: number; doc: string; min?: number; max?: number }
+  /** `waited: false`: a duration the run never waits out in real time (simulated time, a clock step). */
+  | { kind: 'ms'; default: number; doc: string; min?: number; max?: number; waited?: false }
   | { kind: 'count'; default: number; doc: string; min?: number; max?: number }
   | { kind: 'choice'; default: string; doc: string; choices: readonly string[] }
   | { kind: 'text'; default: string; doc: string };
 
 export type ParamSpecs = Record<string, ParamSpec>;
+
+/** Bounds for parameters that declare none: every run must end in minutes, not days. */
+const MAX_MS = 120_000;
+const MAX_COUNT = 10_000;
 
 type ValueOf<S extends ParamSpec> = S extends { kind: 'ms' | 'count' } ? number : string;
 export type ParamValues<P extends ParamSpecs> = { [K in keyof P]: ValueOf<P[K]> };
@@ -44,13 +49,16 @@ function parseOne(name: string, spec: ParamSpec, raw: unknown): number | string 
   switch (spec.kind) {
     case 'ms':
     case 'count': {
-      const value = typeof raw === 'number' ? raw : Number(String(raw).replace(/ms$/, ''));
-      if (!Number.isFinite(value) || !Number.isInteger(value)) {
-        throw new ParamError(`${option} must be a whole number${spec.kind === 'ms' ? ' of milliseconds' : ''}, got "${String(raw)}"`);
+      // Plain decimal digits only: Number() would also take 0x40, 1e9, 0b11 and '' (= 0).
+      const text = typeof raw === 'number' ? String(raw) : String(raw).replace(/ms$/, '');
+      const value = /^-?\d+$/.test(text) ? Number(text) : Number.NaN;
+      if (!Number.isSafeInteger(value)) {
+        throw new ParamError(`${option} must be a whole number${spec.kind === 'ms' ? ' of milliseconds' : ''} in decimal digits, got "${String(raw)}"`);
       }
       const min = spec.min ?? (spec.kind === 'ms' ? 1 : 0);
+      const max = spec.max ?? (spec.kind === 'ms' ? MAX_MS : MAX_COUNT);
       if (value < min) throw new ParamError(`${option} must be at least ${min}, got ${value}`);
-      if (spec.max !== undefined && value > spec.max) throw new ParamError(`${option} must be at most ${spec.max}, got ${value}`);
+      if (value > max) throw new ParamError(`${option} must be at most ${max}, got ${value}`);
       return value;
     }
     case 'choice': {
@@ -63,4 +71,16 @@ function parseOne(name: string, spec: ParamSpec, raw: unknown): number | string 
     case 'text':
       return String(raw);
   }
+}
+
+/**
+ * The default per-run deadline: a minute for start-up and teardown plus three times every
+ * duration the run may really wait (TTLs, timeouts, pauses); a run that outlives it is stuck.
+ */
+export function defaultDeadlineMs(specs: ParamSpecs, values: Record<string, string | number>): number {
+  let waited = 0;
+  for (const [name, spec] of Object.entries(specs)) {
+    if (spec.kind === 'ms' && spec.waited !== false) waited += Number(values[name] ?? spec.default);
+  }
+  return 60_000 + 3 * waited;
 }

@@ -61,6 +61,14 @@ describe('machine-readable shapes', () => {
     expect(expected.exitCode).toBe(0);
   });
 
+  test('--json parses when the target prints on stdout: holders never write to the harness\'s stdout', async () => {
+    const { stdout, stderr, exitCode } = await cli(['V310', '--target', 'test/fixtures/targets/chatty-lock.ts', '--json', '--no-report']);
+    expect(exitCode).toBe(0);
+    expect((JSON.parse(stdout) as { verdict: string }).verdict).toBe('PASS');
+    expect(stderr).toMatch(/chatty: A acquires/);
+    expect(stderr).toMatch(/\}\}\} raw bytes on fd 1/);
+  });
+
   test('--runs 2 --json reports a verdict over runs and violations per run; PASS exits 0', async () => {
     const { stdout, exitCode } = await cli(['V310', '--target', 'targets/redis/ioredis/lock-correct.ts', '--runs', '2', '--json', '--no-report', '--ttl', '100']);
     expect(exitCode).toBe(0);
@@ -83,6 +91,11 @@ describe('bad input: a clear message, exit 2, nothing left running', () => {
     ['a timeout shorter than the TTL', ['V313', '--target', 'targets/redis/ioredis/lease-no-renewal.ts', '--ttl', '500', '--timeout', '400'], /--timeout \(400\) must be longer than --ttl \(500\)/],
     ['a clock skew too small to be seen', ['V317', '--target', 'targets/clock/lease-app-clock-expiry.ts', '--skew', '250'], /--skew \(250\) must exceed half of --ttl/],
     ['an unknown parameter', ['V310', '--target', 'targets/redis/ioredis/lock-correct.ts', '--pauze', '3'], /unknown option --pauze/],
+    ['a misspelt --target is named, not reported as missing', ['V310', '--taget', 'targets/redis/ioredis/lock-correct.ts'], /unknown option --taget \(did you mean --target\?\)/],
+    ['an extra positional argument', ['V310', 'V311', '--target', 'targets/redis/ioredis/lock-correct.ts'], /unexpected argument\(s\) "V311"/],
+    ['a hexadecimal TTL', ['V310', '--target', 'targets/redis/ioredis/lock-correct.ts', '--ttl', '0x40'], /--ttl must be a whole number of milliseconds in decimal digits, got "0x40"/],
+    ['a TTL of days', ['V310', '--target', 'targets/redis/ioredis/lock-correct.ts', '--ttl', '1000000000'], /--ttl must be at most 120000/],
+    ['an option given twice', ['V310', '--target', 'targets/redis/ioredis/lock-correct.ts', '--ttl', '100', '--ttl', '200'], /--ttl is given more than once: give each option once/],
     ['a store the oracle does not run on', ['V310', '--target', 'targets/redis/ioredis/lock-correct.ts', '--store', 'mysql'], /runs on redis.*not on --store mysql/],
     ['redis-server not installed', ['V310', '--target', 'targets/redis/ioredis/lock-correct.ts'], /redis-server-missing is not installed[\s\S]*To fix: npm run setup/, { LOCK_ORACLES_REDIS_SERVER: 'redis-server-missing' }],
   ];

@@ -22,7 +22,11 @@ describe('parameters', () => {
   });
   test.each([
     [{ ttl: '-5' }, /--ttl must be at least 20, got -5/],
-    [{ ttl: 'soon' }, /--ttl must be a whole number of milliseconds, got "soon"/],
+    [{ ttl: 'soon' }, /--ttl must be a whole number of milliseconds in decimal digits, got "soon"/],
+    [{ ttl: '0x40' }, /--ttl must be a whole number of milliseconds in decimal digits, got "0x40"/],
+    [{ ttl: '1e3' }, /in decimal digits, got "1e3"/],
+    [{ ttl: '' }, /in decimal digits, got ""/],
+    [{ ttl: '1000000000' }, /--ttl must be at most 120000, got 1000000000/],
     [{ variant: 'wide' }, /--variant must be one of pause \| narrow, got "wide"/],
     [{ pauze: '3' }, /unknown option --pauze \(this oracle takes: --ttl, --variant, --step-ms\)/],
   ])('%j is refused naming the option and the value', (given, message) => {
@@ -85,9 +89,13 @@ describe('the loopback guard', () => {
   test.each(['redis://127.0.0.1:6379', 'redis://localhost:1', 'postgres://u@127.0.0.2:5432/db', 'redis://[::1]:6379'])('accepts %s', (url) => {
     expect(() => assertLoopbackUrl(url)).not.toThrow();
   });
-  test.each(['redis://10.0.0.5:6379', 'redis://cache.internal:6379', 'postgres://db.example.com/x', 'redis://128.0.0.1:1'])('refuses %s', (url) => {
-    expect(() => assertLoopbackUrl(url)).toThrow(/only touches stores on loopback/);
-  });
+  test.each(['redis://10.0.0.5:6379', 'redis://cache.internal:6379', 'postgres://db.example.com/x', 'redis://128.0.0.1:1', 'redis://127.999.999.999:6379', 'redis://127.0.0.256:1', 'redis://127.evil.example:1'])(
+    'refuses %s, naming no option that does not exist',
+    (url) => {
+      expect(() => assertLoopbackUrl(url)).toThrow(/only touches stores on loopback/);
+      expect(() => assertLoopbackUrl(url)).not.toThrow(/--store-url/);
+    },
+  );
 });
 
 describe('the run pool', () => {

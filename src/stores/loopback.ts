@@ -1,9 +1,14 @@
 /** The harness only talks to stores on this machine's loopback interface. */
-const LOOPBACK = /^(127(?:\.\d{1,3}){3}|localhost|\[?::1\]?)$/i;
+import { isIPv4 } from 'node:net';
 
-/** True for a loopback host: 127.0.0.0/8, localhost, ::1 (bracketed or not). */
+/**
+ * True for a loopback host: a dotted IPv4 address in 127.0.0.0/8 (every octet 0–255, so that
+ * "127.999.999.999", which is no address and would go to a resolver, is refused), localhost, ::1.
+ */
 export function isLoopbackHost(host: string): boolean {
-  return LOOPBACK.test(host.replace(/^\[|\]$/g, ''));
+  const bare = host.replace(/^\[|\]$/g, '');
+  if (/^localhost$/i.test(bare) || bare === '::1') return true;
+  return isIPv4(bare) && bare.split('.')[0] === '127';
 }
 
 /** Throws unless `url`'s host is a loopback address; the message names the URL and the rule. */
@@ -12,12 +17,12 @@ export function assertLoopbackUrl(url: string): URL {
   try {
     parsed = new URL(url);
   } catch {
-    throw new Error(`--store-url: "${url}" is not a URL (expected e.g. redis://127.0.0.1:6379)`);
+    throw new Error(`store URL "${url}" is not a URL (expected e.g. redis://127.0.0.1:6379)`);
   }
   if (!isLoopbackHost(parsed.hostname)) {
     throw new Error(
-      `--store-url: refusing "${parsed.hostname}": the harness only touches stores on loopback ` +
-        `(127.0.0.0/8, localhost, ::1). Point it at a scratch server on this machine, or let it start one.`,
+      `refusing the store URL ${JSON.stringify(url)}: its host "${parsed.hostname}" is not a loopback address, and the harness only touches ` +
+        `stores on loopback (127.0.0.0/8, localhost, ::1). Point it at a scratch server on this machine, or let the harness start one.`,
     );
   }
   return parsed;

@@ -1,0 +1,26 @@
+/**
+ * Verdicts that stay honest when the target or the machine is hostile: a slow acquire, an acquire
+ * returning a non-lease. Real stores, real holder processes; fixtures under test/fixtures/targets.
+ */
+import { describe, expect, test } from 'vitest';
+import { runOracle } from '../src/run-oracle.ts';
+
+const fixture = (name: string) => `test/fixtures/targets/${name}.ts`;
+
+describe("V310 judges only while B's lease is live", () => {
+  test.each(['pause', 'narrow'])('a correct lock whose acquire outlasts the TTL is never FAIL (--variant %s)', async (variant) => {
+    const record = await runOracle({ oracle: 'V310', target: fixture('lock-correct-slow-acquire'), params: { variant } });
+    expect(record.verdict).toBe('INCONCLUSIVE');
+    expect(record.preconditions.find((c) => !c.held)?.name).toBe("B's lease was live when the harness judged");
+    expect(record.explanation).toMatch(/slower than the 200 ms TTL/);
+  });
+});
+
+describe('a target that breaks the contract is ERROR naming what it did', () => {
+  test('acquire() returning 42 is not a lease: ERROR, no release blamed', async () => {
+    const record = await runOracle({ oracle: 'V310', target: fixture('acquire-returns-42') });
+    expect(record.verdict).toBe('ERROR');
+    expect(record.error).toMatch(/acquire\(\) returned 42 \(a number\)/);
+    expect(record.history.some((e) => e.kind === 'release')).toBe(false);
+  });
+});
