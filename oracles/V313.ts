@@ -13,10 +13,22 @@
  * write (PEXPIRE / a compare-and-pexpire script / an UPDATE of a lease row) is held at A's wire
  * proxy until its lease lapses and B has taken the lock and written; then the renewal goes on and
  * A sees its answer. Needs no seam and no signal: the target runs exactly as in production.
+ *
+ * What the other holders do (`--contender`, Redis/Valkey only for the last two):
+ * - hold (default): B takes the lock and writes, and is held at that write while A resumes.
+ * - come-and-go: B takes the lock, writes, finishes its job and its lock is gone from the store
+ *   before A resumes (B's whole critical section runs inside A's); if A writes again it is held at
+ *   that write while a third holder C runs the job (C denied: A silently re-took the lock). The
+ *   property is the same: A's accepted writes after B's first break the exclusion of A's section.
+ * - after-lift: A's lease lapses in the store while A is stopped; A resumes (held at its next write,
+ *   if it makes one) and only then B runs the job, takes the lock and writes.
  */
 import { takeoverCounts, takeoverDetail, writesAfterTakeover } from '../src/takeover.ts';
 import { defineOracle, type Check, nothingProven, firstLine } from '../src/oracle.ts';
 import { runJobUntilFirstEffect } from '../scenarios/run-job-until-effect.ts';
+import type { CallOutcome, Holder } from '../scenarios/holder.ts';
+import type { Latch } from '../scenarios/latch.ts';
+import { UsageError } from '../src/registry.ts';
 import { PG_RENEWAL, REDIS_RENEWAL } from '../scenarios/wire/patterns.ts';
 import { speaksRedis } from '../src/stores/types.ts';
 
@@ -48,11 +60,23 @@ export default defineOracle({
       choices: ['pause', 'renewal-wire'],
       doc: "pause: SIGSTOP A after its first write; renewal-wire: hold A's next renewal at its wire proxy (no process stop, no seam)",
     },
+    contender: {
+      kind: 'choice',
+      default: 'hold',
+      choices: ['hold', 'come-and-go', 'after-lift'],
+      doc: "what B does around A's stop; hold: B takes the lock, writes and holds it while A resumes; come-and-go: B takes the lock, writes and releases before A resumes, then a third holder C arrives (Redis); after-lift: B takes the lock only after A's fault lifts (Redis)",
+    },
     steps: { kind: 'count', default: 3, min: 2, max: 1000, doc: 'writes the reference jobs make (targets read env.params.steps)' },
     stepMs: { kind: 'ms', default: 20, min: 1, doc: 'work between two writes in the reference jobs (env.params.stepMs)' },
     timeout: { kind: 'ms', default: 5000, min: 100, doc: 'longest wait for any step (A reaching a write, B taking the lock, A finishing)' },
   },
   needs: () => ['job'],
+  storeRequest: (p, kind) => {
+    if (p.contender !== 'hold' && kind !== 'redis' && kind !== 'valkey') {
+      throw new UsageError(`--contender ${p.contender} reads the lock key in the store to see B go / A's lease lapse, which needs a Redis or Valkey store; on ${kind} use --contender hold`);
+    }
+    return { kind };
+  },
   validate: (p) => (p.timeout <= p.ttl ? [`--timeout (${p.timeout}) must be longer than --ttl (${p.ttl}): B can only take the lock after A's lease lapses`] : []),
   references: [
     { target: 'targets/redis/ioredis/lease-no-renewal.ts', expect: 'FAIL' },
@@ -74,12 +98,28 @@ export default defineOracle({
     { target: 'targets/redis/ioredis/lease-renew-checked.ts', expect: 'PASS', params: { variant: 'renewal-wire' } },
     { target: 'targets/redis/node-redis/lease-renew-checked.ts', expect: 'PASS', params: { variant: 'renewal-wire' } },
     { target: 'targets/postgres/job-lease-row-renew-checked.ts', expect: 'PASS', store: 'postgres', params: { variant: 'renewal-wire' } },
+    {
+      target: 'targets/redis/ioredis/lease-renew-resurrects.ts',
+      expect: 'PASS',
+      knownBad: "B still holds the lock when A resumes, so A's renewal sees a foreign key and stops; it re-creates the key only after B came and went (--contender come-and-go)",
+    },
+    { target: 'targets/redis/ioredis/lease-renew-resurrects.ts', expect: 'FAIL', params: { contender: 'come-and-go' } },
+    { target: 'targets/redis/ioredis/lease-renew-checked.ts', expect: 'PASS', params: { contender: 'come-and-go' } },
+    { target: 'targets/redis/ioredis/lease-no-renewal.ts', expect: 'FAIL', params: { contender: 'after-lift' } },
+    { target: 'targets/redis/ioredis/lease-renew-checked.ts', expect: 'PASS', params: { contender: 'after-lift' } },
   ],
 
   async play(s, p) {
     const wireA = p.variant === 'renewal-wire' ? await s.wire('A') : undefined;
-    const [a, b] = await Promise.all([s.holder('A', wireA ? { url: wireA.url } : {}), s.holder('B')]);
+    // come-and-go's third holder is started with the others, so it is ready the moment it arrives.
+    const [a, b, c] = await Promise.all([
+      s.holder('A', wireA ? { url: wireA.url } : {}),
+      s.holder('B'),
+      p.contender === 'come-and-go' ? s.holder('C') : undefined,
+    ]);
     const preconditions: Check[] = [];
+    let aRan = false;
+    let cTookLock: boolean | undefined;
 
     // A is stopped after its first write, so a job with a single write would have nothing left to
     // judge. Learn the job's shape first: B runs it alone, unobstructed, once.
@@ -145,33 +185,121 @@ export default defineOracle({
       aFirst.release();
       stop = { since: pause.appliedAt, what: 'stopped (SIGSTOP)', active: () => a.isPaused, lift: () => a.resume() };
     }
-    s.progress(`A ${stop.what} after its first write; waiting for its ${p.ttl} ms lease to lapse and B to take the lock`);
-
-    const bIn = await runJobUntilFirstEffect(b, p.timeout, Math.max(5, Math.round(p.ttl / 10)));
-    const bFirst = s.resource.effects().find((e) => e.holder === 'B' && e.seq > calibration);
-    const bWroteWhileAStopped = bIn.job !== undefined && stop.active() && bFirst !== undefined;
-    const stoppedFor = (bFirst?.t ?? s.now()) - stop.since;
-    preconditions.push({
-      name: 'A was stopped past its lease and B took the lock',
-      held: bWroteWhileAStopped,
-      detail: bWroteWhileAStopped
-        ? `B wrote (resource #${bFirst!.seq}) ${stoppedFor.toFixed(1)} ms into A's stop, after ${bIn.attempts} attempt(s); the lease was ${p.ttl} ms`
-        : `B did not take the lock and write within ${p.timeout} ms of A's stop (${bIn.attempts} attempt(s)): A's lease never lapsed, so the fault did not land`,
-    });
-    const stoppedMs = stop.lift();
-    s.progress(`A resumed after ${stoppedMs.toFixed(0)} ms`);
-
-    const aEnd = await s.within(aJob, p.timeout);
-    preconditions.push({
-      name: 'A ran on after resuming',
-      held: aEnd !== undefined,
-      detail: aEnd
-        ? `A's job ${aEnd.ok ? 'returned' : `threw (${firstLine(aEnd.error)})`} at ${aEnd.endedAt} ms`
-        : `A's job did not finish within ${p.timeout} ms of resuming`,
-    });
-    bIn.latch.release();
-    if (bIn.job) await s.within(bIn.job, p.timeout);
+    const retryEvery = Math.max(5, Math.round(p.ttl / 10));
+    if (p.contender === 'after-lift') await contendAfterLift();
+    else await contendWhileStopped();
     return judge();
+
+    /** hold / come-and-go: B takes the lock while A is stopped. */
+    async function contendWhileStopped() {
+      s.progress(`A ${stop.what} after its first write; waiting for its ${p.ttl} ms lease to lapse and B to take the lock`);
+      const bIn = await runJobUntilFirstEffect(b, p.timeout, retryEvery);
+      const bFirst = s.resource.effects().find((e) => e.holder === 'B' && e.seq > calibration);
+      const bWroteWhileAStopped = bIn.job !== undefined && stop.active() && bFirst !== undefined;
+      const stoppedFor = (bFirst?.t ?? s.now()) - stop.since;
+      preconditions.push({
+        name: 'A was stopped past its lease and B took the lock',
+        held: bWroteWhileAStopped,
+        detail: bWroteWhileAStopped
+          ? `B wrote (resource #${bFirst!.seq}) ${stoppedFor.toFixed(1)} ms into A's stop, after ${bIn.attempts} attempt(s); the lease was ${p.ttl} ms`
+          : `B did not take the lock and write within ${p.timeout} ms of A's stop (${bIn.attempts} attempt(s)): A's lease never lapsed, so the fault did not land`,
+      });
+      if (p.contender === 'come-and-go' && bIn.job) await bComesAndGoes(bIn.latch, bIn.job);
+      const aNext = p.contender === 'come-and-go' ? a.holdNextEffect() : undefined;
+      liftAndLog();
+      if (aNext && c) await thirdHolderArrives(aNext, c);
+      await aRunsOn();
+      bIn.latch.release();
+      if (bIn.job) await s.within(bIn.job, p.timeout);
+    }
+
+    /** come-and-go: B, held at its first write, is let go: it finishes its job and its lock is gone before A resumes. */
+    async function bComesAndGoes(bLatch: Latch, bJob: Promise<CallOutcome>) {
+      const during = await s.observeKey("B in its critical section (held at its first write)");
+      bLatch.release();
+      const bEnd = await s.within(bJob, p.timeout);
+      const gone = bEnd !== undefined && (await s.waitUntil(async () => !(await s.redis().keyState(s.key)).exists, p.timeout, retryEvery));
+      const after = await s.observeKey("B's job ended");
+      const went = bEnd !== undefined && gone && !after.exists && stop.active();
+      preconditions.push({
+        name: 'B came and went while A was stopped',
+        held: went && during.exists && during.pttlMs > 0,
+        detail:
+          `while B wrote the key ${during.exists ? `was live in the store (PTTL ${during.pttlMs} ms)` : 'was absent'}; ` +
+          (bEnd === undefined
+            ? `B's job did not end within ${p.timeout} ms`
+            : `B's job ${bEnd.ok ? 'returned' : `threw (${firstLine(bEnd.error)})`} at ${bEnd.endedAt} ms and the key was ${after.exists ? `still there (PTTL ${after.pttlMs} ms)` : 'gone'}` +
+              (stop.active() ? ', all while A was stopped' : ', but A was no longer stopped')),
+      });
+    }
+
+    /**
+     * come-and-go: A resumed with nobody holding the lock. If A writes again, it is held at that
+     * write while a third holder C runs the job: C denied shows A silently re-took the lock.
+     */
+    async function thirdHolderArrives(aNext: Latch, c: Holder) {
+      const first = await s.within(Promise.race([aNext.reached.then(() => 'write' as const), aJob.then(() => 'ended' as const)]), p.timeout);
+      if (first === 'write') await s.observeKey('A resumed and is at its next write');
+      const cLatch = c.holdNextEffect();
+      const cJob = c.call('job');
+      const cFirst = await s.within(Promise.race([cLatch.reached.then(() => 'write' as const), cJob.then(() => 'ended' as const)]), p.timeout);
+      cTookLock = cFirst === 'write';
+      s.note(`C arrived ${first === 'write' ? "while A was at its next write after resuming" : "after A's job ended"} and ${cTookLock ? 'took the lock' : 'did not take the lock'}`);
+      aNext.release();
+      await aRunsOn();
+      cLatch.release();
+      await s.within(cJob, p.timeout);
+    }
+
+    /** after-lift: A's lease lapses in the store while A is stopped; A resumes; only then B contends. */
+    async function contendAfterLift() {
+      s.progress(`A ${stop.what} after its first write; waiting for its ${p.ttl} ms lease to lapse in the store`);
+      const lapsed = await s.waitUntil(async () => !(await s.redis().keyState(s.key)).exists, p.timeout, retryEvery);
+      const seen = await s.observeKey('A stopped; its lease lapsed?');
+      preconditions.push({
+        name: "A's lease lapsed in the store while A was stopped",
+        held: lapsed && !seen.exists && stop.active(),
+        detail: !seen.exists
+          ? `the key was gone ${(s.now() - stop.since).toFixed(1)} ms into A's stop; the lease was ${p.ttl} ms`
+          : `the key was still there (PTTL ${seen.pttlMs} ms) ${p.timeout} ms into A's stop: A's lease never lapsed, so the fault did not land`,
+      });
+      const aNext = a.holdNextEffect();
+      liftAndLog();
+      const first = await s.within(Promise.race([aNext.reached.then(() => 'write' as const), aJob.then(() => 'ended' as const)]), p.timeout);
+      s.progress(`B runs the job after A's fault lifted (${first === 'write' ? 'A is held at its next write' : "A's job ended"})`);
+      const bIn = await runJobUntilFirstEffect(b, p.timeout, retryEvery);
+      const bFirst = s.resource.effects().find((e) => e.holder === 'B' && e.seq > calibration);
+      preconditions.push({
+        name: "B took the lock and wrote after A's fault lifted",
+        held: bIn.job !== undefined && bFirst !== undefined,
+        detail: bFirst
+          ? `B wrote (resource #${bFirst.seq}) ${(bFirst.t - stop.since).toFixed(1)} ms after A's stop began, after ${bIn.attempts} attempt(s)`
+          : `B did not take the lock and write within ${p.timeout} ms of A resuming (${bIn.attempts} attempt(s))` +
+            (first === 'write' ? ': A, resumed, held the lock again' : ''),
+      });
+      aNext.release();
+      await aRunsOn();
+      bIn.latch.release();
+      if (bIn.job) await s.within(bIn.job, p.timeout);
+    }
+
+    function liftAndLog() {
+      const stoppedMs = stop.lift();
+      s.progress(`A resumed after ${stoppedMs.toFixed(0)} ms`);
+    }
+
+    async function aRunsOn() {
+      if (aRan) return;
+      aRan = true;
+      const aEnd = await s.within(aJob, p.timeout);
+      preconditions.push({
+        name: 'A ran on after resuming',
+        held: aEnd !== undefined,
+        detail: aEnd
+          ? `A's job ${aEnd.ok ? 'returned' : `threw (${firstLine(aEnd.error)})`} at ${aEnd.endedAt} ms`
+          : `A's job did not finish within ${p.timeout} ms of resuming`,
+      });
+    }
 
     function judge() {
       // The calibration run (B alone, before A started) is in the evidence but not judged.
@@ -181,7 +309,11 @@ export default defineOracle({
       const held = aAcceptedAfter.length === 0;
       return {
         preconditions,
-        counts: { ...takeoverCounts(takeover, effects), writesWhenRunAlone: aloneWrites },
+        counts: {
+          ...takeoverCounts(takeover, effects),
+          writesWhenRunAlone: aloneWrites,
+          ...(cTookLock !== undefined ? { cTookLock: cTookLock ? 1 : 0, cWrites: effects.filter((e) => e.holder === 'C').length } : {}),
+        },
         property: {
           name: 'no accepted write by A after B acquired',
           held,
@@ -197,14 +329,23 @@ export default defineOracle({
       if (unproven) return unproven;
       if (!held) {
         return (
-          `A took a ${p.ttl} ms lease and wrote, then was ${stopWhat()} until its lease lapsed and B took the lock and wrote. ` +
-          `When A resumed it went on writing: ${accepted} write(s) reached the resource after B's, so two holders acted at once ` +
-          `(overlap ${overlapMs.toFixed(1)} ms by the resource's clock). The helper neither renewed-and-checked its lease before writing nor carried a fencing token the resource could check.`
+          `A took a ${p.ttl} ms lease and wrote, then was ${stopWhat()} ${contention()}. ` +
+          (p.contender === 'come-and-go'
+            ? `When A resumed, with B gone, it went on writing: ${accepted} write(s) reached the resource after B's, so B's whole critical section ran inside A's` +
+              (cTookLock === false ? ', and a third holder C arriving after was denied: A had silently re-taken a lock it had lost. ' : '. ')
+            : `When A resumed it went on writing: ${accepted} write(s) reached the resource after B's, so two holders acted at once (overlap ${overlapMs.toFixed(1)} ms by the resource's clock). `) +
+          `The helper neither renewed-and-checked its lease before writing (a renewal must fail when the key is missing or not its own) nor carried a fencing token the resource could check.`
         );
       }
       return rejected
-        ? `A was ${stopWhat()} past its ${p.ttl} ms lease while B took the lock and wrote. When A resumed it tried ${rejected} more write(s), but each carried a stale fencing token and the resource rejected it: the fence held.`
-        : `A was ${stopWhat()} past its ${p.ttl} ms lease while B took the lock and wrote. When A resumed it made no further write, although the job makes ${aloneWrites} writes when it runs alone: it stopped before writing on a lease it had lost.`;
+        ? `A, holding a ${p.ttl} ms lease, was ${stopWhat()} ${contention()}. When A resumed it tried ${rejected} more write(s) after B's first, but each carried a stale fencing token and the resource rejected it: the fence held.`
+        : `A, holding a ${p.ttl} ms lease, was ${stopWhat()} ${contention()}. A made no write after B's first, although the job makes ${aloneWrites} writes when it runs alone: it stopped before writing on a lease it had lost.`;
+    }
+
+    function contention(): string {
+      if (p.contender === 'come-and-go') return 'until its lease lapsed and B took the lock, wrote and released it (B came and went)';
+      if (p.contender === 'after-lift') return 'until its lease lapsed in the store; A resumed and only then B took the lock and wrote';
+      return 'until its lease lapsed and B took the lock and wrote';
     }
 
     function stopWhat(): string {

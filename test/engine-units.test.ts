@@ -7,6 +7,7 @@ import { combineVerdicts } from '../src/evidence.ts';
 import { exitCodeFor } from '../src/exit-codes.ts';
 import { assertLoopbackUrl } from '../src/stores/loopback.ts';
 import { runPool } from '../src/run-pool.ts';
+import V313 from '../oracles/V313.ts';
 
 const specs = {
   ttl: { kind: 'ms', default: 200, min: 20, doc: 'ttl' },
@@ -154,5 +155,14 @@ describe('the run pool', () => {
 
   test('refuses a job count that is not a whole number ≥ 1', async () => {
     await expect(runPool([1], 0, async () => 1)).rejects.toThrow(/jobs must be a whole number ≥ 1, got 0/);
+  });
+});
+
+describe('V313 --contender', () => {
+  test('come-and-go and after-lift read the lock key, so they are refused on Postgres before a store starts', () => {
+    const params = (contender: string) => resolveParams(V313.params, { contender });
+    expect(V313.storeRequest?.(params('come-and-go'), 'redis')).toEqual({ kind: 'redis' });
+    expect(V313.storeRequest?.(params('hold'), 'postgres')).toEqual({ kind: 'postgres' });
+    expect(() => V313.storeRequest?.(params('after-lift'), 'postgres')).toThrow(/--contender after-lift .* needs a Redis or Valkey store; on postgres use --contender hold/);
   });
 });
