@@ -1,26 +1,64 @@
 /**
  * V317 — an expiry written on one clock and compared on another.
  *
- * Scenario, run twice: (app-ahead) the holders' wall clocks run --skew ms ahead of the database's
- * (fake `Date` in each holder; real database clock); (store-ahead) the database's wall clock runs
- * --skew ms ahead of the holders' (the store's clock offset). Each time A takes a --ttl ms lease,
+ * Scenario, run once per leg: (app-ahead) the holders' wall clocks run --skew ms ahead of the
+ * store's (fake `Date` in each holder; real store clock); (store-ahead) the store's wall clock runs
+ * --skew ms ahead of the holders' (the store's clock offset); (a-ahead) A's clock alone runs --skew
+ * ahead, B's and the store's are real; (b-ahead) B's alone. Each time A takes a --ttl ms lease,
  * B tries halfway through it, and again --margin ms after it should have lapsed.
+ * Legs: --variant both = app-ahead, store-ahead (the app's clock against the store's); holders =
+ * a-ahead, b-ahead (holder against holder: an expiry written on A's clock and compared on B's);
+ * auto (default) = both on Postgres, holders on Redis (a Redis TTL is a duration the store counts
+ * itself, so the comparison that can go wrong there is one holder's clock against another's).
  * Property: no early takeover (B denied while A's lease is live: no overlap) and no skipped event
  * (B takes over once the lease has lapsed), timed on the harness's monotonic clock.
  * Preconditions: the skew was in force when the lease was written and compared (the holders'
- * offsets from their clock replies; the database's measured with now() against the real clock);
- * A took the lease.
+ * offsets from their clock replies; the store's measured against the real clock: Postgres
+ * clock_timestamp(), Redis TIME); A took the lease.
  */
 import pg from 'pg';
 import { defineOracle, type Check, nothingProven } from '../src/oracle.ts';
 import type { HistoryEvent } from '../src/history.ts';
 import type { LeaseSummary } from '../scenarios/holder-protocol.ts';
+import type { Scenario } from '../scenarios/scenario.ts';
+import type { StoreKind } from '../src/stores/types.ts';
 
-type Variant = 'app-ahead' | 'store-ahead';
+type Variant = 'app-ahead' | 'store-ahead' | 'a-ahead' | 'b-ahead';
+
+const LEGS: Record<string, Variant[]> = {
+  both: ['app-ahead', 'store-ahead'],
+  holders: ['a-ahead', 'b-ahead'],
+  'app-ahead': ['app-ahead'],
+  'store-ahead': ['store-ahead'],
+  'a-ahead': ['a-ahead'],
+  'b-ahead': ['b-ahead'],
+};
+
+function legsFor(variant: string, kind: StoreKind): Variant[] {
+  if (variant === 'auto') return kind === 'postgres' ? LEGS.both! : LEGS.holders!;
+  return LEGS[variant]!;
+}
+
+/** Each clock's offset from real time in a leg: A's, B's, the store's. */
+function offsetsFor(variant: Variant, skew: number): { a: number; b: number; store: number } {
+  return {
+    a: variant === 'app-ahead' || variant === 'a-ahead' ? skew : 0,
+    b: variant === 'app-ahead' || variant === 'b-ahead' ? skew : 0,
+    store: variant === 'store-ahead' ? skew : 0,
+  };
+}
+
+const FAULT_TEXT: Record<Variant, string> = {
+  'app-ahead': "holders' wall clocks",
+  'store-ahead': 'store wall clock',
+  'a-ahead': "A's wall clock",
+  'b-ahead': "B's wall clock",
+};
 
 interface Leg {
   variant: Variant;
-  appOffsetMs: number;
+  /** A's and B's offsets as asked. */
+  appOffsetsMs: [number, number];
   storeOffsetMs: number;
   measuredStoreSkewMs: number;
   /** The holders' offsets as they reported them after B's last attempt. */
@@ -36,15 +74,20 @@ export default defineOracle({
   title: 'Expiry written on one clock, compared on another',
   class: 'CK-2 expiry written on one clock and compared on another',
   scenario:
-    'A takes a lease; B tries halfway through it and again just after it lapses. Run with the app clocks ahead of the database\'s, then with the database\'s clock ahead.',
+    "A takes a lease; B tries halfway through it and again just after it lapses. Postgres: the app clocks ahead of the database's, then the database's ahead; Redis: A's clock ahead of B's, then B's ahead of A's.",
   property: 'No early takeover (no overlap) and no skipped takeover, whichever clock is ahead.',
-  stores: ['postgres'],
+  stores: ['postgres', 'redis', 'valkey'],
   holders: ['A', 'B'],
   params: {
     ttl: { kind: 'ms', default: 1000, min: 100, doc: 'the lease TTL the target is asked to use (env.ttlMs)' },
     skew: { kind: 'ms', default: 5000, min: 1, doc: 'how far one side\'s clock runs ahead of the other' },
     margin: { kind: 'ms', default: 300, min: 1, doc: 'how long after the lease lapses B tries again' },
-    variant: { kind: 'choice', default: 'both', choices: ['both', 'app-ahead', 'store-ahead'], doc: 'which side\'s clock runs ahead' },
+    variant: {
+      kind: 'choice',
+      default: 'auto',
+      choices: ['auto', 'both', 'holders', 'app-ahead', 'store-ahead', 'a-ahead', 'b-ahead'],
+      doc: "which clock runs ahead; both: app-ahead then store-ahead; holders: a-ahead (A's clock alone) then b-ahead (B's alone); auto: both on Postgres, holders on Redis",
+    },
   },
   needs: () => ['acquire', 'release'],
   // B tries at ttl/2 and at ttl + margin: a skew smaller than either cannot move a takeover
@@ -53,46 +96,51 @@ export default defineOracle({
     p.skew > p.ttl / 2 && p.skew > p.margin
       ? []
       : [`--skew (${p.skew}) must exceed half of --ttl (${p.ttl / 2}) and --margin (${p.margin}): B's tries at ttl/2 and ttl + margin could not see a smaller skew`],
-  storeRequest: (_p, kind) => ({ kind, clockOffsetMs: 0 }),
+  storeRequest: (p, kind) => (legsFor(p.variant, kind).includes('store-ahead') ? { kind, clockOffsetMs: 0 } : { kind }),
   references: [
     { target: 'targets/clock/lease-app-clock-expiry.ts', expect: 'FAIL' },
     { target: 'targets/clock/lease-app-clock-expiry.ts', expect: 'FAIL', params: { variant: 'app-ahead' } },
     { target: 'targets/clock/lease-app-clock-expiry.ts', expect: 'FAIL', params: { variant: 'store-ahead' } },
     { target: 'targets/clock/lease-db-clock-expiry.ts', expect: 'PASS' },
+    { target: 'targets/clock/redis-queue-app-clock-expiry.ts', expect: 'FAIL', store: 'redis' },
+    { target: 'targets/clock/redis-queue-store-clock-expiry.ts', expect: 'PASS', store: 'redis' },
+    {
+      target: 'targets/clock/redis-queue-app-clock-expiry.ts',
+      expect: 'PASS',
+      store: 'redis',
+      params: { variant: 'app-ahead' },
+      knownBad: 'both workers run the same skew, so an expiry written on one worker\'s clock and read on the other\'s is not moved; only holder against holder (a-ahead / b-ahead) shows it',
+    },
   ],
 
   async play(s, p) {
+    const variants = legsFor(p.variant, s.store.kind);
     const storeClock = s.store.capabilities.clock;
-    if (!storeClock) throw new Error(`the ${s.store.kind} store was started without a clock; V317 needs to skew it`);
-    const db = new pg.Client({ connectionString: s.store.url });
-    await db.connect();
-    s.onClose(() => db.end());
-    const storeSkew = async () => {
-      const before = Date.now();
-      const { rows } = await db.query<{ ms: string }>('select (extract(epoch from clock_timestamp()) * 1000)::bigint as ms');
-      return Number(rows[0]!.ms) - (before + Date.now()) / 2;
-    };
+    if (variants.includes('store-ahead') && !storeClock) throw new Error(`the ${s.store.kind} store was started without a clock; V317's store-ahead leg needs to skew it`);
+    const storeSkew = await storeSkewReader(s);
     const [a, b] = await Promise.all([s.holder('A'), s.holder('B')]);
-    const variants: Variant[] = p.variant === 'both' ? ['app-ahead', 'store-ahead'] : [p.variant as Variant];
     const tolerance = Math.min(500, p.skew / 2);
     const legs: Leg[] = [];
 
     for (const variant of variants) {
-      const appOffsetMs = variant === 'app-ahead' ? p.skew : 0;
-      const storeOffsetMs = variant === 'store-ahead' ? p.skew : 0;
-      const fault = s.faults.apply(variant === 'app-ahead' ? 'clock' : 'store', undefined, variant === 'app-ahead' ? `holders' wall clocks +${p.skew} ms` : `database wall clock +${p.skew} ms`, {
-        appOffsetMs,
+      const offsets = offsetsFor(variant, p.skew);
+      const appOffsetsMs: [number, number] = [offsets.a, offsets.b];
+      const storeOffsetMs = offsets.store;
+      const holderFault = variant === 'a-ahead' ? 'A' : variant === 'b-ahead' ? 'B' : undefined;
+      const fault = s.faults.apply(variant === 'store-ahead' ? 'store' : 'clock', holderFault, `${FAULT_TEXT[variant]} +${p.skew} ms`, {
+        aOffsetMs: offsets.a,
+        bOffsetMs: offsets.b,
         storeOffsetMs,
       });
-      await Promise.all([a, b].map((h) => h.clock({ op: legs.length ? 'set-offset' : 'install-wall', offsetMs: appOffsetMs })));
-      await storeClock.setOffsetMs(storeOffsetMs);
+      await Promise.all([a, b].map((h, i) => h.clock({ op: legs.length ? 'set-offset' : 'install-wall', offsetMs: appOffsetsMs[i]! })));
+      await storeClock?.setOffsetMs(storeOffsetMs);
       const measuredStoreSkewMs = await storeSkew();
-      s.history.add('store-observed', undefined, { label: `${variant}: database clock minus real clock`, skewMs: Math.round(measuredStoreSkewMs) });
+      s.history.add('store-observed', undefined, { label: `${variant}: store clock minus real clock`, skewMs: Math.round(measuredStoreSkewMs) });
       s.progress(`${variant}: A takes a ${p.ttl} ms lease`);
 
       const aLease = await a.acquire();
       const aAt = s.now();
-      const leg: Leg = { variant, appOffsetMs, storeOffsetMs, measuredStoreSkewMs, appOffsetsAfterMs: [], aLease, aAt, early: undefined, late: undefined };
+      const leg: Leg = { variant, appOffsetsMs, storeOffsetMs, measuredStoreSkewMs, appOffsetsAfterMs: [], aLease, aAt, early: undefined, late: undefined };
       legs.push(leg);
       if (aLease) {
         await s.sleep(Math.max(0, aAt + p.ttl / 2 - s.now()));
@@ -108,15 +156,15 @@ export default defineOracle({
       }
       s.faults.lift(fault);
     }
-    await storeClock.setOffsetMs(0);
+    await storeClock?.setOffsetMs(0);
 
     const preconditions: Check[] = legs.flatMap((leg) => [
       {
         name: `${leg.variant}: the skew was in force`,
-        held: Math.abs(leg.measuredStoreSkewMs - leg.storeOffsetMs) <= tolerance && leg.appOffsetsAfterMs.every((o) => o === leg.appOffsetMs),
+        held: Math.abs(leg.measuredStoreSkewMs - leg.storeOffsetMs) <= tolerance && leg.appOffsetsAfterMs.every((o, i) => o === leg.appOffsetsMs[i]),
         detail:
-          `holders' clocks ${signed(leg.appOffsetMs)} ms (A and B still reported ${leg.appOffsetsAfterMs.map(signed).join(' and ')} ms after B's last attempt); ` +
-          `database clock measured ${signed(Math.round(leg.measuredStoreSkewMs))} ms off real time (asked ${signed(leg.storeOffsetMs)} ms, accepted ±${tolerance} ms)`,
+          `A's clock ${signed(leg.appOffsetsMs[0])} ms and B's ${signed(leg.appOffsetsMs[1])} ms (they still reported ${leg.appOffsetsAfterMs.map(signed).join(' and ')} ms after B's last attempt); ` +
+          `store clock measured ${signed(Math.round(leg.measuredStoreSkewMs))} ms off real time (asked ${signed(leg.storeOffsetMs)} ms, accepted ±${tolerance} ms)`,
       },
       {
         name: `${leg.variant}: A took the lease`,
@@ -157,7 +205,7 @@ export default defineOracle({
     function explain(): string {
       const unproven = nothingProven(preconditions);
       if (unproven) return unproven;
-      const setting = `A took a ${p.ttl} ms lease with one side's clock ${p.skew} ms ahead (${legs.map((l) => l.variant).join(', then ')}); B tried halfway through it and again ${p.margin} ms after it lapsed.`;
+      const setting = `A took a ${p.ttl} ms lease with one clock ${p.skew} ms ahead (${legs.map((l) => `${l.variant}: ${FAULT_TEXT[l.variant]}`).join(', then ')}); B tried halfway through it and again ${p.margin} ms after it lapsed.`;
       if (held) return `${setting} ${legs.map(describe).join('; ')}: the lease is written and compared on one clock.`;
       return (
         `${setting} ${[...early, ...skipped].map(describe).join('; ')}. ` +
@@ -167,6 +215,25 @@ export default defineOracle({
     }
   },
 });
+
+/** Reads the store's wall clock minus the real one (ms), with the store's own clock query. */
+async function storeSkewReader(s: Scenario): Promise<() => Promise<number>> {
+  if (s.store.kind === 'postgres' || s.store.kind === 'pgbouncer') {
+    const db = new pg.Client({ connectionString: s.store.url });
+    await db.connect();
+    s.onClose(() => db.end());
+    return async () => {
+      const before = Date.now();
+      const { rows } = await db.query<{ ms: string }>('select (extract(epoch from clock_timestamp()) * 1000)::bigint as ms');
+      return Number(rows[0]!.ms) - (before + Date.now()) / 2;
+    };
+  }
+  const redis = s.redis();
+  return async () => {
+    const before = Date.now();
+    return (await redis.timeMs()) - (before + Date.now()) / 2;
+  };
+}
 
 function signed(ms: number): string {
   return `${ms > 0 ? '+' : ''}${ms}`;

@@ -28,6 +28,12 @@ export class RedisProbe {
     return { exists: pttl !== -2, value, pttlMs: pttl };
   }
 
+  /** The server's wall clock (TIME), in epoch ms. */
+  async timeMs(): Promise<number> {
+    const [seconds, micros] = await this.#client.time();
+    return Number(seconds) * 1000 + Number(micros) / 1000;
+  }
+
   async close(): Promise<void> {
     this.#client.disconnect();
   }
