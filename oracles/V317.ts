@@ -86,7 +86,7 @@ export default defineOracle({
       kind: 'choice',
       default: 'auto',
       choices: ['auto', 'both', 'holders', 'app-ahead', 'store-ahead', 'a-ahead', 'b-ahead'],
-      doc: "which clock runs ahead; both: app-ahead then store-ahead; holders: a-ahead (A's clock alone) then b-ahead (B's alone); auto: both on Postgres, holders on Redis",
+      doc: "which clock runs ahead; both: app-ahead then store-ahead; holders: a-ahead (A's clock alone) then b-ahead (B's alone); auto: both on Postgres, holders on Redis and Valkey",
     },
   },
   needs: () => ['acquire', 'release'],
