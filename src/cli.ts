@@ -1,6 +1,6 @@
 /**
  * npm run oracle -- <ID> --target <path> [options]   run one oracle against a target
- * npm run oracle -- list [--json]                    list the oracles
+ * npm run oracle -- list [--json]                    every oracle: parameters, target members needed, references
  * npm run oracle -- <ID> --help                      an oracle's parameters
  */
 import { parseArgs } from 'node:util';
@@ -48,14 +48,15 @@ Options:
   --json               print the evidence record on stdout (progress stays on stderr)
   --report-dir <dir>   where evidence is written (default: reports/)
   --no-report          write nothing
-  --quiet              no progress lines
+  --quiet              no progress lines: only the verdict line
 Exit codes: 0 PASS (or as expected), 1 FAIL, 2 usage error or ERROR, 3 INCONCLUSIVE.`;
 
 async function main(argv: string[]): Promise<number> {
   const { values, positionals, extra } = parse(argv);
   const command = positionals[0];
   if (!command) {
-    process.stderr.write(`${USAGE}\n`);
+    // Asked for, the usage is the answer (stdout); as a correction to a bare call it goes to stderr.
+    (values.help ? process.stdout : process.stderr).write(`${USAGE}\n`);
     return values.help ? EXIT.PASS : EXIT.USAGE;
   }
   refuseExtraArguments(positionals.slice(1));
@@ -95,7 +96,7 @@ async function main(argv: string[]): Promise<number> {
   let written: string | undefined;
   if (!values['no-report']) written = combined ? writeMultiRunReport(combined, reportDir) : writeRunReport(records[0]!, reportDir);
   if (values.json) process.stdout.write(`${JSON.stringify(combined ?? records[0], null, 2)}\n`);
-  summarize(verdict, combined?.explanation ?? records[0]!.explanation, written, !values.quiet);
+  summarize(verdict, combined?.explanation ?? records[0]!.explanation, written, values.quiet === true);
   return exitCodeFor(verdict, expect as 'pass' | 'fail' | undefined);
 }
 
@@ -169,6 +170,7 @@ async function list(json: boolean): Promise<number> {
         property: o.property,
         stores: o.stores,
         params: o.params,
+        needs: needsAtDefaults(o),
         targets: {
           bad: [...new Set(o.references.filter((r) => r.expect === 'FAIL' || r.knownBad).map((r) => r.target))],
           good: [...new Set(o.references.filter((r) => r.expect === 'PASS' && !r.knownBad).map((r) => r.target))],
@@ -179,8 +181,13 @@ async function list(json: boolean): Promise<number> {
     process.stdout.write(`${JSON.stringify(body, null, 2)}\n`);
     return EXIT.PASS;
   }
-  for (const o of oracles) process.stdout.write(`${o.id}  ${o.title}  [${o.stores.join(', ')}]\n      ${o.property}\n`);
+  process.stdout.write(oracles.map(describe).join('\n'));
   return EXIT.PASS;
+}
+
+/** The target members the oracle calls with its default parameters. */
+function needsAtDefaults(o: OracleDefinition<ParamSpecs>): string[] {
+  return o.needs(Object.fromEntries(Object.entries(o.params).map(([k, s]) => [k, s.default])) as never);
 }
 
 function describe(o: OracleDefinition<ParamSpecs>): string {
@@ -199,7 +206,7 @@ function describe(o: OracleDefinition<ParamSpecs>): string {
     `Scenario:  ${o.scenario}`,
     `Property:  ${o.property}`,
     `Stores:    ${o.stores.join(', ')}`,
-    `Needs:     target members ${o.needs(Object.fromEntries(Object.entries(o.params).map(([k, s]) => [k, s.default])) as never).join(', ')}`,
+    `Needs:     target members ${needsAtDefaults(o).join(', ')}`,
     'Parameters:',
     ...params,
     'Reference targets (expected verdict):',
@@ -208,8 +215,12 @@ function describe(o: OracleDefinition<ParamSpecs>): string {
   ].join('\n');
 }
 
-function summarize(verdict: string, explanation: string, written: string | undefined, enabled: boolean): void {
-  if (!enabled) return;
+/** The verdict line, always (with --quiet: that line alone, the explanation's first line). */
+function summarize(verdict: string, explanation: string, written: string | undefined, quiet: boolean): void {
+  if (quiet) {
+    process.stderr.write(`${colourVerdict(verdict as never)}  ${explanation.split('\n')[0]}\n`);
+    return;
+  }
   process.stderr.write(`\n${colourVerdict(verdict as never)}  ${explanation}\n${written ? `Evidence: ${written}/\n` : ''}`);
 }
 

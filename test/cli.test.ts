@@ -29,13 +29,32 @@ function leftovers(): string[] {
   return alive;
 }
 
+describe('help and list', () => {
+  test('--help and list both answer on stdout; list shows parameters, members needed and references per oracle', async () => {
+    const help = await cli(['--help']);
+    expect(help.exitCode).toBe(0);
+    expect(help.stdout).toMatch(/^lock-oracles:[\s\S]*Usage:/);
+    const list = await cli(['list']);
+    expect(list.exitCode).toBe(0);
+    const sections = list.stdout.split(/\n(?=V\d+ — )/);
+    expect(sections.length).toBeGreaterThanOrEqual(10);
+    for (const section of sections) {
+      expect(section).toMatch(/^Needs: {5}target members \w+/m);
+      expect(section).toMatch(/^Parameters:\n {2}--\w+/m);
+      expect(section).toMatch(/^Reference targets \(expected verdict\):\n {2}(PASS|FAIL) +targets\//m);
+    }
+  });
+});
+
 describe('machine-readable shapes', () => {
-  test('list --json lists every oracle with params and bad/good reference paths', async () => {
+  test('list --json lists every oracle with params, the members it needs and bad/good reference paths', async () => {
     const { stdout, exitCode } = await cli(['list', '--json']);
     expect(exitCode).toBe(0);
-    const body = JSON.parse(stdout) as { oracles: Array<{ id: string; stores: string[]; params: object; targets: { bad: string[]; good: string[] } }> };
+    const body = JSON.parse(stdout) as { oracles: Array<{ id: string; stores: string[]; params: object; needs: string[]; targets: { bad: string[]; good: string[] } }> };
     const ids = body.oracles.map((o) => o.id);
     expect(ids).toEqual(expect.arrayContaining(['V310', 'V311', 'V312', 'V313']));
+    const needs = Object.fromEntries(body.oracles.map((o) => [o.id, o.needs]));
+    expect(needs).toMatchObject({ V310: ['acquire', 'release'], V313: ['job'], V314: ['acquire', 'release', 'query'], V315: ['leader'] });
     for (const oracle of body.oracles) {
       expect(oracle.targets.bad.length).toBeGreaterThan(0);
       expect(oracle.targets.good.length).toBeGreaterThan(0);
@@ -59,6 +78,8 @@ describe('machine-readable shapes', () => {
 
     const expected = await cli(['V313', '--target', 'targets/redis/ioredis/lease-no-renewal.ts', '--expect', 'fail', '--no-report', '--quiet']);
     expect(expected.exitCode).toBe(0);
+    // --quiet drops the progress lines, never the verdict line.
+    expect(expected.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^FAIL\s+\S/)]);
   });
 
   test('--json parses when the target prints on stdout: holders never write to the harness\'s stdout', async () => {
