@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # System packages the harness needs on Debian 12: the real stores it starts, and gcc to build the
 # clock-offset library (store clock skew). Idempotent and non-interactive: installs only what is
-# missing, and does nothing when everything is there.
+# missing, and does nothing when everything is there. Where it cannot install (no apt-get, no root
+# or sudo) it says what is missing and exits 0, so the README's first command goes on to the oracle,
+# which names the store it needs.
 #
 # valkey-server is not in Debian 12's main suite; bookworm-backports has 8.0.1. When the package is
 # missing and no apt source lists bookworm-backports, this adds one
@@ -30,8 +32,20 @@ if [ ${#missing[@]} -eq 0 ]; then
   exit 0
 fi
 
+# Where the install cannot run (no apt-get; not root and no sudo that can ask or needs no password),
+# say what is missing and leave it to the user: the harness then names, before it starts anything,
+# the store a run needs and how to install it.
+cannot_install() {
+  echo "setup-system: cannot install ${missing[*]} here ($1). Install them yourself, e.g. as root: apt-get install -y ${missing[*]}" >&2
+  exit 0
+}
+command -v apt-get >/dev/null 2>&1 || cannot_install "no apt-get: not Debian or Ubuntu"
 SUDO=""
-if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+if [ "$(id -u)" -ne 0 ]; then
+  command -v sudo >/dev/null 2>&1 || cannot_install "not root, and no sudo"
+  if ! sudo -n true 2>/dev/null && [ ! -t 0 ]; then cannot_install "not root, and sudo needs a password but there is no terminal to ask on"; fi
+  SUDO="sudo"
+fi
 export DEBIAN_FRONTEND=noninteractive
 
 codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
