@@ -13,6 +13,7 @@ import { runOracle } from './run-oracle.ts';
 import { combineRuns, type EvidenceRecord } from './evidence.ts';
 import { writeMultiRunReport, writeRunReport } from './report/write-report.ts';
 import { cleanupAll } from './cleanup.ts';
+import { init } from './commands/init.ts';
 import type { StoreKind } from './stores/types.ts';
 import { RUNTIME_CHOICES, type RuntimeChoice } from './stores/start-store.ts';
 import type { OracleDefinition } from './oracle.ts';
@@ -37,6 +38,7 @@ Usage:
   npm run oracle -- <ID> --target <path> [options] [--<param> <value> ...]
   npm run oracle -- list [--json]
   npm run oracle -- <ID> --help
+  npm run oracle -- init --client <library> --shape <with-lock|binding>   write a target for your helper (init --help)
 
 Options:
   --target <path>      the target module binding your helper (see targets/contract.ts)
@@ -52,6 +54,7 @@ Options:
 Exit codes: 0 PASS (or as expected), 1 FAIL, 2 usage error or ERROR, 3 INCONCLUSIVE.`;
 
 async function main(argv: string[]): Promise<number> {
+  if (argv[0] === 'init') return init(argv.slice(1));
   const { values, positionals, extra } = parse(argv);
   const command = positionals[0];
   if (!command) {
