@@ -5,6 +5,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // The container parity suite runs on its own: npm run test:containers (vitest.containers.config.ts).
+    exclude: ['test/parity/**', '**/node_modules/**'],
     globalSetup: ['test/global-setup.ts'],
     testTimeout: 120_000,
     hookTimeout: 60_000,

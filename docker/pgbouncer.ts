@@ -2,7 +2,8 @@
  * PgBouncer: a scratch pooler on its own loopback port in front of its own scratch Postgres,
  * in `transaction` pool mode (the hazardous one, the default) or `session` mode.
  * Local process: Debian's `pgbouncer`, run as the `postgres` user when the harness is root.
- * Container: the image below.
+ * Container: its image (docker/images.json), with the same configuration, in front of a Postgres
+ * container.
  *
  * Authentication is `trust` (the user must still be listed in the auth file), for the same reason
  * as the Postgres behind it: a scratch server on loopback holding nothing. The pool allows 4 server
@@ -20,9 +21,43 @@ import { giveTo, runAs, serverUser } from './server-user.ts';
 
 const BINARY = '/usr/sbin/pgbouncer';
 
+/** The configuration of a scratch PgBouncer on 127.0.0.1:`port` in front of a Postgres on `backendPort`. */
+function pgbouncerConfig(port: number, backendPort: number, poolMode: string, authFile: string): string {
+  return [
+    '[databases]',
+    `* = host=127.0.0.1 port=${backendPort}`,
+    '[pgbouncer]',
+    'listen_addr = 127.0.0.1',
+    `listen_port = ${port}`,
+    'unix_socket_dir =',
+    'auth_type = trust',
+    `auth_file = ${authFile}`,
+    'admin_users = postgres',
+    `pool_mode = ${poolMode}`,
+    'default_pool_size = 4',
+    'max_client_conn = 100',
+    'ignore_startup_parameters = extra_float_digits',
+    '',
+  ].join('\n');
+}
+
+const AUTH_FILE = '"postgres" ""\n';
+const CONTAINER_CONFIG = '/tmp/pgbouncer.ini';
+const CONTAINER_AUTH_FILE = '/tmp/userlist.txt';
+
 export const pgbouncerRecipe: StoreRecipe = {
   kind: 'pgbouncer',
-  image: 'edoburu/pgbouncer:v1.23.1-p3',
+  container: {
+    backend: (request) => ({ kind: 'postgres', ...(request.clockOffsetMs !== undefined ? { clockOffsetMs: request.clockOffsetMs } : {}) }),
+    files: (port, { request, backend }) => [
+      { path: CONTAINER_AUTH_FILE, content: AUTH_FILE },
+      { path: CONTAINER_CONFIG, content: pgbouncerConfig(port, backend!.port, request.poolMode ?? 'transaction', CONTAINER_AUTH_FILE) },
+    ],
+    command: () => ['pgbouncer', CONTAINER_CONFIG],
+    readyLog: /process up/,
+    url: (port) => `postgres://postgres@127.0.0.1:${port}/postgres`,
+    version: async (port, { request }) => `${await showVersion(port)} (pool_mode=${request.poolMode ?? 'transaction'})`,
+  },
   async missing() {
     try {
       await execa(BINARY, ['--version']);
@@ -48,26 +83,8 @@ export const pgbouncerRecipe: StoreRecipe = {
       giveTo(user, dir);
       const config = join(dir, 'pgbouncer.ini');
       const authFile = join(dir, 'userlist.txt');
-      writeFileSync(authFile, '"postgres" ""\n');
-      writeFileSync(
-        config,
-        [
-          '[databases]',
-          `* = host=127.0.0.1 port=${backend.port}`,
-          '[pgbouncer]',
-          'listen_addr = 127.0.0.1',
-          `listen_port = ${port}`,
-          'unix_socket_dir =',
-          'auth_type = trust',
-          `auth_file = ${authFile}`,
-          'admin_users = postgres',
-          `pool_mode = ${poolMode}`,
-          'default_pool_size = 4',
-          'max_client_conn = 100',
-          'ignore_startup_parameters = extra_float_digits',
-          '',
-        ].join('\n'),
-      );
+      writeFileSync(authFile, AUTH_FILE);
+      writeFileSync(config, pgbouncerConfig(port, backend.port, poolMode, authFile));
       const server = spawnServer({ label: `pgbouncer :${port} (${poolMode})`, command: BINARY, args: [config], ...runAs(user), cwd: dir });
       const version = await waitUntilReady(server, () => showVersion(port));
       const started: Omit<StartedStore, 'runtime' | 'startMs'> = {

@@ -2,7 +2,8 @@
  * PostgreSQL: a scratch cluster on a loopback port, copied from a per-machine template data dir
  * (docker/postgres-template.ts) into the run's temp dir and started with durability off.
  * Local process: Debian's server binaries, run as the `postgres` user when the harness is root.
- * Container: the image below.
+ * Container: its image (docker/images.json): the same server with the same settings, its data dir
+ * baked into the locally built image (the official image initialises it on first start).
  *
  * Authentication is `trust`: the cluster holds no data, lives for one run, listens only on
  * 127.0.0.1 and on a socket inside the run's own dir, and a target then connects with a plain
@@ -38,23 +39,15 @@ export async function startPostgresServer(options: PostgresServerOptions): Promi
   const { bin, user, dataDir, runDir, port, request } = options;
   giveTo(user, runDir);
   const clock = await serverClockFor(request, runDir);
-  const settings = {
-    listen_addresses: '127.0.0.1',
-    port: String(port),
-    unix_socket_directories: runDir,
-    fsync: 'off',
-    synchronous_commit: 'off',
-    full_page_writes: 'off',
-  };
   const server = spawnServer({
     label: `postgres :${port}`,
     command: bin.postgres,
-    args: ['-D', dataDir, ...Object.entries(settings).flatMap(([name, value]) => ['-c', `${name}=${value}`])],
+    args: ['-D', dataDir, ...scratchSettings(port, runDir)],
     env: clock?.env ?? {},
     ...runAs(user),
     cwd: runDir,
   });
-  const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
+  const url = postgresUrl(port);
   const serverVersion = await waitUntilReady(server, () => showServerVersion(url));
   return {
     kind: 'postgres',
@@ -75,9 +68,32 @@ export async function startPostgresServer(options: PostgresServerOptions): Promi
   };
 }
 
+/** A scratch server's settings: loopback only, durability off (the cluster lives for one run). */
+function scratchSettings(port: number, socketDir: string): string[] {
+  const settings = {
+    listen_addresses: '127.0.0.1',
+    port: String(port),
+    unix_socket_directories: socketDir,
+    fsync: 'off',
+    synchronous_commit: 'off',
+    full_page_writes: 'off',
+  };
+  return Object.entries(settings).flatMap(([name, value]) => ['-c', `${name}=${value}`]);
+}
+
+const postgresUrl = (port: number) => `postgres://postgres@127.0.0.1:${port}/postgres`;
+
 export const postgresRecipe: StoreRecipe = {
   kind: 'postgres',
-  image: 'postgres:15-alpine',
+  container: {
+    // `postgres` on the image's PATH, data dir from PGDATA; no Unix socket (nothing inside uses it).
+    command: (port) => ['postgres', ...scratchSettings(port, '')],
+    // The official image's entry point initialises its data dir only with an auth method named.
+    env: { POSTGRES_HOST_AUTH_METHOD: 'trust' },
+    readyLog: /database system is ready to accept connections/,
+    url: postgresUrl,
+    version: async (port) => `PostgreSQL ${await showServerVersion(postgresUrl(port))}`,
+  },
   async missing() {
     if (!findPostgresBinaries()) {
       return new StoreUnavailableError(

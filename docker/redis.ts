@@ -1,7 +1,8 @@
 /**
  * Redis and Valkey: a scratch server with no persistence on a loopback port.
- * Local process: Debian's `redis-server` (or `valkey-server`). Container: the image below, run on
- * the host network with the same arguments (src/stores/container-runtime.ts).
+ * Local process: Debian's `redis-server` (or `valkey-server`, from bookworm-backports). Container:
+ * its image (docker/images.json), run on the host network with the same arguments
+ * (src/stores/container-runtime.ts).
  */
 import { execa } from 'execa';
 import { Redis } from 'ioredis';
@@ -16,7 +17,8 @@ async function serverVersion(port: number): Promise<string> {
   try {
     await probe.connect();
     const info = await probe.info('server');
-    return /(?:redis|valkey)_version:(\S+)/.exec(info)?.[1] ?? 'unknown';
+    // Valkey reports redis_version 7.2.4 (the Redis release it is compatible with) and its own valkey_version.
+    return (/valkey_version:(\S+)/.exec(info) ?? /redis_version:(\S+)/.exec(info))?.[1] ?? 'unknown';
   } finally {
     probe.disconnect();
   }
@@ -27,14 +29,13 @@ function serverArgs(port: number): string[] {
   return ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no', '--protected-mode', 'yes', '--logfile', ''];
 }
 
-function redisLike(kind: StoreKind, defaultBinary: string, image: string, installHint: string): StoreRecipe {
+function redisLike(kind: StoreKind, defaultBinary: string, installHint: string): StoreRecipe {
   // LOCK_ORACLES_REDIS_SERVER / LOCK_ORACLES_VALKEY_SERVER point at another build of the server.
   const binary = process.env[`LOCK_ORACLES_${kind.toUpperCase()}_SERVER`] || defaultBinary;
   return {
     kind,
-    image,
     container: {
-      // The server binary's name inside the image (the official images and scripts/container-engine.sh's local one).
+      // The server binary's name on the image's PATH (the official images and scripts/container-engine.sh's local ones).
       command: (port) => [defaultBinary, ...serverArgs(port)],
       readyLog: /Ready to accept connections/,
       url: (port) => `redis://127.0.0.1:${port}`,
@@ -75,10 +76,9 @@ function redisLike(kind: StoreKind, defaultBinary: string, image: string, instal
   };
 }
 
-export const redisRecipe = redisLike('redis', 'redis-server', 'redis:7.2-alpine', 'npm run setup   (runs: apt-get install -y redis-server)');
+export const redisRecipe = redisLike('redis', 'redis-server', 'npm run setup   (runs: apt-get install -y redis-server)');
 export const valkeyRecipe = redisLike(
   'valkey',
   'valkey-server',
-  'valkey/valkey:8-alpine',
   'npm run setup   (adds Debian 12\'s bookworm-backports suite if missing, then: apt-get install -y valkey-server)',
 );

@@ -1,17 +1,17 @@
 #!/usr/bin/env bash
 # A local container engine for the container store runtime (--runtime container), with no
-# registry: installs Debian's docker.io, starts dockerd if none answers, and builds the Redis image
-# from this machine's own redis-server (docker import of the binary and the libraries it links).
-# Idempotent and non-interactive; re-running does only what is missing.
+# registry: installs Debian's docker.io, starts dockerd if none answers, and builds one image per
+# store (Redis, Valkey, PostgreSQL, PgBouncer) from this machine's own Debian binaries (docker
+# import of the binaries, the libraries they link and the data files they read; no pull). The
+# image tags are pinned in docker/images.json. Idempotent and non-interactive: an image is rebuilt
+# only when this machine's server version differs from the one recorded in its label.
 #
 # dockerd runs with no bridge, no iptables rules and no IP forwarding: store containers use the
 # host network and bind 127.0.0.1 (src/stores/container-runtime.ts), so nothing else is needed and
 # the machine's network setup is left as it was.
-#
-# Afterwards: export LOCK_ORACLES_REDIS_IMAGE=lock-oracles/redis-server:local
 set -euo pipefail
+cd "$(dirname "$0")/.."
 
-IMAGE="${LOCK_ORACLES_REDIS_IMAGE:-lock-oracles/redis-server:local}"
 LOG=/var/log/lock-oracles-dockerd.log
 SOCKET=/var/run/docker.sock
 
@@ -43,29 +43,89 @@ else
   fi
 fi
 
-# The image: /usr/bin/redis-server and every library it links, from this machine's Debian package.
-server=/usr/bin/redis-server
-if [ ! -x "$server" ]; then
-  echo "container-engine: $server is missing: run bash scripts/setup-system.sh first" >&2
-  exit 1
+image_tag() { node -p "require('./docker/images.json')['$1'].local"; }
+
+# build_image <kind> <version> <rootfs> <import -c changes...>: the rootfs already holds the
+# store's own files; this adds every library its ELF files link, then imports it.
+build_image() {
+  local kind=$1 version=$2 rootfs=$3
+  shift 3
+  local image
+  image=$(image_tag "$kind")
+  local libs
+  libs=$(find "$rootfs" -type f \( -perm -u+x -o -name '*.so*' \) -exec sh -c 'ldd "$1" 2>/dev/null' _ {} \; | grep -oE '/[^ ]+\.so[^ ]*' | sort -u)
+  mkdir -p "$rootfs/tmp" && chmod 1777 "$rootfs/tmp"
+  # -h stores each symlink's target under the link's name (libssl.so.3 -> ...).
+  # shellcheck disable=SC2086
+  tar -chf "$rootfs.libs.tar" --absolute-names --transform 's,^/,,' $libs
+  tar -xf "$rootfs.libs.tar" -C "$rootfs" && rm -f "$rootfs.libs.tar"
+  local changes=(-c "LABEL lock-oracles.version=$version")
+  for change in "$@"; do changes+=(-c "$change"); done
+  tar -cf - -C "$rootfs" . | $SUDO "$docker" import "${changes[@]}" - "$image" >/dev/null
+  echo "container-engine: built $image ($kind $version)"
+}
+
+have_version() { $SUDO "$docker" image inspect --format '{{ index .Config.Labels "lock-oracles.version" }}' "$(image_tag "$1")" 2>/dev/null || true; }
+
+# copy_into <rootfs> <path...>: the files (or dirs) at the same paths inside the rootfs, symlinks followed.
+copy_into() {
+  local rootfs=$1
+  shift
+  tar -chf - --absolute-names --transform 's,^/,,' "$@" | tar -xf - -C "$rootfs"
+}
+
+# A minimal /etc/passwd and /etc/group with root and this machine's postgres user (same ids).
+users_into() {
+  local rootfs=$1
+  mkdir -p "$rootfs/etc"
+  grep -E '^(root|postgres):' /etc/passwd >"$rootfs/etc/passwd"
+  grep -E '^(root|postgres):' /etc/group >"$rootfs/etc/group"
+}
+
+work=$(mktemp -d /tmp/lock-oracles-image-build-XXXXXX)
+trap 'rm -rf "$work"' EXIT
+chmod 755 "$work"
+
+for kind in redis valkey; do
+  server=/usr/bin/$kind-server
+  if [ ! -x "$server" ]; then
+    echo "container-engine: $server is missing (no $kind image): run npm run setup first" >&2
+    continue
+  fi
+  version=$("$server" --version | sed -n 's/.*v=\([^ ]*\).*/\1/p')
+  if [ "$(have_version $kind)" = "$version" ]; then echo "container-engine: $(image_tag $kind) ($kind $version) is there"; continue; fi
+  rootfs=$work/$kind && mkdir -p "$rootfs/data"
+  copy_into "$rootfs" "$server"
+  build_image "$kind" "$version" "$rootfs" "CMD [\"$kind-server\"]" 'WORKDIR /data' 'ENV PATH=/usr/bin:/bin'
+done
+
+pgbin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
+if [ -z "$pgbin" ] || ! id postgres >/dev/null 2>&1; then
+  echo "container-engine: Debian's postgresql is missing (no postgres/pgbouncer images): run npm run setup first" >&2
+else
+  major=$(basename "$(dirname "$pgbin")")
+  version=$("$pgbin/postgres" --version | awk '{print $3}')
+  if [ "$(have_version postgres)" = "$version" ]; then echo "container-engine: $(image_tag postgres) (postgres $version) is there"; else
+    # The server, its modules (no JIT), its share files, the system time zones, and a data dir
+    # initialised here (trust auth, C locale) so a container starts without running initdb.
+    rootfs=$work/postgres && mkdir -p "$rootfs"
+    copy_into "$rootfs" "$pgbin/postgres" /usr/share/postgresql/"$major" /usr/share/zoneinfo \
+      $(ls /usr/lib/postgresql/"$major"/lib/*.so | grep -v llvmjit)
+    users_into "$rootfs"
+    data=$rootfs/var/lib/postgresql/data
+    mkdir -p "$data" && chown postgres:postgres "$data" "$(dirname "$data")"
+    runuser -u postgres -- "$pgbin/initdb" -D "$data" -U postgres --auth=trust --locale=C --encoding=UTF8 --no-sync >/dev/null
+    build_image postgres "$version" "$rootfs" 'USER postgres' "ENV PATH=$pgbin:/usr/bin:/bin" 'ENV PGDATA=/var/lib/postgresql/data' 'CMD ["postgres"]'
+  fi
+  if [ ! -x /usr/sbin/pgbouncer ]; then
+    echo "container-engine: /usr/sbin/pgbouncer is missing (no pgbouncer image): run npm run setup first" >&2
+  else
+    version=$(/usr/sbin/pgbouncer --version | head -n 1 | awk '{print $2}')
+    if [ "$(have_version pgbouncer)" = "$version" ]; then echo "container-engine: $(image_tag pgbouncer) (pgbouncer $version) is there"; else
+      rootfs=$work/pgbouncer && mkdir -p "$rootfs"
+      copy_into "$rootfs" /usr/sbin/pgbouncer
+      users_into "$rootfs"
+      build_image pgbouncer "$version" "$rootfs" 'USER postgres' 'ENV PATH=/usr/sbin:/usr/bin:/bin' 'CMD ["pgbouncer"]'
+    fi
+  fi
 fi
-version=$("$server" --version | sed -n 's/.*v=\([^ ]*\).*/\1/p')
-have=$($SUDO "$docker" image inspect --format '{{ index .Config.Labels "lock-oracles.redis-version" }}' "$IMAGE" 2>/dev/null || true)
-if [ "$have" = "$version" ]; then
-  echo "container-engine: image $IMAGE (redis $version) is there"
-  exit 0
-fi
-echo "container-engine: building $IMAGE from $server (redis $version), no registry"
-rootfs=$(mktemp -d)
-trap 'rm -rf "$rootfs" "$rootfs.tar"' EXIT
-mkdir -p "$rootfs/data" "$rootfs/tmp"
-libs=$(ldd "$server" | grep -oE '/[^ ]+')
-# -h stores each symlink's target under the link's name (redis-server -> redis-check-rdb, libssl.so.3 -> ...).
-# shellcheck disable=SC2086
-tar -chf "$rootfs.tar" --absolute-names --transform 's,^/,,' "$server" $libs -C "$rootfs" data tmp
-$SUDO "$docker" import \
-  -c 'CMD ["redis-server"]' -c 'WORKDIR /data' \
-  -c "LABEL lock-oracles.redis-version=$version" \
-  "$rootfs.tar" "$IMAGE" >/dev/null
-rm -f "$rootfs.tar"
-echo "container-engine: built $IMAGE; use it with: export LOCK_ORACLES_REDIS_IMAGE=$IMAGE"

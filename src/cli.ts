@@ -2,6 +2,7 @@
  * npm run oracle -- <ID> --target <path> [options]   run one oracle against a target
  * npm run oracle -- list [--json]                    every oracle: parameters, target members needed, references
  * npm run oracle -- <ID> --help                      an oracle's parameters
+ * npm run oracle -- clean [--json]                   remove what runs killed outright left behind
  */
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
@@ -39,12 +40,13 @@ Usage:
   npm run oracle -- list [--json]
   npm run oracle -- <ID> --help
   npm run oracle -- init --client <library> --shape <with-lock|binding>   write a target for your helper (init --help)
+  npm run oracle -- clean [--json]   remove temp dirs and containers of runs killed outright (SIGKILL)
 
 Options:
   --target <path>      the target module binding your helper (see targets/contract.ts)
   --store <kind>       redis | valkey | postgres | pgbouncer (default: the oracle's first store)
-  --runtime <name>     local | container | auto: how the store is started (default local; auto = container
-                       when a Docker engine answers on its socket and the store has an image recipe)
+  --runtime <name>     local | container | auto: how the store is started (default local; auto = local when
+                       the store is installed here, else container when a Docker engine answers)
   --runs <N>           repeat the scenario N times (fresh store each run); a violation in any run is FAIL
   --expect pass|fail   exit 0 when the verdict matches (failing-first proof of a fix)
   --json               print the evidence record on stdout (progress stays on stderr)
@@ -64,6 +66,7 @@ async function main(argv: string[]): Promise<number> {
   }
   refuseExtraArguments(positionals.slice(1));
   if (command === 'list') return list(values.json === true);
+  if (command === 'clean') return (await import('./commands/clean.ts')).clean(values.json === true);
   const oracle = await loadOracle(command);
   if (values.help) {
     process.stdout.write(describe(oracle));

@@ -16,6 +16,7 @@ import { recipeFor } from '../docker/index.ts';
 import { startStore, type RuntimeChoice } from './stores/start-store.ts';
 import { StoreUnavailableError, type StartedStore, type StoreKind } from './stores/types.ts';
 import { SCHEMA_VERSION, type EvidenceRecord } from './evidence.ts';
+import { reapLeftovers } from './reaper.ts';
 import { FaultLog } from '../scenarios/fault-log.ts';
 import { Holder, TargetCallError, type ReadyInfo } from '../scenarios/holder.ts';
 import { Scenario } from '../scenarios/scenario.ts';
@@ -37,6 +38,11 @@ export async function runOracle(request: RunRequest): Promise<EvidenceRecord> {
   const began = performance.now();
   const startedAt = new Date().toISOString();
   const progress = request.progress ?? (() => undefined);
+  // What a SIGKILLed earlier run left (its temp dirs, its containers) goes first; never a live run's.
+  const reaping = reapLeftovers().then(
+    (reaped) => reaped.removed.forEach((what) => progress(`removed a dead run's leftover: ${what}`)),
+    (error: unknown) => progress(`could not look for dead runs' leftovers: ${(error as Error).message}`),
+  );
   const oracle = await loadOracle(request.oracle);
 
   let params: Record<string, string | number>;
@@ -127,6 +133,7 @@ export async function runOracle(request: RunRequest): Promise<EvidenceRecord> {
     // A store still starting when a usage error struck is stopped too, once it is up.
     const stopping = store ? store.stop() : storeStart?.then((started) => started.stop());
     await stopping?.catch(() => undefined);
+    await reaping;
   }
 
   const verdict: Verdict = error || !judgement ? 'ERROR' : decideVerdict(judgement);

@@ -1,37 +1,46 @@
 /**
  * The container store runtime and the runtime choice. The choice and the refusals need no engine;
- * the store and the oracle runs need a real Docker engine with the Redis image on it
- * (bash scripts/container-engine.sh builds one from this machine's redis-server, no registry) and
- * are skipped, visibly, when none answers.
+ * the stores and the oracle runs need a real Docker engine with the images on it
+ * (bash scripts/container-engine.sh builds them from this machine's Debian packages, no registry)
+ * and are skipped, visibly, when none answers.
  */
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { execa } from 'execa';
 import { Redis } from 'ioredis';
-import { getContainerRuntimeClient } from 'testcontainers';
+import pg from 'pg';
 import { afterEach, describe, expect, test } from 'vitest';
+import { imageCandidates } from '../docker/images.ts';
 import { runOracle } from '../src/run-oracle.ts';
 import { refuseRemoteEngine, startContainerStore } from '../src/stores/container-runtime.ts';
-import { STORE_LABEL } from '../src/stores/store-container.ts';
-import { chooseRuntime, dockerSocketPath, engineAnswers } from '../src/stores/start-store.ts';
-import { StoreUnavailableError, type StartedStore } from '../src/stores/types.ts';
+import { dockerSocketPath, engineAnswers } from '../src/stores/engine-socket.ts';
+import { OWNER_PID_LABEL, RUN_LABEL, STORE_LABEL } from '../src/stores/labels.ts';
+import { runOwner } from '../src/run-owner.ts';
+import { chooseRuntime } from '../src/stores/start-store.ts';
+import type { StartedStore, StoreKind } from '../src/stores/types.ts';
 
-process.env.LOCK_ORACLES_REDIS_IMAGE ??= 'lock-oracles/redis-server:local';
 const socket = dockerSocketPath();
 const engineUp = socket !== undefined && (await engineAnswers(socket, 1000));
-const noEngine = `(skipped: no Docker engine answers on ${socket ?? process.env.DOCKER_HOST}; run bash scripts/container-engine.sh)`;
+const noEngine = engineUp ? '' : ` (skipped: no Docker engine answers on ${socket ?? process.env.DOCKER_HOST}; run bash scripts/container-engine.sh)`;
 
 describe('runtime choice (no engine needed)', () => {
   const absentSocket = join(tmpdir(), `lock-oracles-no-engine-${randomBytes(4).toString('hex')}.sock`);
 
-  test('auto falls back to local when the engine socket does not exist', async () => {
+  test('auto is local when the store is installed here, engine or not', async () => {
     expect(await engineAnswers(absentSocket)).toBe(false);
-    expect(await chooseRuntime('auto', 'redis', absentSocket)).toBe('local');
+    for (const kind of ['redis', 'valkey', 'postgres', 'pgbouncer'] as const) expect(await chooseRuntime('auto', kind, absentSocket)).toBe('local');
   });
 
-  test('auto stays local for a store without container facts, engine or not', async () => {
-    expect(await chooseRuntime('auto', 'postgres')).toBe('local');
-    expect(await chooseRuntime('auto', 'pgbouncer')).toBe('local');
+  test('auto with neither the binaries nor an engine is a usage error (exit 2) naming both fixes', async () => {
+    const result = await execa('npx', ['tsx', 'src/cli.ts', 'V310', '--store', 'valkey', '--runtime', 'auto', '--target', 'targets/redis/ioredis/lock-correct.ts', '--no-report'], {
+      reject: false,
+      env: { LOCK_ORACLES_VALKEY_SERVER: '/nonexistent/valkey-server', DOCKER_HOST: `unix://${absentSocket}` },
+      timeout: 60_000,
+    });
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toMatch(/--runtime auto cannot start valkey: not locally \(\/nonexistent\/valkey-server is not installed.*\) and not in a container \(no Docker engine answers on .*no-engine/);
+    expect(result.stderr).toMatch(/To fix: npm run setup .*, or bash scripts\/container-engine\.sh/);
   });
 
   test('local and container are taken as given', async () => {
@@ -45,16 +54,12 @@ describe('runtime choice (no engine needed)', () => {
     expect(dockerSocketPath({ DOCKER_HOST: 'tcp://127.0.0.1:2375' })).toBeUndefined();
   });
 
-  test('a recipe without container facts names the store and the runtime', async () => {
-    const error = await startContainerStore({ kind: 'postgres' }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(StoreUnavailableError);
-    expect((error as Error).message).toMatch(/container runtime cannot start postgres.*docker\/postgres\.ts[\s\S]*--runtime local/);
-  });
-
-  test('a store clock offset is refused: the clock library is for local processes only', async () => {
-    const error = await startContainerStore({ kind: 'redis', clockOffsetMs: 0 }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(StoreUnavailableError);
-    expect((error as Error).message).toMatch(/cannot offset redis's clock/);
+  test('images are pinned in docker/images.json: the local build first, then the official image; an override alone', () => {
+    expect(imageCandidates('postgres', {})).toEqual(['lock-oracles/postgres:local', expect.stringMatching(/^postgres:15\.\d+-bookworm$/)]);
+    expect(imageCandidates('valkey', { LOCK_ORACLES_VALKEY_IMAGE: 'my/valkey:1' })).toEqual(['my/valkey:1']);
+    for (const kind of ['redis', 'valkey', 'postgres', 'pgbouncer'] as const) {
+      for (const image of imageCandidates(kind, {})) expect(image, 'pinned, never :latest').toMatch(/:[\w.-]+$/);
+    }
   });
 
   test('an engine or container host off loopback is refused before any request', () => {
@@ -65,63 +70,113 @@ describe('runtime choice (no engine needed)', () => {
   });
 });
 
-describe('container runtime against a real engine', () => {
+/** One question to the store over its own protocol; resolves with the answer (rejects when the store is gone). */
+type Ask = () => Promise<string>;
+
+function asker(store: StartedStore, closers: Array<() => void>): Ask {
+  if (store.kind === 'redis' || store.kind === 'valkey') {
+    const client = new Redis(store.url, { maxRetriesPerRequest: 0, retryStrategy: () => null });
+    client.on('error', () => undefined);
+    closers.push(() => client.disconnect());
+    return () => client.ping();
+  }
+  const client = new pg.Client({ connectionString: store.url, connectionTimeoutMillis: 5000 });
+  client.on('error', () => undefined);
+  closers.push(() => void client.end().catch(() => undefined));
+  const connected = client.connect();
+  return async () => {
+    await connected;
+    return String((await client.query<{ one: number }>('SELECT 1 AS one')).rows[0]?.one);
+  };
+}
+
+/** The store's wall clock in ms since the epoch, read from the server itself. */
+async function storeNowMs(store: StartedStore): Promise<number> {
+  if (store.kind === 'redis' || store.kind === 'valkey') {
+    const client = new Redis(store.url);
+    try {
+      const [seconds, micros] = await client.time();
+      return Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
+    } finally {
+      client.disconnect();
+    }
+  }
+  const client = new pg.Client({ connectionString: (store.backend ?? store).url });
+  await client.connect();
+  try {
+    return Number((await client.query<{ ms: string }>('SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint AS ms')).rows[0]!.ms);
+  } finally {
+    await client.end();
+  }
+}
+
+const containerIds = async (filter: string) => (await execa('docker', ['ps', '-aq', '--no-trunc', '--filter', filter])).stdout.split('\n').filter(Boolean);
+
+describe.each(['redis', 'valkey', 'postgres', 'pgbouncer'] as const)('%s in a container against a real engine', (kind: StoreKind) => {
   let store: StartedStore | undefined;
-  let client: Redis | undefined;
+  const closers: Array<() => void> = [];
   afterEach(async () => {
-    client?.disconnect();
+    closers.splice(0).forEach((close) => close());
     await store?.stop();
-    store = client = undefined;
+    store = undefined;
   });
 
-  const inspect = async (id: string) => (await getContainerRuntimeClient()).container.dockerode.getContainer(id).inspect();
-  const containerOn = async (port: number) => {
-    const list = await (await getContainerRuntimeClient()).container.list();
-    return list.find((c) => c.Labels[STORE_LABEL] === 'redis' && c.Command.includes(`--port ${port}`));
-  };
-
-  test.skipIf(!engineUp)(`starts redis in a container on a loopback port, reads its version, pauses, kills and removes it ${engineUp ? '' : noEngine}`, async () => {
-    store = await startContainerStore({ kind: 'redis' });
+  test.skipIf(!engineUp)(`starts on a loopback port with the run's labels, answers, pauses, resumes, is killed and removed${noEngine}`, async () => {
+    store = await startContainerStore({ kind });
     expect(store.runtime).toBe('container');
-    expect(store.url).toBe(`redis://127.0.0.1:${store.port}`);
-    expect(store.version).toMatch(/^\d+\.\d+\.\d+$/);
-    const container = await containerOn(store.port);
-    expect(container, 'a labelled container runs the server').toBeDefined();
+    expect(store.url).toContain(`127.0.0.1:${store.port}`);
+    expect(store.version).toMatch(kind === 'valkey' ? /^8\./ : /\d+\.\d+/);
+    const [id, ...others] = await containerIds(`label=${RUN_LABEL}=${runOwner().runId}`).then((ids) =>
+      Promise.all(ids.map(async (i) => [i, (await execa('docker', ['inspect', '-f', `{{index .Config.Labels "${STORE_LABEL}"}}`, i])).stdout] as const)),
+    ).then((pairs) => pairs.filter(([, k]) => k === kind).map(([i]) => i));
+    expect(others, 'one container of this kind for this run').toEqual([]);
+    expect((await execa('docker', ['inspect', '-f', `{{index .Config.Labels "${OWNER_PID_LABEL}"}}`, id!])).stdout).toBe(String(process.pid));
 
-    client = new Redis(store.url, { maxRetriesPerRequest: 0, retryStrategy: () => null });
-    client.on('error', () => undefined);
-    expect(await client.ping()).toBe('PONG');
+    const ask = asker(store, closers);
+    expect(await ask()).toMatch(/PONG|1/);
 
-    // Paused: a PING sent now gets no answer while the engine reports the container paused.
+    // Paused: a question asked now gets no answer while the engine reports the container paused.
     await store.capabilities.pause!();
     let answered = false;
-    const ping = client.ping().then((reply) => ((answered = true), reply));
-    expect((await inspect(container!.Id)).State.Paused).toBe(true);
+    const pending = ask().then((reply) => ((answered = true), reply));
+    expect((await execa('docker', ['inspect', '-f', '{{.State.Paused}}', id!])).stdout).toBe('true');
+    await new Promise((r) => setTimeout(r, 200));
     expect(answered).toBe(false);
     await store.capabilities.resume!();
-    expect(await ping).toBe('PONG');
+    expect(await pending).toMatch(/PONG|1/);
 
     await store.capabilities.kill!();
-    const killed = await inspect(container!.Id);
-    expect(killed.State.Running).toBe(false);
-    expect(killed.State.ExitCode).toBe(137);
+    expect((await execa('docker', ['inspect', '-f', '{{.State.Running}} {{.State.ExitCode}}', id!])).stdout).toBe('false 137');
 
     await store.stop();
-    expect(await containerOn(store.port)).toBeUndefined();
+    expect(await containerIds(`id=${id}`)).toEqual([]);
   });
 
-  test.skipIf(!engineUp)(`V310 FAILs ioredis release-bare-del.ts on a container store ${engineUp ? '' : noEngine}`, async () => {
-    const record = await runOracle({ oracle: 'V310', target: 'targets/redis/ioredis/release-bare-del.ts', runtime: 'container' });
+  test.skipIf(!engineUp)(`its wall clock is offset and stepped at run time (clock-offset library bind-mounted)${noEngine}`, async () => {
+    store = await startContainerStore({ kind, clockOffsetMs: 3_600_000 });
+    const clock = store.capabilities.clock!;
+    expect(clock.mechanism).toMatch(/LD_PRELOAD/);
+    expect((await storeNowMs(store)) - Date.now()).toBeGreaterThan(3_600_000 - 2000);
+    await clock.setOffsetMs(-60_000);
+    const behind = (await storeNowMs(store)) - Date.now();
+    expect(behind).toBeLessThan(-60_000 + 2000);
+    expect(behind).toBeGreaterThan(-60_000 - 2000);
+  });
+});
+
+describe('oracles on container stores', () => {
+  test.skipIf(!engineUp)(`V310 FAILs ioredis release-bare-del.ts on a valkey container${noEngine}`, async () => {
+    const record = await runOracle({ oracle: 'V310', target: 'targets/redis/ioredis/release-bare-del.ts', store: 'valkey', runtime: 'container' });
     expect(record.store?.runtime).toBe('container');
     expect(record.verdict, `${record.explanation}\n${record.error ?? ''}`).toBe('FAIL');
     expect(record.preconditions.every((c) => c.held)).toBe(true);
     expect(record.property?.offending.length).toBeGreaterThan(0);
   });
 
-  test.skipIf(!engineUp)(`V310 PASSes ioredis lock-correct.ts on a container store ${engineUp ? '' : noEngine}`, async () => {
-    const record = await runOracle({ oracle: 'V310', target: 'targets/redis/ioredis/lock-correct.ts', runtime: 'container' });
+  test.skipIf(!engineUp)(`V317 store-ahead FAILs the app-clock lease on a postgres container (store clock in the container)${noEngine}`, async () => {
+    const record = await runOracle({ oracle: 'V317', target: 'targets/clock/lease-app-clock-expiry.ts', params: { variant: 'store-ahead' }, store: 'postgres', runtime: 'container' });
     expect(record.store?.runtime).toBe('container');
-    expect(record.verdict, `${record.explanation}\n${record.error ?? ''}`).toBe('PASS');
-    expect(record.preconditions.every((c) => c.held)).toBe(true);
+    expect(record.store?.clock?.mechanism).toMatch(/bind-mounted into the container/);
+    expect(record.verdict, `${record.explanation}\n${record.error ?? ''}`).toBe('FAIL');
   });
 });

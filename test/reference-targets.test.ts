@@ -7,7 +7,7 @@
 import { describe, expect, test } from 'vitest';
 import { loadAllOracles } from '../src/registry.ts';
 import { referenceMatrix } from '../src/reference-matrix.ts';
-import { runOracle } from '../src/run-oracle.ts';
+import { runReference } from './reference-run.ts';
 
 const oracles = await loadAllOracles();
 
@@ -17,24 +17,5 @@ describe.each(oracles.map((o) => [o.id, o] as const))('%s reference targets', (_
     expect(oracle.references.some((r) => r.expect === 'PASS')).toBe(true);
   });
 
-  test.each(referenceMatrix([oracle]).map((entry) => [entry.name, entry] as const))(
-    '%s',
-    async (_name, { reference, store }) => {
-      const record = await runOracle({
-        oracle: oracle.id,
-        target: reference.target,
-        ...(reference.params ? { params: reference.params } : {}),
-        store,
-      });
-      const why = `${record.explanation}\npreconditions: ${JSON.stringify(record.preconditions)}\n${record.error ?? ''}`;
-      expect(record.verdict, why).toBe(reference.expect);
-      // A verdict is only as good as its evidence: every precondition held and was recorded.
-      expect(record.preconditions.length).toBeGreaterThan(0);
-      expect(record.preconditions.every((c) => c.held)).toBe(true);
-      expect(record.faults.length).toBeGreaterThan(0);
-      expect(record.store?.version, 'the evidence names the server version').toBeTruthy();
-      expect(record.store?.kind).toBe(store);
-      if (reference.expect === 'FAIL') expect(record.property?.offending.length).toBeGreaterThan(0);
-    },
-  );
+  test.each(referenceMatrix([oracle]).map((entry) => [entry.name, entry] as const))('%s', (_name, entry) => runReference(entry, 'local'));
 });

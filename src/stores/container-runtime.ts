@@ -1,87 +1,120 @@
 /**
  * The container runtime: each store is a real server in a container started with testcontainers
- * from its recipe's image, on Docker's host network bound to a free loopback port of this
- * machine, and removed on every exit path (src/cleanup.ts; Ryuk is off, it needs an image pull).
- * The harness never pulls: the image must already be on the engine.
+ * from its image (docker/images.json), on Docker's host network bound to a free loopback port of
+ * this machine, labelled with the run that started it and removed on every exit path
+ * (src/cleanup.ts; after a SIGKILL, by the next run's reaper: src/reaper.ts; Ryuk is off, it
+ * needs an image pull). The harness never pulls: the image must already be on the engine.
+ *
+ * Store faults: pause/resume are docker pause/unpause (the cgroup freezer), kill is docker kill
+ * with SIGKILL, and a store clock offset is the clock-offset library bind-mounted into the
+ * container and preloaded (docker/clock-offset/server-clock.ts).
  */
+import { chmodSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { getContainerRuntimeClient, ImageName, type ContainerRuntimeClient } from 'testcontainers';
+import { imageCandidates, imagePins } from '../../docker/images.ts';
 import { recipeFor } from '../../docker/index.ts';
+import { serverClockFor, type ServerClock } from '../../docker/clock-offset/server-clock.ts';
 import { onCleanup } from '../cleanup.ts';
+import { makeRunDir } from '../run-dir.ts';
 import { freePort } from './free-port.ts';
 import { isLoopbackHost } from './loopback.ts';
 import { StoreContainer } from './store-container.ts';
-import { StoreUnavailableError, type StartedStore, type StoreRecipe, type StoreRequest } from './types.ts';
+import { StoreUnavailableError, type ContainerStartContext, type StartedStore, type StoreKind, type StoreRequest } from './types.ts';
 
 const ENGINE_REMEDY = 'bash scripts/container-engine.sh (installs and starts a local dockerd), or use --runtime local';
+/** Where a container sees the clock-offset library and the dir holding its offset file. */
+const CLOCK_MOUNT = { library: '/lock-oracles/clock-offset.so', dir: '/lock-oracles/clock' };
 
 export async function startContainerStore(request: StoreRequest): Promise<StartedStore> {
   const { kind } = request;
-  const recipe = recipeFor(kind);
-  if (!recipe.container) {
+  const recipe = recipeFor(kind).container;
+  if (!recipe) {
     throw new StoreUnavailableError(
       `the container runtime cannot start ${kind}: its recipe (docker/${kind}.ts) has no container facts (command, ready line, version probe).`,
       `use --runtime local for ${kind}`,
     );
   }
-  if (request.clockOffsetMs !== undefined) {
-    throw new StoreUnavailableError(
-      `the container runtime cannot offset ${kind}'s clock: the clock-offset library is preloaded into local server processes only.`,
-      'use --runtime local for oracles that skew a store clock',
-    );
-  }
   const began = performance.now();
   const client = await localEngine();
-  const image = imageFor(recipe);
-  if (!(await client.image.exists(ImageName.fromString(image)))) {
-    throw new StoreUnavailableError(
-      `the image ${image} for ${kind} is not on the container engine, and the harness does not pull images.`,
-      `docker pull ${image}; or build a local one (bash scripts/container-engine.sh) and set LOCK_ORACLES_${kind.toUpperCase()}_IMAGE to its tag`,
-    );
-  }
-
+  const image = await chooseImage(client, kind);
+  const backend = recipe.backend ? await startContainerStore(recipe.backend(request)) : undefined;
+  const ctx: ContainerStartContext = { request, ...(backend ? { backend } : {}) };
   const port = await freePort();
   const label = `${kind} container (${image}) :${port}`;
   let remove: (() => Promise<void>) | undefined;
-  const builder = new StoreContainer(image, kind, recipe.container, port).withOnCreated((id) => {
-    // One force-remove request (kill + remove, paused or not): the engine finishes it even if this
-    // process dies right after sending it, where stop-then-remove could leave an exited container.
-    remove = onCleanup(
-      `remove ${label}`,
-      () => client.container.getById(id).remove({ force: true, v: true }),
-      () => void spawnSync('docker', ['rm', '--force', id], { stdio: 'ignore', timeout: 5000 }),
-    );
-  });
+  let removeDir: (() => Promise<void>) | undefined;
   try {
+    // A store clock: the library and a run dir with the offset file, bind-mounted read-only. A
+    // proxy store's clock is its backend's (PgBouncer has no clock of its own that matters).
+    let clock: ServerClock | null = null;
+    let clockDir = '';
+    if (request.clockOffsetMs !== undefined && !backend) {
+      const runDir = makeRunDir(kind);
+      removeDir = runDir.remove;
+      clockDir = runDir.dir;
+      chmodSync(clockDir, 0o755); // the server may run as another user (postgres)
+      clock = await serverClockFor(request, clockDir, CLOCK_MOUNT);
+    }
+    const builder = new StoreContainer(image, kind, recipe, port, ctx).withOnCreated((id) => {
+      // One force-remove request (kill + remove, paused or not): the engine finishes it even if this
+      // process dies right after sending it, where stop-then-remove could leave an exited container.
+      remove = onCleanup(
+        `remove ${label}`,
+        () => client.container.getById(id).remove({ force: true, v: true }),
+        () => void spawnSync('docker', ['rm', '--force', id], { stdio: 'ignore', timeout: 5000 }),
+      );
+    });
+    if (clock) {
+      builder.withEnvironment(clock.env).withBindMounts([
+        { source: clock.library, target: CLOCK_MOUNT.library, mode: 'ro' },
+        { source: clockDir, target: CLOCK_MOUNT.dir, mode: 'ro' },
+      ]);
+    }
     const started = await builder.start();
-    const version = await answered(() => recipe.container!.version(port), label);
-    const store: StartedStore = {
+    const version = await answered(() => recipe.version(port, ctx), label);
+    const backendClock = backend?.capabilities.clock;
+    const storeClock = clock?.control ?? backendClock;
+    return {
       kind,
       runtime: 'container',
-      url: recipe.container.url(port),
+      url: recipe.url(port),
       host: '127.0.0.1',
       port,
       version,
       startMs: performance.now() - began,
+      ...(backend ? { backend } : {}),
       capabilities: {
         pause: () => started.pause(),
         resume: () => started.resume(),
         kill: () => started.kill(),
+        ...(storeClock ? { clock: storeClock } : {}),
       },
       stop: async () => {
         await remove?.();
+        await removeDir?.();
+        await backend?.stop();
       },
     };
-    return store;
   } catch (error) {
     await remove?.().catch(() => undefined);
+    await removeDir?.().catch(() => undefined);
+    await backend?.stop().catch(() => undefined);
     throw error;
   }
 }
 
-/** The image for a recipe: LOCK_ORACLES_<KIND>_IMAGE, else the recipe's own. */
-function imageFor(recipe: StoreRecipe): string {
-  return process.env[`LOCK_ORACLES_${recipe.kind.toUpperCase()}_IMAGE`] || recipe.image;
+/** The first image present on the engine: LOCK_ORACLES_<KIND>_IMAGE alone, else the local build, then the official one. */
+async function chooseImage(client: ContainerRuntimeClient, kind: StoreKind): Promise<string> {
+  const candidates = imageCandidates(kind);
+  for (const image of candidates) {
+    if (await client.image.exists(ImageName.fromString(image))) return image;
+  }
+  const pins = imagePins(kind);
+  throw new StoreUnavailableError(
+    `no image for ${kind} is on the container engine (looked for ${candidates.join(', ')}), and the harness does not pull images.`,
+    `bash scripts/container-engine.sh (builds ${pins.local} from this machine's Debian packages, no registry), or docker pull ${pins.official}`,
+  );
 }
 
 /**
@@ -130,8 +163,12 @@ function refuseHost(host: string | undefined, what: string): void {
   );
 }
 
-/** The server printed its ready line; it must now answer on 127.0.0.1 (else the engine is not sharing this network). */
-async function answered(probe: () => Promise<string>, label: string, timeoutMs = 5000): Promise<string> {
+/**
+ * The server printed its ready line; it must now answer on 127.0.0.1 (else the engine is not
+ * sharing this network). The official Postgres image prints the line once for its initialising
+ * server too (socket only), so this waits for the real one.
+ */
+async function answered(probe: () => Promise<string>, label: string, timeoutMs = 30_000): Promise<string> {
   const deadline = performance.now() + timeoutMs;
   for (;;) {
     try {
@@ -139,7 +176,7 @@ async function answered(probe: () => Promise<string>, label: string, timeoutMs =
     } catch (error) {
       if (performance.now() > deadline) {
         throw new Error(
-          `${label} is ready inside its container but does not answer on 127.0.0.1 (${(error as Error).message}). ` +
+          `${label} is ready inside its container but does not answer on 127.0.0.1 within ${timeoutMs} ms (${(error as Error).message}). ` +
             'The engine must run on this machine and share its network namespace (a rootful dockerd on Linux); use --runtime local otherwise.',
         );
       }

@@ -1,12 +1,10 @@
 /**
  * The local-process runtime: each store is a real server process on a free loopback port with a
- * temp dir, started from the store's recipe in docker/ and removed on every exit path.
+ * temp dir (marked with its owner, src/run-dir.ts), started from the store's recipe in docker/ and
+ * removed on every exit path.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { cleanupDir } from '../cleanup.ts';
 import { recipeFor } from '../../docker/index.ts';
+import { makeRunDir } from '../run-dir.ts';
 import { freePort } from './free-port.ts';
 import type { StartedStore, StoreRequest } from './types.ts';
 
@@ -15,8 +13,7 @@ export async function startLocalStore(request: StoreRequest): Promise<StartedSto
   const missing = await recipe.missing();
   if (missing) throw missing;
   const began = performance.now();
-  const dir = mkdtempSync(join(tmpdir(), `lock-oracles-${request.kind}-`));
-  const removeDir = cleanupDir(dir);
+  const { dir, remove: removeDir } = makeRunDir(request.kind);
   try {
     const started = await recipe.startLocal({
       port: await freePort(),

@@ -1,12 +1,13 @@
 /**
  * Which runtime starts a store: `local` (default: a server process on this machine), `container`
- * (testcontainers, see container-runtime.ts) or `auto` (container when a Docker engine answers on
- * its socket and the store's recipe can run in a container, else local).
+ * (testcontainers, see container-runtime.ts) or `auto`: local when this machine has the store's
+ * binaries, else the container runtime when a Docker engine answers on its socket, else a usage
+ * error naming both fixes.
  */
-import { request as httpRequest } from 'node:http';
 import { recipeFor } from '../../docker/index.ts';
+import { dockerSocketPath, engineAnswers } from './engine-socket.ts';
 import { startLocalStore } from './local-runtime.ts';
-import type { StartedStore, StoreKind, StoreRequest } from './types.ts';
+import { StoreUnavailableError, type StartedStore, type StoreKind, type StoreRequest } from './types.ts';
 
 export const RUNTIME_CHOICES = ['local', 'container', 'auto'] as const;
 export type RuntimeChoice = (typeof RUNTIME_CHOICES)[number];
@@ -18,28 +19,16 @@ export async function startStore(request: StoreRequest, choice: RuntimeChoice = 
   return startContainerStore(request);
 }
 
-/** `auto` looks only at a unix socket: DOCKER_HOST=unix://…, else /var/run/docker.sock. */
+/** `auto` asks the store's recipe whether it runs here, then looks only at a unix socket: DOCKER_HOST=unix://…, else /var/run/docker.sock. */
 export async function chooseRuntime(choice: RuntimeChoice, kind: StoreKind, socketPath = dockerSocketPath()): Promise<'local' | 'container'> {
   if (choice !== 'auto') return choice;
-  if (!recipeFor(kind).container || socketPath === undefined) return 'local';
-  return (await engineAnswers(socketPath)) ? 'container' : 'local';
-}
-
-export function dockerSocketPath(env: NodeJS.ProcessEnv = process.env): string | undefined {
-  const host = env.DOCKER_HOST;
-  if (!host) return '/var/run/docker.sock';
-  return host.startsWith('unix://') ? host.slice('unix://'.length) : undefined;
-}
-
-/** True when a Docker engine answers GET /_ping on `socketPath` within `timeoutMs`. */
-export function engineAnswers(socketPath: string, timeoutMs = 500): Promise<boolean> {
-  return new Promise((resolve) => {
-    const req = httpRequest({ socketPath, path: '/_ping', timeout: timeoutMs }, (res) => {
-      res.resume();
-      resolve(res.statusCode === 200);
-    });
-    req.on('timeout', () => req.destroy());
-    req.on('error', () => resolve(false));
-    req.end();
-  });
+  const recipe = recipeFor(kind);
+  const missing = await recipe.missing();
+  if (!missing) return 'local';
+  if (recipe.container && socketPath !== undefined && (await engineAnswers(socketPath))) return 'container';
+  const engine = socketPath === undefined ? `DOCKER_HOST (${process.env.DOCKER_HOST}) is not a unix socket` : `no Docker engine answers on ${socketPath}`;
+  throw new StoreUnavailableError(
+    `--runtime auto cannot start ${kind}: not locally (${missing.message.split('\n')[0]}) and not in a container (${recipe.container ? engine : 'its recipe has no container facts'}).`,
+    `npm run setup (installs it on this machine), or bash scripts/container-engine.sh (a local Docker engine and its image)`,
+  );
 }

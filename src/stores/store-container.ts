@@ -4,13 +4,13 @@
  * returns a typed started container that knows its port and can pause, resume and kill itself.
  *
  * The container runs on Docker's "host" network with the server bound to 127.0.0.1:`port`, so
- * the store is reachable only on this machine's loopback and no traffic leaves it.
+ * the store is reachable only on this machine's loopback and no traffic leaves it. It carries the
+ * run's labels (src/stores/labels.ts), so a SIGKILLed run's container is found and removed later.
  */
 import { AbstractStartedContainer, GenericContainer, getContainerRuntimeClient, Wait, type StartedTestContainer } from 'testcontainers';
-import type { ContainerRecipe, StoreKind } from './types.ts';
-
-/** Label on every store container the harness starts (to find leftovers: docker ps -a --filter label=lock-oracles.store). */
-export const STORE_LABEL = 'lock-oracles.store';
+import { runOwner } from '../run-owner.ts';
+import { OWNER_PID_LABEL, OWNER_START_LABEL, RUN_LABEL, STORE_LABEL } from './labels.ts';
+import type { ContainerRecipe, ContainerStartContext, StoreKind } from './types.ts';
 
 export class StoreContainer extends GenericContainer {
   constructor(
@@ -18,10 +18,12 @@ export class StoreContainer extends GenericContainer {
     kind: StoreKind,
     private readonly recipe: ContainerRecipe,
     private readonly port: number,
+    private readonly ctx: ContainerStartContext,
   ) {
     super(image);
+    const owner = runOwner();
     this.withNetworkMode('host')
-      .withLabels({ [STORE_LABEL]: kind })
+      .withLabels({ [STORE_LABEL]: kind, [RUN_LABEL]: owner.runId, [OWNER_PID_LABEL]: String(owner.pid), [OWNER_START_LABEL]: owner.pidStart })
       .withStartupTimeout(30_000)
       .withWaitStrategy(Wait.forLogMessage(recipe.readyLog));
   }
@@ -39,8 +41,10 @@ export class StoreContainer extends GenericContainer {
   }
 
   override async start(): Promise<StartedStoreContainer> {
-    this.withCommand(this.recipe.command(this.port));
+    this.withCommand(this.recipe.command(this.port, this.ctx));
     if (this.recipe.env) this.withEnvironment(this.recipe.env);
+    const files = this.recipe.files?.(this.port, this.ctx) ?? [];
+    if (files.length) this.withCopyContentToContainer(files.map((f) => ({ content: f.content, target: f.path, mode: 0o644 })));
     return new StartedStoreContainer(await super.start(), this.port);
   }
 }

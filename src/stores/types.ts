@@ -83,31 +83,41 @@ export interface LocalStartContext {
   startStore(request: StoreRequest): Promise<StartedStore>;
 }
 
+/** What a container recipe gets to describe one server. */
+export interface ContainerStartContext {
+  request: StoreRequest;
+  /** The store this one fronts (PgBouncer's Postgres), started first in its own container. */
+  backend?: StartedStore;
+}
+
 /**
- * What the container runtime needs to run a recipe's server from its image. The container shares
- * this machine's network namespace (Docker's "host" network), so the server listens on a free
- * loopback port of this machine that the runtime picks: no bridge network, no port published on
- * 0.0.0.0, no traffic off loopback. Hence no exposed/mapped port here: the port is the host's.
+ * What the container runtime needs to run a recipe's server from its image (docker/images.json).
+ * The container shares this machine's network namespace (Docker's "host" network), so the server
+ * listens on a free loopback port of this machine that the runtime picks: no bridge network, no
+ * port published on 0.0.0.0, no traffic off loopback. Hence no exposed/mapped port here: the port
+ * is the host's. The same command must run in the locally built image and in the official one.
  */
 export interface ContainerRecipe {
   /** The server's command line inside the image, listening on 127.0.0.1:`port` only. */
-  command(port: number): string[];
+  command(port: number, ctx: ContainerStartContext): string[];
   /** Extra environment for the server, if it needs any. */
   env?: Record<string, string>;
+  /** Files written into the container before it starts (e.g. PgBouncer's configuration). */
+  files?(port: number, ctx: ContainerStartContext): Array<{ path: string; content: string }>;
+  /** A store to start first, in its own container, and hand to `command` (PgBouncer: its Postgres). */
+  backend?(request: StoreRequest): StoreRequest;
   /** A line the server prints once it accepts connections (testcontainers' log wait strategy). */
   readyLog: RegExp;
   /** The URL holders connect to, for a server on 127.0.0.1:`port`. */
   url(port: number): string;
   /** Ask the running server its own version (e.g. INFO server); throws until it answers. */
-  version(port: number): Promise<string>;
+  version(port: number, ctx: ContainerStartContext): Promise<string>;
 }
 
-/** A store definition: how to start it as a local process, and which container image it is. */
+/** A store definition: how to start it as a local process, and how to run it in its container image. */
 export interface StoreRecipe {
   kind: StoreKind;
-  /** The container image the container runtime uses for the same store (LOCK_ORACLES_<KIND>_IMAGE overrides it). */
-  image: string;
-  /** How to run the server in `image`; absent = the store is local-process only. */
+  /** How to run the server in its image (docker/images.json); absent = the store is local-process only. */
   container?: ContainerRecipe;
   /** Null when this machine can run it locally; otherwise why not, and the command that fixes it. */
   missing(): Promise<StoreUnavailableError | null>;

@@ -1,0 +1,109 @@
+/**
+ * Nothing outlives a run: what a SIGKILLed harness leaves (its temp dir; its store container) is
+ * removed by the next run or by `clean`, and a live run's is never touched (src/reaper.ts).
+ */
+import { execa } from 'execa';
+import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, test } from 'vitest';
+import { reapLeftovers } from '../src/reaper.ts';
+import { claimDir, OWNER_FILE, processStart } from '../src/run-owner.ts';
+import { dockerSocketPath, engineAnswers } from '../src/stores/engine-socket.ts';
+
+const socket = dockerSocketPath();
+const engineUp = socket !== undefined && (await engineAnswers(socket, 1000));
+const noEngine = engineUp ? '' : ` (skipped: no Docker engine answers on ${socket ?? process.env.DOCKER_HOST}; run bash scripts/container-engine.sh)`;
+
+const cli = (args: string[], tmp: string) => execa('npx', ['tsx', 'src/cli.ts', ...args], { reject: false, env: { TMPDIR: tmp }, timeout: 90_000 });
+const runDirs = (tmp: string) => readdirSync(tmp).filter((f) => /^lock-oracles-(redis|valkey|postgres|pgbouncer)-/.test(f));
+const containersOf = async (label: string) =>
+  (await execa('docker', ['ps', '-aq', '--filter', `label=${label}`], { reject: false })).stdout.trim().split('\n').filter(Boolean);
+
+/** Start V313 on a lease that never lapses, wait until it is mid-scenario, SIGKILL the harness; returns what it printed. */
+async function killMidRun(tmp: string, extra: string[] = []): Promise<string> {
+  // --report-dir only puts `tmp` on the harness's command line, to find it (nothing is written).
+  const run = cli(['V313', '--target', 'test/fixtures/targets/job-long-lease.ts', '--timeout', '60000', '--no-report', '--report-dir', tmp, ...extra], tmp);
+  let seen = '';
+  await new Promise<void>((resolve, reject) => {
+    run.stderr!.on('data', (chunk: Buffer) => {
+      seen += chunk.toString();
+      if (/waiting for its 300 ms lease/.test(seen)) resolve();
+    });
+    void run.then(() => reject(new Error(`the run ended before it was mid-scenario:\n${seen}`)));
+  });
+  // The harness: the node process tsx started with its loader on src/cli.ts.
+  const { stdout } = await execa('pgrep', ['-f', `loader\\.mjs.*src/cli\\.ts V313 .*--report-dir ${tmp}`], { reject: false });
+  const harness = Number(stdout.trim().split('\n')[0]);
+  expect(harness).toBeGreaterThan(0);
+  process.kill(harness, 'SIGKILL');
+  await run;
+  return seen;
+}
+
+describe('a SIGKILLed run leaves nothing behind for long', () => {
+  test('its temp dir is removed by the next run; its store server died with it', async () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'leftovers-local-'));
+    const seen = await killMidRun(tmp);
+    const port = /127\.0\.0\.1:(\d+)/.exec(seen)![1]!;
+    const [left] = runDirs(tmp);
+    expect(left, 'the killed run left its temp dir').toBeDefined();
+    const next = await cli(['V310', '--target', 'targets/redis/ioredis/lock-correct.ts', '--no-report'], tmp);
+    expect(next.exitCode, next.stderr).toBe(0);
+    expect(next.stderr).toContain(`removed a dead run's leftover: dir ${join(tmp, left!)}`);
+    expect(runDirs(tmp)).toEqual([]);
+    expect((await execa('pgrep', ['-af', `redis-server.*:${port}`], { reject: false })).stdout.trim()).toBe('');
+  });
+
+  test.skipIf(!engineUp)(`its store container is removed by clean${noEngine}`, async () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'leftovers-container-'));
+    const seen = await killMidRun(tmp, ['--runtime', 'container']);
+    expect(seen).toMatch(/\(container, \d+ ms\)/);
+    const runId = (await execa('docker', ['ps', '-a', '--filter', 'label=lock-oracles.store', '--format', '{{.Label "lock-oracles.run"}} {{.Label "lock-oracles.owner-pid"}}'])).stdout;
+    const dead = runId.split('\n').find((line) => line && !existsProcess(Number(line.split(' ')[1])));
+    expect(dead, 'the killed run left its labelled container').toBeDefined();
+    const label = `lock-oracles.run=${dead!.split(' ')[0]}`;
+    expect(await containersOf(label)).toHaveLength(1);
+    const clean = await cli(['clean', '--json'], tmp);
+    expect(clean.exitCode, clean.stderr).toBe(0);
+    const reaped = JSON.parse(clean.stdout) as { removed: string[]; failed: string[] };
+    expect(reaped.removed.some((what) => what.startsWith('container ') && what.includes(dead!.split(' ')[0]!))).toBe(true);
+    expect(await containersOf(label)).toEqual([]);
+  });
+});
+
+function existsProcess(pid: number): boolean {
+  return processStart(pid) !== undefined;
+}
+
+describe('the reaper removes only what a dead run owned', () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'leftovers-reaper-'));
+  const saved = process.env.TMPDIR;
+  afterEach(() => {
+    process.env.TMPDIR = saved;
+  });
+
+  test("a live run's dir stays; a dead run's dir, and an unowned dir older than an hour, go", async () => {
+    process.env.TMPDIR = tmp;
+    const live = join(tmp, 'lock-oracles-redis-live');
+    const dead = join(tmp, 'lock-oracles-postgres-dead');
+    const young = join(tmp, 'lock-oracles-valkey-young');
+    const old = join(tmp, 'lock-oracles-pgbouncer-old');
+    const cache = join(tmp, 'lock-oracles-cache');
+    for (const dir of [live, dead, young, old, cache]) mkdirSync(dir);
+    claimDir(live);
+    // A process that has exited: its pid (no longer running) owns `dead`.
+    const exited = execa('true');
+    const gone = { pid: exited.pid! };
+    await exited;
+    writeFileSync(join(dead, OWNER_FILE), JSON.stringify({ runId: `${gone.pid}-dead`, pid: gone.pid, pidStart: '1' }));
+    const reaped = await reapLeftovers(Date.now());
+    const laterStill = await reapLeftovers(Date.now() + 2 * 60 * 60 * 1000);
+    expect(reaped.removed.filter((w) => w.includes(tmp))).toEqual([`dir ${dead} (run ${gone.pid}-dead, pid ${gone.pid} gone)`]);
+    const later = laterStill.removed.filter((w) => w.includes(tmp)).sort();
+    expect(later).toHaveLength(2);
+    expect(later[0]).toMatch(new RegExp(`^dir ${old} \\(no owner recorded, \\d+ min old\\)$`));
+    expect(later[1]).toMatch(new RegExp(`^dir ${young} \\(no owner recorded, \\d+ min old\\)$`));
+    expect(readdirSync(tmp).sort()).toEqual(['lock-oracles-cache', 'lock-oracles-redis-live']);
+  });
+});
