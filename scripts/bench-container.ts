@@ -1,57 +1,60 @@
 /**
- * Redis start time, local process vs container (testcontainers on a local dockerd, host network),
- * each to its first answered INFO, plus the one-off cost of importing testcontainers and V310's
- * wall time per runtime. Needs an engine and the image: bash scripts/container-engine.sh.
+ * Start time of each store, local process vs container (testcontainers on a local dockerd, host
+ * network), each to its first answered version query, plus one reference run's wall time per store
+ * per runtime. Needs an engine and the images: bash scripts/container-engine.sh.
  * Prints Markdown for docs/benchmarks.md.
  *
  *   npx tsx scripts/bench-container.ts [repetitions, default 5]
  */
 import { loadavg } from 'node:os';
 import { cleanupAll } from '../src/cleanup.ts';
-import { runOracle } from '../src/run-oracle.ts';
-import { startStore, type RuntimeChoice } from '../src/stores/start-store.ts';
+import { runOracle, type RunRequest } from '../src/run-oracle.ts';
+import { startStore } from '../src/stores/start-store.ts';
+import type { StoreKind } from '../src/stores/types.ts';
 
 const REPETITIONS = Number(process.argv[2] ?? 5);
-process.env.LOCK_ORACLES_REDIS_IMAGE ??= 'lock-oracles/redis-server:local';
+const RUNTIMES = ['local', 'container'] as const;
+const KINDS: StoreKind[] = ['redis', 'valkey', 'postgres', 'pgbouncer'];
+/** One reference run per store (the same on both runtimes). */
+const RUNS: Record<StoreKind, Omit<RunRequest, 'runtime'>> = {
+  redis: { oracle: 'V310', target: 'targets/redis/ioredis/release-bare-del.ts', store: 'redis' },
+  valkey: { oracle: 'V310', target: 'targets/redis/ioredis/release-bare-del.ts', store: 'valkey' },
+  postgres: { oracle: 'V312', target: 'targets/postgres/job-ignores-try-lock.ts', store: 'postgres' },
+  pgbouncer: { oracle: 'V314', target: 'targets/postgres/advisory-xact-lock.ts', store: 'pgbouncer', params: { scenario: 'pooler' } },
+};
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 const ms = (x: number) => x.toFixed(0);
+const load = () => loadavg().map((l) => l.toFixed(1)).join(' / ');
 
 async function main(): Promise<void> {
   const importBegan = performance.now();
   await import('testcontainers');
   const importMs = performance.now() - importBegan;
-
-  const starts: Record<'local' | 'container', number[]> = { local: [], container: [] };
-  const stops: Record<'local' | 'container', number[]> = { local: [], container: [] };
-  for (let i = 0; i < REPETITIONS; i++) {
-    for (const runtime of ['local', 'container'] as const) {
-      const store = await startStore({ kind: 'redis' }, runtime);
-      starts[runtime].push(store.startMs);
-      const stopBegan = performance.now();
-      await store.stop();
-      stops[runtime].push(performance.now() - stopBegan);
-    }
-  }
-  const rows = [
-    `Load average ${loadavg().map((l) => l.toFixed(1)).join(' / ')}; ${REPETITIONS} repetitions, medians in ms; importing testcontainers (once per process, container runs only): ${ms(importMs)} ms.`,
-    '',
-    '| redis store | start to first INFO (startMs) | stop |',
-    '|---|---|---|',
-    `| local process | ${ms(median(starts.local))} | ${ms(median(stops.local))} |`,
-    `| container (${process.env.LOCK_ORACLES_REDIS_IMAGE}) | ${ms(median(starts.container))} | ${ms(median(stops.container))} |`,
-    '',
-    '| V310 run | runtime | verdict | wall | store start | holders ready | scenario |',
-    '|---|---|---|---|---|---|---|',
-  ];
-  for (const target of ['release-bare-del', 'lock-correct']) {
-    for (const runtime of ['local', 'container'] as RuntimeChoice[]) {
-      const r = await runOracle({ oracle: 'V310', target: `targets/redis/ioredis/${target}.ts`, runtime });
+  const loadBefore = load();
+  const rows = ['| store | runtime | start to first answer (startMs) | stop | reference run | verdict | wall | store start | scenario |', '|---|---|---|---|---|---|---|---|---|'];
+  for (const kind of KINDS) {
+    for (const runtime of RUNTIMES) {
+      const starts: number[] = [];
+      const stops: number[] = [];
+      for (let i = 0; i < REPETITIONS; i++) {
+        const store = await startStore({ kind }, runtime);
+        starts.push(store.startMs);
+        const stopBegan = performance.now();
+        await store.stop();
+        stops.push(performance.now() - stopBegan);
+      }
+      const run = RUNS[kind];
+      const r = await runOracle({ ...run, runtime });
       const t = r.timing;
-      rows.push(`| ${target} | ${runtime} | ${r.verdict} | ${ms(t.wallMs)} | ${ms(t.storeStartMs)} | ${ms(t.holdersReadyMs)} | ${ms(t.scenarioMs)} |`);
+      rows.push(
+        `| ${kind} ${r.store?.version ?? ''} | ${runtime} | ${ms(median(starts))} | ${ms(median(stops))} | ${run.oracle} ${run.target.split('/').pop()} | ${r.verdict} | ${ms(t.wallMs)} | ${ms(t.storeStartMs)} | ${ms(t.scenarioMs)} |`,
+      );
     }
   }
-  process.stdout.write(`${rows.join('\n')}\n`);
+  process.stdout.write(
+    `Load average before ${loadBefore}, after ${load()}; ${REPETITIONS} starts per row, medians in ms; importing testcontainers (once per process, container runs only): ${ms(importMs)} ms.\n\n${rows.join('\n')}\n`,
+  );
 }
 
 main()
