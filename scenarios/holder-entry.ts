@@ -1,5 +1,5 @@
 /**
- * Runs inside each holder process: loads the target module (TypeScript as-is, through tsx) and
+ * Runs inside each holder process (compiled, with plain node): loads the compiled target module and
  * does what the harness asks over IPC. Effects and seams are round trips to the harness, which
  * may hold the reply: that is how a latch really blocks this process.
  */
@@ -7,7 +7,8 @@ import { pathToFileURL } from 'node:url';
 import type { EffectDetail, EffectReceipt, Lease, ScheduleHandle, Target, TargetEnv } from '../targets/contract.ts';
 import type { FromHolder, HolderInit, LeaseSummary, ToHolder } from './holder-protocol.ts';
 
-const [targetPath, holderId] = process.argv.slice(2) as [string, string];
+/** The compiled module to load, this holder's id, and the target as the user named it. */
+const [modulePath, holderId, targetPath] = process.argv.slice(2) as [string, string, string];
 // Node's own IPC channel (the parent side is execa's, in JSON mode, which speaks the same plain
 // messages): loading execa here would add ~130 ms to every holder's start.
 const send = (message: FromHolder) =>
@@ -96,7 +97,7 @@ async function call(target: Target, member: string, leaseId: number | undefined,
 async function main(): Promise<void> {
   let target: Target;
   try {
-    target = loadTarget((await import(pathToFileURL(targetPath).href)) as Record<string, unknown>);
+    target = loadTarget((await import(pathToFileURL(modulePath).href)) as Record<string, unknown>);
   } catch (error) {
     await send({ t: 'load-error', message: (error as Error)?.stack ?? String(error) });
     process.exit(1);

@@ -5,6 +5,7 @@
  */
 import { execa, type ResultPromise } from 'execa';
 import { fileURLToPath } from 'node:url';
+import { compileModule } from '../src/compile-module.ts';
 import type { History } from '../src/history.ts';
 import type { Resource } from '../src/resource.ts';
 import { cleanupProcess } from '../src/cleanup.ts';
@@ -19,7 +20,29 @@ import type { ClockCommand, ClockReply } from './clock-protocol.ts';
 /** connect() and acquire() must come back: a target that blocks there would hang the run. */
 const CALL_DEADLINE_MS = 30_000;
 const ENTRY = fileURLToPath(new URL('./holder-entry.ts', import.meta.url));
-const TSX = import.meta.resolve('tsx');
+
+/** What a holder process runs with plain node: this side's entry and the target, both compiled. */
+export interface HolderModules {
+  /** The target as the user named it (messages, evidence). */
+  targetPath: string;
+  entry: string;
+  target: string;
+}
+
+/**
+ * Compiles the holder entry and the target once (src/compile-module.ts); every holder of a run
+ * then starts from the compiled modules in a fresh process. A target that does not compile (a
+ * syntax error, an import that resolves nowhere) fails here with esbuild's message.
+ */
+export async function compileHolderModules(targetPath: string): Promise<HolderModules> {
+  const [entry, target] = await Promise.all([
+    compileModule(ENTRY),
+    compileModule(targetPath).catch((error: unknown) => {
+      throw new Error(`could not compile the target ${targetPath}:\n${(error as Error).message}`);
+    }),
+  ]);
+  return { targetPath, entry, target };
+}
 
 export interface HolderContext {
   history: History;
@@ -68,12 +91,15 @@ export class Holder {
   #exit: HolderExit | undefined;
   #unregister: () => Promise<void>;
 
+  readonly targetPath: string;
+
   constructor(
     readonly id: string,
-    readonly targetPath: string,
+    modules: HolderModules,
     private readonly ctx: HolderContext,
   ) {
-    const [command, args] = dieWithHarness(process.execPath, ['--import', TSX, '--no-warnings', ENTRY, targetPath, id]);
+    const targetPath = (this.targetPath = modules.targetPath);
+    const [command, args] = dieWithHarness(process.execPath, ['--enable-source-maps', modules.entry, modules.target, id, targetPath]);
     this.#process = execa(command, args, {
       ipc: true,
       serialization: 'json',

@@ -14,7 +14,7 @@
 import { Redis } from 'ioredis';
 import { fileURLToPath } from 'node:url';
 import { FaultLog } from '../scenarios/fault-log.ts';
-import { Holder } from '../scenarios/holder.ts';
+import { compileHolderModules, Holder } from '../scenarios/holder.ts';
 import { acquireWithin } from '../scenarios/retry-acquire.ts';
 import { cleanupAll } from '../src/cleanup.ts';
 import { History } from '../src/history.ts';
@@ -46,7 +46,7 @@ async function timingOnly(): Promise<number> {
   const history = new History();
   const ctx = { history, resource: new Resource(), faults: new FaultLog(history) };
   const key = 'bench:narrow-timing';
-  const target = fileURLToPath(new URL(`../${NARROW_BAD}`, import.meta.url));
+  const target = await compileHolderModules(fileURLToPath(new URL(`../${NARROW_BAD}`, import.meta.url)));
   const [a, b] = [new Holder('A', target, ctx), new Holder('B', target, ctx)];
   await Promise.all([a, b].map((h) => h.init({ url: store.url, key, ttlMs: TTL, params: {} })));
   let lost = 0;

@@ -15,6 +15,9 @@ import { combineRuns, type EvidenceRecord } from './evidence.ts';
 import { writeMultiRunReport, writeRunReport } from './report/write-report.ts';
 import { cleanupAll } from './cleanup.ts';
 import { init } from './commands/init.ts';
+import { defaultJobs } from './run-pool.ts';
+import { runBatch } from './run-batch.ts';
+import { firstLine } from './oracle.ts';
 import type { StoreKind } from './stores/types.ts';
 import { RUNTIME_CHOICES, type RuntimeChoice } from './stores/start-store.ts';
 import type { OracleDefinition } from './oracle.ts';
@@ -25,6 +28,7 @@ const HARNESS_OPTIONS = {
   store: { type: 'string' },
   runtime: { type: 'string' },
   runs: { type: 'string' },
+  jobs: { type: 'string' },
   expect: { type: 'string' },
   json: { type: 'boolean' },
   'report-dir': { type: 'string' },
@@ -48,6 +52,8 @@ Options:
   --runtime <name>     local | container | auto: how the store is started (default local; auto = local when
                        the store is installed here, else container when a Docker engine answers)
   --runs <N>           repeat the scenario N times (fresh store each run); a violation in any run is FAIL
+  --jobs <J>           with --runs: up to J runs at once, each with its own store and holders (default: the
+                       core count); a run INCONCLUSIVE among parallel runs is played again alone
   --expect pass|fail   exit 0 when the verdict matches (failing-first proof of a fix)
   --json               print the evidence record on stdout (progress stays on stderr)
   --report-dir <dir>   where evidence is written (default: reports/)
@@ -74,28 +80,30 @@ async function main(argv: string[]): Promise<number> {
   }
   refuseUnknownOptions(oracle, Object.keys(extra));
   if (!values.target) throw new UsageError(`${oracle.id}: --target <path> is required (e.g. --target ${oracle.references[0]?.target ?? 'targets/...'})`);
-  const runs = values.runs === undefined ? 1 : Number(values.runs);
-  if (!Number.isInteger(runs) || runs < 1) throw new UsageError(`--runs must be a whole number ≥ 1, got "${values.runs}"`);
+  const runs = wholeNumber('--runs', values.runs, 1);
+  const jobs = wholeNumber('--jobs', values.jobs, defaultJobs());
   const expect = values.expect?.toLowerCase();
   if (expect !== undefined && expect !== 'pass' && expect !== 'fail') throw new UsageError(`--expect must be pass or fail, got "${values.expect}"`);
   const runtime = values.runtime ?? 'local';
   if (!(RUNTIME_CHOICES as readonly string[]).includes(runtime)) throw new UsageError(`--runtime must be ${RUNTIME_CHOICES.join(', ')}, got "${runtime}"`);
   const progress = progressPrinter(!values.quiet);
 
-  const records: EvidenceRecord[] = [];
-  for (let run = 1; run <= runs; run++) {
-    if (runs > 1) progress(`run ${run}/${runs}`);
+  const runIndexes = Array.from({ length: runs }, (_, i) => i);
+  const onReplay = (index: number, crowded: EvidenceRecord) =>
+    progress(`run ${index + 1}/${runs} was INCONCLUSIVE among ${Math.min(jobs, runs)} parallel runs (${firstLine(crowded.explanation)}); playing it again alone`);
+  const records = await runBatch(runIndexes, { jobs, onReplay }, async (index) => {
+    const tag = runs > 1 ? `run ${index + 1}/${runs}: ` : '';
     const record = await runOracle({
       oracle: oracle.id,
-      target: values.target,
+      target: values.target!,
       params: extra,
       ...(values.store ? { store: values.store as StoreKind } : {}),
       runtime: runtime as RuntimeChoice,
-      progress,
+      progress: (message) => progress(`${tag}${message}`),
     });
-    records.push(record);
-    progress(`${record.oracle.id} ${colourVerdict(record.verdict)} — ${record.property?.detail ?? record.explanation.split('\n')[0]}`);
-  }
+    progress(`${tag}${record.oracle.id} ${colourVerdict(record.verdict)} — ${record.property?.detail ?? firstLine(record.explanation)}`);
+    return record;
+  });
   const reportDir = resolve(values['report-dir'] ?? resolve(REPO_ROOT, 'reports'));
   const combined = runs > 1 ? combineRuns(records) : undefined;
   const verdict = combined?.verdict ?? records[0]!.verdict;
@@ -104,6 +112,12 @@ async function main(argv: string[]): Promise<number> {
   if (values.json) process.stdout.write(`${JSON.stringify(combined ?? records[0], null, 2)}\n`);
   summarize(verdict, combined?.explanation ?? records[0]!.explanation, written, values.quiet === true);
   return exitCodeFor(verdict, expect as 'pass' | 'fail' | undefined);
+}
+
+function wholeNumber(option: string, raw: string | undefined, fallback: number): number {
+  const value = raw === undefined ? fallback : Number(raw);
+  if (!Number.isInteger(value) || value < 1) throw new UsageError(`${option} must be a whole number ≥ 1, got "${raw}"`);
+  return value;
 }
 
 /** Harness options by name; any other `--name value` is an oracle parameter. */

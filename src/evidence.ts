@@ -40,6 +40,8 @@ export interface EvidenceRecord {
   error?: string;
   timing: { wallMs: number; storeStartMs: number; holdersReadyMs: number; scenarioMs: number };
   environment: { node: string; platform: string; harness: string };
+  /** Batch runs (src/run-batch.ts): this run was played again alone after an INCONCLUSIVE among `jobs` parallel runs. */
+  crowdedAttempt?: { verdict: Verdict; explanation: string; jobs: number };
 }
 
 /** `--runs N`: one record per run and the verdict over all of them. */

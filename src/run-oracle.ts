@@ -18,7 +18,7 @@ import { StoreUnavailableError, type StartedStore, type StoreKind } from './stor
 import { SCHEMA_VERSION, type EvidenceRecord } from './evidence.ts';
 import { reapLeftovers } from './reaper.ts';
 import { FaultLog } from '../scenarios/fault-log.ts';
-import { Holder, TargetCallError, type ReadyInfo } from '../scenarios/holder.ts';
+import { compileHolderModules, Holder, TargetCallError, type HolderModules, type ReadyInfo } from '../scenarios/holder.ts';
 import { Scenario } from '../scenarios/scenario.ts';
 
 export interface RunRequest {
@@ -67,10 +67,12 @@ export async function runOracle(request: RunRequest): Promise<EvidenceRecord> {
   const faults = new FaultLog(history);
   const ctx = { history, resource, faults };
   const spawned = new Map<string, Holder>();
+  let modules: HolderModules | undefined;
   const spawnHolder = (id: string) => {
     const ready = spawned.get(id);
     if (ready) return ready;
-    const holder = new Holder(id, targetPath, ctx);
+    if (!modules) throw new Error(`holder ${id} was asked for before the target was compiled`);
+    const holder = new Holder(id, modules, ctx);
     spawned.set(id, holder);
     return holder;
   };
@@ -82,9 +84,8 @@ export async function runOracle(request: RunRequest): Promise<EvidenceRecord> {
     if (unavailable) throw new UsageError(unavailable.message);
   }
 
-  // Holders load the target while the store starts: both take a few hundred ms at most.
+  // Holders load the target while the store starts.
   progress(`starting a scratch ${storeRequest.kind} store and ${oracle.holders.length} holder process(es)`);
-  for (const id of oracle.holders) spawnHolder(id);
   let store: StartedStore | undefined;
   let scenario: Scenario | undefined;
   let readyInfo: ReadyInfo | undefined;
@@ -96,6 +97,10 @@ export async function runOracle(request: RunRequest): Promise<EvidenceRecord> {
   try {
     storeStart = startStore(storeRequest, request.runtime);
     storeStart.catch(() => undefined);
+    modules = await compileHolderModules(targetPath).catch((e: unknown) => {
+      throw new UsageError(`the target ${displayPath(targetPath)} failed to load: ${(e as Error).message}`);
+    });
+    for (const id of oracle.holders) spawnHolder(id);
     readyInfo = await readyOrUsageError([...spawned.values()], targetPath);
     holdersReadyMs = performance.now() - began;
     const missing = needs.filter((member) => !readyInfo!.members.includes(member));

@@ -2,12 +2,14 @@
 import { describe, expect, test } from 'vitest';
 import { resolveParams, optionName, ParamError } from '../src/params.ts';
 import { Resource } from '../src/resource.ts';
-import { decideVerdict, type Judgement } from '../src/oracle.ts';
+import { decideVerdict, type Judgement, type Verdict } from '../src/oracle.ts';
 import { combineVerdicts } from '../src/evidence.ts';
 import { exitCodeFor } from '../src/exit-codes.ts';
 import { assertLoopbackUrl } from '../src/stores/loopback.ts';
 import { runPool } from '../src/run-pool.ts';
 import V313 from '../oracles/V313.ts';
+import { runBatch } from '../src/run-batch.ts';
+import type { EvidenceRecord } from '../src/evidence.ts';
 
 const specs = {
   ttl: { kind: 'ms', default: 200, min: 20, doc: 'ttl' },
@@ -164,5 +166,41 @@ describe('V313 --contender', () => {
     expect(V313.storeRequest?.(params('come-and-go'), 'redis')).toEqual({ kind: 'redis' });
     expect(V313.storeRequest?.(params('hold'), 'postgres')).toEqual({ kind: 'postgres' });
     expect(() => V313.storeRequest?.(params('after-lift'), 'postgres')).toThrow(/--contender after-lift .* needs a Redis or Valkey store; on postgres use --contender hold/);
+  });
+});
+
+describe('a batch of runs', () => {
+  const record = (verdict: Verdict, explanation: string) => ({ verdict, explanation }) as EvidenceRecord;
+
+  test('an INCONCLUSIVE among parallel runs is played again alone, after the others, and the crowded attempt is kept', async () => {
+    let inFlight = 0;
+    const plays: Array<{ index: number; alongside: number }> = [];
+    const replayed: number[] = [];
+    const records = await runBatch([0, 1, 2], { jobs: 2, onReplay: (index) => replayed.push(index) }, async (_, index) => {
+      inFlight++;
+      plays.push({ index, alongside: inFlight - 1 });
+      await new Promise((r) => setTimeout(r, 5));
+      inFlight--;
+      const crowdedFirst = index === 1 && plays.filter((p) => p.index === 1).length === 1;
+      return crowdedFirst ? record('INCONCLUSIVE', 'B never acquired') : record('PASS', `run ${index}`);
+    });
+    expect(records.map((r) => r.verdict)).toEqual(['PASS', 'PASS', 'PASS']);
+    expect(records[1]!.crowdedAttempt).toEqual({ verdict: 'INCONCLUSIVE', explanation: 'B never acquired', jobs: 2 });
+    expect(records[0]!.crowdedAttempt).toBeUndefined();
+    expect(replayed).toEqual([1]);
+    expect(plays.at(-1)).toEqual({ index: 1, alongside: 0 });
+  });
+
+  test('an INCONCLUSIVE alone stays INCONCLUSIVE, and a sequential batch never replays', async () => {
+    let calls = 0;
+    const play = async () => {
+      calls++;
+      return record('INCONCLUSIVE', 'the fault did not land');
+    };
+    expect((await runBatch([0, 1], { jobs: 2 }, play)).map((r) => r.verdict)).toEqual(['INCONCLUSIVE', 'INCONCLUSIVE']);
+    expect(calls).toBe(4);
+    calls = 0;
+    expect((await runBatch([0, 1], { jobs: 1 }, play)).map((r) => r.verdict)).toEqual(['INCONCLUSIVE', 'INCONCLUSIVE']);
+    expect(calls).toBe(2);
   });
 });

@@ -8,9 +8,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { History } from '../src/history.ts';
 import { Resource } from '../src/resource.ts';
 import { FaultLog } from '../scenarios/fault-log.ts';
-import { Holder } from '../scenarios/holder.ts';
+import { compileHolderModules, Holder } from '../scenarios/holder.ts';
 
-const PROBE = fileURLToPath(new URL('./fixtures/clock-probe.ts', import.meta.url));
+const PROBE = await compileHolderModules(fileURLToPath(new URL('./fixtures/clock-probe.ts', import.meta.url)));
 
 function startHolder(id: string) {
   const history = new History();

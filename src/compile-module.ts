@@ -1,0 +1,147 @@
+/**
+ * Holders start with plain `node`, no TypeScript loader: a module and the TypeScript files it
+ * imports are compiled with esbuild into plain ES modules, once per harness process and content.
+ * Everything node loads by itself stays node's: built-ins, JavaScript files and packages are not
+ * bundled but imported by their absolute file URL, resolved at build time from the importing
+ * file's own directory, so a target runs with its own node_modules and versions. Dynamic imports
+ * stay lazy (code splitting). Outputs live in a content-addressed cache dir whose entries unused
+ * for a day are removed.
+ */
+import { build, type Plugin } from 'esbuild';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync, existsSync } from 'node:fs';
+import { isBuiltin } from 'node:module';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const CACHE = join(tmpdir(), 'lock-oracles-cache', 'modules');
+const UNUSED_FOR_MS = 24 * 60 * 60 * 1000;
+const TYPESCRIPT = /\.[mc]?tsx?$/;
+
+interface Compiled {
+  file: string;
+  inputs: Map<string, number>;
+}
+const compiled = new Map<string, Promise<Compiled>>();
+
+/** The compiled ES module for `entry` (an absolute path), rebuilt when any of its inputs changed. */
+export async function compileModule(entry: string): Promise<string> {
+  const known = compiled.get(entry);
+  if (known) {
+    const done = await known.catch(() => undefined);
+    if (done && unchanged(done.inputs) && existsSync(done.file)) {
+      touch(dirname(done.file));
+      return done.file;
+    }
+  }
+  const next = compile(entry);
+  compiled.set(entry, next);
+  next.catch(() => compiled.delete(entry));
+  return (await next).file;
+}
+
+async function compile(entry: string): Promise<Compiled> {
+  pruneOnce();
+  const result = await build({
+    entryPoints: [entry],
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: `node${process.versions.node}`,
+    // Node's own resolution: no "module" field or condition, which node ignores.
+    mainFields: ['main'],
+    conditions: [],
+    outdir: '/',
+    entryNames: '[name]',
+    outExtension: { '.js': '.mjs' },
+    // Stack traces name the original files (node --enable-source-maps): sources are relative to outdir /.
+    sourcemap: 'inline',
+    sourceRoot: 'file:///',
+    metafile: true,
+    write: false,
+    logLevel: 'silent',
+    plugins: [leaveToNode],
+  });
+  const hash = createHash('sha256');
+  for (const file of result.outputFiles) hash.update(file.path).update(file.contents);
+  const dir = join(CACHE, hash.digest('hex').slice(0, 24));
+  if (existsSync(dir)) touch(dir);
+  else writeAtomically(dir, result.outputFiles);
+  const inputs = new Map(Object.keys(result.metafile.inputs).map((path) => [resolve(path), 0]));
+  for (const path of inputs.keys()) inputs.set(path, mtime(path));
+  const output = Object.entries(result.metafile.outputs).find(([, o]) => o.entryPoint !== undefined)![0];
+  return { file: join(dir, basename(output)), inputs };
+}
+
+/** TypeScript is bundled; whatever node can load itself is imported from where it is. */
+const leaveToNode: Plugin = {
+  name: 'leave-to-node',
+  setup(build) {
+    build.onResolve({ filter: /.*/ }, async (args) => {
+      if (args.kind === 'entry-point' || args.pluginData?.resolving) return undefined;
+      if (isBuiltin(args.path)) return { path: args.path, external: true };
+      const found = await build.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: { resolving: true } });
+      if (found.errors.length) return { errors: found.errors };
+      if (found.external) return { path: found.path, external: true };
+      if (TYPESCRIPT.test(found.path)) return { path: found.path };
+      return { path: pathToFileURL(found.path).href, external: true };
+    });
+    // A bundled file still sees its own location in import.meta (e.g. new URL('./x.json', import.meta.url)).
+    build.onLoad({ filter: TYPESCRIPT }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      const contents = source.includes('import.meta')
+        ? source
+            .replaceAll('import.meta.url', JSON.stringify(pathToFileURL(args.path).href))
+            .replaceAll('import.meta.filename', JSON.stringify(args.path))
+            .replaceAll('import.meta.dirname', JSON.stringify(dirname(args.path)))
+        : source;
+      return { contents, loader: args.path.endsWith('x') ? 'tsx' : 'ts' };
+    });
+  },
+};
+
+function writeAtomically(dir: string, files: ReadonlyArray<{ path: string; contents: Uint8Array }>): void {
+  const staging = `${dir}.${process.pid}.${Math.random().toString(36).slice(2)}`;
+  mkdirSync(staging, { recursive: true });
+  for (const file of files) writeFileSync(join(staging, file.path), file.contents);
+  try {
+    renameSync(staging, dir);
+  } catch {
+    rmSync(staging, { recursive: true, force: true }); // another process wrote the same content first
+  }
+}
+
+function unchanged(inputs: Map<string, number>): boolean {
+  for (const [path, at] of inputs) if (mtime(path) !== at) return false;
+  return true;
+}
+
+function mtime(path: string): number {
+  try {
+    return statSync(path).mtimeMs;
+  } catch {
+    return -1;
+  }
+}
+
+function touch(path: string): void {
+  const now = new Date();
+  try {
+    utimesSync(path, now, now);
+  } catch {
+    /* pruned meanwhile: the next compile writes it again */
+  }
+}
+
+let pruned = false;
+function pruneOnce(): void {
+  if (pruned) return;
+  pruned = true;
+  mkdirSync(CACHE, { recursive: true });
+  for (const name of readdirSync(CACHE)) {
+    const path = join(CACHE, name);
+    if (Date.now() - mtime(path) > UNUSED_FOR_MS) rmSync(path, { recursive: true, force: true });
+  }
+}

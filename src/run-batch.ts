@@ -1,0 +1,29 @@
+/**
+ * Independent oracle runs side by side (`--runs N --jobs J`, the reference matrix), each with its
+ * own scratch store and holders. Parallelism must never weaken a verdict: a run that comes out
+ * INCONCLUSIVE while other runs shared the machine may have been starved (a stopped holder's
+ * pause outlasted by its own slow start, a window that closed while it waited for a core), so it
+ * is played again alone, and the run played alone is the one that counts. Its first, crowded
+ * attempt is kept in the record's `crowdedAttempt` so nothing is hidden.
+ */
+import type { EvidenceRecord } from './evidence.ts';
+import { runPool } from './run-pool.ts';
+
+export interface BatchOptions {
+  jobs: number;
+  /** Told when a crowded INCONCLUSIVE is played again alone. */
+  onReplay?: (index: number, crowded: EvidenceRecord) => void;
+}
+
+export async function runBatch<T>(items: readonly T[], options: BatchOptions, play: (item: T, index: number) => Promise<EvidenceRecord>): Promise<EvidenceRecord[]> {
+  const jobs = Math.min(options.jobs, items.length);
+  const records = await runPool(items, jobs, play);
+  if (jobs === 1) return records;
+  for (const [index, crowded] of records.entries()) {
+    if (crowded.verdict !== 'INCONCLUSIVE') continue;
+    options.onReplay?.(index, crowded);
+    const alone = await play(items[index]!, index);
+    records[index] = { ...alone, crowdedAttempt: { verdict: crowded.verdict, explanation: crowded.explanation, jobs } };
+  }
+  return records;
+}
