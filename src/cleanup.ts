@@ -68,8 +68,13 @@ function runSyncTeardowns(): void {
 function installSignalHandlers(): void {
   if (signalsInstalled) return;
   signalsInstalled = true;
+  let stopping = false;
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => {
+    // `on`, not `once`: execa's signal-exit re-raises the signal (killing this process before its
+    // cleanup is done) when it finds no other listener left; a second signal changes nothing.
+    process.on(signal, () => {
+      if (stopping) return;
+      stopping = true;
       if (pending.size) process.stderr.write(`\n${signal}: stopping every store and holder this run started\n`);
       const hardStop = setTimeout(() => {
         runSyncTeardowns();

@@ -1,6 +1,7 @@
 /**
  * npm run oracle -- <ID> --target <path> [options]   run one oracle against a target
  * npm run oracle -- list [--json]                    every oracle: parameters, target members needed, references
+ * npm run oracle -- references [<ID> ...] [--jobs J] the reference matrix, checked (exit 1 if wrong)
  * npm run oracle -- <ID> --help                      an oracle's parameters
  * npm run oracle -- clean [--json]                   remove what runs killed outright left behind
  */
@@ -18,6 +19,7 @@ import { init } from './commands/init.ts';
 import { defaultJobs } from './run-pool.ts';
 import { runBatch } from './run-batch.ts';
 import { firstLine } from './oracle.ts';
+import { referencesCommand } from './commands/references.ts';
 import type { StoreKind } from './stores/types.ts';
 import { RUNTIME_CHOICES, type RuntimeChoice } from './stores/start-store.ts';
 import type { OracleDefinition } from './oracle.ts';
@@ -42,6 +44,7 @@ const USAGE = `lock-oracles: prove or refute lock, lease, leader and clock bugs 
 Usage:
   npm run oracle -- <ID> --target <path> [options] [--<param> <value> ...]
   npm run oracle -- list [--json]
+  npm run oracle -- references [<ID> ...] [--jobs J] [--json]   every reference target's verdict, checked
   npm run oracle -- <ID> --help
   npm run oracle -- init --client <library> --shape <with-lock|binding>   write a target for your helper (init --help)
   npm run oracle -- clean [--json]   remove temp dirs and containers of runs killed outright (SIGKILL)
@@ -69,6 +72,9 @@ async function main(argv: string[]): Promise<number> {
     // Asked for, the usage is the answer (stdout); as a correction to a bare call it goes to stderr.
     (values.help ? process.stdout : process.stderr).write(`${USAGE}\n`);
     return values.help ? EXIT.PASS : EXIT.USAGE;
+  }
+  if (command === 'references') {
+    return referencesCommand(positionals.slice(1), { jobs: wholeNumber('--jobs', values.jobs, defaultJobs()), json: values.json === true, progress: progressPrinter(!values.quiet) });
   }
   refuseExtraArguments(positionals.slice(1));
   if (command === 'list') return list(values.json === true);

@@ -7,12 +7,12 @@
  * stay lazy (code splitting). Outputs live in a content-addressed cache dir whose entries unused
  * for a day are removed.
  */
-import { build, type Plugin } from 'esbuild';
+import type { Plugin, PluginBuild } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync, existsSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 const CACHE = join(tmpdir(), 'lock-oracles-cache', 'modules');
@@ -25,15 +25,16 @@ interface Compiled {
 }
 const compiled = new Map<string, Promise<Compiled>>();
 
-/** The compiled ES module for `entry` (an absolute path), rebuilt when any of its inputs changed. */
+/**
+ * The compiled ES module for `entry` (an absolute path), rebuilt when any of its inputs changed.
+ * What was compiled is remembered in this process and, for the next process, in a small manifest
+ * beside the outputs: a fresh CLI whose target did not change starts no esbuild at all.
+ */
 export async function compileModule(entry: string): Promise<string> {
-  const known = compiled.get(entry);
-  if (known) {
-    const done = await known.catch(() => undefined);
-    if (done && unchanged(done.inputs) && existsSync(done.file)) {
-      touch(dirname(done.file));
-      return done.file;
-    }
+  const known = (await compiled.get(entry)?.catch(() => undefined)) ?? readManifest(entry);
+  if (known && unchanged(known.inputs) && existsSync(known.file)) {
+    touch(dirname(known.file));
+    return known.file;
   }
   const next = compile(entry);
   compiled.set(entry, next);
@@ -41,8 +42,29 @@ export async function compileModule(entry: string): Promise<string> {
   return (await next).file;
 }
 
+function manifestPath(entry: string): string {
+  return join(CACHE, `${createHash('sha256').update(entry).digest('hex').slice(0, 24)}.json`);
+}
+
+function readManifest(entry: string): Compiled | undefined {
+  try {
+    const { file, inputs } = JSON.parse(readFileSync(manifestPath(entry), 'utf8')) as { file: string; inputs: Array<[string, number]> };
+    return { file, inputs: new Map(inputs) };
+  } catch {
+    return undefined;
+  }
+}
+
+function writeManifest(entry: string, done: Compiled): void {
+  const path = manifestPath(entry);
+  const staging = `${path}.${process.pid}`;
+  writeFileSync(staging, JSON.stringify({ file: done.file, inputs: [...done.inputs] }));
+  renameSync(staging, path);
+}
+
 async function compile(entry: string): Promise<Compiled> {
   pruneOnce();
+  const { build } = await import('esbuild');
   const result = await build({
     entryPoints: [entry],
     bundle: true,
@@ -69,10 +91,10 @@ async function compile(entry: string): Promise<Compiled> {
   const dir = join(CACHE, hash.digest('hex').slice(0, 24));
   if (existsSync(dir)) touch(dir);
   else writeAtomically(dir, result.outputFiles);
-  const inputs = new Map(Object.keys(result.metafile.inputs).map((path) => [resolve(path), 0]));
-  for (const path of inputs.keys()) inputs.set(path, mtime(path));
   const output = Object.entries(result.metafile.outputs).find(([, o]) => o.entryPoint !== undefined)![0];
-  return { file: join(dir, basename(output)), inputs };
+  const done = { file: join(dir, basename(output)), inputs: inputTimes(result.metafile.inputs) };
+  writeManifest(entry, done);
+  return done;
 }
 
 /** TypeScript is bundled; whatever node can load itself is imported from where it is. */
@@ -88,29 +110,42 @@ const leaveToNode: Plugin = {
       if (TYPESCRIPT.test(found.path)) return { path: found.path };
       return { path: pathToFileURL(found.path).href, external: true };
     });
-    // A bundled file still sees its own location in import.meta (e.g. new URL('./x.json', import.meta.url)).
-    build.onLoad({ filter: TYPESCRIPT }, (args) => {
-      const source = readFileSync(args.path, 'utf8');
-      const contents = source.includes('import.meta')
-        ? source
-            .replaceAll('import.meta.url', JSON.stringify(pathToFileURL(args.path).href))
-            .replaceAll('import.meta.filename', JSON.stringify(args.path))
-            .replaceAll('import.meta.dirname', JSON.stringify(dirname(args.path)))
-        : source;
-      return { contents, loader: args.path.endsWith('x') ? 'tsx' : 'ts' };
-    });
+    keepSourceLocation(build);
   },
 };
 
-function writeAtomically(dir: string, files: ReadonlyArray<{ path: string; contents: Uint8Array }>): void {
+/** A bundled TypeScript file still sees its own location in import.meta (e.g. new URL('./x.json', import.meta.url)). */
+export function keepSourceLocation(build: PluginBuild): void {
+  build.onLoad({ filter: TYPESCRIPT }, (args) => {
+    const source = readFileSync(args.path, 'utf8');
+    const contents = source.includes('import.meta')
+      ? source
+          .replaceAll('import.meta.url', JSON.stringify(pathToFileURL(args.path).href))
+          .replaceAll('import.meta.filename', JSON.stringify(args.path))
+          .replaceAll('import.meta.dirname', JSON.stringify(dirname(args.path)))
+      : source;
+    return { contents, loader: args.path.endsWith('x') ? 'tsx' : 'ts' };
+  });
+}
+
+/** Writes a build's output files under `dir` (paths relative to the build's outdir `outdir`), all or nothing. */
+export function writeAtomically(dir: string, files: ReadonlyArray<{ path: string; contents: Uint8Array }>, outdir = '/'): void {
   const staging = `${dir}.${process.pid}.${Math.random().toString(36).slice(2)}`;
-  mkdirSync(staging, { recursive: true });
-  for (const file of files) writeFileSync(join(staging, file.path), file.contents);
+  for (const file of files) {
+    const path = join(staging, relative(outdir, file.path));
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, file.contents);
+  }
   try {
     renameSync(staging, dir);
   } catch {
     rmSync(staging, { recursive: true, force: true }); // another process wrote the same content first
   }
+}
+
+/** The mtime of each input of a build (metafile paths are relative to `workingDir`). */
+export function inputTimes(metafileInputs: object, workingDir = process.cwd()): Map<string, number> {
+  return new Map(Object.keys(metafileInputs).map((path) => [resolve(workingDir, path), mtime(resolve(workingDir, path))]));
 }
 
 function unchanged(inputs: Map<string, number>): boolean {

@@ -12,6 +12,13 @@ export class UsageError extends Error {
   override name = 'UsageError';
 }
 
+/** Set only in the compiled CLI (src/build-dist.ts): the build dir holding each oracle's compiled twin. */
+declare const LOCK_ORACLES_BUILD: string | undefined;
+
+function oracleModule(id: string): string {
+  return typeof LOCK_ORACLES_BUILD === 'string' ? join(LOCK_ORACLES_BUILD, 'oracles', `${id}.js`) : join(ORACLES_DIR, `${id}.ts`);
+}
+
 function oracleIds(): string[] {
   return readdirSync(ORACLES_DIR)
     .filter((f) => /^V\d+\.ts$/.test(f))
@@ -25,7 +32,7 @@ export async function loadOracle(id: string): Promise<OracleDefinition<ParamSpec
   if (!known.includes(normalized)) {
     throw new UsageError(`unknown oracle "${id}" (known: ${known.join(', ')}; \`npm run oracle -- list\` describes them)`);
   }
-  const module = (await import(pathToFileURL(join(ORACLES_DIR, `${normalized}.ts`)).href)) as {
+  const module = (await import(pathToFileURL(oracleModule(normalized)).href)) as {
     default: OracleDefinition<ParamSpecs>;
   };
   return module.default;

@@ -13,17 +13,24 @@ export interface BatchOptions {
   jobs: number;
   /** Told when a crowded INCONCLUSIVE is played again alone. */
   onReplay?: (index: number, crowded: EvidenceRecord) => void;
+  /** Told as soon as a run's record is the one that counts (before the whole batch is done). */
+  onFinal?: (index: number, record: EvidenceRecord) => void;
 }
 
 export async function runBatch<T>(items: readonly T[], options: BatchOptions, play: (item: T, index: number) => Promise<EvidenceRecord>): Promise<EvidenceRecord[]> {
   const jobs = Math.min(options.jobs, items.length);
-  const records = await runPool(items, jobs, play);
-  if (jobs === 1) return records;
-  for (const [index, crowded] of records.entries()) {
-    if (crowded.verdict !== 'INCONCLUSIVE') continue;
-    options.onReplay?.(index, crowded);
+  const crowded = (record: EvidenceRecord) => jobs > 1 && record.verdict === 'INCONCLUSIVE';
+  const records = await runPool(items, jobs, async (item, index) => {
+    const record = await play(item, index);
+    if (!crowded(record)) options.onFinal?.(index, record);
+    return record;
+  });
+  for (const [index, first] of records.entries()) {
+    if (!crowded(first)) continue;
+    options.onReplay?.(index, first);
     const alone = await play(items[index]!, index);
-    records[index] = { ...alone, crowdedAttempt: { verdict: crowded.verdict, explanation: crowded.explanation, jobs } };
+    records[index] = { ...alone, crowdedAttempt: { verdict: first.verdict, explanation: first.explanation, jobs } };
+    options.onFinal?.(index, records[index]!);
   }
   return records;
 }

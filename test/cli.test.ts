@@ -12,7 +12,7 @@ import { join } from 'node:path';
 // Every process a CLI run starts (holders, store servers) inherits this tag in its environment.
 const TAG = `LOCK_ORACLES_TEST_TAG=${randomUUID()}`;
 const cli = (args: string[], env: Record<string, string> = {}) =>
-  execa('npx', ['tsx', 'src/cli.ts', ...args], { reject: false, env: { ...env, LOCK_ORACLES_TEST_TAG: TAG.split('=')[1]! }, timeout: 90_000 });
+  execa('node', ['bin/lock-oracles.js', ...args], { reject: false, env: { ...env, LOCK_ORACLES_TEST_TAG: TAG.split('=')[1]! }, timeout: 90_000 });
 
 /** Processes still alive that a CLI run of this file started. */
 function leftovers(): string[] {
@@ -144,8 +144,8 @@ describe('the harness stops everything it started when interrupted', () => {
     const port = /127\.0\.0\.1:(\d+)/.exec(seen)![1]!;
     expect(readdirSync(tmp).filter((f) => f.startsWith('lock-oracles-redis-'))).toHaveLength(1);
     expect(leftovers().length).toBeGreaterThanOrEqual(3); // redis-server and the holders A and B
-    // The harness itself: the node process tsx started with its loader on src/cli.ts.
-    const harness = leftovers().find((line) => line.includes('loader.mjs') && line.includes('src/cli.ts'));
+    // The harness itself: the node process running the launcher (bin/lock-oracles.js).
+    const harness = leftovers().find((line) => line.includes('bin/lock-oracles.js'));
     process.kill(Number(harness!.split(' ')[0]), 'SIGINT');
     const result = await run;
     expect(result.exitCode).toBe(130);
@@ -170,7 +170,7 @@ describe('a harness killed outright (SIGKILL) leaves no process behind', () => {
     const port = /127\.0\.0\.1:(\d+)/.exec(seen)![1]!;
     const server = async () => (await execa('pgrep', ['-af', `redis-server.*:${port}`], { reject: false })).stdout.trim();
     expect(await server()).not.toBe('');
-    const harness = leftovers().find((line) => line.includes('loader.mjs') && line.includes('src/cli.ts'));
+    const harness = leftovers().find((line) => line.includes('bin/lock-oracles.js'));
     expect(leftovers().length).toBeGreaterThanOrEqual(3); // the harness and holders A (stopped) and B
     process.kill(Number(harness!.split(' ')[0]), 'SIGKILL');
     await run;

@@ -9,6 +9,7 @@ import { assertLoopbackUrl } from '../src/stores/loopback.ts';
 import { runPool } from '../src/run-pool.ts';
 import V313 from '../oracles/V313.ts';
 import { runBatch } from '../src/run-batch.ts';
+import { checkReference } from '../src/references.ts';
 import type { EvidenceRecord } from '../src/evidence.ts';
 
 const specs = {
@@ -202,5 +203,32 @@ describe('a batch of runs', () => {
     calls = 0;
     expect((await runBatch([0, 1], { jobs: 1 }, play)).map((r) => r.verdict)).toEqual(['INCONCLUSIVE', 'INCONCLUSIVE']);
     expect(calls).toBe(2);
+  });
+});
+
+describe('a reference run is checked', () => {
+  const good = {
+    verdict: 'FAIL',
+    explanation: 'A deleted B\'s lock',
+    preconditions: [{ name: 'A held the lock', held: true, detail: '' }],
+    faults: [{ kind: 'pause' }],
+    store: { kind: 'redis', version: '7.0.15' },
+    property: { offending: [{ seq: 1 }] },
+  } as unknown as EvidenceRecord;
+  test('a right FAIL with its evidence has no problem', () => {
+    expect(checkReference({ target: 't', expect: 'FAIL' }, 'redis', good)).toEqual([]);
+  });
+  test('a run on another store than the entry names is wrong', () => {
+    expect(checkReference({ target: 't', expect: 'FAIL' }, 'valkey', good)).toEqual(['ran on redis, not on valkey']);
+  });
+  test('a wrong verdict, an unmet precondition, no fault, no server version, a FAIL without offending events are each named', () => {
+    expect(checkReference({ target: 't', expect: 'PASS' }, 'redis', good)).toEqual([expect.stringMatching(/^verdict FAIL, expected PASS/)]);
+    const bare = { ...good, preconditions: [{ name: 'B acquired', held: false, detail: 'never' }], faults: [], store: null, property: { offending: [] } } as unknown as EvidenceRecord;
+    expect(checkReference({ target: 't', expect: 'FAIL' }, 'redis', bare)).toEqual([
+      'preconditions not held: B acquired (never)',
+      'no fault was recorded',
+      'the evidence does not name the server version',
+      'a FAIL without offending events',
+    ]);
   });
 });
