@@ -1,49 +1,120 @@
 /**
- * Benchmark of the harness core (issue 2): redis-server start time, and the wall time of each
- * Redis oracle on one bad and one good reference target (median of N), split into store start,
- * holder start, scenario time, and the overhead beyond the scenario's inherent waits.
- * Usage: npm run bench [-- --runs 5]. Prints a Markdown table for docs/benchmarks.md.
+ * Speed of a verdict against the time the scenario has to wait (issue 10). Per oracle, at default
+ * parameters, on its first bad reference target:
+ * - inherent wait: what the scenario cannot avoid, computed from the parameters (see INHERENT);
+ * - first run: a fresh `node bin/lock-oracles.js … --json` process (the harness's own wallMs, and
+ *   the whole command as a user times it), median of --repeat; `npm run oracle` the same way;
+ * - per run at `--runs 10 --jobs 2`: the whole command's wall / 10;
+ * - the load average (1 min) before and after every row.
+ * Then the side-by-side: the V310 pause scenario hand-written as a vitest test
+ * (scripts/handwritten/), against a local redis-server and against testcontainers' Redis module.
+ * Usage: npm run bench [-- --repeat 5] [--write]   (--write replaces the section in docs/benchmarks.md)
  */
 import { parseArgs } from 'node:util';
-import { cpus } from 'node:os';
-import { runOracle } from '../src/run-oracle.ts';
-import { startLocalStore } from '../src/stores/local-runtime.ts';
-import { cleanupAll } from '../src/cleanup.ts';
+import { availableParallelism, loadavg } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { execa } from 'execa';
+import { loadOracle } from '../src/registry.ts';
+import { resolveParams } from '../src/params.ts';
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' } } });
-const runs = Number(values.runs);
+const { values } = parseArgs({ options: { repeat: { type: 'string', default: '5' }, write: { type: 'boolean' }, oracles: { type: 'string', default: 'V310,V312,V313' } } });
+const repeat = Number(values.repeat);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const load = () => loadavg()[0]!.toFixed(1);
+type Params = Record<string, string | number>;
 
-// The waits a scenario cannot avoid: the TTL that must lapse (V310, V311, V313); on a V311 FAIL
-// B goes on trying until TTL + grace; V312 has none.
-const cases = [
-  { oracle: 'V310', bad: 'targets/redis/ioredis/release-bare-del.ts', good: 'targets/redis/ioredis/lock-correct.ts', inherent: [200, 200] },
-  { oracle: 'V311', bad: 'targets/redis/ioredis/acquire-no-ttl.ts', good: 'targets/redis/ioredis/lock-correct.ts', inherent: [300 + 300, 300] },
-  { oracle: 'V312', bad: 'targets/redis/ioredis/job-ignores-acquire.ts', good: 'targets/redis/ioredis/job-checks-acquire.ts', inherent: [0, 0] },
-  { oracle: 'V313', bad: 'targets/redis/ioredis/lease-no-renewal.ts', good: 'targets/redis/ioredis/lease-renew-checked.ts', inherent: [300, 300] },
-];
+/** The waits a scenario cannot avoid, from its parameters. */
+const INHERENT: Record<string, (p: Params) => number> = {
+  // A's lock must lapse while A is stopped.
+  V310: (p) => Number(p.ttl),
+  // A runs its whole job (steps × stepMs) while P holds the lock.
+  V312: (p) => Number(p.steps) * Number(p.stepMs),
+  // B's calibration job (steps × stepMs), A's lease lapsing while A is stopped (ttl), A's remaining steps.
+  V313: (p) => Number(p.ttl) + (2 * Number(p.steps) - 1) * Number(p.stepMs),
+  // A is killed; B's retries run until A's TTL lapses.
+  V311: (p) => Number(p.ttl),
+};
 
-const starts: number[] = [];
-for (let i = 0; i < 20; i++) {
-  const store = await startLocalStore({ kind: 'redis' });
-  starts.push(store.startMs);
-  await store.stop();
+async function timed(command: string, args: string[]): Promise<{ ms: number; stdout: string }> {
+  const began = performance.now();
+  const result = await execa(command, args, { reject: false, stderr: 'ignore' });
+  return { ms: performance.now() - began, stdout: result.stdout };
 }
-console.log(`machine: ${cpus().length} cores, node ${process.version}; median of ${runs} runs each\n`);
-console.log(`redis-server start to first answer: median ${median(starts).toFixed(1)} ms (min ${Math.min(...starts).toFixed(1)}, max ${Math.max(...starts).toFixed(1)}, 20 starts)\n`);
-console.log('| oracle | target | verdict | wall ms | store start ms | holders ready ms | scenario ms | inherent wait ms | overhead ms |');
-console.log('|---|---|---|---|---|---|---|---|---|');
-for (const c of cases) {
-  for (const [i, target] of [c.bad, c.good].entries()) {
-    const inherent = c.inherent[i]!;
-    const records = [];
-    for (let i = 0; i < runs; i++) records.push(await runOracle({ oracle: c.oracle, target }));
-    const wall = median(records.map((r) => r.timing.wallMs));
-    const verdicts = [...new Set(records.map((r) => r.verdict))].join('/');
-    console.log(
-      `| ${c.oracle} | ${target.replace('targets/redis/', '')} | ${verdicts} | ${wall.toFixed(0)} | ${median(records.map((r) => r.timing.storeStartMs)).toFixed(0)} | ` +
-        `${median(records.map((r) => r.timing.holdersReadyMs)).toFixed(0)} | ${median(records.map((r) => r.timing.scenarioMs)).toFixed(0)} | ${inherent} | ${(wall - inherent).toFixed(0)} |`,
-    );
+
+const lines: string[] = [];
+const say = (line = '') => {
+  console.log(line);
+  lines.push(line);
+};
+
+say(`Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, ${availableParallelism()} cores, node ${process.version}; first-run figures are the median of ${repeat}.`);
+say();
+say('| oracle | target | inherent ms | harness wall ms (first run) | ratio | command wall ms (node bin/lock-oracles.js) | npm run oracle ms | per run at --runs 10 --jobs 2 ms | ratio | verdicts | load before → after |');
+say('|---|---|---|---|---|---|---|---|---|---|---|');
+for (const id of values.oracles.split(',')) {
+  const oracle = await loadOracle(id);
+  const reference = oracle.references.find((r) => r.expect === 'FAIL' && !r.params)!;
+  const params = resolveParams(oracle.params, {});
+  const inherent = INHERENT[oracle.id]!(params);
+  const args = [oracle.id, '--target', reference.target, '--json', '--no-report', '--quiet'];
+  const before = load();
+  await timed('node', ['bin/lock-oracles.js', 'list']); // the build is fresh before anything is timed
+  const harness: number[] = [];
+  const command: number[] = [];
+  const verdicts = new Set<string>();
+  for (let i = 0; i < repeat; i++) {
+    const run = await timed('node', ['bin/lock-oracles.js', ...args]);
+    const record = JSON.parse(run.stdout) as { verdict: string; timing: { wallMs: number } };
+    verdicts.add(record.verdict);
+    harness.push(record.timing.wallMs);
+    command.push(run.ms);
   }
+  const npm: number[] = [];
+  for (let i = 0; i < repeat; i++) npm.push((await timed('npm', ['run', '-s', 'oracle', '--', ...args])).ms);
+  const batch = await timed('node', ['bin/lock-oracles.js', ...args, '--runs', '10', '--jobs', '2']);
+  const combined = JSON.parse(batch.stdout) as { verdict: string; runs: Array<{ verdict: string }> };
+  for (const r of combined.runs) verdicts.add(r.verdict);
+  const perRun = batch.ms / 10;
+  const ratio = (ms: number) => (inherent > 0 ? `${(ms / inherent).toFixed(2)}×` : '—');
+  say(
+    `| ${oracle.id} | ${reference.target.replace('targets/redis/', '')} | ${inherent} | ${median(harness).toFixed(0)} | ${ratio(median(harness))} | ${median(command).toFixed(0)} | ` +
+      `${median(npm).toFixed(0)} | ${perRun.toFixed(0)} | ${ratio(perRun)} | ${[...verdicts].join('/')} | ${before} → ${load()} |`,
+  );
 }
-await cleanupAll();
+
+say();
+say('Side by side, the V310 pause scenario (A takes a 200 ms lock, is stopped past its TTL, B takes the lock, A releases with a bare DEL; assert B lost its lock) as a user would otherwise write it: one vitest file, `npx vitest run` as the whole command, median of ' + `${repeat}:`);
+say();
+say('| how | what it starts | command wall ms | load before → after |');
+say('|---|---|---|---|');
+const handwritten = [
+  { how: 'hand-written vitest, local redis-server', file: 'scripts/handwritten/v310-local-redis.test.ts', starts: 'one redis-server process, two ioredis clients in the test process' },
+  { how: 'hand-written vitest, testcontainers Redis module', file: 'scripts/handwritten/v310-testcontainers.test.ts', starts: 'one Redis container (@testcontainers/redis), two ioredis clients in the test process' },
+];
+for (const h of handwritten) {
+  const before = load();
+  const walls: number[] = [];
+  let failed = 0;
+  for (let i = 0; i < repeat; i++) {
+    const began = performance.now();
+    const run = await execa('npx', ['vitest', 'run', '--config', 'scripts/handwritten/vitest.config.ts', h.file], { reject: false, all: true });
+    walls.push(performance.now() - began);
+    if (run.exitCode !== 0) failed++;
+  }
+  say(`| ${h.how} | ${h.starts} | ${failed ? `${failed}/${repeat} runs failed` : median(walls).toFixed(0)} | ${before} → ${load()} |`);
+}
+{
+  const before = load();
+  const walls: number[] = [];
+  for (let i = 0; i < repeat; i++) walls.push((await timed('node', ['bin/lock-oracles.js', 'V310', '--target', 'targets/redis/ioredis/release-bare-del.ts', '--no-report', '--quiet'])).ms);
+  say(`| lock-oracles V310 (node bin/lock-oracles.js) | a scratch redis-server, three holder processes (A, B, C), real SIGSTOP | ${median(walls).toFixed(0)} | ${before} → ${load()} |`);
+}
+
+if (values.write) {
+  const doc = readFileSync('docs/benchmarks.md', 'utf8');
+  const [start, end] = ['<!-- bench:speed -->', '<!-- /bench:speed -->'];
+  const section = `${start}\n${lines.join('\n')}\n${end}`;
+  const next = doc.includes(start) ? doc.replace(new RegExp(`${start}[\\s\\S]*${end}`), section) : `${doc.trimEnd()}\n\n## Speed: a verdict against the inherent wait (\`npm run bench\`)\n\n${section}\n`;
+  writeFileSync('docs/benchmarks.md', next);
+  console.log('\nwritten to docs/benchmarks.md');
+}
