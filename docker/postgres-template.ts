@@ -10,7 +10,8 @@ import { execa } from 'execa';
 import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, chmodSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cleanupDir } from '../src/cleanup.ts';
+import { cleanupDir, cleanupProcess } from '../src/cleanup.ts';
+import { dieWithHarness } from '../src/die-with-harness.ts';
 import type { PostgresBinaries } from './postgres-binaries.ts';
 import { giveTo, runAs, type ServerUser } from './server-user.ts';
 
@@ -65,9 +66,20 @@ function checkedOwner(template: string, user: ServerUser | undefined): string {
   return template;
 }
 
-/** Copy the template to `dataDir`, keeping owner and modes (Postgres insists on 0700 and its owner). */
+/**
+ * Copy the template to `dataDir`, keeping owner and modes (Postgres insists on 0700 and its owner).
+ * The copy is registered for cleanup (and dies with the harness): an interrupted run kills it
+ * before its dir is removed, or it would go on writing into a dir already cleaned up.
+ */
 export async function copyTemplate(template: string, dataDir: string): Promise<void> {
-  const result = await execa('cp', ['-a', template, dataDir], { reject: false, all: true, stdin: 'ignore' });
+  const [command, args] = dieWithHarness('cp', ['-a', template, dataDir]);
+  const copy = execa(command, args, { reject: false, all: true, stdin: 'ignore' });
+  const unregister = cleanupProcess(`copy of ${template}`, copy.pid, async () => {
+    copy.kill('SIGKILL');
+    await copy;
+  });
+  const result = await copy;
+  await unregister();
   if (result.exitCode !== 0) {
     rmSync(dataDir, { recursive: true, force: true });
     throw new Error(`copying the Postgres template ${template} to ${dataDir} failed:\n${result.all}`);

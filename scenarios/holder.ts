@@ -85,6 +85,9 @@ export class Holder {
   #process: ResultPromise<{ ipc: true }>;
   #nextId = 1;
   #calls = new Map<number, (result: { ok: boolean; value?: unknown; error?: string }) => void>();
+  /** What each call in flight is, by request id: named when a run ends with calls still pending. */
+  #inFlight = new Map<number, string>();
+  #readySettled = false;
   #effectLatches: Latch[] = [];
   #seamLatches = new Map<string, Latch>();
   #stopped: FaultRecord | undefined;
@@ -109,7 +112,6 @@ export class Holder {
       stdout: 2,
       stderr: 'pipe',
       buffer: false,
-      cleanup: true,
     }) as ResultPromise<{ ipc: true }>;
     let stderr = '';
     this.#process.stderr?.on('data', (chunk: Buffer) => {
@@ -136,7 +138,21 @@ export class Holder {
       );
       void this.#listen(resolve, reject);
     });
-    this.ready.catch(() => undefined);
+    this.ready.then(
+      () => (this.#readySettled = true),
+      () => (this.#readySettled = true),
+    );
+  }
+
+  /** What this holder is still busy with (for a run that ends at its deadline): empty when idle. */
+  pending(): string[] {
+    if (this.#exit) return [];
+    if (!this.#readySettled) return [`holder ${this.id}: loading the target (its import has not settled)`];
+    const latches = [...this.#effectLatches, ...this.#seamLatches.values()].filter((l) => l.isReached && !l.isReleased);
+    return [
+      ...[...this.#inFlight.values()].map((what) => `holder ${this.id}: ${what} has not returned`),
+      ...latches.map((l) => `holder ${this.id}: held at ${l.point}`),
+    ];
   }
 
   get pid(): number | undefined {
@@ -225,17 +241,20 @@ export class Holder {
   #request(message: RequestBody, deadlineMs?: number): Promise<{ ok: boolean; value?: unknown; error?: string }> {
     if (this.#exit) return Promise.resolve({ ok: false, error: `holder ${this.id} has exited` });
     const id = this.#nextId++;
+    const what = message.t === 'call' ? `${message.member}()` : message.t === 'init' ? 'connect()' : message.t === 'clock' ? `clock ${message.command.op}` : message.t;
+    this.#inFlight.set(id, what);
     return new Promise((resolve) => {
       const timer =
         deadlineMs === undefined
           ? undefined
           : setTimeout(() => {
               this.#calls.delete(id);
-              const what = message.t === 'call' ? `${message.member}()` : message.t === 'init' ? 'connect()' : message.t;
+              this.#inFlight.delete(id);
               resolve({ ok: false, error: `${what} did not return within ${deadlineMs} ms: a lock call must try once and return (a blocking acquire never hands control back)` });
             }, deadlineMs);
       this.#calls.set(id, (result) => {
         clearTimeout(timer);
+        this.#inFlight.delete(id);
         resolve(result);
       });
       this.#send({ ...message, id } as ToHolder);

@@ -65,24 +65,74 @@ function runSyncTeardowns(): void {
   pending.clear();
 }
 
+const interruptListeners = new Set<(signal: InterruptSignal) => void>();
+let interruptedBy: InterruptSignal | undefined;
+
+export type InterruptSignal = 'SIGINT' | 'SIGTERM';
+
+/** The exit code for an interruption: 128 + the signal's number. */
+export function interruptExitCode(signal: InterruptSignal): number {
+  return signal === 'SIGINT' ? 130 : 143;
+}
+
+/** The signal that interrupted this process, if one did. */
+export function interruption(): InterruptSignal | undefined {
+  return interruptedBy;
+}
+
+/**
+ * Let a running command end its own run on SIGINT/SIGTERM (stop everything, write an INTERRUPTED
+ * record, exit 130/143) instead of the default: tear down and exit at once. Returns an unsubscribe.
+ */
+export function onInterrupt(listener: (signal: InterruptSignal) => void): () => void {
+  installSignalHandlers();
+  interruptListeners.add(listener);
+  if (interruptedBy) listener(interruptedBy);
+  return () => interruptListeners.delete(listener);
+}
+
+/** How long an orderly stop may take before everything left is killed outright. */
+const HARD_STOP_MS = 20_000;
+
 function installSignalHandlers(): void {
   if (signalsInstalled) return;
   signalsInstalled = true;
-  let stopping = false;
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    // `on`, not `once`: execa's signal-exit re-raises the signal (killing this process before its
-    // cleanup is done) when it finds no other listener left; a second signal changes nothing.
-    process.on(signal, () => {
-      if (stopping) return;
-      stopping = true;
-      if (pending.size) process.stderr.write(`\n${signal}: stopping every store and holder this run started\n`);
-      const hardStop = setTimeout(() => {
-        runSyncTeardowns();
-        process.exit(signal === 'SIGINT' ? 130 : 143);
-      }, 3000);
-      hardStop.unref();
-      void cleanupAll().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
-    });
+    // `on`, not `once`: the listener must stay, or a second signal (a second Ctrl-C, or a library's
+    // exit hook re-raising the first one when it sees no listener left) kills the harness
+    // mid-cleanup and leaves store dirs behind.
+    process.on(signal, () => interrupt(signal, signal));
   }
   process.once('exit', runSyncTeardowns);
+  watchParent();
+}
+
+/**
+ * A harness whose parent died (`npm run oracle` killed, even by SIGKILL, or a wrapper that does not
+ * pass signals on) is orphaned: nobody waits for its verdict. It stops as on SIGTERM.
+ */
+function watchParent(): void {
+  const parent = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== parent) interrupt('SIGTERM', `the parent process (pid ${parent}) is gone`);
+  }, 250).unref();
+}
+
+function interrupt(signal: InterruptSignal, cause: string): void {
+  if (interruptedBy) {
+    if (cause === signal) process.stderr.write(`\n${signal}: already stopping (since ${interruptedBy}); cleanup goes on, nothing will be left running\n`);
+    return;
+  }
+  interruptedBy = signal;
+  process.stderr.write(`\n${cause}: stopping every store and holder this run started\n`);
+  const hardStop = setTimeout(() => {
+    runSyncTeardowns();
+    process.exit(interruptExitCode(signal));
+  }, HARD_STOP_MS);
+  hardStop.unref();
+  if (interruptListeners.size) {
+    for (const listener of interruptListeners) listener(signal);
+    return;
+  }
+  void cleanupAll().finally(() => process.exit(interruptExitCode(signal)));
 }

@@ -14,12 +14,13 @@ import { optionName } from './params.ts';
 import { runOracle } from './run-oracle.ts';
 import { combineRuns, type EvidenceRecord } from './evidence.ts';
 import { writeMultiRunReport, writeRunReport } from './report/write-report.ts';
-import { cleanupAll } from './cleanup.ts';
+import { cleanupAll, interruptExitCode, interruption, onInterrupt } from './cleanup.ts';
 import { init } from './commands/init.ts';
 import { defaultJobs } from './run-pool.ts';
 import { runBatch } from './run-batch.ts';
 import { firstLine } from './oracle.ts';
 import { referencesCommand } from './commands/references.ts';
+import { checkWritableDir } from './report/safe-write.ts';
 import type { StoreKind } from './stores/types.ts';
 import { RUNTIME_CHOICES, type RuntimeChoice } from './stores/start-store.ts';
 import type { OracleDefinition } from './oracle.ts';
@@ -31,6 +32,7 @@ const HARNESS_OPTIONS = {
   runtime: { type: 'string' },
   runs: { type: 'string' },
   jobs: { type: 'string' },
+  deadline: { type: 'string' },
   expect: { type: 'string' },
   json: { type: 'boolean' },
   'report-dir': { type: 'string' },
@@ -38,6 +40,8 @@ const HARNESS_OPTIONS = {
   quiet: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
+
+const MAX_RUNS = 1000;
 
 const USAGE = `lock-oracles: prove or refute lock, lease, leader and clock bugs against real stores.
 
@@ -54,15 +58,19 @@ Options:
   --store <kind>       redis | valkey | postgres | pgbouncer (default: the oracle's first store)
   --runtime <name>     local | container | auto: how the store is started (default local; auto = local when
                        the store is installed here, else container when a Docker engine answers)
-  --runs <N>           repeat the scenario N times (fresh store each run); a violation in any run is FAIL
+  --runs <N>           repeat the scenario N times (fresh store each run, at most ${MAX_RUNS}); a violation in any run
+                       is FAIL; each run's evidence is written as soon as it finishes
   --jobs <J>           with --runs: up to J runs at once, each with its own store and holders (default: the
                        core count); a run INCONCLUSIVE among parallel runs is played again alone
+  --deadline <ms>      longest a run may take, start-up and teardown included (default: a minute plus three
+                       times the oracle's TTLs and timeouts); past it the run is ERROR naming what was pending
   --expect pass|fail   exit 0 when the verdict matches (failing-first proof of a fix)
   --json               print the evidence record on stdout (progress stays on stderr)
   --report-dir <dir>   where evidence is written (default: reports/)
   --no-report          write nothing
   --quiet              no progress lines: only the verdict line
-Exit codes: 0 PASS (or as expected), 1 FAIL, 2 usage error or ERROR, 3 INCONCLUSIVE.`;
+Exit codes: 0 PASS (or as expected), 1 FAIL, 2 usage error or ERROR, 3 INCONCLUSIVE,
+130/143 interrupted by SIGINT/SIGTERM (everything stopped, an INTERRUPTED record written).`;
 
 async function main(argv: string[]): Promise<number> {
   if (argv[0] === 'init') return init(argv.slice(1));
@@ -74,7 +82,7 @@ async function main(argv: string[]): Promise<number> {
     return values.help ? EXIT.PASS : EXIT.USAGE;
   }
   if (command === 'references') {
-    return referencesCommand(positionals.slice(1), { jobs: wholeNumber('--jobs', values.jobs, defaultJobs()), json: values.json === true, progress: progressPrinter(!values.quiet) });
+    return referencesCommand(positionals.slice(1), { jobs: wholeNumber('--jobs', values.jobs, defaultJobs(), 1, 64), json: values.json === true, progress: progressPrinter(!values.quiet) });
   }
   refuseExtraArguments(positionals.slice(1));
   if (command === 'list') return list(values.json === true);
@@ -86,14 +94,36 @@ async function main(argv: string[]): Promise<number> {
   }
   refuseUnknownOptions(oracle, Object.keys(extra));
   if (!values.target) throw new UsageError(`${oracle.id}: --target <path> is required (e.g. --target ${oracle.references[0]?.target ?? 'targets/...'})`);
-  const runs = wholeNumber('--runs', values.runs, 1);
-  const jobs = wholeNumber('--jobs', values.jobs, defaultJobs());
+  const runs = wholeNumber('--runs', values.runs, 1, 1, MAX_RUNS);
+  const jobs = wholeNumber('--jobs', values.jobs, defaultJobs(), 1, 64);
+  const deadlineMs = values.deadline === undefined ? undefined : wholeNumber('--deadline', values.deadline, 0, 100, 3_600_000);
   const expect = values.expect?.toLowerCase();
   if (expect !== undefined && expect !== 'pass' && expect !== 'fail') throw new UsageError(`--expect must be pass or fail, got "${values.expect}"`);
   const runtime = values.runtime ?? 'local';
   if (!(RUNTIME_CHOICES as readonly string[]).includes(runtime)) throw new UsageError(`--runtime must be ${RUNTIME_CHOICES.join(', ')}, got "${runtime}"`);
   const progress = progressPrinter(!values.quiet);
+  const reportDir = values['no-report'] ? undefined : resolve(values['report-dir'] ?? resolve(REPO_ROOT, 'reports'));
+  if (reportDir) {
+    try {
+      checkWritableDir(reportDir);
+    } catch (error) {
+      throw new UsageError(`--report-dir: ${(error as Error).message}. Give a writable directory, or --no-report.`);
+    }
+  }
 
+  // SIGINT/SIGTERM: the runs in progress stop everything and return INTERRUPTED records.
+  const stop = new AbortController();
+  onInterrupt((signal) => stop.abort(signal));
+  const dirs = new Map<number, string>();
+  const unwritten: string[] = [];
+  const save = (write: () => string) => {
+    try {
+      return write();
+    } catch (error) {
+      unwritten.push((error as Error).message);
+      return undefined;
+    }
+  };
   const runIndexes = Array.from({ length: runs }, (_, i) => i);
   const onReplay = (index: number, crowded: EvidenceRecord) =>
     progress(`run ${index + 1}/${runs} was INCONCLUSIVE among ${Math.min(jobs, runs)} parallel runs (${firstLine(crowded.explanation)}); playing it again alone`);
@@ -106,23 +136,31 @@ async function main(argv: string[]): Promise<number> {
       ...(values.store ? { store: values.store as StoreKind } : {}),
       runtime: runtime as RuntimeChoice,
       progress: (message) => progress(`${tag}${message}`),
+      ...(deadlineMs ? { deadlineMs } : {}),
+      stop: stop.signal,
     });
+    // Each run's evidence is written as soon as it finishes: an interrupted batch keeps what it did.
+    const dir = reportDir ? save(() => writeRunReport(record, reportDir)) : undefined;
+    if (dir) dirs.set(index, dir);
     progress(`${tag}${record.oracle.id} ${colourVerdict(record.verdict)} — ${record.property?.detail ?? firstLine(record.explanation)}`);
     return record;
   });
-  const reportDir = resolve(values['report-dir'] ?? resolve(REPO_ROOT, 'reports'));
   const combined = runs > 1 ? combineRuns(records) : undefined;
   const verdict = combined?.verdict ?? records[0]!.verdict;
-  let written: string | undefined;
-  if (!values['no-report']) written = combined ? writeMultiRunReport(combined, reportDir) : writeRunReport(records[0]!, reportDir);
+  const runDirs = [...dirs.entries()].sort(([a], [b]) => a - b).map(([, dir]) => dir);
+  const written = combined && reportDir ? save(() => writeMultiRunReport(combined, reportDir, runDirs)) : runDirs[0];
   if (values.json) process.stdout.write(`${JSON.stringify(combined ?? records[0], null, 2)}\n`);
   summarize(verdict, combined?.explanation ?? records[0]!.explanation, written, values.quiet === true);
+  // The verdict stands when its evidence could not be written: say so loudly, keep its exit code.
+  for (const problem of unwritten) process.stderr.write(`warning: the verdict stands, but its evidence was not written: ${problem}\n`);
+  const signal = interruption();
+  if (signal) return interruptExitCode(signal);
   return exitCodeFor(verdict, expect as 'pass' | 'fail' | undefined);
 }
 
-function wholeNumber(option: string, raw: string | undefined, fallback: number): number {
-  const value = raw === undefined ? fallback : Number(raw);
-  if (!Number.isInteger(value) || value < 1) throw new UsageError(`${option} must be a whole number ≥ 1, got "${raw}"`);
+function wholeNumber(option: string, raw: string | undefined, fallback: number, min: number, max: number): number {
+  const value = raw === undefined ? fallback : /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!Number.isSafeInteger(value) || value < min || value > max) throw new UsageError(`${option} must be a whole number from ${min} to ${max}, got "${raw}"`);
   return value;
 }
 

@@ -57,9 +57,9 @@ export interface MultiRunRecord {
   runs: EvidenceRecord[];
 }
 
-/** FAIL beats ERROR beats INCONCLUSIVE beats PASS: one violation anywhere is a violation. */
+/** FAIL beats INTERRUPTED beats ERROR beats INCONCLUSIVE beats PASS: one violation anywhere is a violation. */
 export function combineVerdicts(verdicts: Verdict[]): Verdict {
-  for (const verdict of ['FAIL', 'ERROR', 'INCONCLUSIVE'] as const) if (verdicts.includes(verdict)) return verdict;
+  for (const verdict of ['FAIL', 'INTERRUPTED', 'ERROR', 'INCONCLUSIVE'] as const) if (verdicts.includes(verdict)) return verdict;
   return 'PASS';
 }
 
@@ -74,7 +74,8 @@ export function combineRuns(runs: EvidenceRecord[]): MultiRunRecord {
     params: first.params,
     verdict,
     explanation:
-      `${runs.length} runs: ${tally('FAIL')} FAIL, ${tally('PASS')} PASS, ${tally('INCONCLUSIVE')} INCONCLUSIVE, ${tally('ERROR')} ERROR. ` +
+      `${runs.length} runs: ${tally('FAIL')} FAIL, ${tally('PASS')} PASS, ${tally('INCONCLUSIVE')} INCONCLUSIVE, ${tally('ERROR')} ERROR` +
+      `${tally('INTERRUPTED') ? `, ${tally('INTERRUPTED')} INTERRUPTED` : ''}. ` +
       (verdict === 'FAIL' ? `First violation: run ${runs.findIndex((r) => r.verdict === 'FAIL') + 1}. ` : '') +
       (runs.find((r) => r.verdict === verdict)?.explanation ?? ''),
     violations: runs.map((r, i) => ({ run: i + 1, verdict: r.verdict, counts: r.counts })),

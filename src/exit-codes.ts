@@ -1,10 +1,10 @@
-/** Exit codes: 0 PASS (or the verdict --expect asked for), 1 FAIL, 2 usage error or ERROR, 3 INCONCLUSIVE. */
+/** Exit codes: 0 PASS (or the verdict --expect asked for), 1 FAIL, 2 usage error or ERROR, 3 INCONCLUSIVE; 130/143 interrupted (src/cleanup.ts). */
 import type { Verdict } from './oracle.ts';
 
 export const EXIT = { PASS: 0, FAIL: 1, USAGE: 2, ERROR: 2, INCONCLUSIVE: 3 } as const;
 
 export function exitCodeFor(verdict: Verdict, expect?: 'pass' | 'fail'): number {
-  if (verdict === 'ERROR') return EXIT.ERROR;
+  if (verdict === 'ERROR' || verdict === 'INTERRUPTED') return EXIT.ERROR;
   if (verdict === 'INCONCLUSIVE') return EXIT.INCONCLUSIVE;
   if (!expect) return verdict === 'PASS' ? EXIT.PASS : EXIT.FAIL;
   return verdict.toLowerCase() === expect ? EXIT.PASS : EXIT.FAIL;

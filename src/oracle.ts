@@ -11,7 +11,8 @@ import type { StoreKind, StoreRequest } from './stores/types.ts';
 import type { TargetMember } from '../targets/contract.ts';
 import type { Scenario } from '../scenarios/scenario.ts';
 
-export type Verdict = 'PASS' | 'FAIL' | 'INCONCLUSIVE' | 'ERROR';
+/** INTERRUPTED: a signal (SIGINT/SIGTERM) stopped the run before a verdict; nothing was judged. */
+export type Verdict = 'PASS' | 'FAIL' | 'INCONCLUSIVE' | 'ERROR' | 'INTERRUPTED';
 
 /** A condition the scenario needs for its result to mean anything (the fault really landed...). */
 export interface Check {

@@ -21,5 +21,7 @@ export function colourVerdict(verdict: Verdict): string {
       return pc.yellow(pc.bold(verdict));
     case 'ERROR':
       return pc.magenta(pc.bold(verdict));
+    case 'INTERRUPTED':
+      return pc.cyan(pc.bold(verdict));
   }
 }

@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { History } from './history.ts';
 import { Resource } from './resource.ts';
 import { decideVerdict, type Judgement, type Verdict } from './oracle.ts';
-import { ParamError, resolveParams } from './params.ts';
+import { defaultDeadlineMs, ParamError, resolveParams } from './params.ts';
 import { loadOracle, REPO_ROOT, UsageError } from './registry.ts';
 import { recipeFor } from '../docker/index.ts';
 import { startStore, type RuntimeChoice } from './stores/start-store.ts';
@@ -30,7 +30,14 @@ export interface RunRequest {
   /** Which runtime starts the store (src/stores/start-store.ts); default local. */
   runtime?: RuntimeChoice;
   progress?: (message: string) => void;
+  /** Longest the run may take, start-up and teardown included; default from the parameters (src/params.ts). */
+  deadlineMs?: number;
+  /** Aborted (with the signal's name as its reason) when the user interrupts: the run stops and says INTERRUPTED. */
+  stop?: AbortSignal;
 }
+
+/** How long teardown may take after a run ended at its deadline or was interrupted, before processes are killed. */
+const TEARDOWN_MS = 5000;
 
 const HARNESS_VERSION = '0.1.0';
 
@@ -71,6 +78,7 @@ export async function runOracle(request: RunRequest): Promise<EvidenceRecord> {
   const spawnHolder = (id: string) => {
     const ready = spawned.get(id);
     if (ready) return ready;
+    if (end.result) throw new Error(`the run has ended (${end.result.reason}); holder ${id} is not started`);
     if (!modules) throw new Error(`holder ${id} was asked for before the target was compiled`);
     const holder = new Holder(id, modules, ctx);
     spawned.set(id, holder);
@@ -94,7 +102,15 @@ export async function runOracle(request: RunRequest): Promise<EvidenceRecord> {
   let error: string | undefined;
   let scenarioMs = 0;
   let storeStart: Promise<StartedStore> | undefined;
-  try {
+  let ended: RunEnd | undefined;
+  let stage = 'starting the store and loading the target';
+  const deadlineMs = request.deadlineMs ?? defaultDeadlineMs(oracle.params, params);
+  const end = endOfRun(deadlineMs, request.stop, () => [
+    stage,
+    ...[...spawned.values()].flatMap((h) => h.pending()),
+    ...(storeStart && !store ? ['the store has not finished starting'] : []),
+  ]);
+  const play = async () => {
     storeStart = startStore(storeRequest, request.runtime);
     storeStart.catch(() => undefined);
     modules = await compileHolderModules(targetPath).catch((e: unknown) => {
@@ -110,6 +126,7 @@ export async function runOracle(request: RunRequest): Promise<EvidenceRecord> {
           `(it has: ${readyInfo.members.join(', ') || 'none'}). ${oracle.id} calls ${needs.join(', ')}; see targets/contract.ts.`,
       );
     }
+    stage = 'starting the store';
     store = await storeStart.catch((e: unknown) => {
       if (e instanceof StoreUnavailableError) throw new UsageError(e.message);
       throw e;
@@ -127,21 +144,43 @@ export async function runOracle(request: RunRequest): Promise<EvidenceRecord> {
       progress,
     });
     const playBegan = performance.now();
-    judgement = await oracle.play(scenario, params as never);
+    stage = `playing the ${oracle.id} scenario`;
+    const judged = await oracle.play(scenario, params as never);
     scenarioMs = performance.now() - playBegan;
+    if (!end.result) judgement = judged;
+  };
+  try {
+    await Promise.race([play(), end.promise]);
   } catch (e) {
-    if (e instanceof UsageError) throw e;
-    error = e instanceof TargetCallError ? `${e.message}\nThe target broke, so nothing was judged: fix the target and run again.` : ((e as Error)?.stack ?? String(e));
+    if (e instanceof UsageError && !end.result) throw e;
+    if (!(e instanceof RunEnd)) {
+      error = e instanceof TargetCallError ? `${e.message}\nThe target broke, so nothing was judged: fix the target and run again.` : ((e as Error)?.stack ?? String(e));
+    }
   } finally {
-    await scenario?.close().catch(() => undefined);
-    await Promise.all([...spawned.values()].map((h) => h.close().catch(() => undefined)));
+    ended = end.settle();
+    // A run that ended at its deadline or on a signal may have a closer or a target that never
+    // returns: teardown is bounded too, then every holder is killed outright.
+    const closing = scenario?.close().catch(() => undefined);
+    if (ended.reason !== 'finished') await Promise.race([closing, sleep(TEARDOWN_MS)]);
+    else await closing;
+    const grace = ended.reason === 'finished' ? undefined : 500;
+    await Promise.all([...spawned.values()].map((h) => h.close(grace).catch(() => undefined)));
     // A store still starting when a usage error struck is stopped too, once it is up.
     const stopping = store ? store.stop() : storeStart?.then((started) => started.stop());
     await stopping?.catch(() => undefined);
     await reaping;
   }
 
-  const verdict: Verdict = error || !judgement ? 'ERROR' : decideVerdict(judgement);
+  if (ended.reason === 'interrupted') {
+    judgement = undefined;
+    error = `interrupted by ${String(request.stop?.reason ?? 'a signal')} while ${ended.pending.join('; ')}: the run was stopped and nothing was judged`;
+  } else if (ended.reason === 'deadline') {
+    judgement = undefined;
+    error =
+      `the run did not finish within its deadline of ${deadlineMs} ms (--deadline); still pending: ${ended.pending.join('; ')}. ` +
+      'Every process it started was stopped. A target call that never returns (a blocking call, a promise that never settles, a busy loop) hangs a run: make it return.';
+  }
+  const verdict: Verdict = ended.reason === 'interrupted' ? 'INTERRUPTED' : error || !judgement ? 'ERROR' : decideVerdict(judgement);
   const clock = store?.capabilities.clock;
   return {
     schemaVersion: SCHEMA_VERSION,
@@ -173,7 +212,12 @@ export async function runOracle(request: RunRequest): Promise<EvidenceRecord> {
     preconditions: judgement?.preconditions ?? [],
     property: judgement?.property ?? null,
     verdict,
-    explanation: error ? `The run broke before a verdict: ${error.split('\n')[0]}` : judgement!.explanation,
+    explanation:
+      ended.reason === 'interrupted'
+        ? `Interrupted: ${error!.split('\n')[0]}`
+        : error
+          ? `The run broke before a verdict: ${error.split('\n')[0]}`
+          : judgement!.explanation,
     ...(error ? { error } : {}),
     timing: {
       wallMs: round(performance.now() - began),
@@ -183,6 +227,50 @@ export async function runOracle(request: RunRequest): Promise<EvidenceRecord> {
     },
     environment: { node: process.version, platform: `${process.platform}-${process.arch}`, harness: HARNESS_VERSION },
   };
+}
+
+/** Why a run stopped: its scenario finished, its deadline passed, or the user interrupted it. */
+class RunEnd extends Error {
+  constructor(
+    readonly reason: 'finished' | 'deadline' | 'interrupted',
+    readonly pending: string[],
+  ) {
+    super(`run ended: ${reason}`);
+  }
+}
+
+/**
+ * Rejects with a RunEnd at the deadline or on `stop`, naming what was still pending then;
+ * `settle()` ends the watch when the scenario finished first.
+ */
+function endOfRun(deadlineMs: number, stop: AbortSignal | undefined, pending: () => string[]) {
+  let reject!: (end: RunEnd) => void;
+  let result: RunEnd | undefined;
+  const promise = new Promise<never>((_, r) => (reject = r));
+  promise.catch(() => undefined);
+  const finish = (reason: RunEnd['reason']) => {
+    if (result) return result;
+    clearTimeout(timer);
+    stop?.removeEventListener('abort', onStop);
+    result = new RunEnd(reason, reason === 'finished' ? [] : pending().filter(Boolean));
+    reject(result);
+    return result;
+  };
+  const onStop = () => finish('interrupted');
+  const timer = setTimeout(() => finish('deadline'), deadlineMs);
+  stop?.addEventListener('abort', onStop);
+  if (stop?.aborted) finish('interrupted');
+  return {
+    promise,
+    settle: () => finish('finished'),
+    get result() {
+      return result;
+    },
+  };
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
 
 function checkTarget(path: string): string {

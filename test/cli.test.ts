@@ -130,10 +130,11 @@ describe('bad input: a clear message, exit 2, nothing left running', () => {
 });
 
 describe('the harness stops everything it started when interrupted', () => {
-  test('SIGINT during a run: exit 130, no store or holder process left, temp dirs removed', async () => {
+  test('SIGINT, and a second one during cleanup: exit 130, an INTERRUPTED record, no store or holder process left, temp dirs removed', async () => {
     // B waits up to a minute for a lease that never lapses: the run is mid-scenario when interrupted.
     const tmp = mkdtempSync(join(tmpdir(), 'cli-sigint-'));
-    const run = cli(['V313', '--target', 'test/fixtures/targets/job-long-lease.ts', '--timeout', '60000', '--no-report'], { TMPDIR: tmp });
+    const reportDir = mkdtempSync(join(tmpdir(), 'cli-sigint-report-'));
+    const run = cli(['V313', '--target', 'test/fixtures/targets/job-long-lease.ts', '--timeout', '60000', '--report-dir', reportDir], { TMPDIR: tmp });
     let seen = '';
     await new Promise<void>((resolve) => {
       run.stderr!.on('data', (chunk: Buffer) => {
@@ -147,9 +148,15 @@ describe('the harness stops everything it started when interrupted', () => {
     // The harness itself: the node process running the launcher (bin/lock-oracles.js).
     const harness = leftovers().find((line) => line.includes('bin/lock-oracles.js'));
     process.kill(Number(harness!.split(' ')[0]), 'SIGINT');
+    await new Promise((r) => setTimeout(r, 20));
+    process.kill(Number(harness!.split(' ')[0]), 'SIGINT'); // a second Ctrl-C must not abort the cleanup
     const result = await run;
     expect(result.exitCode).toBe(130);
     expect(result.stderr).toMatch(/SIGINT: stopping every store and holder/);
+    const [runDir] = readdirSync(reportDir);
+    const record = JSON.parse(readFileSync(join(reportDir, runDir!, 'evidence.json'), 'utf8')) as { verdict: string; explanation: string };
+    expect(record.verdict).toBe('INTERRUPTED');
+    expect(record.explanation).toMatch(/interrupted by SIGINT while playing the V313 scenario/);
     expect(readdirSync(tmp).filter((f) => f.startsWith('lock-oracles-redis-'))).toEqual([]);
     const { stdout: servers } = await execa('pgrep', ['-af', `redis-server.*:${port}`], { reject: false });
     expect(servers.trim()).toBe('');

@@ -1,24 +1,25 @@
-/** Writes a run's evidence to <dir>/<runId>/: evidence.json, summary.md, timeline.svg. */
-import { mkdirSync, writeFileSync } from 'node:fs';
+/** Writes a run's evidence to <dir>/<runId>/: evidence.json, summary.md, timeline.svg (each file atomically). */
 import { join } from 'node:path';
 import type { EvidenceRecord, MultiRunRecord } from '../evidence.ts';
+import { ensureDir, writeFileAtomic } from './safe-write.ts';
 import { multiRunMarkdown, summaryMarkdown } from './summary-md.ts';
 import { timelineSvg } from './timeline-svg.ts';
 
 export function writeRunReport(record: EvidenceRecord, reportDir: string): string {
   const dir = join(reportDir, record.runId);
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'evidence.json'), `${JSON.stringify(record, null, 2)}\n`);
-  writeFileSync(join(dir, 'summary.md'), summaryMarkdown(record));
-  writeFileSync(join(dir, 'timeline.svg'), timelineSvg(record));
+  ensureDir(dir);
+  writeFileAtomic(join(dir, 'summary.md'), summaryMarkdown(record));
+  writeFileAtomic(join(dir, 'timeline.svg'), timelineSvg(record));
+  // Last: a complete evidence.json is the mark of a complete report.
+  writeFileAtomic(join(dir, 'evidence.json'), `${JSON.stringify(record, null, 2)}\n`);
   return dir;
 }
 
-export function writeMultiRunReport(record: MultiRunRecord, reportDir: string): string {
-  const dirs = record.runs.map((run) => writeRunReport(run, reportDir));
+/** The record over several runs; each run's own report is already written (`dirs`, in run order). */
+export function writeMultiRunReport(record: MultiRunRecord, reportDir: string, dirs: string[]): string {
   const dir = join(reportDir, `${record.runs[0]!.runId}-x${record.runs.length}`);
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'evidence.json'), `${JSON.stringify(record, null, 2)}\n`);
-  writeFileSync(join(dir, 'summary.md'), multiRunMarkdown(record, dirs));
+  ensureDir(dir);
+  writeFileAtomic(join(dir, 'summary.md'), multiRunMarkdown(record, dirs));
+  writeFileAtomic(join(dir, 'evidence.json'), `${JSON.stringify(record, null, 2)}\n`);
   return dir;
 }

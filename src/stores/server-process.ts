@@ -41,7 +41,6 @@ export function spawnServer(options: ServerProcessOptions): ServerProcess {
     stdin: 'ignore',
     all: true,
     buffer: false,
-    cleanup: true,
     ...(options.uid !== undefined ? { uid: options.uid } : {}),
     ...(options.gid !== undefined ? { gid: options.gid } : {}),
     ...(options.cwd ? { cwd: options.cwd } : {}),
