@@ -9,8 +9,9 @@
  *   return, so the helper's own release runs, and waits for `withLock` to finish.
  * - job shape (V312, V313): `job` runs `withLock` once; inside `fn` it makes `env.params.steps`
  *   writes through `env.effect`, `env.params.stepMs` apart (the job's writes are made inside `fn`).
- * - leader shape (V315): `leader` calls `withLock` again and again until `env.signal` aborts, writing
- *   inside each call, so whoever holds the lock is the leader for that term.
+ * - leader shape (V315): `leader` enters `withLock` and writes inside `fn`, `stepMs` apart, until
+ *   `env.signal` aborts (or `stillHeld` says the lock is lost): holding the lock is leading. When
+ *   denied, or when a term ends, it tries again.
  *
  * A `withLock` that is denied may throw or return without calling `fn`: both are a denial (the
  * error is logged to the run's history). A `withLock` that waits for the lock instead of giving up
@@ -117,12 +118,12 @@ export function acquireRunRelease(
   };
 }
 
-/** The job shape (one locked run making the writes inside `fn`) and the leader shape (locked runs until aborted). */
+/** The job shape (one locked run making `steps` writes inside `fn`) and the leader shape (writing inside `fn` until aborted). */
 export function jobAndLeader(runLocked: RunLocked, options: Pick<FromWithLockOptions<unknown>, 'fence' | 'stillHeld'> = {}): Pick<Target, 'job' | 'leader'> {
   /** The job's writes, inside `fn`: stop early when the helper says the lock is no longer held. */
-  async function writeUnderLock(env: TargetEnv, name: string, fnArgs: unknown[]): Promise<void> {
+  async function writeUnderLock(env: TargetEnv, name: string, fnArgs: unknown[], writes: number): Promise<void> {
     const fence = options.fence?.(...fnArgs);
-    for (let i = 0; i < steps(env) && !env.signal.aborted; i++) {
+    for (let i = 0; i < writes && !env.signal.aborted; i++) {
       if (options.stillHeld && !options.stillHeld(...fnArgs)) {
         env.log('the helper says the lock is no longer held: stopping before the next write');
         return;
@@ -133,12 +134,12 @@ export function jobAndLeader(runLocked: RunLocked, options: Pick<FromWithLockOpt
   }
 
   /** One locked run; resolves true when `fn` ran, false when the lock was denied (thrown or skipped). */
-  async function once(env: TargetEnv, name: string): Promise<boolean> {
+  async function once(env: TargetEnv, name: string, writes: number): Promise<boolean> {
     let entered = false;
     try {
       await runLocked(env, async (...fnArgs: unknown[]) => {
         entered = true;
-        await writeUnderLock(env, name, fnArgs);
+        await writeUnderLock(env, name, fnArgs, writes);
       });
     } catch (error) {
       if (entered) throw error;
@@ -150,12 +151,13 @@ export function jobAndLeader(runLocked: RunLocked, options: Pick<FromWithLockOpt
 
   return {
     async job(env) {
-      await once(env, 'write');
+      await once(env, 'write', steps(env));
     },
     async leader(env) {
       while (!env.signal.aborted) {
         // A term that ended in an error (a release that found the lock gone) ends that term only.
-        const led = await once(env, 'lead').catch((error: unknown) => env.log(`the term ended with an error: ${message(error)}`));
+        // A leader holds the lock for its whole term: it writes inside fn until aborted (or told the lock is lost).
+        const led = await once(env, 'lead', Infinity).catch((error: unknown) => env.log(`the term ended with an error: ${message(error)}`));
         if (led !== true) await sleep(stepMs(env));
       }
     },
