@@ -41,17 +41,12 @@ const TEARDOWN_MS = 5000;
 
 const HARNESS_VERSION = '0.1.0';
 
-export async function runOracle(request: RunRequest): Promise<EvidenceRecord> {
-  const began = performance.now();
-  const startedAt = new Date().toISOString();
-  const progress = request.progress ?? (() => undefined);
-  // What a SIGKILLed earlier run left (its temp dirs, its containers) goes first; never a live run's.
-  const reaping = reapLeftovers().then(
-    (reaped) => reaped.removed.forEach((what) => progress(`removed a dead run's leftover: ${what}`)),
-    (error: unknown) => progress(`could not look for dead runs' leftovers: ${(error as Error).message}`),
-  );
+/**
+ * Everything about a request that can be checked without starting a process: the oracle, its
+ * parameters, the store kind (and that this machine can run it), the target file. Throws UsageError.
+ */
+export async function checkRequest(request: RunRequest) {
   const oracle = await loadOracle(request.oracle);
-
   let params: Record<string, string | number>;
   try {
     params = resolveParams(oracle.params, request.params ?? {});
@@ -67,6 +62,25 @@ export async function runOracle(request: RunRequest): Promise<EvidenceRecord> {
     throw new UsageError(`${oracle.id} runs on ${oracle.stores.join(', ')}, not on --store ${kind}`);
   }
   const targetPath = checkTarget(request.target);
+  // A store this machine cannot run is reported before any process starts.
+  const storeRequest = oracle.storeRequest?.(params as never, kind) ?? { kind };
+  if (request.runtime === undefined || request.runtime === 'local') {
+    const unavailable = await recipeFor(storeRequest.kind).missing();
+    if (unavailable) throw new UsageError(unavailable.message);
+  }
+  return { oracle, params, targetPath, storeRequest };
+}
+
+export async function runOracle(request: RunRequest): Promise<EvidenceRecord> {
+  const began = performance.now();
+  const startedAt = new Date().toISOString();
+  const progress = request.progress ?? (() => undefined);
+  // What a SIGKILLed earlier run left (its temp dirs, its containers) goes first; never a live run's.
+  const reaping = reapLeftovers().then(
+    (reaped) => reaped.removed.forEach((what) => progress(`removed a dead run's leftover: ${what}`)),
+    (error: unknown) => progress(`could not look for dead runs' leftovers: ${(error as Error).message}`),
+  );
+  const { oracle, params, targetPath, storeRequest } = await checkRequest(request);
   const needs = oracle.needs(params as never);
 
   const history = new History();
@@ -84,13 +98,6 @@ export async function runOracle(request: RunRequest): Promise<EvidenceRecord> {
     spawned.set(id, holder);
     return holder;
   };
-
-  // A store this machine cannot run is reported before any process starts.
-  const storeRequest = oracle.storeRequest?.(params as never, kind) ?? { kind };
-  if (request.runtime === undefined || request.runtime === 'local') {
-    const unavailable = await recipeFor(storeRequest.kind).missing();
-    if (unavailable) throw new UsageError(unavailable.message);
-  }
 
   // Holders load the target while the store starts.
   progress(`starting a scratch ${storeRequest.kind} store and ${oracle.holders.length} holder process(es)`);

@@ -1,0 +1,180 @@
+/**
+ * settle: runs every row's oracle(s) against its target and writes the row back settled.
+ * Confirmed = some run FAILed; Refuted = every run of every oracle PASSed (every precondition
+ * held); Unconfirmed = anything else (INCONCLUSIVE, ERROR, a target that does not fit).
+ * Every row is checked before anything starts; rows then run in parallel, each on its own store.
+ */
+import { relative, resolve } from 'node:path';
+import { checkRequest, type RunRequest } from '../run-oracle.ts';
+import { runRepeated } from '../run-repeated.ts';
+import { defaultJobs, runPool } from '../run-pool.ts';
+import { UsageError } from '../registry.ts';
+import { firstLine } from '../oracle.ts';
+import type { EvidenceRecord } from '../evidence.ts';
+import type { RuntimeChoice } from '../stores/start-store.ts';
+import { countStatuses } from './outputs.ts';
+import { inShard, readJson, rowOracles, shapeProblems, RowsFileError, type OracleResult, type Row, type RowsFile, type RowStatus } from './rows.ts';
+
+export interface SettleOptions {
+  /** Runs per row × oracle (each on a fresh store); Refuted needs every one to PASS. Default 1. */
+  runs?: number;
+  /** Rows × oracles in flight at once, each on its own store. Default: the core count. */
+  jobs?: number;
+  /** Only rows i, i+n, … (1-based), for a CI matrix. */
+  shard?: { index: number; count: number };
+  /** Where each run's evidence goes (default reports/ under the current directory); null: none. */
+  reportDir?: string | null;
+  runtime?: RuntimeChoice;
+  /** A line per finished row × oracle (with an ETA), and start/end lines. */
+  progress?: (message: string) => void;
+}
+
+export interface SettleResult {
+  file: RowsFile;
+  counts: Record<RowStatus, number> & { unsettled: number };
+  wallMs: number;
+}
+
+interface Task {
+  row: Row;
+  oracle: string;
+  request: RunRequest;
+}
+
+/** Settles a rows file (path) or rows object. Throws RowsFileError (every bad row named) before starting anything. */
+export async function settle(input: string | RowsFile, options: SettleOptions = {}): Promise<SettleResult> {
+  const began = performance.now();
+  const source = typeof input === 'string' ? input : 'rows';
+  const { rowsFile, problems, badRows } = shapeProblems(source, structuredClone(typeof input === 'string' ? readJson(input) : input));
+  const file = rowsFile;
+  const runs = options.runs ?? 1;
+  const jobs = options.jobs ?? defaultJobs();
+  const progress = options.progress ?? (() => undefined);
+  const reportDir = options.reportDir === null ? undefined : resolve(options.reportDir ?? 'reports');
+
+  const selected = file.rows.filter((_, position) => inShard(position, options.shard));
+  const tasks = await checkTasks(selected.filter((row) => !badRows.has(row)), options.runtime, problems);
+  if (problems.length) throw new RowsFileError(source, problems);
+  progress(
+    `settling ${selected.length} row(s)${options.shard ? ` (shard ${options.shard.index}/${options.shard.count} of ${file.rows.length})` : ''}: ` +
+      `${tasks.length} oracle run(s) × ${runs}, ${jobs} at a time`,
+  );
+
+  let done = 0;
+  const results = await runPool(tasks, jobs, async (task) => {
+    const taskBegan = performance.now();
+    const result = await runTask(task, runs, reportDir);
+    done++;
+    const elapsed = performance.now() - began;
+    const eta = done < tasks.length ? ` · ETA ${formatSeconds((elapsed / done) * (tasks.length - done))}` : '';
+    progress(`[${done}/${tasks.length}] ${task.row.id} ${task.oracle} ${result.verdict} in ${formatSeconds(performance.now() - taskBegan)}${eta}`);
+    return result;
+  });
+
+  for (const row of selected) {
+    const own = results.filter((_, i) => tasks[i]!.row === row);
+    Object.assign(row, settleRow(own));
+  }
+  const counts = countStatuses(file);
+  const wallMs = Math.round(performance.now() - began);
+  file.settle = {
+    at: new Date().toISOString(),
+    runs,
+    jobs,
+    ...(options.shard ? { shard: `${options.shard.index}/${options.shard.count}` } : {}),
+    wallMs,
+    counts,
+  };
+  progress(`settled in ${formatSeconds(wallMs)}: ${counts.Confirmed} Confirmed, ${counts.Refuted} Refuted, ${counts.Unconfirmed} Unconfirmed`);
+  return { file, counts, wallMs };
+}
+
+/** Every row × oracle checked without starting a process; every problem named at once. */
+async function checkTasks(rows: Row[], runtime: RuntimeChoice | undefined, problems: string[]): Promise<Task[]> {
+  const tasks: Task[] = [];
+  for (const row of rows) {
+    for (const oracle of rowOracles(row)) {
+      const request: RunRequest = {
+        oracle,
+        target: row.target,
+        params: row.params ?? {},
+        ...(row.store ? { store: row.store } : {}),
+        ...(runtime ? { runtime } : {}),
+      };
+      try {
+        await checkRequest(request);
+        tasks.push({ row, oracle, request });
+      } catch (error) {
+        if (!(error instanceof UsageError)) throw error;
+        problems.push(`row ${row.id}: ${error.message}`);
+      }
+    }
+  }
+  return tasks;
+}
+
+async function runTask(task: Task, runs: number, reportDir: string | undefined): Promise<OracleResult> {
+  const began = performance.now();
+  try {
+    const result = await runRepeated(task.request, runs, reportDir);
+    const failed = result.records.find((r) => r.verdict === 'FAIL');
+    return {
+      oracle: task.oracle,
+      verdict: result.verdict,
+      runs,
+      ...(result.reportPath ? { evidence: relative(process.cwd(), result.reportPath) || '.' } : {}),
+      explanation: result.explanation,
+      ...(failed ? { offending: offendingLine(failed) } : {}),
+      wallMs: Math.round(performance.now() - began),
+    };
+  } catch (error) {
+    // Only what the run itself found out (e.g. the target lacks a member the oracle calls).
+    if (!(error instanceof UsageError)) throw error;
+    return { oracle: task.oracle, verdict: 'ERROR', runs, explanation: error.message, wallMs: Math.round(performance.now() - began) };
+  }
+}
+
+/** A row's status from its oracles' results. */
+export function settleRow(results: OracleResult[]): Pick<Row, 'status' | 'evidence' | 'summary' | 'reason' | 'next' | 'results'> {
+  const fail = results.find((r) => r.verdict === 'FAIL');
+  if (fail) {
+    return { status: 'Confirmed', ...(fail.evidence ? { evidence: fail.evidence } : {}), summary: `${fail.oracle}: ${fail.offending ?? firstLine(fail.explanation)}`, results };
+  }
+  const open = results.filter((r) => r.verdict !== 'PASS');
+  if (!open.length) return { status: 'Refuted', results };
+  const first = open[0]!;
+  return {
+    status: 'Unconfirmed',
+    reason: open.map((r) => `${r.oracle} ${r.verdict}: ${firstLine(r.explanation)}`).join(' | '),
+    next: nextStep(first),
+    ...(first.evidence ? { evidence: first.evidence } : {}),
+    results,
+  };
+}
+
+function nextStep(result: OracleResult): string {
+  if (result.verdict === 'INCONCLUSIVE') {
+    return (
+      `The fault did not land, so nothing was proven: read the preconditions in ${result.evidence ?? 'the report'}/summary.md. ` +
+      `If the machine was busy, run the row again (more --runs); if it stays INCONCLUSIVE, the target does not reach what ` +
+      `${result.oracle} needs (its preconditions are in \`lock-oracles ${result.oracle} --help\`).`
+    );
+  }
+  if (/does not fit|has no .* member/.test(result.explanation)) {
+    return `Add the missing member(s) to the target (see targets/contract.ts and \`lock-oracles ${result.oracle} --help\`), then settle the row again.`;
+  }
+  return `The target or the harness broke before a verdict: fix what the message names, then run \`lock-oracles ${result.oracle} --target <target>\` alone to check.`;
+}
+
+/** The property's detail and the offending events, one line. */
+function offendingLine(record: EvidenceRecord): string {
+  const events = (record.property?.offending ?? []).slice(0, 5).map((e) =>
+    'seq' in e ? `#${e.seq} ${e.holder} ${e.name}${e.fence !== undefined ? ` fence ${e.fence}` : ''} at ${e.t.toFixed(0)} ms` : `${e.holder ?? 'store'} ${e.kind} at ${e.t.toFixed(0)} ms`,
+  );
+  const more = (record.property?.offending.length ?? 0) > events.length ? ', …' : '';
+  return `${record.property?.detail ?? firstLine(record.explanation)}${events.length ? ` [${events.join(', ')}${more}]` : ''}`;
+}
+
+function formatSeconds(ms: number): string {
+  return `${(ms / 1000).toFixed(1)} s`;
+}
