@@ -15,6 +15,7 @@ import { runOracle } from './run-oracle.ts';
 import { combineRuns, type EvidenceRecord } from './evidence.ts';
 import { writeMultiRunReport, writeRunReport } from './report/write-report.ts';
 import { cleanupAll, interruptExitCode, interruption, onInterrupt } from './cleanup.ts';
+import { settleCommand } from './commands/settle.ts';
 import { init } from './commands/init.ts';
 import { defaultJobs } from './run-pool.ts';
 import { runBatch } from './run-batch.ts';
@@ -73,6 +74,7 @@ Exit codes: 0 PASS (or as expected), 1 FAIL, 2 usage error or ERROR, 3 INCONCLUS
 130/143 interrupted by SIGINT/SIGTERM (everything stopped, an INTERRUPTED record written).`;
 
 async function main(argv: string[]): Promise<number> {
+  if (argv[0] === 'settle') return settleCommand(argv.slice(1));
   if (argv[0] === 'init') return init(argv.slice(1));
   const { values, positionals, extra } = parse(argv);
   const command = positionals[0];
