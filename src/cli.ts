@@ -16,6 +16,7 @@ import { combineRuns, type EvidenceRecord } from './evidence.ts';
 import { writeMultiRunReport, writeRunReport } from './report/write-report.ts';
 import { cleanupAll, interruptExitCode, interruption, onInterrupt } from './cleanup.ts';
 import { settleCommand } from './commands/settle.ts';
+import { proveCommand } from './commands/prove.ts';
 import { init } from './commands/init.ts';
 import { defaultJobs } from './run-pool.ts';
 import { runBatch } from './run-batch.ts';
@@ -86,6 +87,7 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'references') {
     return referencesCommand(positionals.slice(1), { jobs: wholeNumber('--jobs', values.jobs, defaultJobs(), 1, 64), json: values.json === true, progress: progressPrinter(!values.quiet) });
   }
+  if (command === 'prove') return proveCommand(positionals.slice(1), values, extra);
   refuseExtraArguments(positionals.slice(1));
   if (command === 'list') return list(values.json === true);
   if (command === 'clean') return (await import('./commands/clean.ts')).clean(values.json === true);
