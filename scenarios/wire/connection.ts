@@ -4,13 +4,14 @@
  * stream exactly in front of one; store bytes are relayed as they come.
  */
 import { connect, type Socket } from 'node:net';
-import type { WireProtocol } from './command.ts';
+import type { WireCommand, WireProtocol } from './command.ts';
 import type { WireEvent } from './events.ts';
 import type { Frame, Framer } from './framer.ts';
 import type { WireHold } from './hold.ts';
 import { Lane } from './lane.ts';
 import { PostgresFrontendFramer } from './pg-framer.ts';
 import type { WireFaultLog, WireFaultRecord } from './records.ts';
+import { ReplyFramer } from './reply-framer.ts';
 import { RespRequestFramer } from './resp-framer.ts';
 
 /** What a connection needs from its proxy: the faults in force and where to report. */
@@ -19,6 +20,8 @@ export interface ConnectionHost {
   readonly protocol: WireProtocol;
   readonly log: WireFaultLog;
   armedHolds(): readonly WireHold[];
+  /** Holds that keep back the reply to a matching command. */
+  armedReplyHolds(): readonly WireHold[];
   activeBlackhole(): WireFaultRecord | null;
   activeDelay(): { ms: number; record: WireFaultRecord } | null;
   emit(event: WireEvent): void;
@@ -31,6 +34,9 @@ export class ProxiedConnection {
   private readonly toServer: Lane;
   private readonly toClient: Lane;
   private readonly framer: Framer;
+  private readonly replies: ReplyFramer;
+  /** Commands sent whose response has not ended yet, oldest first (null: Postgres's startup). */
+  private readonly awaiting: Array<WireCommand | null> = [];
   private how: string | undefined;
   private finished = false;
 
@@ -42,12 +48,14 @@ export class ProxiedConnection {
   ) {
     this.openedMs = host.log.now();
     this.framer = host.protocol === 'redis' ? new RespRequestFramer() : new PostgresFrontendFramer();
+    this.replies = new ReplyFramer(host.protocol);
+    if (host.protocol === 'postgres') this.awaiting.push(null); // the startup packet's response ends at its first ReadyForQuery
     this.upstream = connect({ host: store.host, port: store.port, allowHalfOpen: true, noDelay: true });
     client.setNoDelay(true);
     this.toServer = new Lane(this.upstream);
     this.toClient = new Lane(client);
     client.on('data', (chunk: Buffer) => this.fromClient(chunk));
-    this.upstream.on('data', (chunk: Buffer) => this.toClient.push(chunk, 0));
+    this.upstream.on('data', (chunk: Buffer) => this.fromStore(chunk));
     client.on('end', () => this.toServer.endAfterDrain());
     this.upstream.on('end', () => this.toClient.endAfterDrain());
     this.watch(client, this.upstream, 'client');
@@ -73,16 +81,16 @@ export class ProxiedConnection {
     this.toClient.setBlackholed(false);
   }
 
-  /** Forward what a released hold kept. */
+  /** Forward what a released hold kept (a command, or a reply). */
   flush(): void {
     this.toServer.flush();
+    this.toClient.flush();
   }
 
   /** Reset both sockets (RST): the client sees ECONNRESET. Queued bytes are thrown away. */
   reset(why: string): void {
     this.how ??= why;
-    for (const hold of this.toServer.discard()) hold.abandon(`connection #${this.id} ${why} while held; held bytes discarded`);
-    this.toClient.discard();
+    for (const hold of [...this.toServer.discard(), ...this.toClient.discard()]) hold.abandon(`connection #${this.id} ${why} while held; held bytes discarded`);
     this.client.resetAndDestroy();
     this.upstream.resetAndDestroy();
   }
@@ -96,8 +104,19 @@ export class ProxiedConnection {
     for (const frame of frames) this.forward(frame);
   }
 
+  /** Relay the store's bytes; a reply hold stops the client's lane in front of the reply to its command. */
+  private fromStore(chunk: Buffer): void {
+    for (const frame of this.replies.push(chunk)) {
+      const command = frame.starts ? this.awaiting[0] : undefined;
+      const gate = command ? this.host.armedReplyHolds().find((hold) => hold.offer(this.id, command)) : undefined;
+      if (frame.ends) this.awaiting.shift();
+      this.toClient.push(frame.bytes, 0, gate);
+    }
+  }
+
   private forward(frame: Frame): void {
     const { command } = frame;
+    if (command) this.awaiting.push(command);
     const blackhole = this.host.activeBlackhole();
     const delay = this.host.activeDelay();
     const behind = this.toServer.gates();
@@ -122,7 +141,7 @@ export class ProxiedConnection {
         this.toServer.discard().forEach((hold) => hold.abandon(`connection #${this.id} failed on the ${side} side while held`));
         other.resetAndDestroy();
       }
-      if (side === 'client') this.toClient.discard();
+      if (side === 'client') this.toClient.discard().forEach((hold) => hold.abandon(`connection #${this.id} closed by the client while its reply was held`));
       this.finish();
     });
   }
@@ -130,7 +149,7 @@ export class ProxiedConnection {
   private finish(): void {
     if (this.finished || !this.client.destroyed || !this.upstream.destroyed) return;
     this.finished = true;
-    for (const hold of this.toServer.discard()) hold.abandon(`connection #${this.id} closed while held; held bytes discarded`);
+    for (const hold of [...this.toServer.discard(), ...this.toClient.discard()]) hold.abandon(`connection #${this.id} closed while held; held bytes discarded`);
     this.host.emit({ type: 'close', holder: this.host.holder, connection: this.id, atMs: this.host.log.now(), how: this.how ?? 'closed' });
     this.host.closed(this);
   }

@@ -20,6 +20,8 @@ export interface HoldOptions {
   nth?: number;
   /** Only on this connection id (default: any connection of this holder). */
   connection?: number;
+  /** Stop in front of the command (default), or in front of the store's reply to it. */
+  on?: 'command' | 'reply';
 }
 
 export class WireHold {
@@ -43,7 +45,9 @@ export class WireHold {
     const nth = options.nth ?? 1;
     if (!Number.isInteger(nth) || nth < 1) throw new Error(`hold: nth must be a positive integer, got ${nth}`);
     const where = options.connection === undefined ? '' : ` on connection #${options.connection}`;
-    this.record = log.open('hold', `hold ${nth > 1 ? `the ${nth}th ` : ''}${this.patterns.map(describePattern).join(' or ')}${where}`, false);
+    const reply = options.on === 'reply';
+    const what = `${nth > 1 ? `the ${nth}th ` : ''}${this.patterns.map(describePattern).join(' or ')}${where}`;
+    this.record = log.open(reply ? 'hold-reply' : 'hold', reply ? `hold the reply to ${what}` : `hold ${what}`, false);
     this.reached = new Promise<HeldCommand>((resolve, reject) => {
       this.resolveReached = resolve;
       this.rejectReached = reject;

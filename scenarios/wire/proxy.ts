@@ -52,6 +52,7 @@ export class WireProxy implements ConnectionHost {
   private readonly live = new Set<ProxiedConnection>();
   private readonly listeners = new Set<WireListener>();
   private holds: WireHold[] = [];
+  private replyHolds: WireHold[] = [];
   private blackholeRecord: WireFaultRecord | null = null;
   private delayFault: { ms: number; record: WireFaultRecord } | null = null;
   private refusing: WireFaultRecord | null = null;
@@ -179,6 +180,17 @@ export class WireProxy implements ConnectionHost {
     return hold;
   }
 
+  /**
+   * Keep back the store's reply to this holder's next command matching `pattern` (and everything
+   * the store sends after it on that connection) until released: the command ran, the holder does
+   * not know yet. `reached` resolves when the reply arrives at the proxy.
+   */
+  holdReply(pattern: CommandPattern | readonly CommandPattern[], options: HoldOptions = {}): WireHold {
+    const hold = new WireHold(pattern, { ...options, on: 'reply' }, this.log, () => this.live.forEach((connection) => connection.flush()));
+    this.replyHolds = [...this.replyHolds.filter((other) => other.armed), hold];
+    return hold;
+  }
+
   /** Every fault applied so far, for the evidence. */
   records(): WireFaultRecord[] {
     return this.log.records();
@@ -197,7 +209,7 @@ export class WireProxy implements ConnectionHost {
 
   private shutdown(): Promise<void> {
     this.closing ??= (async () => {
-      for (const hold of this.holds) hold.cancel('the proxy closed before its command arrived');
+      for (const hold of [...this.holds, ...this.replyHolds]) hold.cancel('the proxy closed before its command arrived');
       for (const connection of this.live) connection.reset('closed with the proxy');
       this.log.closeAll('still in force when the proxy closed');
       this.blackholeRecord = null;
@@ -210,6 +222,10 @@ export class WireProxy implements ConnectionHost {
 
   armedHolds(): readonly WireHold[] {
     return this.holds.filter((hold) => hold.armed);
+  }
+
+  armedReplyHolds(): readonly WireHold[] {
+    return this.replyHolds.filter((hold) => hold.armed);
   }
 
   activeBlackhole(): WireFaultRecord | null {

@@ -2,7 +2,7 @@
  * What the evidence says about every wire fault: which holder and connections it hit, which
  * command was held, and from when to when (the harness's monotonic ms).
  */
-export type WireFaultKind = 'drop' | 'refuse' | 'blackhole' | 'delay' | 'hold';
+export type WireFaultKind = 'drop' | 'refuse' | 'blackhole' | 'delay' | 'hold' | 'hold-reply';
 
 export interface WireFaultRecord {
   readonly id: number;

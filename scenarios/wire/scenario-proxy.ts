@@ -28,7 +28,12 @@ export async function startScenarioProxy(holder: string, storeUrl: string, histo
       case 'fault': {
         const { record } = event;
         if (event.phase === 'landed') {
-          const action = record.kind === 'hold' ? `held ${record.command ?? '?'} at the wire` : record.what;
+          const action =
+            record.kind === 'hold'
+              ? `held ${record.command ?? '?'} at the wire`
+              : record.kind === 'hold-reply'
+                ? `held the reply to ${record.command ?? '?'} at the wire`
+                : record.what;
           applied.set(record.id, faults.apply('wire', holder, action, detailOf(record)));
         } else {
           const fault = applied.get(record.id);
