@@ -18,6 +18,8 @@ import type { ObservedKey } from '../scenarios/scenario.ts';
 import type { Latch } from '../scenarios/latch.ts';
 import type { WireHold } from '../scenarios/wire/hold.ts';
 import { REDIS_DELETE } from '../scenarios/wire/patterns.ts';
+import { armPoint } from '../src/explore/arm-point.ts';
+import { pointInWords } from '../src/explore/types.ts';
 
 /** Where A is held inside its release: resolves `reached` when A got there. */
 interface ReleaseStop {
@@ -50,6 +52,27 @@ export default defineOracle({
   },
   needs: () => ['acquire', 'release'],
   validate: (p) => (p.timeout <= p.ttl ? [`--timeout (${p.timeout}) must be longer than --ttl (${p.ttl})`] : []),
+  explore: {
+    part: 'release',
+    faults: ['hold-before', 'hold-reply'],
+    params: { variant: 'narrow', hold: 'wire' },
+    doc: "every command (and seam) of A's release on the lock key: held before it, or its reply held from A, until A's TTL lapsed and B took the lock; then A's release goes on",
+    references: [
+      { target: 'targets/redis/ioredis/release-bare-del.ts', expect: 'FAIL' },
+      { target: 'targets/redis/node-redis/release-bare-del.ts', expect: 'FAIL' },
+      { target: 'targets/redis/ioredis/release-get-compare-del.ts', expect: 'FAIL' },
+      { target: 'targets/redis/node-redis/release-get-compare-del.ts', expect: 'FAIL' },
+      { target: 'test/fixtures/targets/release-get-compare-del-no-seams.ts', expect: 'FAIL' },
+      { target: 'targets/redis/ioredis/lock-correct.ts', expect: 'PASS' },
+      { target: 'targets/redis/node-redis/lock-correct.ts', expect: 'PASS' },
+      { target: 'targets/redis/redlock/lock.ts', expect: 'PASS' },
+    ],
+    async trace(s, tracer) {
+      const a = await tracer.holder(s);
+      const lease = await tracer.part('acquire', () => a.acquire());
+      if (lease) await tracer.part('release', () => a.release(lease));
+    },
+  },
   references: [
     { target: 'targets/redis/ioredis/release-bare-del.ts', expect: 'FAIL' },
     { target: 'targets/redis/node-redis/release-bare-del.ts', expect: 'FAIL' },
@@ -74,7 +97,10 @@ export default defineOracle({
   ],
 
   async play(s, p) {
-    const wireA = p.variant === 'narrow' && p.hold === 'wire' ? await s.wire('A') : undefined;
+    // An explored point (--explore) lands inside the release like the narrow variant, at its own boundary.
+    const wireA = p.variant === 'narrow' && (p.hold === 'wire' || s.point) ? await s.wire('A') : undefined;
+    const point = s.point;
+    const where = point ? `at ${point.boundary.part}#${point.boundary.index} (${point.boundary.text})` : 'inside its release, before its delete';
     const [a, b, c] = await Promise.all([s.holder('A', wireA ? { url: wireA.url } : {}), s.holder('B'), s.holder('C')]);
     const preconditions: Check[] = [];
     let leaseB: LeaseSummary | null = null;
@@ -105,22 +131,22 @@ export default defineOracle({
       const release = await s.within(a.release(leaseA), p.timeout);
       ran(release !== undefined, release?.error);
     } else {
-      const stop = wireA ? wireStop(wireA.hold(REDIS_DELETE)) : seamStop(a.holdSeam('release:before-delete'));
+      const stop = point ? armPoint(point, a, wireA) : wireA ? wireStop(wireA.hold(REDIS_DELETE)) : seamStop(a.holdSeam('release:before-delete'));
       const release = a.release(leaseA);
       const first = await s.within(Promise.race([stop.reached.then(() => 'stop' as const), release.then(() => 'done' as const)]), p.timeout);
       if (first !== 'stop') {
         preconditions.push({
-          name: 'A was held inside its release, before its delete',
+          name: `A was held ${where}`,
           held: false,
-          detail: first === 'done' ? stop.missed : `A's release neither finished nor reached its delete within ${p.timeout} ms`,
+          detail: first === 'done' ? stop.missed : `A's release neither finished nor reached ${point ? 'the point' : 'its delete'} within ${p.timeout} ms`,
         });
         stop.release();
         return judge();
       }
-      s.progress(`A held inside its release (before its delete); waiting for its ${p.ttl} ms TTL to lapse and B to take the lock`);
+      s.progress(`A held ${where}; waiting for its ${p.ttl} ms TTL to lapse and B to take the lock`);
       const got = await acquireWithin(b, () => s.now(), p.timeout, retryEvery);
       leaseB = got.lease;
-      landed(leaseB !== null && !stop.isReleased, `B took the lock while A was held before its delete (${got.attempts} attempt(s))`);
+      landed(leaseB !== null && !stop.isReleased, `B took the lock while A was held ${where} (${got.attempts} attempt(s))`);
       seenB = await s.observeKey('after B acquired');
       stop.release();
       const outcome = await s.within(release, p.timeout);
@@ -220,8 +246,9 @@ export default defineOracle({
     function explain(held: boolean, what: string): string {
       const unproven = nothingProven(preconditions);
       if (unproven) return unproven;
-      const how =
-        p.variant === 'pause'
+      const how = point
+        ? `A took a ${p.ttl} ms lock and began its release; ${pointInWords(point)} until the lock lapsed and B took it; then A's release went on`
+        : p.variant === 'pause'
           ? `A took a ${p.ttl} ms lock and was stopped (SIGSTOP) until it lapsed and B took the lock; then A resumed and released`
           : `A took a ${p.ttl} ms lock and began its release, but was held after its check and before its delete (${p.hold === 'wire' ? "its delete command kept at A's wire proxy" : 'at the seam release:before-delete'}) until the lock lapsed and B took it; then A's release went on`;
       return held

@@ -10,6 +10,8 @@
 import { defineOracle, type Check, nothingProven } from '../src/oracle.ts';
 import { acquireWithin } from '../scenarios/retry-acquire.ts';
 import type { KeyState } from '../scenarios/redis-probe.ts';
+import { armPoint } from '../src/explore/arm-point.ts';
+import { pointInWords } from '../src/explore/types.ts';
 
 export default defineOracle({
   id: 'V311',
@@ -32,6 +34,24 @@ export default defineOracle({
     timeout: { kind: 'ms', default: 5000, min: 100, doc: 'longest wait for A to reach the kill point' },
   },
   needs: () => ['acquire'],
+  explore: {
+    part: 'acquire',
+    faults: ['kill-after-reply'],
+    params: { variant: 'between-commands' },
+    doc: "every command of A's acquire on the lock key: A is SIGKILLed the moment the command's reply reaches A's wire proxy, before A can send the next (no seam needed); B then retries",
+    references: [
+      { target: 'targets/redis/ioredis/acquire-no-ttl.ts', expect: 'FAIL' },
+      { target: 'targets/redis/node-redis/acquire-no-ttl.ts', expect: 'FAIL' },
+      { target: 'targets/redis/ioredis/acquire-setnx-then-expire.ts', expect: 'FAIL' },
+      { target: 'targets/redis/node-redis/acquire-setnx-then-expire.ts', expect: 'FAIL' },
+      { target: 'targets/redis/ioredis/lock-correct.ts', expect: 'PASS' },
+      { target: 'targets/redis/node-redis/lock-correct.ts', expect: 'PASS' },
+    ],
+    async trace(s, tracer) {
+      const a = await tracer.holder(s);
+      await tracer.part('acquire', () => a.acquire());
+    },
+  },
   references: [
     { target: 'targets/redis/ioredis/acquire-no-ttl.ts', expect: 'FAIL' },
     { target: 'targets/redis/node-redis/acquire-no-ttl.ts', expect: 'FAIL' },
@@ -50,7 +70,10 @@ export default defineOracle({
   ],
 
   async play(s, p) {
-    const [a, b] = await Promise.all([s.holder('A'), s.holder('B')]);
+    // An explored point (--explore) stops A inside its acquire like the seam, at its own boundary.
+    const point = s.point;
+    const wireA = point ? await s.wire('A') : undefined;
+    const [a, b] = await Promise.all([s.holder('A', wireA ? { url: wireA.url } : {}), s.holder('B')]);
     const preconditions: Check[] = [];
     let atKill: KeyState | undefined;
     let heldSince: number | undefined;
@@ -60,20 +83,22 @@ export default defineOracle({
       heldSince = s.now();
       if (lease) atKill = await s.observeKey('A acquired; about to kill A');
     } else {
-      const seam = a.holdSeam('acquire:after-set');
+      const stop = point ? armPoint(point, a, wireA) : a.holdSeam('acquire:after-set');
       const acquire = a.acquire();
-      const first = await s.within(Promise.race([seam.reached.then(() => 'seam' as const), acquire.then(() => 'done' as const)]), p.timeout);
+      const first = await s.within(Promise.race([stop.reached.then(() => 'seam' as const), acquire.then(() => 'done' as const)]), p.timeout);
       if (first === 'seam') {
-        heldSince = seam.hit!.t;
-        atKill = await s.observeKey('A held after creating the key; about to kill A');
+        heldSince = 'hit' in stop && stop.hit ? stop.hit.t : s.now();
+        atKill = await s.observeKey(point ? `A stopped at ${point.boundary.part}#${point.boundary.index}; about to kill A` : 'A held after creating the key; about to kill A');
       } else {
         preconditions.push({
-          name: 'A was stopped between creating the key and anything else',
+          name: point ? `A was stopped at ${point.boundary.part}#${point.boundary.index} (${point.boundary.text})` : 'A was stopped between creating the key and anything else',
           held: false,
           detail:
             first === 'done'
-              ? 'A\'s acquire returned without reaching env.seam("acquire:after-set"): the target has no such seam, so the kill could not land between its commands'
-              : `A's acquire neither returned nor reached the seam within ${p.timeout} ms`,
+              ? 'missed' in stop
+                ? stop.missed
+                : 'A\'s acquire returned without reaching env.seam("acquire:after-set"): the target has no such seam, so the kill could not land between its commands'
+              : `A's acquire neither returned nor reached ${point ? 'the point' : 'the seam'} within ${p.timeout} ms`,
         });
         return judge(undefined);
       }
@@ -138,11 +163,12 @@ export default defineOracle({
       const unproven = nothingProven(preconditions);
       if (unproven || !outcome) return unproven ?? 'Nothing was proven.';
       const when = p.variant === 'after-acquire' ? 'right after its acquire returned' : 'after it created the key and before its next command';
+      const killed = point ? `${pointInWords(point)}.` : `A was killed (SIGKILL) ${when}.`;
       return held
-        ? `A was killed (SIGKILL) ${when}. The key carried an expiry, so it lapsed and B took the lock ${outcome.waitedMs.toFixed(0)} ms after A had taken it (TTL ${p.ttl} ms).`
+        ? `${killed} The key carried an expiry, so it lapsed and B took the lock ${outcome.waitedMs.toFixed(0)} ms after A had taken it (TTL ${p.ttl} ms).`
         : noExpiry
-          ? `A was killed (SIGKILL) ${when}. The key it left had no expiry (PTTL -1), so no later holder can ever take the lock: B was ${outcome.granted ? `only granted it ${outcome.waitedMs.toFixed(0)} ms later` : `still denied ${outcome.waitedMs.toFixed(0)} ms later, past TTL ${p.ttl} + grace ${p.grace} ms`}. Set the TTL in the same command (SET key token PX ttl NX).`
-          : `A was killed (SIGKILL) ${when}. The key kept an expiry, but B was still denied ${outcome.waitedMs.toFixed(0)} ms later, past TTL ${p.ttl} + grace ${p.grace} ms: the lock outlived its TTL.`;
+          ? `${killed} The key it left had no expiry (PTTL -1), so no later holder can ever take the lock: B was ${outcome.granted ? `only granted it ${outcome.waitedMs.toFixed(0)} ms later` : `still denied ${outcome.waitedMs.toFixed(0)} ms later, past TTL ${p.ttl} + grace ${p.grace} ms`}. Set the TTL in the same command (SET key token PX ttl NX).`
+          : `${killed} The key kept an expiry, but B was still denied ${outcome.waitedMs.toFixed(0)} ms later, past TTL ${p.ttl} + grace ${p.grace} ms: the lock outlived its TTL.`;
     }
   },
 });

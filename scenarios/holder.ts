@@ -88,7 +88,9 @@ export class Holder {
   /** What each call in flight is, by request id: named when a run ends with calls still pending. */
   #inFlight = new Map<number, string>();
   #readySettled = false;
-  #effectLatches: Latch[] = [];
+  /** One entry per effect to come: a latch to hold it at, or undefined to let it pass. */
+  #effectLatches: Array<Latch | undefined> = [];
+  #observers: Array<(kind: 'seam' | 'effect', name: string) => void> = [];
   #seamLatches = new Map<string, Latch>();
   #stopped: FaultRecord | undefined;
   #exit: HolderExit | undefined;
@@ -148,7 +150,7 @@ export class Holder {
   pending(): string[] {
     if (this.#exit) return [];
     if (!this.#readySettled) return [`holder ${this.id}: loading the target (its import has not settled)`];
-    const latches = [...this.#effectLatches, ...this.#seamLatches.values()].filter((l) => l.isReached && !l.isReleased);
+    const latches = [...this.#effectLatches, ...this.#seamLatches.values()].filter((l): l is Latch => l !== undefined && l.isReached && !l.isReleased);
     return [
       ...[...this.#inFlight.values()].map((what) => `holder ${this.id}: ${what} has not returned`),
       ...latches.map((l) => `holder ${this.id}: held at ${l.point}`),
@@ -205,6 +207,7 @@ export class Holder {
       ...(record.value !== undefined ? { value: record.value } : {}),
       ...(record.reason ? { reason: record.reason } : {}),
     });
+    for (const observe of this.#observers) observe('effect', name);
     const latch = this.#effectLatches.shift();
     if (latch) await this.#hold(latch, { seq: record.seq, name });
     const receipt = { accepted: record.accepted, seq: record.seq, ...(record.reason ? { reason: record.reason } : {}) };
@@ -212,6 +215,7 @@ export class Holder {
   }
 
   async #onSeam(id: number, name: string): Promise<void> {
+    for (const observe of this.#observers) observe('seam', name);
     const latch = this.#seamLatches.get(name);
     if (latch) {
       this.#seamLatches.delete(name);
@@ -308,6 +312,19 @@ export class Holder {
     return latch;
   }
 
+  /** The `nth` effect this holder reports from now blocks until the latch is released (the ones before pass). */
+  holdEffect(nth: number): Latch {
+    const latch = new Latch(this.id, `effect #${this.#effectLatches.length + nth} from now`);
+    for (let i = 1; i < nth; i++) this.#effectLatches.push(undefined);
+    this.#effectLatches.push(latch);
+    return latch;
+  }
+
+  /** Be told of every seam this holder reaches and every effect it reports (exploration's trace). */
+  observe(listener: (kind: 'seam' | 'effect', name: string) => void): void {
+    this.#observers.push(listener);
+  }
+
   /** The next time this holder reaches `env.seam(name)` it blocks until the latch is released. */
   holdSeam(name: string): Latch {
     const latch = new Latch(this.id, `seam ${name}`);
@@ -367,7 +384,7 @@ export class Holder {
 
   /** Let the target close its clients, then end the process (SIGKILL after `graceMs`). */
   async close(graceMs = 2000): Promise<void> {
-    for (const latch of this.#effectLatches.splice(0)) latch.release();
+    for (const latch of this.#effectLatches.splice(0)) latch?.release();
     for (const latch of this.#seamLatches.values()) latch.release();
     this.#seamLatches.clear();
     if (this.#stopped) this.resume();

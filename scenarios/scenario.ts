@@ -13,6 +13,7 @@ import { RedisProbe, type KeyState } from './redis-probe.ts';
 import { assertLoopbackUrl } from '../src/stores/loopback.ts';
 import type { WireProxy } from './wire/proxy.ts';
 import { startScenarioProxy } from './wire/scenario-proxy.ts';
+import type { ExplorePoint } from '../src/explore/types.ts';
 
 export interface ScenarioOptions {
   store: StartedStore;
@@ -25,6 +26,8 @@ export interface ScenarioOptions {
   /** Spawns (or hands over a pre-spawned) holder process. */
   spawnHolder: (id: string) => Holder;
   progress: (message: string) => void;
+  /** `--explore`: the one point this run lands (src/explore/arm-point.ts); the oracle arms it at its stressed part. */
+  point?: ExplorePoint;
 }
 
 /** A key as the harness read it, with when (harness ms) the read was sent and answered. */
@@ -48,6 +51,8 @@ export class Scenario {
   /** The lock key / name every holder is asked to use. */
   readonly key: string;
   readonly ttlMs: number;
+  /** The explored point this run lands, if it is one of `--explore`'s runs. */
+  readonly point: ExplorePoint | undefined;
   readonly #options: ScenarioOptions;
   readonly #holders = new Map<string, Holder>();
   #redis: RedisProbe | undefined;
@@ -61,6 +66,7 @@ export class Scenario {
     this.faults = options.faults;
     this.key = options.key;
     this.ttlMs = options.ttlMs;
+    this.point = options.point;
   }
 
   /** The holder `id`, connected (its target's connect() has run). */

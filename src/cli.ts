@@ -27,6 +27,8 @@ import type { StoreKind } from './stores/types.ts';
 import { RUNTIME_CHOICES, type RuntimeChoice } from './stores/start-store.ts';
 import type { OracleDefinition } from './oracle.ts';
 import type { ParamSpecs } from './params.ts';
+import { exploreCommand } from './explore/explore-command.ts';
+import { replayCommand } from './explore/replay-command.ts';
 
 const HARNESS_OPTIONS = {
   target: { type: 'string' },
@@ -41,6 +43,9 @@ const HARNESS_OPTIONS = {
   'no-report': { type: 'boolean' },
   quiet: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
+  explore: { type: 'boolean' },
+  'max-points': { type: 'string' },
+  'emit-test': { type: 'string' },
 } as const;
 
 const MAX_RUNS = 1000;
@@ -49,6 +54,8 @@ const USAGE = `lock-oracles: prove or refute lock, lease, leader and clock bugs 
 
 Usage:
   npm run oracle -- <ID> --target <path> [options] [--<param> <value> ...]
+  npm run oracle -- <ID> --target <path> --explore [--max-points N] [--jobs J] [--emit-test <file>]
+  npm run oracle -- replay <schedule.json> [--target <path>] [--runs N]
   npm run oracle -- list [--json]
   npm run oracle -- references [<ID> ...] [--jobs J] [--json]   every reference target's verdict, checked
   npm run oracle -- <ID> --help
@@ -71,6 +78,16 @@ Options:
   --report-dir <dir>   where evidence is written (default: reports/)
   --no-report          write nothing
   --quiet              no progress lines: only the verdict line
+  --explore            find the failing schedule: trace A's part alone, then run one scenario per point
+                       (each store command / seam / write of A's stressed part × each fault: held before it,
+                       its reply held, SIGKILL after its reply), judged by the oracle's own property; FAIL if
+                       any point fails (the minimal one is written to schedule.json), PASS only if every
+                       point's fault landed and the property held. \`list --json\` says which oracles support it
+  --max-points <N>     --explore: run at most N points (default 64); the rest are listed as skipped
+  (--jobs J also sets how many --explore points run at once, each on its own scratch store)
+  --emit-test <file>   --explore: write a vitest test replaying the minimal failing schedule (expects FAIL;
+                       LOCK_ORACLES_TARGET=<fixed> LOCK_ORACLES_EXPECT=PASS runs it against the fix)
+  replay <schedule>    rerun one explored point exactly (--target: another target, e.g. the fixed one)
 Exit codes: 0 PASS (or as expected), 1 FAIL, 2 usage error or ERROR, 3 INCONCLUSIVE,
 130/143 interrupted by SIGINT/SIGTERM (everything stopped, an INTERRUPTED record written).`;
 
@@ -88,6 +105,7 @@ async function main(argv: string[]): Promise<number> {
     return referencesCommand(positionals.slice(1), { jobs: wholeNumber('--jobs', values.jobs, defaultJobs(), 1, 64), json: values.json === true, progress: progressPrinter(!values.quiet) });
   }
   if (command === 'prove') return proveCommand(positionals.slice(1), values, extra);
+  if (command === 'replay') return replayCommand({ schedulePath: positionals[1], ...common(values), ...(values.target ? { target: values.target } : {}), ...(values.runs ? { runs: values.runs } : {}) });
   refuseExtraArguments(positionals.slice(1));
   if (command === 'list') return list(values.json === true);
   if (command === 'clean') return (await import('./commands/clean.ts')).clean(values.json === true);
@@ -113,6 +131,10 @@ async function main(argv: string[]): Promise<number> {
     } catch (error) {
       throw new UsageError(`--report-dir: ${(error as Error).message}. Give a writable directory, or --no-report.`);
     }
+  }
+  if (values.explore) {
+    if (runs > 1) throw new UsageError('--explore runs every point once; --runs repeats one schedule (replay a found schedule with --runs instead)');
+    return exploreCommand({ oracle: oracle.id, target: values.target, params: extra, ...(values.store ? { store: values.store as StoreKind } : {}), ...common(values), runtime: runtime as RuntimeChoice, ...(values['max-points'] ? { maxPoints: values['max-points'] } : {}), ...(values.jobs ? { jobs: values.jobs } : {}), ...(values['emit-test'] ? { emitTest: values['emit-test'] } : {}) });
   }
 
   // SIGINT/SIGTERM: the runs in progress stop everything and return INTERRUPTED records.
@@ -226,6 +248,23 @@ function editDistance(a: string, b: string): number {
   return row[b.length]!;
 }
 
+/** The options explore and replay share with a plain run. */
+function common(values: ReturnType<typeof parse>['values']) {
+  const expect = values.expect?.toLowerCase();
+  if (expect !== undefined && expect !== 'pass' && expect !== 'fail') throw new UsageError(`--expect must be pass or fail, got "${values.expect}"`);
+  const runtime = values.runtime ?? 'local';
+  if (!(RUNTIME_CHOICES as readonly string[]).includes(runtime)) throw new UsageError(`--runtime must be ${RUNTIME_CHOICES.join(', ')}, got "${runtime}"`);
+  return {
+    runtime: runtime as RuntimeChoice,
+    ...(expect ? { expect: expect as 'pass' | 'fail' } : {}),
+    json: values.json === true,
+    ...(values['report-dir'] ? { reportDir: values['report-dir'] } : {}),
+    noReport: values['no-report'] === true,
+    quiet: values.quiet === true,
+    progress: progressPrinter(!values.quiet),
+  };
+}
+
 async function list(json: boolean): Promise<number> {
   const oracles = await loadAllOracles();
   if (json) {
@@ -244,6 +283,7 @@ async function list(json: boolean): Promise<number> {
           good: [...new Set(o.references.filter((r) => r.expect === 'PASS' && !r.knownBad).map((r) => r.target))],
         },
         references: o.references,
+        explore: o.explore ? { supported: true, part: o.explore.part, faults: o.explore.faults, params: o.explore.params, doc: o.explore.doc } : { supported: false },
       })),
     };
     process.stdout.write(`${JSON.stringify(body, null, 2)}\n`);
@@ -277,6 +317,9 @@ function describe(o: OracleDefinition<ParamSpecs>): string {
     `Needs:     target members ${needsAtDefaults(o).join(', ')}`,
     'Parameters:',
     ...params,
+    o.explore
+      ? `--explore:  ${o.explore.doc} (faults: ${o.explore.faults.join(', ')}; every point runs with ${Object.entries(o.explore.params).map(([k, v]) => `${optionName(k)} ${v}`).join(' ') || 'the defaults'})`
+      : '--explore:  not supported by this oracle yet',
     'Reference targets (expected verdict):',
     ...refs,
     '',

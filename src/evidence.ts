@@ -7,6 +7,7 @@ import type { Check, PropertyResult, Verdict } from './oracle.ts';
 import type { EffectRecord } from './resource.ts';
 import type { FaultRecord } from '../scenarios/fault-log.ts';
 import type { RuntimeName, StoreKind } from './stores/types.ts';
+import type { ExplorationRecord } from './explore/types.ts';
 
 export const SCHEMA_VERSION = 1;
 
@@ -42,6 +43,8 @@ export interface EvidenceRecord {
   environment: { node: string; platform: string; harness: string };
   /** Batch runs (src/run-batch.ts): this run was played again alone after an INCONCLUSIVE among `jobs` parallel runs. */
   crowdedAttempt?: { verdict: Verdict; explanation: string; jobs: number };
+  /** `--explore`: every point tried, its verdict and why; this record's run is the minimal failing point's (else the first point's). */
+  exploration?: ExplorationRecord;
 }
 
 /** `--runs N`: one record per run and the verdict over all of them. */

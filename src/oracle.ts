@@ -10,6 +10,7 @@ import type { ParamSpecs, ParamValues } from './params.ts';
 import type { StoreKind, StoreRequest } from './stores/types.ts';
 import type { TargetMember } from '../targets/contract.ts';
 import type { Scenario } from '../scenarios/scenario.ts';
+import type { ExploreSpec } from './explore/spec.ts';
 
 /** INTERRUPTED: a signal (SIGINT/SIGTERM) stopped the run before a verdict; nothing was judged. */
 export type Verdict = 'PASS' | 'FAIL' | 'INCONCLUSIVE' | 'ERROR' | 'INTERRUPTED';
@@ -76,6 +77,8 @@ export interface OracleDefinition<P extends ParamSpecs = ParamSpecs> {
   /** The store to start, when more than its kind matters (e.g. PgBouncer's pool mode). */
   storeRequest?(params: ParamValues<P>, kind: StoreKind): StoreRequest;
   references: ReferenceRun[];
+  /** `--explore`: how this oracle's schedules are searched (src/explore/); absent when it cannot be. */
+  explore?: ExploreSpec<P>;
   play(scenario: Scenario, params: ParamValues<P>): Promise<Judgement>;
 }
 

@@ -20,6 +20,7 @@ import { reapLeftovers } from './reaper.ts';
 import { FaultLog } from '../scenarios/fault-log.ts';
 import { compileHolderModules, Holder, TargetCallError, type HolderModules, type ReadyInfo } from '../scenarios/holder.ts';
 import { Scenario } from '../scenarios/scenario.ts';
+import type { ExplorePoint } from './explore/types.ts';
 
 export interface RunRequest {
   oracle: string;
@@ -34,6 +35,10 @@ export interface RunRequest {
   deadlineMs?: number;
   /** Aborted (with the signal's name as its reason) when the user interrupts: the run stops and says INTERRUPTED. */
   stop?: AbortSignal;
+  /** `--explore`: land this point (the oracle arms it at its stressed part). */
+  point?: ExplorePoint;
+  /** Play this instead of the oracle's scenario (exploration's trace of A alone). */
+  play?: (scenario: Scenario, params: Record<string, string | number>) => Promise<Judgement>;
 }
 
 /** How long teardown may take after a run ended at its deadline or was interrupted, before processes are killed. */
@@ -149,10 +154,11 @@ export async function runOracle(request: RunRequest): Promise<EvidenceRecord> {
       faults,
       spawnHolder,
       progress,
+      ...(request.point ? { point: request.point } : {}),
     });
     const playBegan = performance.now();
     stage = `playing the ${oracle.id} scenario`;
-    const judged = await oracle.play(scenario, params as never);
+    const judged = await (request.play ?? oracle.play)(scenario, params as never);
     scenarioMs = performance.now() - playBegan;
     if (!end.result) judgement = judged;
   };

@@ -1,5 +1,6 @@
 /** summary.md: the verdict, why, and the numbers, readable without the history. */
 import type { EvidenceRecord, MultiRunRecord } from '../evidence.ts';
+import { explorationMarkdown } from '../explore/table.ts';
 
 export function summaryMarkdown(record: EvidenceRecord): string {
   const lines = [
@@ -17,6 +18,7 @@ export function summaryMarkdown(record: EvidenceRecord): string {
     `**Scenario:** ${record.oracle.scenario}  `,
     `**Property:** ${record.oracle.property}`,
     '',
+    ...(record.exploration ? explorationMarkdown(record.exploration) : []),
     '## Preconditions',
     '',
     '| held | precondition | observed |',

@@ -1,0 +1,54 @@
+/**
+ * Lands one explored point in a running scenario: armed right before A's part starts, it stops A
+ * at the point's boundary (its command kept at the wire, its reply kept from it, its seam or its
+ * effect's receipt withheld) and resolves `reached` when A got there. What happens then (B takes
+ * the lock, A is killed...) is the oracle's own flow.
+ */
+import type { Holder } from '../../scenarios/holder.ts';
+import type { WireProxy } from '../../scenarios/wire/proxy.ts';
+import { boundaryLabel, FAULT_WORDS, type ExplorePoint } from './types.ts';
+
+export interface PointStop {
+  /** Resolves when A reached the point and is stopped there. */
+  reached: Promise<unknown>;
+  /** Let A go on (forward the held command or reply, release the latch). */
+  release(): void;
+  readonly isReleased: boolean;
+  /** "release#2 DEL, held before it" */
+  label: string;
+  /** Why the point was never reached, when A's part finished without it. */
+  missed: string;
+}
+
+export function armPoint(point: ExplorePoint, holder: Holder, wire: WireProxy | undefined): PointStop {
+  const { boundary, fault } = point;
+  const label = `${boundaryLabel(boundary)}, ${FAULT_WORDS[fault]}`;
+  const ordinal = `${boundary.nth}${boundary.nth === 1 ? 'st' : boundary.nth === 2 ? 'nd' : boundary.nth === 3 ? 'rd' : 'th'}`;
+  const missed =
+    `A's ${boundary.part} finished without reaching ${boundaryLabel(boundary)} (its ${ordinal} ${boundary.kind} ${boundary.name}, seen there when A ran alone): ` +
+    'with this schedule A took another path, so the fault never landed';
+  if (boundary.kind === 'command') {
+    if (!wire) throw new Error(`point ${label}: a command boundary needs A behind its wire proxy`);
+    const pattern = { command: boundary.name };
+    const hold = fault === 'hold-before' ? wire.hold(pattern, { nth: boundary.nth }) : wire.holdReply(pattern, { nth: boundary.nth });
+    return {
+      reached: hold.reached,
+      release: () => hold.release(),
+      get isReleased() {
+        return !hold.holding && !hold.armed;
+      },
+      label,
+      missed,
+    };
+  }
+  const latch = boundary.kind === 'seam' ? holder.holdSeam(boundary.name) : holder.holdEffect(boundary.nth);
+  return {
+    reached: latch.reached,
+    release: () => latch.release(),
+    get isReleased() {
+      return latch.isReleased;
+    },
+    label,
+    missed,
+  };
+}

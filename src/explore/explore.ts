@@ -1,0 +1,167 @@
+/**
+ * `--explore`: find the failing schedule without being told where it is. A's part is traced alone
+ * once; every boundary of the part the oracle stresses × every fault that applies becomes a point;
+ * each point runs as its own scenario (its own scratch store and holders, several at a time) and is
+ * judged by the oracle's own property and preconditions. FAIL when any point fails (the earliest
+ * boundary with the smallest fault is *the* minimal schedule), PASS only when every point's fault
+ * landed and the property held, INCONCLUSIVE otherwise.
+ */
+import { combineVerdicts, type EvidenceRecord } from '../evidence.ts';
+import type { Judgement } from '../oracle.ts';
+import { optionName } from '../params.ts';
+import { loadOracle, UsageError } from '../registry.ts';
+import { runOracle, type RunRequest } from '../run-oracle.ts';
+import { defaultJobs, runPool } from '../run-pool.ts';
+import { defaultSelect } from './spec.ts';
+import { Tracer } from './tracer.ts';
+import { boundaryLabel, FAULTS_BY_KIND, pointLabel, type Boundary, type ExplorationRecord, type ExploredPoint, type ExplorePoint, type Schedule } from './types.ts';
+
+export const DEFAULT_MAX_POINTS = 64;
+
+export interface ExploreRequest extends Omit<RunRequest, 'point' | 'play'> {
+  /** Points beyond this many are not run (and are listed as skipped). */
+  maxPoints?: number;
+  /** Points in flight at once (default: the machine's cores). */
+  jobs?: number;
+}
+
+export interface ExploreResult {
+  /** The run a reviewer looks at (the minimal failing point's, else the first point's), carrying the whole exploration. */
+  record: EvidenceRecord;
+  /** The minimal failing point as a replayable schedule. */
+  schedule?: Schedule;
+}
+
+export async function explore(request: ExploreRequest): Promise<ExploreResult> {
+  const began = performance.now();
+  const progress = request.progress ?? (() => undefined);
+  const oracle = await loadOracle(request.oracle);
+  const spec = oracle.explore;
+  if (!spec) throw new UsageError(`${oracle.id} cannot be explored yet (\`npm run oracle -- list --json\` says which oracles support --explore)`);
+  const given = request.params ?? {};
+  for (const [name, value] of Object.entries(spec.params)) {
+    if (given[name] !== undefined && String(given[name]) !== String(value)) {
+      throw new UsageError(`${oracle.id} --explore runs every point with ${optionName(name)} ${value} (the flow that lands a point); drop ${optionName(name)} ${String(given[name])}`);
+    }
+  }
+  const params = { ...given, ...spec.params };
+  const jobs = request.jobs ?? defaultJobs();
+  const base = { oracle: oracle.id, target: request.target, params, ...(request.store ? { store: request.store } : {}), ...(request.runtime ? { runtime: request.runtime } : {}) };
+
+  progress(`tracing A's ${spec.part} alone, through its wire proxy`);
+  const tracer = new Tracer();
+  const traced = await runOracle({ ...base, progress: () => undefined, play: async (s, p) => traceJudgement(await spec.trace(s, tracer, p as never), tracer) });
+  const traceMs = traced.timing.wallMs;
+  const inPart = tracer.boundaries.filter((b) => b.part === spec.part);
+  const chosen = traced.verdict === 'ERROR' ? [] : (spec.select ?? defaultSelect)(inPart);
+  const all: ExplorePoint[] = chosen.flatMap((boundary) => spec.faults.filter((f) => FAULTS_BY_KIND[boundary.kind].includes(f)).map((fault) => ({ boundary, fault })));
+  const maxPoints = request.maxPoints ?? DEFAULT_MAX_POINTS;
+  const points = all.slice(0, maxPoints);
+  const skipped = all.slice(maxPoints).map(pointLabel);
+  progress(`A's ${spec.part}: ${inPart.map(boundaryLabel).join(', ') || 'nothing'}; ${points.length} point(s)${skipped.length ? `, ${skipped.length} skipped (--max-points ${maxPoints})` : ''}, ${jobs} at a time`);
+
+  let done = 0;
+  const runs = await runPool(points, jobs, async (point) => {
+    const record = await runOracle({ ...base, point, progress: () => undefined });
+    progress(`point ${++done}/${points.length} ${pointLabel(point)}: ${record.verdict}`);
+    return { point, record };
+  });
+
+  const explored: ExploredPoint[] = runs.map(({ point, record }) => ({
+    label: pointLabel(point),
+    boundary: point.boundary,
+    fault: point.fault,
+    command: point.boundary.text,
+    verdict: record.verdict,
+    reason: reasonOf(record),
+    wallMs: record.timing.wallMs,
+    runId: record.runId,
+  }));
+  const verdict = traced.verdict === 'ERROR' ? 'ERROR' : runs.length ? combineVerdicts(runs.map((r) => r.record.verdict)) : 'INCONCLUSIVE';
+  // Points run in boundary order, smallest fault first: the first failing one is the minimal schedule.
+  const minimal = runs.find((r) => r.record.verdict === 'FAIL');
+  const shown = minimal ?? runs.find((r) => r.record.verdict === verdict) ?? runs[0];
+  const exploration: ExplorationRecord = {
+    trace: tracer.boundaries,
+    boundaries: new Set(points.map((p) => p.boundary)).size,
+    faults: [...spec.faults],
+    points: explored,
+    skipped,
+    verdict,
+    summary: '',
+    ...(minimal ? { minimal: pointLabel(minimal.point) } : {}),
+    jobs,
+    traceMs,
+    wallMs: Math.round(performance.now() - began),
+  };
+  exploration.summary = summarize(exploration, spec.part, traced, minimal?.record, inPart);
+  const record: EvidenceRecord = {
+    ...(shown?.record ?? traced),
+    verdict,
+    explanation: exploration.summary,
+    exploration,
+  };
+  const schedule: Schedule | undefined = minimal && {
+    schemaVersion: 1,
+    oracle: oracle.id,
+    target: minimal.record.target.path,
+    store: minimal.record.store?.kind ?? request.store ?? oracle.stores[0]!,
+    params: minimal.record.params,
+    holder: 'A',
+    boundary: minimal.point.boundary,
+    fault: minimal.point.fault,
+    command: minimal.point.boundary.text,
+    verdict: minimal.record.verdict,
+  };
+  return { record, ...(schedule ? { schedule } : {}) };
+}
+
+/** The trace is not judged; it only has to have run. */
+function traceJudgement(_: void, tracer: Tracer): Judgement {
+  return {
+    preconditions: [{ name: "A's part ran alone", held: true, detail: `${tracer.boundaries.length} boundaries recorded` }],
+    property: { name: 'trace', held: true, detail: 'not judged', offending: [] },
+    counts: { boundaries: tracer.boundaries.length },
+    explanation: "A's part ran alone, traced.",
+  };
+}
+
+/** One sentence: why this point got its verdict. */
+function reasonOf(record: EvidenceRecord): string {
+  if (record.verdict === 'INCONCLUSIVE') return record.preconditions.filter((c) => !c.held).map((c) => `${c.name}: no — ${c.detail}`).join('; ');
+  if (record.verdict === 'ERROR') return record.explanation.split('\n')[0] ?? '';
+  return record.property?.detail ?? record.explanation;
+}
+
+function summarize(x: ExplorationRecord, part: string, traced: EvidenceRecord, minimal: EvidenceRecord | undefined, inPart: readonly Boundary[]): string {
+  const n = x.points.length;
+  const plural = (k: number, word: string) => `${k} ${word}${k === 1 ? '' : 's'}`;
+  const shape =
+    n === x.boundaries * x.faults.length
+      ? `${x.boundaries} ${x.boundaries === 1 ? 'boundary' : 'boundaries'} × ${plural(x.faults.length, 'fault')}`
+      : `${x.boundaries} boundaries, each with the faults that apply to it`;
+  const schedules = plural(n, 'schedule');
+  const skipped = x.skipped.length ? ` ${x.skipped.length} point(s) beyond --max-points were not run: ${x.skipped.join('; ')}.` : '';
+  if (x.verdict === 'ERROR' && traced.verdict === 'ERROR') return `Tracing A's ${part} alone broke, so nothing was explored: ${traced.explanation}`;
+  if (n === 0) {
+    return (
+      `Nothing to explore: when A ran alone its ${part} sent no store command on the lock key, reached no seam and made no write ` +
+      `(${inPart.length ? `it sent only ${inPart.map((b) => b.text).join(', ')}` : x.trace.length ? `A did only this outside it: ${x.trace.map(boundaryLabel).join(', ')}` : 'nothing at all was seen'}), so no fault can land in it and nothing was proven.`
+    );
+  }
+  const fails = x.points.filter((p) => p.verdict === 'FAIL');
+  if (x.verdict === 'FAIL') {
+    const others = fails.slice(1).map((p) => p.label);
+    return (
+      `${fails.length} of ${schedules} (${shape}) FAIL. The minimal one — ${x.minimal}: ${minimal!.explanation}` +
+      (others.length ? ` Other failing schedules: ${others.join('; ')}.` : '') +
+      skipped
+    );
+  }
+  if (x.verdict === 'PASS') return `No violation in ${schedules} (${shape} of A's ${part}); every fault landed and the property held at each.${skipped}`;
+  const notPass = x.points.filter((p) => p.verdict !== 'PASS');
+  return (
+    `${notPass.length} of ${schedules} (${shape}) gave no answer (${notPass.map((p) => `${p.label}: ${p.verdict}`).join('; ')}); ` +
+    `the first: ${notPass[0]!.reason}. No schedule failed, but a PASS needs every fault to land, so nothing is proven.${skipped}`
+  );
+}
