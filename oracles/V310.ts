@@ -131,7 +131,7 @@ export default defineOracle({
       const release = await s.within(a.release(leaseA), p.timeout);
       ran(release !== undefined, release?.error);
     } else {
-      const stop = point ? armPoint(point, a, wireA) : wireA ? wireStop(wireA.hold(REDIS_DELETE)) : seamStop(a.holdSeam('release:before-delete'));
+      const stop = point ? armPoint(point, a, wireA, s.key) : wireA ? wireStop(wireA.hold(REDIS_DELETE)) : seamStop(a.holdSeam('release:before-delete'));
       const release = a.release(leaseA);
       const first = await s.within(Promise.race([stop.reached.then(() => 'stop' as const), release.then(() => 'done' as const)]), p.timeout);
       if (first !== 'stop') {

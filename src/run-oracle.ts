@@ -37,6 +37,8 @@ export interface RunRequest {
   stop?: AbortSignal;
   /** `--explore`: land this point (the oracle arms it at its stressed part). */
   point?: ExplorePoint;
+  /** Start only these holders up front (exploration's trace needs A alone); default the oracle's. */
+  holders?: readonly string[];
   /** Play this instead of the oracle's scenario (exploration's trace of A alone). */
   play?: (scenario: Scenario, params: Record<string, string | number>) => Promise<Judgement>;
 }
@@ -105,7 +107,7 @@ export async function runOracle(request: RunRequest): Promise<EvidenceRecord> {
   };
 
   // Holders load the target while the store starts.
-  progress(`starting a scratch ${storeRequest.kind} store and ${oracle.holders.length} holder process(es)`);
+  progress(`starting a scratch ${storeRequest.kind} store and ${(request.holders ?? oracle.holders).length} holder process(es)`);
   let store: StartedStore | undefined;
   let scenario: Scenario | undefined;
   let readyInfo: ReadyInfo | undefined;
@@ -128,7 +130,7 @@ export async function runOracle(request: RunRequest): Promise<EvidenceRecord> {
     modules = await compileHolderModules(targetPath).catch((e: unknown) => {
       throw new UsageError(`the target ${displayPath(targetPath)} failed to load: ${(e as Error).message}`);
     });
-    for (const id of oracle.holders) spawnHolder(id);
+    for (const id of request.holders ?? oracle.holders) spawnHolder(id);
     readyInfo = await readyOrUsageError([...spawned.values()], targetPath);
     holdersReadyMs = performance.now() - began;
     const missing = needs.filter((member) => !readyInfo!.members.includes(member));

@@ -20,17 +20,19 @@ export interface PointStop {
   missed: string;
 }
 
-export function armPoint(point: ExplorePoint, holder: Holder, wire: WireProxy | undefined): PointStop {
+export function armPoint(point: ExplorePoint, holder: Holder, wire: WireProxy | undefined, key: string): PointStop {
   const { boundary, fault } = point;
   const label = `${boundaryLabel(boundary)}, ${FAULT_WORDS[fault]}`;
-  const ordinal = `${boundary.nth}${boundary.nth === 1 ? 'st' : boundary.nth === 2 ? 'nd' : boundary.nth === 3 ? 'rd' : 'th'}`;
+  const byKey = boundary.kind === 'command' && boundary.keyNth !== undefined;
+  const which = byKey ? `its ${ordinalOf(boundary.keyNth!)} command on the lock key` : `its ${ordinalOf(boundary.nth)} ${boundary.kind} ${boundary.name}`;
   const missed =
-    `A's ${boundary.part} finished without reaching ${boundaryLabel(boundary)} (its ${ordinal} ${boundary.kind} ${boundary.name}, seen there when A ran alone): ` +
+    `A's ${boundary.part} finished without reaching ${boundaryLabel(boundary)} (${which}, seen there when A ran alone): ` +
     'with this schedule A took another path, so the fault never landed';
   if (boundary.kind === 'command') {
     if (!wire) throw new Error(`point ${label}: a command boundary needs A behind its wire proxy`);
-    const pattern = { command: boundary.name };
-    const hold = fault === 'hold-before' ? wire.hold(pattern, { nth: boundary.nth }) : wire.holdReply(pattern, { nth: boundary.nth });
+    const pattern = byKey ? { text: key } : { command: boundary.name };
+    const nth = byKey ? boundary.keyNth! : boundary.nth;
+    const hold = fault === 'hold-before' ? wire.hold(pattern, { nth }) : wire.holdReply(pattern, { nth });
     return {
       reached: hold.reached,
       release: () => hold.release(),
@@ -51,4 +53,8 @@ export function armPoint(point: ExplorePoint, holder: Holder, wire: WireProxy | 
     label,
     missed,
   };
+}
+
+function ordinalOf(n: number): string {
+  return `${n}${n % 10 === 1 && n !== 11 ? 'st' : n % 10 === 2 && n !== 12 ? 'nd' : n % 10 === 3 && n !== 13 ? 'rd' : 'th'}`;
 }

@@ -18,7 +18,7 @@ import { boundaryLabel, FAULTS_BY_KIND, pointLabel, type Boundary, type Explorat
 
 export const DEFAULT_MAX_POINTS = 64;
 
-export interface ExploreRequest extends Omit<RunRequest, 'point' | 'play'> {
+export interface ExploreRequest extends Omit<RunRequest, 'point' | 'play' | 'holders'> {
   /** Points beyond this many are not run (and are listed as skipped). */
   maxPoints?: number;
   /** Points in flight at once (default: the machine's cores). */
@@ -50,7 +50,7 @@ export async function explore(request: ExploreRequest): Promise<ExploreResult> {
 
   progress(`tracing A's ${spec.part} alone, through its wire proxy`);
   const tracer = new Tracer();
-  const traced = await runOracle({ ...base, progress: () => undefined, play: async (s, p) => traceJudgement(await spec.trace(s, tracer, p as never), tracer) });
+  const traced = await runOracle({ ...base, holders: ['A'], progress: () => undefined, play: async (s, p) => traceJudgement(await spec.trace(s, tracer, p as never), tracer) });
   const traceMs = traced.timing.wallMs;
   const inPart = tracer.boundaries.filter((b) => b.part === spec.part);
   const chosen = traced.verdict === 'ERROR' ? [] : (spec.select ?? defaultSelect)(inPart);

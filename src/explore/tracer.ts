@@ -17,7 +17,7 @@ export class Tracer {
     wire.on((event) => {
       if (event.type !== 'command') return;
       const { command } = event;
-      const onKey = command.args.includes(s.key) || command.text.includes(s.key);
+      const onKey = command.text.includes(s.key);
       this.#record('command', command.name, command.text, { connection: event.connection, onKey });
     });
     const holder = await s.holder(id, { url: wire.url });
@@ -40,6 +40,7 @@ export class Tracer {
     if (part === undefined) return;
     const inPart = this.boundaries.filter((b) => b.part === part);
     const nth = inPart.filter((b) => b.kind === kind && b.name === name).length + 1;
-    this.boundaries.push({ part, index: inPart.length + 1, kind, name, nth, text, ...extra });
+    const keyNth = extra.onKey ? inPart.filter((b) => b.onKey).length + 1 : undefined;
+    this.boundaries.push({ part, index: inPart.length + 1, kind, name, nth, text, ...extra, ...(keyNth ? { keyNth } : {}) });
   }
 }

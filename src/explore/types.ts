@@ -25,6 +25,12 @@ export interface Boundary {
   connection?: number;
   /** Whether the command names the lock key (commands). */
   onKey?: boolean;
+  /**
+   * Commands on the lock key: which one of the part's commands on the key it is, from 1. A point
+   * finds its command by this position, so a schedule replays on another target (the fixed code:
+   * its 1st command of the acquire is a SET … PX … NX where the bad one sent SETNX).
+   */
+  keyNth?: number;
 }
 
 /**
