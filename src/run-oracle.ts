@@ -232,7 +232,9 @@ export async function runOracle(request: RunRequest): Promise<EvidenceRecord> {
         ? `Interrupted: ${error!.split('\n')[0]}`
         : error
           ? `The run broke before a verdict: ${error.split('\n')[0]}`
-          : judgement!.explanation,
+          : verdict === 'PASS' && !request.point && !request.play
+            ? `${judgement!.explanation} ${onePass(oracle.explore !== undefined)}`
+            : judgement!.explanation,
     ...(error ? { error } : {}),
     timing: {
       wallMs: round(performance.now() - began),
@@ -286,6 +288,12 @@ function endOfRun(deadlineMs: number, stop: AbortSignal | undefined, pending: ()
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms).unref());
+/** A plain PASS says how much it tried, and that the neighbouring schedules were not. */
+function onePass(explorable: boolean): string {
+  return (
+    'No violation in 1 schedule (the oracle\'s first); ' +
+    (explorable ? 'exploring may find more: --explore runs a schedule at every command boundary of A.' : 'this oracle cannot be explored yet, so the neighbouring schedules were not tried.')
+  );
 }
 
 function checkTarget(path: string): string {

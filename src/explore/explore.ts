@@ -54,7 +54,12 @@ export async function explore(request: ExploreRequest): Promise<ExploreResult> {
   const traceMs = traced.timing.wallMs;
   const inPart = tracer.boundaries.filter((b) => b.part === spec.part);
   const chosen = traced.verdict === 'ERROR' ? [] : (spec.select ?? defaultSelect)(inPart);
-  const all: ExplorePoint[] = chosen.flatMap((boundary) => spec.faults.filter((f) => FAULTS_BY_KIND[boundary.kind].includes(f)).map((fault) => ({ boundary, fault })));
+  const schedules = combinations(spec.dimensions?.(traced.store?.kind ?? request.store ?? oracle.stores[0]!) ?? {});
+  const all: ExplorePoint[] = chosen.flatMap((boundary) =>
+    spec.faults
+      .filter((f) => FAULTS_BY_KIND[boundary.kind].includes(f))
+      .flatMap((fault) => schedules.map((schedule) => ({ boundary, fault, ...(Object.keys(schedule).length ? { schedule } : {}) }))),
+  );
   const maxPoints = request.maxPoints ?? DEFAULT_MAX_POINTS;
   const points = all.slice(0, maxPoints);
   const skipped = all.slice(maxPoints).map(pointLabel);
@@ -62,7 +67,7 @@ export async function explore(request: ExploreRequest): Promise<ExploreResult> {
 
   let done = 0;
   const runs = await runPool(points, jobs, async (point) => {
-    const record = await runOracle({ ...base, point, progress: () => undefined });
+    const record = await runOracle({ ...base, params: { ...params, ...point.schedule }, point, progress: () => undefined });
     progress(`point ${++done}/${points.length} ${pointLabel(point)}: ${record.verdict}`);
     return { point, record };
   });
@@ -71,6 +76,7 @@ export async function explore(request: ExploreRequest): Promise<ExploreResult> {
     label: pointLabel(point),
     boundary: point.boundary,
     fault: point.fault,
+    ...(point.schedule ? { schedule: point.schedule } : {}),
     command: point.boundary.text,
     verdict: record.verdict,
     reason: reasonOf(record),
@@ -116,6 +122,11 @@ export async function explore(request: ExploreRequest): Promise<ExploreResult> {
   return { record, ...(schedule ? { schedule } : {}) };
 }
 
+/** Every combination of the dimensions' values ([{}] when there are none). */
+function combinations(dimensions: Record<string, readonly string[]>): Array<Record<string, string>> {
+  return Object.entries(dimensions).reduce<Array<Record<string, string>>>((acc, [name, values]) => acc.flatMap((c) => values.map((v) => ({ ...c, [name]: v }))), [{}]);
+}
+
 /** The trace is not judged; it only has to have run. */
 function traceJudgement(_: void, tracer: Tracer): Judgement {
   return {
@@ -136,10 +147,11 @@ function reasonOf(record: EvidenceRecord): string {
 function summarize(x: ExplorationRecord, part: string, traced: EvidenceRecord, minimal: EvidenceRecord | undefined, inPart: readonly Boundary[]): string {
   const n = x.points.length;
   const plural = (k: number, word: string) => `${k} ${word}${k === 1 ? '' : 's'}`;
+  const others = new Set(x.points.map((p) => JSON.stringify(p.schedule ?? {}))).size;
+  const bs = `${x.boundaries} ${x.boundaries === 1 ? 'boundary' : 'boundaries'}`;
   const shape =
-    n === x.boundaries * x.faults.length
-      ? `${x.boundaries} ${x.boundaries === 1 ? 'boundary' : 'boundaries'} × ${plural(x.faults.length, 'fault')}`
-      : `${x.boundaries} boundaries, each with the faults that apply to it`;
+    (n === x.boundaries * x.faults.length * others ? `${bs} × ${plural(x.faults.length, 'fault')}` : `${bs}, each with the faults that apply to it`) +
+    (others > 1 ? ` × ${others} schedules of the other holders` : '');
   const schedules = plural(n, 'schedule');
   const skipped = x.skipped.length ? ` ${x.skipped.length} point(s) beyond --max-points were not run: ${x.skipped.join('; ')}.` : '';
   if (x.verdict === 'ERROR' && traced.verdict === 'ERROR') return `Tracing A's ${part} alone broke, so nothing was explored: ${traced.explanation}`;

@@ -1,6 +1,7 @@
 /** What an oracle declares to be explorable (`explore` in its definition). */
 import type { ParamSpecs, ParamValues } from '../params.ts';
 import type { ReferenceRun } from '../oracle.ts';
+import type { StoreKind } from '../stores/types.ts';
 import type { Scenario } from '../../scenarios/scenario.ts';
 import type { Tracer } from './tracer.ts';
 import type { Boundary, ExploreFault } from './types.ts';
@@ -12,6 +13,12 @@ export interface ExploreSpec<P extends ParamSpecs = ParamSpecs> {
   faults: readonly ExploreFault[];
   /** Parameters the trace and every point run with: the oracle's flow that arms a point. */
   params: Record<string, string | number>;
+  /**
+   * What the other holders do, as more points: each parameter's values on this store (V313's
+   * --contender: B holds / comes and goes / comes only after A's fault lifts). Every boundary ×
+   * fault runs once per combination.
+   */
+  dimensions?(store: StoreKind): Record<string, readonly string[]>;
   /** Runs A's part alone, once, A behind its wire proxy (`tracer.holder`), each part inside `tracer.part`. */
   trace(s: Scenario, tracer: Tracer, params: ParamValues<P>): Promise<void>;
   /** The part's boundaries that become points (default: every command naming the lock key, every seam and effect). */

@@ -25,6 +25,15 @@ export class Tracer {
     return holder;
   }
 
+  /** From now on, what A does is recorded under `name` (until the next begin, or end). */
+  begin(name: string): void {
+    this.#part = name;
+  }
+
+  end(): void {
+    this.#part = undefined;
+  }
+
   /** Run one part of A's run; what A does meanwhile is recorded under `name`. */
   async part<T>(name: string, run: () => Promise<T>): Promise<T> {
     this.#part = name;

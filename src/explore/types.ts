@@ -60,6 +60,8 @@ export const FAULTS_BY_KIND: Record<BoundaryKind, readonly ExploreFault[]> = {
 export interface ExplorePoint {
   boundary: Boundary;
   fault: ExploreFault;
+  /** The other holders' schedule, as oracle parameters (V313: { contender: 'come-and-go' }); none when the oracle has one. */
+  schedule?: Record<string, string>;
 }
 
 /** `release#2 EVALSHA` */
@@ -69,7 +71,8 @@ export function boundaryLabel(boundary: Boundary): string {
 }
 
 export function pointLabel(point: ExplorePoint): string {
-  return `${boundaryLabel(point.boundary)}, ${FAULT_WORDS[point.fault]}`;
+  const others = Object.entries(point.schedule ?? {}).map(([k, v]) => `${k} ${v}`);
+  return `${boundaryLabel(point.boundary)}, ${FAULT_WORDS[point.fault]}${others.length ? ` [${others.join(', ')}]` : ''}`;
 }
 
 /** A point written down: enough to run exactly that schedule again (`replay`). */
@@ -95,6 +98,8 @@ export interface ExploredPoint {
   label: string;
   boundary: Boundary;
   fault: ExploreFault;
+  /** The other holders' schedule it ran with (oracle parameters), if the oracle has several. */
+  schedule?: Record<string, string>;
   command: string;
   verdict: Verdict;
   /** Why, in one sentence: the property's detail, or the precondition that did not hold. */
