@@ -44,6 +44,8 @@ export default defineOracle({
       { target: 'targets/redis/node-redis/acquire-no-ttl.ts', expect: 'FAIL' },
       { target: 'targets/redis/ioredis/acquire-setnx-then-expire.ts', expect: 'FAIL' },
       { target: 'targets/redis/node-redis/acquire-setnx-then-expire.ts', expect: 'FAIL' },
+      { target: 'targets/redis/ioredis/acquire-nx-then-pexpire.ts', expect: 'FAIL' },
+      { target: 'targets/redis/ioredis/acquire-nx-px.ts', expect: 'PASS' },
       { target: 'targets/redis/ioredis/lock-correct.ts', expect: 'PASS' },
       { target: 'targets/redis/node-redis/lock-correct.ts', expect: 'PASS' },
     ],

@@ -26,6 +26,8 @@
 import { takeoverCounts, takeoverDetail, writesAfterTakeover } from '../src/takeover.ts';
 import { defineOracle, type Check, nothingProven, firstLine } from '../src/oracle.ts';
 import { runJobUntilFirstEffect } from '../scenarios/run-job-until-effect.ts';
+import { armPoint } from '../src/explore/arm-point.ts';
+import { boundaryLabel, pointInWords } from '../src/explore/types.ts';
 import type { CallOutcome, Holder } from '../scenarios/holder.ts';
 import type { Latch } from '../scenarios/latch.ts';
 import { UsageError } from '../src/registry.ts';
@@ -109,8 +111,35 @@ export default defineOracle({
     { target: 'targets/redis/ioredis/lease-renew-checked.ts', expect: 'PASS', params: { contender: 'after-lift' } },
   ],
 
+  explore: {
+    part: 'job',
+    faults: ['hold-before', 'hold-reply'],
+    params: { variant: 'pause' },
+    dimensions: (kind) => ({ contender: kind === 'redis' || kind === 'valkey' ? ['hold', 'come-and-go', 'after-lift'] : ['hold'] }),
+    doc: "every command on the lock key and every write of A's job after its first write: held before it, or its reply (the write's receipt) held from A, until A's lease lapsed and the contenders acted (each --contender schedule on Redis); then A goes on",
+    references: [
+      { target: 'targets/redis/ioredis/lease-no-renewal.ts', expect: 'FAIL' },
+      { target: 'targets/redis/ioredis/lease-extend-ignored.ts', expect: 'FAIL' },
+      { target: 'targets/redis/ioredis/lease-renew-resurrects.ts', expect: 'FAIL' },
+      { target: 'targets/redis/ioredis/lease-fenced.ts', expect: 'PASS' },
+    ],
+    async trace(s, tracer) {
+      const a = await tracer.holder(s);
+      tracer.begin('until its first write');
+      const first = a.holdNextEffect();
+      const job = a.call('job');
+      await Promise.race([first.reached, job]);
+      tracer.begin('job');
+      first.release();
+      await job;
+      tracer.end();
+    },
+  },
+
   async play(s, p) {
-    const wireA = p.variant === 'renewal-wire' ? await s.wire('A') : undefined;
+    // An explored point (--explore) stops A after its first write like --variant renewal-wire, at its own boundary.
+    const point = s.point;
+    const wireA = p.variant === 'renewal-wire' || point ? await s.wire('A') : undefined;
     // come-and-go's third holder is started with the others, so it is ready the moment it arrives.
     const [a, b, c] = await Promise.all([
       s.holder('A', wireA ? { url: wireA.url } : {}),
@@ -152,7 +181,31 @@ export default defineOracle({
     const aJob = aIn.job;
 
     let stop: Stop;
-    if (wireA) {
+    if (point) {
+      const at = armPoint(point, a, wireA, s.key);
+      aFirst.release();
+      const first = await s.within(Promise.race([at.reached.then(() => 'held' as const), aJob.then(() => 'ended' as const)]), p.timeout);
+      const since = s.now();
+      preconditions.push({
+        name: `A was stopped at ${boundaryLabel(point.boundary)}`,
+        held: first === 'held',
+        detail: first === 'held' ? `${pointInWords(point)} from ${since.toFixed(1)} ms` : first === 'ended' ? at.missed : `A did not reach the point within ${p.timeout} ms of its first write`,
+      });
+      if (first !== 'held') {
+        at.release();
+        await s.within(aJob, p.timeout);
+        return judge();
+      }
+      stop = {
+        since,
+        what: `held at ${boundaryLabel(point.boundary)} (${pointInWords(point)})`,
+        active: () => !at.isReleased,
+        lift: () => {
+          at.release();
+          return s.now() - since;
+        },
+      };
+    } else if (wireA) {
       const hold = wireA.hold(speaksRedis(s.store.kind) ? REDIS_RENEWAL : PG_RENEWAL);
       aFirst.release();
       const first = await s.within(Promise.race([hold.reached.then(() => 'held' as const), aJob.then(() => 'ended' as const)]), p.timeout);
@@ -349,6 +402,7 @@ export default defineOracle({
     }
 
     function stopWhat(): string {
+      if (point) return `held at ${boundaryLabel(point.boundary)} (${pointInWords(point)})`;
       return p.variant === 'renewal-wire' ? "held at the wire (its renewal kept at A's proxy)" : 'stopped (SIGSTOP)';
     }
   },

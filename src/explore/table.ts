@@ -3,15 +3,19 @@ import type { ExplorationRecord } from './types.ts';
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
+const short = (text: string) => (text.length > 60 ? `${text.slice(0, 57)}...` : text);
+
 export function explorationTable(x: ExplorationRecord): string[] {
+  const others = x.points.some((p) => p.schedule);
   return [
-    '| # | boundary | command | fault | verdict | why | wall ms |',
-    '|---|---|---|---|---|---|---|',
+    `| # | boundary | command | fault |${others ? ' other holders |' : ''} verdict | why | wall ms |`,
+    `|---|---|---|---|${others ? '---|' : ''}---|---|---|`,
     ...x.points.map((p, i) => {
       const b = p.boundary;
       const at = `${b.part}#${b.index}${b.kind === 'command' ? '' : ` ${b.kind}`}`;
       const label = p.label === x.minimal ? `**${p.verdict}** (minimal)` : p.verdict;
-      return `| ${i + 1} | ${at} | \`${cell(p.command)}\` | ${p.fault} | ${label} | ${cell(p.reason)} | ${Math.round(p.wallMs)} |`;
+      const schedule = others ? ` ${Object.entries(p.schedule ?? {}).map(([k, v]) => `${k} ${v}`).join(', ')} |` : '';
+      return `| ${i + 1} | ${at} | \`${cell(short(p.command))}\` | ${p.fault} |${schedule} ${label} | ${cell(p.reason)} | ${Math.round(p.wallMs)} |`;
     }),
   ];
 }

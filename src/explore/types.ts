@@ -133,7 +133,7 @@ export function pointInWords(point: ExplorePoint): string {
   const { boundary, fault } = point;
   const at = `${boundaryLabel(boundary)}`;
   if (boundary.kind === 'seam') return `A was held at its seam ${boundary.name} (${at})`;
-  if (boundary.kind === 'effect') return `A's write ${boundary.name} (${at}) was recorded, but its receipt was withheld from A`;
+  if (boundary.kind === 'effect') return `A's write "${boundary.name}" (${at}) was recorded, but its receipt was withheld from A`;
   switch (fault) {
     case 'hold-before':
       return `A's ${boundary.text} (${at}) was held at its wire proxy before it reached the store`;
