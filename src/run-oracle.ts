@@ -288,6 +288,8 @@ function endOfRun(deadlineMs: number, stop: AbortSignal | undefined, pending: ()
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
+
 /** A plain PASS says how much it tried, and that the neighbouring schedules were not. */
 function onePass(explorable: boolean): string {
   return (
