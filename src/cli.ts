@@ -344,6 +344,13 @@ main(process.argv.slice(2))
   })
   .catch(async (error: unknown) => {
     await cleanupAll();
+    // A SIGINT/SIGTERM to the whole process group also reaches the holders and store servers, so
+    // the run may break on their deaths: that is the interruption, and it exits as one.
+    const signal = interruption();
+    if (signal) {
+      process.stderr.write(`interrupted by ${signal}: ${(error as Error)?.message?.split('\n')[0] ?? String(error)}\n`);
+      process.exit(interruptExitCode(signal));
+    }
     if (error instanceof UsageError) {
       process.stderr.write(`error: ${error.message}\n`);
     } else {

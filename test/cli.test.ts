@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 
 // Every process a CLI run starts (holders, store servers) inherits this tag in its environment.
 const TAG = `LOCK_ORACLES_TEST_TAG=${randomUUID()}`;
@@ -79,7 +80,7 @@ describe('machine-readable shapes', () => {
     const expected = await cli(['V313', '--target', 'targets/redis/ioredis/lease-no-renewal.ts', '--expect', 'fail', '--no-report', '--quiet']);
     expect(expected.exitCode).toBe(0);
     // --quiet drops the progress lines, never the verdict line.
-    expect(expected.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^FAIL\s+\S/)]);
+    expect(stripVTControlCharacters(expected.stderr).trim().split('\n')).toEqual([expect.stringMatching(/^FAIL\s+\S/)]);
   });
 
   test('--json parses when the target prints on stdout: holders never write to the harness\'s stdout', async () => {

@@ -8,7 +8,7 @@
 import { expect, test } from 'vitest';
 import { execa } from 'execa';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runPool } from '../src/run-pool.ts';
@@ -43,6 +43,8 @@ function orphanedSegments(before: Set<string>): string[] {
 
 test(`SIGINT through npm run oracle at ${INSTANTS} random instants leaves nothing behind`, async () => {
   const tmp = mkdtempSync(join(tmpdir(), 'trust-interrupts-'));
+  // A temp dir like /tmp: Postgres runs as the postgres user and must reach its dirs under it.
+  chmodSync(tmp, 0o1777);
   const segmentsBefore = new Set(readFileSync('/proc/sysvipc/shm', 'utf8').trim().split('\n').slice(1).map((l) => l.trim().split(/\s+/)[1]!));
   const runs = Array.from({ length: INSTANTS }, (_, i) => ({
     i,
