@@ -9,11 +9,10 @@
  * 127.0.0.1 and on a socket inside the run's own dir, and a target then connects with a plain
  * postgres://postgres@127.0.0.1:PORT/postgres. A password would protect nothing here.
  */
-import { execa } from 'execa';
-import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { signalTree, stopTree } from '../src/stores/process-tree.ts';
+import { postmasterSegment, removeSegment } from '../src/stores/sysv-shm.ts';
 import { spawnServer, waitUntilReady, type ServerProcess } from '../src/stores/server-process.ts';
 import { StoreUnavailableError, type StartedStore, type StoreRecipe, type StoreRequest } from '../src/stores/types.ts';
 import { serverClockFor } from './clock-offset/server-clock.ts';
@@ -139,16 +138,12 @@ async function stopPostgres(server: ServerProcess, dataDir: string): Promise<voi
   signalTree(server.pid, 'SIGCONT');
   signalTree(server.pid, 'SIGQUIT');
   await server.stop();
-  await removeOrphanedSharedMemory(dataDir);
+  // A postmaster that was SIGKILLed leaves its System V shared memory segment behind.
+  const segment = postmasterSegment(dataDir);
+  try {
+    if (segment) removeSegment(segment.id);
+  } catch {
+    // already removed (by the postmaster itself or a reaper)
+  }
 }
 
-/**
- * A postmaster that was SIGKILLed leaves its System V shared memory segment behind (an exiting one
- * removes it, and its postmaster.pid). Line 7 of postmaster.pid names the segment: "<key> <id>".
- */
-async function removeOrphanedSharedMemory(dataDir: string): Promise<void> {
-  const pidFile = join(dataDir, 'postmaster.pid');
-  if (!existsSync(pidFile)) return;
-  const id = readFileSync(pidFile, 'utf8').split('\n')[6]?.trim().split(/\s+/)[1];
-  if (id && /^\d+$/.test(id)) await execa('ipcrm', ['-m', id], { reject: false });
-}

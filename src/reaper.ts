@@ -1,6 +1,7 @@
 /**
  * Removes what a run left behind when it could not clean up after itself (a SIGKILLed harness):
- * temp dirs and store containers whose owner process (src/run-owner.ts) is gone. A live run's
+ * temp dirs (and the shared memory segment a killed Postgres named in its data dir) and store
+ * containers whose owner process (src/run-owner.ts) is gone. A live run's
  * leftovers are never touched, whoever started it. Store servers and holders need no reaping:
  * they die with the harness (setpriv --pdeathsig). Runs at the start of every run and as
  * `lock-oracles clean`.
@@ -14,11 +15,12 @@ import { join } from 'node:path';
 import { dirOwner, ownerAlive } from './run-owner.ts';
 import { dockerSocketPath, engineAnswers, engineRequest } from './stores/engine-socket.ts';
 import { OWNER_PID_LABEL, OWNER_START_LABEL, RUN_LABEL, STORE_LABEL } from './stores/labels.ts';
+import { postmasterSegment, removeSegment } from './stores/sysv-shm.ts';
 
 /** A leftover without an owner (made before owners were recorded) counts as dead after this long. */
 const UNOWNED_AFTER_MS = 60 * 60 * 1000;
 /** Run dirs are named lock-oracles-<store kind or purpose>-XXXXXX (src/run-dir.ts). */
-const RUN_DIR = /^lock-oracles-(redis|valkey|postgres|pgbouncer)-/;
+export const RUN_DIR = /^lock-oracles-(redis|valkey|postgres|pgbouncer)-/;
 
 export interface Reaped {
   /** What was removed, one line each (e.g. "dir /tmp/lock-oracles-redis-abc123 (run 123-…, pid 123 gone)"). */
@@ -43,6 +45,17 @@ function reapDirs(root: string, now: number, reaped: Reaped): void {
       const owner = dirOwner(dir);
       const why = owner ? (ownerAlive(owner) ? undefined : `run ${owner.runId}, pid ${owner.pid} gone`) : unownedAge(statSync(dir).mtimeMs, now);
       if (!why) continue;
+      // A SIGKILLed postmaster's System V segment outlives it: the data dir names it.
+      const segment = name.startsWith('lock-oracles-postgres-') ? postmasterSegment(join(dir, 'data')) : undefined;
+      if (segment?.attached) {
+        // Its backends are still exiting; removing the dir now would lose the segment's name.
+        reaped.failed.push(`dir ${dir}: its Postgres shared memory segment ${segment.id} is still attached to ${segment.attached} process(es); left for the next run`);
+        continue;
+      }
+      if (segment) {
+        removeSegment(segment.id);
+        reaped.removed.push(`shared memory segment ${segment.id} of ${dir}`);
+      }
       rmSync(dir, { recursive: true, force: true });
       reaped.removed.push(`dir ${dir} (${why})`);
     } catch (error) {

@@ -1,9 +1,10 @@
 /**
- * Nothing outlives a run: what a SIGKILLed harness leaves (its temp dir; its store container) is
+ * Nothing outlives a run: what a SIGKILLed harness leaves (its temp dir; a Postgres shared memory
+ * segment; its store container) is
  * removed by the next run or by `clean`, and a live run's is never touched (src/reaper.ts).
  */
 import { execa } from 'execa';
-import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
@@ -11,6 +12,7 @@ import { reapLeftovers } from '../src/reaper.ts';
 import { claimDir, OWNER_FILE } from '../src/run-owner.ts';
 import { OWNER_PID_LABEL, RUN_LABEL } from '../src/stores/labels.ts';
 import { dockerSocketPath, engineAnswers } from '../src/stores/engine-socket.ts';
+import { postmasterSegment, sharedMemorySegments } from '../src/stores/sysv-shm.ts';
 
 const socket = dockerSocketPath();
 const engineUp = socket !== undefined && (await engineAnswers(socket, 1000));
@@ -21,20 +23,22 @@ const runDirs = (tmp: string) => readdirSync(tmp).filter((f) => /^lock-oracles-(
 const containersOf = async (label: string) =>
   (await execa('docker', ['ps', '-aq', '--filter', `label=${label}`], { reject: false })).stdout.trim().split('\n').filter(Boolean);
 
-/** Start V313 on a lease that never lapses, wait until it is mid-scenario, SIGKILL the harness; returns what it printed. */
-async function killMidRun(tmp: string, extra: string[] = [], beforeKill?: (harness: number) => Promise<void>): Promise<string> {
+const LONG_LEASE_RUN = ['V313', '--target', 'test/fixtures/targets/job-long-lease.ts', '--timeout', '60000'];
+
+/** Start a run (default: V313 on a lease that never lapses), wait until it is mid-scenario (`until` printed), SIGKILL the harness; returns what it printed. */
+async function killMidRun(tmp: string, extra: string[] = [], beforeKill?: (harness: number) => Promise<void>, run_ = LONG_LEASE_RUN, until = /waiting for its 300 ms lease/): Promise<string> {
   // --report-dir only puts `tmp` on the harness's command line, to find it (nothing is written).
-  const run = cli(['V313', '--target', 'test/fixtures/targets/job-long-lease.ts', '--timeout', '60000', '--no-report', '--report-dir', tmp, ...extra], tmp);
+  const run = cli([...run_, '--no-report', '--report-dir', tmp, ...extra], tmp);
   let seen = '';
   await new Promise<void>((resolve, reject) => {
     run.stderr!.on('data', (chunk: Buffer) => {
       seen += chunk.toString();
-      if (/waiting for its 300 ms lease/.test(seen)) resolve();
+      if (until.test(seen)) resolve();
     });
     void run.then(() => reject(new Error(`the run ended before it was mid-scenario:\n${seen}`)));
   });
   // The harness: the node process tsx started with its loader on src/cli.ts.
-  const { stdout } = await execa('pgrep', ['-f', `loader\\.mjs.*src/cli\\.ts V313 .*--report-dir ${tmp}`], { reject: false });
+  const { stdout } = await execa('pgrep', ['-f', `loader\\.mjs.*src/cli\\.ts ${run_[0]} .*--report-dir ${tmp}`], { reject: false });
   const harness = Number(stdout.trim().split('\n')[0]);
   expect(harness).toBeGreaterThan(0);
   await beforeKill?.(harness);
@@ -55,6 +59,32 @@ describe('a SIGKILLed run leaves nothing behind for long', () => {
     expect(next.stderr).toContain(`removed a dead run's leftover: dir ${join(tmp, left!)}`);
     expect(runDirs(tmp)).toEqual([]);
     expect((await execa('pgrep', ['-af', `redis-server.*:${port}`], { reject: false })).stdout.trim()).toBe('');
+  });
+
+  test("a killed Postgres run's dir and System V shared memory segment are removed by the next run", async () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'leftovers-postgres-'));
+    // The postgres server user must reach the data dir under it, as under /tmp.
+    chmodSync(tmp, 0o1777);
+    let segment: number | undefined;
+    await killMidRun(
+      tmp,
+      ['--store', 'postgres', '--ttl', '30000', '--timeout', '60000'],
+      async () => {
+        segment = postmasterSegment(join(tmp, runDirs(tmp)[0]!, 'data'))?.id;
+      },
+      ['V313', '--target', 'targets/postgres/job-xact-lock.ts'],
+      /waiting for its 30000 ms lease/,
+    );
+    expect(segment, 'the running postmaster named its segment').toBeDefined();
+    // The postmaster died with the harness; its backends follow it within a moment.
+    await expect.poll(() => sharedMemorySegments().find((s) => s.id === segment)?.attached ?? 0, { timeout: 30_000 }).toBe(0);
+    expect(sharedMemorySegments().some((s) => s.id === segment), 'the killed postmaster left its segment').toBe(true);
+    const clean = await cli(['clean', '--json'], tmp);
+    expect(clean.exitCode, clean.stderr).toBe(0);
+    const reaped = JSON.parse(clean.stdout) as { removed: string[] };
+    expect(reaped.removed.some((what) => what.startsWith(`shared memory segment ${segment} of ${tmp}`))).toBe(true);
+    expect(sharedMemorySegments().some((s) => s.id === segment)).toBe(false);
+    expect(runDirs(tmp)).toEqual([]);
   });
 
   test.skipIf(!engineUp)(`its store container is removed by clean${noEngine}`, async () => {
