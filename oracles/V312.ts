@@ -8,10 +8,16 @@
  * key on Redis, an advisory lock in pg_locks on Postgres); P's lock was still live when A's job
  * ended; A's job finished; A really tried the lock (its pass-through wire proxy saw a command on
  * the key, or an advisory-lock call on Postgres).
+ *
+ * Explored (--explore): A starts its job first and is held before one of its commands on the lock
+ * (its acquire, before its first write) while P takes the lock and is held at its first write; then
+ * A's command goes on. A check-then-act acquire (GET, then a plain SET) is caught there.
  */
 import { defineOracle, type Check, nothingProven } from '../src/oracle.ts';
 import { describeLocks, observeAdvisoryLocks } from '../scenarios/pg-observe.ts';
 import { speaksRedis } from '../src/stores/types.ts';
+import { armPoint } from '../src/explore/arm-point.ts';
+import { boundaryLabel, pointInWords } from '../src/explore/types.ts';
 
 export default defineOracle({
   id: 'V312',
@@ -37,6 +43,32 @@ export default defineOracle({
     { target: 'targets/postgres/job-checks-try-lock.ts', expect: 'PASS', store: 'postgres' },
   ],
 
+  explore: {
+    part: 'job',
+    // Only a hold before the command lets P in: once A's acquire ran, P is denied (the fault cannot
+    // land), and a killed A makes no write at all.
+    faults: ['hold-before'],
+    params: {},
+    doc: "every command of A's job on the lock before its first write (its acquire): held at A's wire proxy while P takes the lock and is held at its first write; then A's command and job go on",
+    references: [
+      { target: 'targets/redis/ioredis/job-ignores-acquire.ts', expect: 'FAIL' },
+      { target: 'targets/redis/node-redis/job-ignores-acquire.ts', expect: 'FAIL' },
+      { target: 'targets/redis/ioredis/job-get-then-set.ts', expect: 'FAIL' },
+      { target: 'targets/redis/ioredis/job-checks-acquire.ts', expect: 'PASS' },
+      { target: 'targets/redis/node-redis/job-checks-acquire.ts', expect: 'PASS' },
+      { target: 'targets/postgres/job-ignores-try-lock.ts', expect: 'FAIL', store: 'postgres' },
+      { target: 'targets/postgres/job-checks-try-lock.ts', expect: 'PASS', store: 'postgres' },
+    ],
+    async trace(s, tracer) {
+      const a = await tracer.holder(s);
+      await tracer.part('job', () => a.call('job'));
+    },
+    select: (boundaries) => {
+      const firstWrite = boundaries.find((b) => b.kind === 'effect')?.index ?? Infinity;
+      return boundaries.filter((b) => b.kind === 'command' && b.onKey === true && b.index < firstWrite);
+    },
+  },
+
   async play(s, p) {
     // A talks to the store through a pass-through wire proxy, so the run can show A really tried
     // the lock (a job that returns or throws before contending would make 0 writes and prove nothing).
@@ -48,7 +80,32 @@ export default defineOracle({
     const pgLocks = async (label: string) =>
       s.store.kind === 'postgres' ? (await observeAdvisoryLocks(s, label)).filter((l) => l.granted) : undefined;
 
-    s.progress('P runs the job and is held at its first write');
+    // An explored point: A starts first and is held at its boundary while P takes the lock.
+    const point = s.point;
+    const stop = point ? armPoint(point, a, wireA, s.key) : undefined;
+    const tries: string[] = [];
+    const touchesLock = (text: string, args: readonly string[]) =>
+      isRedis ? args.includes(s.key) || text.includes(s.key) : /pg_\w*advisory\w*lock/i.test(text) || text.includes(s.key) || args.includes(s.key);
+    const stopWatching = wireA.on((event) => {
+      if (event.type === 'command' && touchesLock(event.command.text, event.command.args)) tries.push(event.command.text);
+    });
+    const aJob = stop ? a.call('job') : undefined;
+    if (stop && aJob) {
+      const first = await s.within(Promise.race([stop.reached.then(() => 'held' as const), aJob.then(() => 'ended' as const)]), p.timeout);
+      preconditions.push({
+        name: `A was held at ${boundaryLabel(point!.boundary)}`,
+        held: first === 'held',
+        detail: first === 'held' ? pointInWords(point!) : first === 'ended' ? stop.missed : `A's job neither reached the point nor ended within ${p.timeout} ms`,
+      });
+      if (first !== 'held') {
+        stop.release();
+        stopWatching();
+        await s.within(aJob, p.timeout);
+        return judge();
+      }
+    }
+
+    s.progress(`P runs the job and is held at its first write${stop ? ' (A is held at the point)' : ''}`);
     const pFirst = holderP.holdNextEffect();
     const pJob = holderP.call('job');
     await s.within(Promise.race([pFirst.reached, pJob]), p.timeout);
@@ -65,17 +122,17 @@ export default defineOracle({
             ? `P reached its first write; pg_locks showed ${describeLocks(locksBefore)}`
             : `P reached its first write at ${pFirst.hit?.t} ms`,
     });
-    if (!pFirst.isReached) return judge();
+    if (!pFirst.isReached) {
+      stop?.release();
+      stopWatching();
+      if (aJob) await s.within(aJob, p.timeout);
+      return judge();
+    }
     const heldSince = pFirst.hit!.t;
 
-    s.progress('A runs the job while P holds the lock');
-    const tries: string[] = [];
-    const touchesLock = (text: string, args: readonly string[]) =>
-      isRedis ? args.includes(s.key) || text.includes(s.key) : /pg_\w*advisory\w*lock/i.test(text) || text.includes(s.key);
-    const stopWatching = wireA.on((event) => {
-      if (event.type === 'command' && touchesLock(event.command.text, event.command.args)) tries.push(event.command.text);
-    });
-    const aEnd = await s.within(a.call('job'), p.timeout);
+    s.progress(stop ? "A's held command goes on while P holds the lock" : 'A runs the job while P holds the lock');
+    stop?.release();
+    const aEnd = await s.within(aJob ?? a.call('job'), p.timeout);
     stopWatching();
     preconditions.push({
       name: "A's job finished",
@@ -93,11 +150,17 @@ export default defineOracle({
     const locksAfter = await pgLocks("A's job ended");
     const liveFor = s.now() - heldSince;
     const pSessions = new Set((locksBefore ?? []).map((l) => l.pid));
+    // On Redis, A's own SET may have overwritten P's key (and A's release removed it): P's lease
+    // still counts as live while its PTTL, read when P held the lock, had not run out by A's writes.
+    const aWrites = s.resource.effects().filter((e) => e.holder === 'A');
+    const pLeaseCoversWrites = keyBefore !== undefined && aWrites.length > 0 && aWrites.every((e) => e.t < keyBefore.liveUntil);
     preconditions.push({
       name: "P's lock was still live when A's job ended",
-      held: keyAfter ? keyAfter.exists : locksAfter ? locksAfter.some((l) => pSessions.has(l.pid)) : liveFor < p.ttl,
+      held: keyAfter ? keyAfter.exists || pLeaseCoversWrites : locksAfter ? locksAfter.some((l) => pSessions.has(l.pid)) : liveFor < p.ttl,
       detail: keyAfter
-        ? `the key ${keyAfter.exists ? `still held ${JSON.stringify(keyAfter.value)}` : 'was gone'} when A's job ended`
+        ? keyAfter.exists || !pLeaseCoversWrites
+          ? `the key ${keyAfter.exists ? `still held ${JSON.stringify(keyAfter.value)}` : 'was gone'} when A's job ended`
+          : `the key was gone when A's job ended, but P's lease (PTTL ${keyBefore!.pttlMs} ms when P held it) was live by the store's clock at each of A's ${aWrites.length} write(s)`
         : locksAfter
           ? `when A's job ended pg_locks showed ${describeLocks(locksAfter)}`
           : `A's job ended ${liveFor.toFixed(0)} ms after P took a ${p.ttl} ms lease`,
@@ -105,6 +168,15 @@ export default defineOracle({
     pFirst.release();
     await s.within(pJob, p.timeout);
     return judge();
+
+    function explain(held: boolean, writes: number): string {
+      const how = point
+        ? `A started the job and ${pointInWords(point)} while P took the lock and was held at its first write; then A went on`
+        : 'P held the lock (held at its first write) while A ran the job';
+      return held
+        ? `${how}: A was denied the lock and made no write. The job checks its acquire before its first effect.`
+        : `${how}: A made ${writes} write(s) anyway. The job does the work without holding the lock (it ignores its acquire's result, or checks and then takes the lock in two steps).`;
+    }
 
     function judge() {
       const aEffects = s.resource.effects().filter((e) => e.holder === 'A');
@@ -118,11 +190,7 @@ export default defineOracle({
           detail: held ? 'A made no write' : `A made ${aEffects.length} write(s) while P held the lock`,
           offending: aEffects,
         },
-        explanation:
-          nothingProven(preconditions) ??
-          (held
-            ? 'P held the lock (held at its first write) while A ran the job: A was denied the lock and made no write. The job checks its acquire before its first effect.'
-            : `P held the lock (held at its first write) while A ran the job: A made ${aEffects.length} write(s) anyway. The job ignores the result of its acquire and does the work without the lock.`),
+        explanation: nothingProven(preconditions) ?? explain(held, aEffects.length),
       };
     }
   },

@@ -31,6 +31,13 @@ export interface CommandPattern {
   script?: string | RegExp;
   /** EVALSHA: the script's SHA1 (40 hex digits). */
   sha?: string;
+  /** The command names this key: one of its arguments (Redis, or a Postgres Bind parameter) is it, or its text contains it. */
+  naming?: string;
+}
+
+/** Whether the command names `key` (an argument, a bound parameter, or its text): what --explore counts as a command on the lock. */
+export function namesKey(command: WireCommand, key: string): boolean {
+  return command.args.includes(key) || command.text.includes(key);
 }
 
 export function sha1(body: string): string {
@@ -65,6 +72,7 @@ export function matchesPattern(command: WireCommand, pattern: CommandPattern): b
   }
   if (pattern.text !== undefined && !matchesText(command.text, pattern.text)) return false;
   if (pattern.sha !== undefined && command.sha !== pattern.sha.toLowerCase()) return false;
+  if (pattern.naming !== undefined && !namesKey(command, pattern.naming)) return false;
   if (pattern.script !== undefined) {
     const bySha = typeof pattern.script === 'string' && command.sha === sha1(pattern.script);
     if (!bySha && !matchesText(command.script, pattern.script)) return false;
@@ -79,5 +87,6 @@ export function describePattern(pattern: CommandPattern): string {
   if (pattern.text !== undefined) parts.push(`text ~ ${String(pattern.text)}`);
   if (pattern.script !== undefined) parts.push(`script ~ ${String(pattern.script).slice(0, 60)}`);
   if (pattern.sha !== undefined) parts.push(`sha ${pattern.sha}`);
+  if (pattern.naming !== undefined) parts.push(`naming ${pattern.naming}`);
   return parts.length ? parts.join(', ') : 'any command';
 }

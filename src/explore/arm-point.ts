@@ -30,7 +30,7 @@ export function armPoint(point: ExplorePoint, holder: Holder, wire: WireProxy | 
     'with this schedule A took another path, so the fault never landed';
   if (boundary.kind === 'command') {
     if (!wire) throw new Error(`point ${label}: a command boundary needs A behind its wire proxy`);
-    const pattern = byKey ? { text: key } : { command: boundary.name };
+    const pattern = byKey ? { naming: key } : { command: boundary.name };
     const nth = byKey ? boundary.keyNth! : boundary.nth;
     const hold = fault === 'hold-before' ? wire.hold(pattern, { nth }) : wire.holdReply(pattern, { nth });
     return {

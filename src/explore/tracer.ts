@@ -4,6 +4,7 @@
  * part it belongs to. Positions are what a point later counts to land exactly there.
  */
 import type { Holder } from '../../scenarios/holder.ts';
+import { namesKey } from '../../scenarios/wire/command.ts';
 import type { Scenario } from '../../scenarios/scenario.ts';
 import type { Boundary, BoundaryKind } from './types.ts';
 
@@ -17,7 +18,7 @@ export class Tracer {
     wire.on((event) => {
       if (event.type !== 'command') return;
       const { command } = event;
-      const onKey = command.text.includes(s.key);
+      const onKey = namesKey(command, s.key);
       this.#record('command', command.name, command.text, { connection: event.connection, onKey });
     });
     const holder = await s.holder(id, { url: wire.url });
