@@ -20,6 +20,11 @@ import type { CallOutcome } from '../scenarios/holder.ts';
 import type { WireProxy, WireFaultHandle } from '../scenarios/wire/proxy.ts';
 import { killFromStore } from '../scenarios/wire/store-kill.ts';
 import type { Scenario } from '../scenarios/scenario.ts';
+import { armPoint } from '../src/explore/arm-point.ts';
+import { boundaryLabel, pointInWords } from '../src/explore/types.ts';
+
+/** How many of the leader loop's commands on the lock, after A's first write, --explore tries. */
+const EXPLORED_COMMANDS = 4;
 
 export default defineOracle({
   id: 'V315',
@@ -61,6 +66,37 @@ export default defineOracle({
     { target: 'targets/postgres/leader/recheck-each-write.ts', expect: 'PASS', store: 'postgres', params: { fault: 'kill' } },
   ],
 
+  explore: {
+    part: 'leader',
+    // A kill only ends A's writes (nothing left to judge); a held write receipt alone never lets A's
+    // lease lapse while a timer renews it.
+    faults: ['hold-before', 'hold-reply'],
+    params: {},
+    doc: `each of the first ${EXPLORED_COMMANDS} commands on the lock of A's leader loop after its first write: held before it, or run with its reply held, and everything else A sends blackholed from then on, until A's lease lapsed and B led and wrote; then the cut is lifted`,
+    references: [
+      { target: 'targets/redis/leader/cached-flag.ts', expect: 'FAIL' },
+      { target: 'targets/redis/leader/taken-once.ts', expect: 'FAIL' },
+      { target: 'targets/redis/leader/cached-flag-fenced.ts', expect: 'PASS' },
+      { target: 'targets/redis/leader/recheck-each-write.ts', expect: 'PASS' },
+      { target: 'targets/postgres/leader/cached-flag.ts', expect: 'FAIL', store: 'postgres' },
+    ],
+    async trace(s, tracer, p) {
+      const a = await tracer.holder(s);
+      tracer.begin('until its first write');
+      const first = a.holdNextEffect();
+      const loop = a.call('leader');
+      await s.within(Promise.race([first.reached, loop]), p.timeout);
+      tracer.begin('leader');
+      first.release();
+      const enough = () => tracer.boundaries.filter((b) => b.part === 'leader' && b.onKey).length >= EXPLORED_COMMANDS;
+      await s.waitUntil(async () => enough(), 3 * p.ttl, Math.max(5, Math.round(p.ttl / 20)));
+      tracer.end();
+      a.abort();
+      await s.within(loop, p.timeout);
+    },
+    select: (boundaries) => boundaries.filter((b) => b.kind === 'command' && b.onKey === true).slice(0, EXPLORED_COMMANDS),
+  },
+
   async play(s, p) {
     const wireA = await s.wire('A');
     const [a, b] = await Promise.all([s.holder('A', { url: wireA.url }), s.holder('B')]);
@@ -81,13 +117,33 @@ export default defineOracle({
     });
     if (!aFirst.isReached) return finish();
 
+    const point = s.point;
+    let cut: Cut;
+    if (point) {
+      const at = armPoint(point, a, wireA, s.key);
+      aFirst.release();
+      const first = await s.within(Promise.race([at.reached.then(() => 'held' as const), aLoop.then(() => 'ended' as const)]), p.timeout);
+      preconditions.push({
+        name: `A was held at ${boundaryLabel(point.boundary)}`,
+        held: first === 'held',
+        detail: first === 'held' ? `${pointInWords(point)}; the rest of A's traffic blackholed` : first === 'ended' ? at.missed : `A's leader loop did not reach the point within ${p.timeout} ms of its first write`,
+      });
+      if (first !== 'held') {
+        at.release();
+        return finish();
+      }
+      const rest = wireA.blackhole();
+      cut = { record: rest.record, killed: 0, how: `${boundaryLabel(point.boundary)}, ${point.fault}`, held: () => !at.isReleased, lift: () => (at.release(), rest.lift()) };
+    } else {
+      cut = await cutOff(s, wireA, p.fault);
+    }
     const bFirst = b.holdNextEffect();
     bLoop = b.call('leader');
-    const cut = await cutOff(s, wireA, p.fault);
     aFirst.release();
-    s.progress(`A cut off at its wire proxy (${p.fault}) while it keeps running; waiting for its ${p.ttl} ms lease to lapse and B to lead`);
+    s.progress(`A cut off at its wire proxy (${cut.how}) while it keeps running; waiting for its ${p.ttl} ms lease to lapse and B to lead`);
 
     const bWrote = await s.within(bFirst.reached, p.timeout);
+    const bWroteWhileCut = bWrote !== undefined && cut.held();
     bFirst.release();
     if (bWrote) {
       s.progress(`B leads and wrote; A stays cut off for another ${p.observe} ms`);
@@ -104,8 +160,8 @@ export default defineOracle({
     }
 
     const stoppedA = blocked.commandsAffected + blocked.refusedConnections;
-    const killedOk = p.fault !== 'kill' || cut.killed > 0;
-    preconditions.push({
+    const killedOk = point !== undefined || p.fault !== 'kill' || cut.killed > 0;
+    if (!point) preconditions.push({
       name: "A's renewals were stopped or refused at the wire",
       held: stoppedA > 0 && killedOk,
       detail: !killedOk
@@ -119,10 +175,12 @@ export default defineOracle({
     const bFirstWrite = s.resource.effects().find((e) => e.holder === 'B');
     preconditions.push({
       name: 'B became leader and wrote while A was cut off',
-      held: bWrote !== undefined && bFirstWrite !== undefined,
+      held: bWroteWhileCut && bFirstWrite !== undefined,
       detail: bFirstWrite
         ? `B's first leader write (resource #${bFirstWrite.seq}) came ${(bFirstWrite.t - (blocked.fromMs ?? 0)).toFixed(1)} ms after A was cut off; the lease was ${p.ttl} ms`
-        : `B did not lead and write within ${p.timeout} ms of A being cut off: A's lease never lapsed, so the fault did not land`,
+        : bWrote
+          ? 'B wrote only after the cut was lifted, so the fault did not land'
+          : `B did not lead and write within ${p.timeout} ms of A being cut off: A's lease never lapsed, so the fault did not land`,
     });
     return finish();
 
@@ -155,7 +213,7 @@ export default defineOracle({
     function explain(held: boolean, accepted: number, rejected: number, overlapMs: number): string {
       const unproven = nothingProven(preconditions);
       if (unproven) return unproven;
-      const cutHow = { blackhole: 'blackholed at its wire proxy', drop: 'dropped at its wire proxy (reset, reconnects refused)', kill: 'killed by the store (reconnects refused at its wire proxy)' }[p.fault];
+      const cutHow = point ? `cut at ${boundaryLabel(point.boundary)} (${pointInWords(point)}; everything else A sent blackholed)` : { blackhole: 'blackholed at its wire proxy', drop: 'dropped at its wire proxy (reset, reconnects refused)', kill: 'killed by the store (reconnects refused at its wire proxy)' }[p.fault];
       const how =
         `A led with a ${p.ttl} ms lease and wrote; then its connection was ${cutHow} ` +
         `while the process kept running, so its renewals failed; its lease lapsed and B became leader and wrote`;
@@ -176,15 +234,21 @@ export default defineOracle({
 interface Cut extends WireFaultHandle {
   killed: number;
   how: string;
+  /** Whether the cut is still in force. */
+  held(): boolean;
 }
 
 async function cutOff(s: Scenario, wire: WireProxy, fault: string): Promise<Cut> {
-  if (fault === 'blackhole') return { ...wire.blackhole(), killed: 0, how: 'blackhole' };
-  if (fault === 'drop') return { ...wire.drop({ refuseNew: true }), killed: 0, how: 'drop' };
+  const inForce = (handle: WireFaultHandle): Cut => {
+    let lifted = false;
+    return { record: handle.record, killed: 0, how: fault, held: () => !lifted, lift: () => ((lifted = true), handle.lift()) };
+  };
+  if (fault === 'blackhole') return inForce(wire.blackhole());
+  if (fault === 'drop') return inForce(wire.drop({ refuseNew: true }));
   const refuse = wire.refuse();
   const addresses = wire.connections().flatMap((c) => (c.upstream ? [c.upstream] : []));
   const kill = await killFromStore(s.store, addresses);
   const record = s.faults.apply('wire', wire.holder, kill.command, { killed: kill.killed, addresses });
   s.faults.lift(record);
-  return { ...refuse, killed: kill.killed, how: kill.command };
+  return { ...inForce(refuse), killed: kill.killed, how: kill.command };
 }
