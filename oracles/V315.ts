@@ -24,7 +24,7 @@ import { armPoint } from '../src/explore/arm-point.ts';
 import { boundaryLabel, pointInWords } from '../src/explore/types.ts';
 
 /** How many of the leader loop's commands on the lock, after A's first write, --explore tries. */
-const EXPLORED_COMMANDS = 4;
+const EXPLORED_COMMANDS = 2; // one take-or-extend round (SET NX, then the compare-and-pexpire), or two renewals
 
 export default defineOracle({
   id: 'V315',
@@ -71,7 +71,8 @@ export default defineOracle({
     // A kill only ends A's writes (nothing left to judge); a held write receipt alone never lets A's
     // lease lapse while a timer renews it.
     faults: ['hold-before', 'hold-reply'],
-    params: {},
+    // The cut is the point itself plus a blackhole of the rest of A's traffic.
+    params: { fault: 'blackhole' },
     doc: `each of the first ${EXPLORED_COMMANDS} commands on the lock of A's leader loop after its first write: held before it, or run with its reply held, and everything else A sends blackholed from then on, until A's lease lapsed and B led and wrote; then the cut is lifted`,
     references: [
       { target: 'targets/redis/leader/cached-flag.ts', expect: 'FAIL' },

@@ -1,0 +1,42 @@
+/**
+ * The check test/explore-V3xx.test.ts run, one file per explorable oracle (so the suite can spread
+ * them over its workers): --explore finds the failing schedule with no variant, hold or seam
+ * parameter. Every bad reference an oracle lists for exploration FAILs (and names its minimal
+ * schedule), every good one safe by construction PASSes with 0 failing points, against real stores
+ * and real holders. Points run in parallel (--jobs, the machine's cores), each on its own scratch store.
+ */
+import { describe, expect, test } from 'vitest';
+import { loadOracle } from '../src/registry.ts';
+import { explore } from '../src/explore/explore.ts';
+import { FAULT_ORDER } from '../src/explore/types.ts';
+
+export async function exploreReferencesOf(id: string): Promise<void> {
+  const oracle = await loadOracle(id);
+  describe(`${id} --explore`, () => {
+    test.each(oracle.explore!.references.map((r) => [`${r.expect === 'FAIL' ? 'bad' : 'good'} ${r.target}${r.store ? ` on ${r.store}` : ''}`, r] as const))(
+      '%s',
+      async (_name, reference) => {
+        const { record, schedule } = await explore({ oracle: id, target: reference.target, ...(reference.store ? { store: reference.store } : {}), ...(reference.params ? { params: reference.params } : {}) });
+        const x = record.exploration!;
+        const why = `${record.explanation}\n${x.points.map((p) => `${p.label}: ${p.verdict} — ${p.reason}`).join('\n')}`;
+        expect(record.verdict, why).toBe(reference.expect);
+        expect(x.points.length, why).toBeGreaterThan(0);
+        expect(x.skipped).toEqual([]);
+        if (reference.expect === 'PASS') {
+          expect(x.points.filter((p) => p.verdict !== 'PASS'), why).toEqual([]);
+          expect(record.explanation).toMatch(/^No violation in \d+ schedules? \(/);
+          expect(schedule).toBeUndefined();
+        } else {
+          expect(schedule?.verdict).toBe('FAIL');
+          // Shrinking: the minimal schedule is the earliest failing boundary with the smallest fault.
+          const ordered = [...x.points].sort((p, q) => p.boundary.index - q.boundary.index || FAULT_ORDER.indexOf(p.fault) - FAULT_ORDER.indexOf(q.fault));
+          expect(x.minimal, why).toBe(ordered.find((p) => p.verdict === 'FAIL')!.label);
+          // The evidence is the minimal failing point's own run: its timeline shows that run.
+          expect(record.property?.held).toBe(false);
+          expect(record.faults.some((f) => f.kind === 'wire' || f.kind === 'latch' || f.kind === 'clock'), why).toBe(true);
+        }
+      },
+      300_000,
+    );
+  });
+}
