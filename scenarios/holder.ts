@@ -10,7 +10,7 @@ import type { History } from '../src/history.ts';
 import type { Resource } from '../src/resource.ts';
 import { cleanupProcess } from '../src/cleanup.ts';
 import { dieWithHarness } from '../src/die-with-harness.ts';
-import { firstLine } from '../src/oracle.ts';
+import { firstLine } from '../src/text.ts';
 import { waitUntilStopped } from '../src/stores/process-tree.ts';
 import type { FaultLog, FaultRecord } from './fault-log.ts';
 import { Latch } from './latch.ts';

@@ -70,7 +70,7 @@ Options:
   --runs <N>           repeat the scenario N times (fresh store each run, at most ${MAX_RUNS}); a violation in any run
                        is FAIL; each run's evidence is written as soon as it finishes
   --jobs <J>           with --runs: up to J runs at once, each with its own store and holders (default: the
-                       core count); a run INCONCLUSIVE among parallel runs is played again alone
+                       core count); a run INCONCLUSIVE (or past its deadline) among parallel runs is played again alone
   --deadline <ms>      longest a run may take, start-up and teardown included (default: a minute plus three
                        times the oracle's TTLs and timeouts); past it the run is ERROR naming what was pending
   --expect pass|fail   exit 0 when the verdict matches (failing-first proof of a fix)

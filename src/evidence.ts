@@ -41,6 +41,8 @@ export interface EvidenceRecord {
   error?: string;
   timing: { wallMs: number; storeStartMs: number; holdersReadyMs: number; scenarioMs: number };
   environment: { node: string; platform: string; harness: string };
+  /** Set when the run did not end by itself: its deadline passed (ERROR) or a signal stopped it (INTERRUPTED). */
+  stoppedBy?: 'deadline' | 'signal';
   /** Batch runs (src/run-batch.ts): this run was played again alone after an INCONCLUSIVE among `jobs` parallel runs. */
   crowdedAttempt?: { verdict: Verdict; explanation: string; jobs: number };
   /** `--explore`: every point tried, its verdict and why; this record's run is the minimal failing point's (else the first point's). */

@@ -11,9 +11,10 @@ import type { StoreKind, StoreRequest } from './stores/types.ts';
 import type { TargetMember } from '../targets/contract.ts';
 import type { Scenario } from '../scenarios/scenario.ts';
 import type { ExploreSpec } from './explore/spec.ts';
+import type { Verdict } from './verdict.ts';
 
-/** INTERRUPTED: a signal (SIGINT/SIGTERM) stopped the run before a verdict; nothing was judged. */
-export type Verdict = 'PASS' | 'FAIL' | 'INCONCLUSIVE' | 'ERROR' | 'INTERRUPTED';
+export type { Verdict } from './verdict.ts';
+export { firstLine } from './text.ts';
 
 /** A condition the scenario needs for its result to mean anything (the fault really landed...). */
 export interface Check {
@@ -101,6 +102,3 @@ export function nothingProven(preconditions: readonly Check[]): string | undefin
 }
 
 /** The first line of a (multi-line) error, for a one-line detail. */
-export function firstLine(text: string | undefined): string {
-  return (text ?? '').split('\n')[0] ?? '';
-}

@@ -8,6 +8,7 @@ import type { EvidenceRecord } from './evidence.ts';
 import type { ReferenceRun } from './oracle.ts';
 import { loadAllOracles } from './registry.ts';
 import { referenceMatrix, type MatrixEntry } from './reference-matrix.ts';
+import type { RuntimeChoice } from './stores/start-store.ts';
 import type { StoreKind } from './stores/types.ts';
 import { runBatch } from './run-batch.ts';
 import { runOracle } from './run-oracle.ts';
@@ -19,7 +20,7 @@ export interface ReferenceOutcome extends MatrixEntry {
 }
 
 /** What is wrong with a reference run's record (nothing when it is right). */
-export function checkReference(reference: ReferenceRun, store: StoreKind, record: EvidenceRecord): string[] {
+export function checkReference(reference: ReferenceRun, store: StoreKind, record: EvidenceRecord, runtime: RuntimeChoice = 'auto'): string[] {
   const problems: string[] = [];
   if (record.verdict !== reference.expect) problems.push(`verdict ${record.verdict}, expected ${reference.expect}: ${record.explanation}${record.error ? `\n${record.error}` : ''}`);
   // A verdict is only as good as its evidence: every precondition held and was recorded.
@@ -29,12 +30,16 @@ export function checkReference(reference: ReferenceRun, store: StoreKind, record
   if (record.faults.length === 0) problems.push('no fault was recorded');
   if (!record.store?.version) problems.push('the evidence does not name the server version');
   else if (record.store.kind !== store) problems.push(`ran on ${record.store.kind}, not on ${store}`);
+  const wantedRuntime = { container: 'container', local: 'local-process', auto: undefined }[runtime];
+  if (wantedRuntime && record.store && record.store.runtime !== wantedRuntime) problems.push(`ran as ${record.store.runtime}, not as ${wantedRuntime}`);
   if (reference.expect === 'FAIL' && !record.property?.offending.length) problems.push('a FAIL without offending events');
   return problems;
 }
 
 export interface MatrixOptions {
   jobs: number;
+  /** Where the stores run (default: auto, local processes when installed). */
+  runtime?: RuntimeChoice;
   progress?: (message: string) => void;
   /** Told as soon as one case's outcome is final. */
   onOutcome?: (index: number, outcome: ReferenceOutcome) => void;
@@ -43,13 +48,13 @@ export interface MatrixOptions {
 export async function runReferences(cases: readonly MatrixEntry[], options: MatrixOptions): Promise<ReferenceOutcome[]> {
   const outcome = (index: number, record: EvidenceRecord): ReferenceOutcome => {
     const entry = cases[index]!;
-    return { ...entry, record, problems: checkReference(entry.reference, entry.store, record) };
+    return { ...entry, record, problems: checkReference(entry.reference, entry.store, record, options.runtime) };
   };
   const records = await runBatch(
     cases,
     {
       jobs: options.jobs,
-      onReplay: (index) => options.progress?.(`${cases[index]!.oracle.id} ${cases[index]!.name}: INCONCLUSIVE among parallel runs; playing it again alone`),
+      onReplay: (index, crowded) => options.progress?.(`${cases[index]!.oracle.id} ${cases[index]!.name}: ${crowded.verdict} among parallel runs; playing it again alone`),
       onFinal: (index, record) => options.onOutcome?.(index, outcome(index, record)),
     },
     (entry) =>
@@ -58,6 +63,7 @@ export async function runReferences(cases: readonly MatrixEntry[], options: Matr
         target: entry.reference.target,
         ...(entry.reference.params ? { params: entry.reference.params } : {}),
         store: entry.store,
+        ...(options.runtime ? { runtime: options.runtime } : {}),
       }),
   );
   return records.map((record, index) => outcome(index, record));

@@ -236,6 +236,7 @@ export async function runOracle(request: RunRequest): Promise<EvidenceRecord> {
             ? `${judgement!.explanation} ${onePass(oracle.explore !== undefined)}`
             : judgement!.explanation,
     ...(error ? { error } : {}),
+    ...(ended.reason === 'deadline' ? { stoppedBy: 'deadline' as const } : ended.reason === 'interrupted' ? { stoppedBy: 'signal' as const } : {}),
     timing: {
       wallMs: round(performance.now() - began),
       storeStartMs: round(store?.startMs ?? 0),

@@ -204,6 +204,20 @@ describe('a batch of runs', () => {
     expect((await runBatch([0, 1], { jobs: 1 }, play)).map((r) => r.verdict)).toEqual(['INCONCLUSIVE', 'INCONCLUSIVE']);
     expect(calls).toBe(2);
   });
+
+  test('a run that missed its deadline among parallel runs is played again alone; any other ERROR stands', async () => {
+    const seen: number[] = [];
+    const records = await runBatch([0, 1, 2], { jobs: 2 }, async (_, index) => {
+      seen.push(index);
+      const first = seen.filter((i) => i === index).length === 1;
+      if (index === 0 && first) return { ...record('ERROR', 'the run did not finish within its deadline'), stoppedBy: 'deadline' } as EvidenceRecord;
+      if (index === 1) return record('ERROR', 'the target threw');
+      return record('PASS', `run ${index}`);
+    });
+    expect(records.map((r) => r.verdict)).toEqual(['PASS', 'ERROR', 'PASS']);
+    expect(records[0]!.crowdedAttempt).toEqual({ verdict: 'ERROR', explanation: 'the run did not finish within its deadline', jobs: 2 });
+    expect(seen.filter((i) => i === 1)).toHaveLength(1);
+  });
 });
 
 describe('a reference run is checked', () => {

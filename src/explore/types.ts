@@ -4,7 +4,7 @@
  * a boundary and a fault; each point is run as its own scenario and judged by the oracle's own
  * property and preconditions. A schedule is a point written down so it can be replayed.
  */
-import type { Verdict } from '../oracle.ts';
+import type { Verdict } from '../verdict.ts';
 import type { StoreKind } from '../stores/types.ts';
 
 export type BoundaryKind = 'command' | 'seam' | 'effect';
