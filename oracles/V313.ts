@@ -23,7 +23,7 @@
  * - after-lift: A's lease lapses in the store while A is stopped; A resumes (held at its next write,
  *   if it makes one) and only then B runs the job, takes the lock and writes.
  */
-import { takeoverCounts, takeoverDetail, writesAfterTakeover } from '../src/takeover.ts';
+import { takeoverCounts, takeoverDetail, takeoverWindow, writesAfterTakeover } from '../src/takeover.ts';
 import { defineOracle, type Check, nothingProven, firstLine } from '../src/oracle.ts';
 import { runJobUntilFirstEffect } from '../scenarios/run-job-until-effect.ts';
 import { armPoint } from '../src/explore/arm-point.ts';
@@ -153,6 +153,7 @@ export default defineOracle({
     // A is stopped after its first write, so a job with a single write would have nothing left to
     // judge. Learn the job's shape first: B runs it alone, unobstructed, once.
     s.progress('B runs the job alone once, to count the writes it makes unobstructed');
+    s.phase('solo', 'B alone, counting writes (not judged)');
     const alone = await s.within(b.call('job'), p.timeout);
     const calibration = s.resource.effects().length;
     const aloneWrites = s.resource.effects().filter((e) => e.holder === 'B').length;
@@ -168,6 +169,7 @@ export default defineOracle({
     if (alone === undefined || aloneWrites < 2) return judge();
 
     s.progress('A runs the job');
+    s.phase('scenario', 'A runs the job, is stopped; B contends');
     const aIn = await runJobUntilFirstEffect(a, p.timeout, Math.max(5, Math.round(p.ttl / 10)));
     const aFirst = aIn.latch;
     preconditions.push({
@@ -238,6 +240,7 @@ export default defineOracle({
       aFirst.release();
       stop = { since: pause.appliedAt, what: 'stopped (SIGSTOP)', active: () => a.isPaused, lift: () => a.resume() };
     }
+    await markLeaseEnd();
     const retryEvery = Math.max(5, Math.round(p.ttl / 10));
     if (p.contender === 'after-lift') await contendAfterLift();
     else await contendWhileStopped();
@@ -336,6 +339,17 @@ export default defineOracle({
       if (bIn.job) await s.within(bIn.job, p.timeout);
     }
 
+    /**
+     * When A's lease runs out: by the store's own clock where the harness can read the key (the
+     * PTTL read now; A cannot renew while stopped), else at the latest by the TTL A was asked to use.
+     */
+    async function markLeaseEnd() {
+      const seen = speaksRedis(s.store.kind) ? await s.observeKey("A stopped: its lease's time left") : undefined;
+      if (seen?.exists && seen.pttlMs < 0) return; // no expiry on the key: the lease never runs out by itself
+      if (seen?.exists) s.leaseRanOut('A', seen.liveUntil, `the key's PTTL ${seen.pttlMs} ms, read ${(seen.sentAt - stop.since).toFixed(1)} ms into A's stop`);
+      else s.leaseRanOut('A', stop.since + p.ttl, `at the latest: ${p.ttl} ms after A was stopped, by the TTL it was asked to use (A cannot renew while stopped)`);
+    }
+
     function liftAndLog() {
       const stoppedMs = stop.lift();
       s.progress(`A resumed after ${stoppedMs.toFixed(0)} ms`);
@@ -372,6 +386,7 @@ export default defineOracle({
           held,
           detail: takeoverDetail(takeover, 'holders'),
           offending: aAcceptedAfter,
+          ...takeoverWindow(takeover, 'holders'),
         },
         explanation: explain(held, aAcceptedAfter.length, aAfter.length - aAcceptedAfter.length, overlapMs),
       };

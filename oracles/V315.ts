@@ -14,7 +14,7 @@
  * Preconditions: A led and wrote; A's renewals were stopped or refused at the wire (the proxy stopped A's commands or
  * refused its reconnects); B became leader and wrote while A was cut off.
  */
-import { takeoverCounts, takeoverDetail, writesAfterTakeover } from '../src/takeover.ts';
+import { takeoverCounts, takeoverDetail, takeoverWindow, writesAfterTakeover } from '../src/takeover.ts';
 import { defineOracle, type Check, nothingProven } from '../src/oracle.ts';
 import type { CallOutcome } from '../scenarios/holder.ts';
 import type { WireProxy, WireFaultHandle } from '../scenarios/wire/proxy.ts';
@@ -206,6 +206,7 @@ export default defineOracle({
           held,
           detail: takeoverDetail(takeover, 'leaders'),
           offending: aAcceptedAfter,
+          ...takeoverWindow(takeover, 'leaders'),
         },
         explanation: explain(held, aAcceptedAfter.length, aAfter.length - aAcceptedAfter.length, overlapMs),
       };

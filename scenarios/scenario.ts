@@ -162,6 +162,19 @@ export class Scenario {
     this.history.add('note', undefined, { text, ...detail });
   }
 
+  /**
+   * Marks where a part of the run begins, e.g. a calibration run before the scenario proper:
+   * the timeline draws each part as a panel of its own, so the parts are not read as one.
+   */
+  phase(name: string, text: string): void {
+    this.history.add('note', undefined, { text, phase: name });
+  }
+
+  /** Records when (harness ms) `holder`'s lease ran out and how that is known; the timeline marks it. */
+  leaseRanOut(holder: string, at: number, how: string): void {
+    this.history.add('note', holder, { text: `${holder}'s lease ran out at ${at.toFixed(1)} ms (${how})`, leaseRanOut: at, how });
+  }
+
   /** A progress line for a human at a terminal (stderr). */
   progress(message: string): void {
     this.#options.progress(message);

@@ -8,7 +8,7 @@
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
 import { colourVerdict, progressPrinter } from './progress.ts';
-import { exitCodeFor, EXIT } from './exit-codes.ts';
+import { exitCodeFor, EXIT, expectationLine } from './exit-codes.ts';
 import { loadAllOracles, loadOracle, REPO_ROOT, UsageError } from './registry.ts';
 import { optionName } from './params.ts';
 import { runOracle } from './run-oracle.ts';
@@ -177,6 +177,7 @@ async function main(argv: string[]): Promise<number> {
   const written = combined && reportDir ? save(() => writeMultiRunReport(combined, reportDir, runDirs)) : runDirs[0];
   if (values.json) process.stdout.write(`${JSON.stringify(combined ?? records[0], null, 2)}\n`);
   summarize(verdict, combined?.explanation ?? records[0]!.explanation, written, values.quiet === true);
+  process.stderr.write(expectationLine(verdict, expect as 'pass' | 'fail' | undefined));
   // The verdict stands when its evidence could not be written: say so loudly, keep its exit code.
   for (const problem of unwritten) process.stderr.write(`warning: the verdict stands, but its evidence was not written: ${problem}\n`);
   const signal = interruption();

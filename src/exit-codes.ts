@@ -9,3 +9,10 @@ export function exitCodeFor(verdict: Verdict, expect?: 'pass' | 'fail'): number 
   if (!expect) return verdict === 'PASS' ? EXIT.PASS : EXIT.FAIL;
   return verdict.toLowerCase() === expect ? EXIT.PASS : EXIT.FAIL;
 }
+
+/** With --expect, the line that says whether the verdict was the one asked for: "FAIL, as expected" / "expected PASS, got FAIL". */
+export function expectationLine(verdict: Verdict, expect?: 'pass' | 'fail'): string {
+  if (!expect) return '';
+  const wanted = expect.toUpperCase();
+  return verdict === wanted ? `${verdict}, as expected\n` : `expected ${wanted}, got ${verdict}\n`;
+}

@@ -31,6 +31,8 @@ export interface PropertyResult {
   detail: string;
   /** The events that show the violation (empty when it held). */
   offending: Array<HistoryEvent | EffectRecord>;
+  /** When the violation lasted (harness ms), if it spans an interval: the timeline draws it as a band. */
+  window?: { from: number; to: number; what: string };
 }
 
 export interface Judgement {

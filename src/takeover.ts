@@ -34,6 +34,13 @@ export function takeoverDetail(t: Takeover, actors: 'holders' | 'leaders'): stri
   return `A made ${t.staleAcceptedAfter.length} accepted write(s) after B's first write (resource #${t.takerFirst?.seq}): two ${actors} acted at once for ${t.overlapMs.toFixed(1)} ms`;
 }
 
+/** The overlap as an interval (taker's first write to the stale holder's last accepted one), when there was one. */
+export function takeoverWindow(t: Takeover, actors: 'holders' | 'leaders'): { window?: { from: number; to: number; what: string } } {
+  const last = t.staleAcceptedAfter.at(-1);
+  if (!t.takerFirst || !last) return {};
+  return { window: { from: t.takerFirst.t, to: last.t, what: `two ${actors} acted at once: B's first write (#${t.takerFirst.seq}) to A's last accepted write (#${last.seq})` } };
+}
+
 /** The counts a takeover is judged on, under the same names in every oracle's evidence. */
 export function takeoverCounts(t: Takeover, effects: readonly EffectRecord[]): Record<string, number> {
   return {

@@ -1,7 +1,7 @@
 /** `npm run oracle -- <ID> --target T --explore [--max-points N] [--jobs J] [--emit-test file]` */
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { exitCodeFor } from '../exit-codes.ts';
+import { exitCodeFor, expectationLine } from '../exit-codes.ts';
 import { colourVerdict } from '../progress.ts';
 import { REPO_ROOT, UsageError } from '../registry.ts';
 import { writeRunReport } from '../report/write-report.ts';
@@ -65,5 +65,6 @@ export async function exploreCommand(o: ExploreOptions): Promise<number> {
         (written ? `Evidence: ${written}/${schedule ? `  (replay: npm run oracle -- replay ${join(written, 'schedule.json')} --target ${o.target})` : ''}\n` : ''),
     );
   }
+  process.stderr.write(expectationLine(record.verdict, o.expect));
   return exitCodeFor(record.verdict, o.expect);
 }

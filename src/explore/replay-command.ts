@@ -1,7 +1,7 @@
 /** `npm run oracle -- replay <schedule.json> [--target T] [--runs N] [--expect pass|fail] [--json]`: rerun one explored point exactly. */
 import { resolve } from 'node:path';
 import { combineRuns, type EvidenceRecord } from '../evidence.ts';
-import { exitCodeFor } from '../exit-codes.ts';
+import { exitCodeFor, expectationLine } from '../exit-codes.ts';
 import { colourVerdict } from '../progress.ts';
 import { REPO_ROOT, UsageError } from '../registry.ts';
 import { writeMultiRunReport, writeRunReport } from '../report/write-report.ts';
@@ -47,5 +47,6 @@ export async function replayCommand(o: ReplayCommandOptions): Promise<number> {
         (written ? `Evidence: ${written}/\n` : ''),
     );
   }
+  process.stderr.write(expectationLine(verdict, o.expect));
   return exitCodeFor(verdict, o.expect);
 }

@@ -46,7 +46,7 @@ export function summaryMarkdown(record: EvidenceRecord): string {
     lines.push('## Offending events', '', '```json', ...record.property.offending.map((e) => JSON.stringify(e)), '```', '');
   }
   if (record.error) lines.push('## Error', '', '```', record.error, '```', '');
-  lines.push('The full history is in `evidence.json`; the picture in `timeline.svg`.', '');
+  lines.push('The full history is in `evidence.json`; the picture in `timeline.svg`, and with every detail on hover in `timeline.html` (one file, opens offline).', '');
   return lines.join('\n');
 }
 
