@@ -74,13 +74,13 @@ describe('machine-readable shapes', () => {
     expect(record.verdict).toBe('FAIL');
     expect(failed.stderr).toMatch(/A stopped \(SIGSTOP\)/);
     const [runDir] = readdirSync(reportDir);
-    expect(readdirSync(join(reportDir, runDir!)).sort()).toEqual(['evidence.json', 'summary.md', 'timeline.svg']);
+    expect(readdirSync(join(reportDir, runDir!)).sort()).toEqual(['evidence.json', 'summary.md', 'timeline.html', 'timeline.svg']);
     expect(readFileSync(join(reportDir, runDir!, 'summary.md'), 'utf8')).toMatch(/^# V313 FAIL/);
 
     const expected = await cli(['V313', '--target', 'targets/redis/ioredis/lease-no-renewal.ts', '--expect', 'fail', '--no-report', '--quiet']);
     expect(expected.exitCode).toBe(0);
-    // --quiet drops the progress lines, never the verdict line.
-    expect(stripVTControlCharacters(expected.stderr).trim().split('\n')).toEqual([expect.stringMatching(/^FAIL\s+\S/)]);
+    // --quiet drops the progress lines, never the verdict line nor what --expect made of it.
+    expect(stripVTControlCharacters(expected.stderr).trim().split('\n')).toEqual([expect.stringMatching(/^FAIL\s+\S/), 'FAIL, as expected']);
   });
 
   test('--json parses when the target prints on stdout: holders never write to the harness\'s stdout', async () => {

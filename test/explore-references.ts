@@ -9,6 +9,7 @@ import { describe, expect, test } from 'vitest';
 import { loadOracle } from '../src/registry.ts';
 import { explore } from '../src/explore/explore.ts';
 import { FAULT_ORDER } from '../src/explore/types.ts';
+import { esc, timelineSvg } from '../src/report/timeline-svg.ts';
 
 export async function exploreReferencesOf(id: string): Promise<void> {
   const oracle = await loadOracle(id);
@@ -33,6 +34,8 @@ export async function exploreReferencesOf(id: string): Promise<void> {
           expect(x.minimal, why).toBe(ordered.find((p) => p.verdict === 'FAIL')!.label);
           // The evidence is the minimal failing point's own run: its timeline shows that run.
           expect(record.property?.held).toBe(false);
+          expect(record.runId).toBe(x.points.find((p) => p.label === x.minimal)!.runId);
+          expect(timelineSvg(record)).toContain(`explored: this picture is the run of point ${esc(x.minimal!)} (FAIL, the minimal failing schedule)`);
           expect(record.faults.some((f) => f.kind === 'wire' || f.kind === 'latch' || f.kind === 'clock'), why).toBe(true);
         }
       },
