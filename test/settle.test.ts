@@ -8,18 +8,13 @@ import { describe, expect, test } from 'vitest';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { validateXML } from 'xmllint-wasm';
 import { taggedCli } from './tagged-cli.ts';
+import { expectValidJunit } from './junit-schema.ts';
 import type { RowsFile } from '../src/settle/rows.ts';
 
 const { cli, leftovers } = taggedCli({ timeout: 110_000 });
 
-/** JUnit XML against the JUnit report schema (testsuites > testsuite > testcase; test/fixtures/junit.xsd). */
-export async function expectValidJunit(xml: string): Promise<void> {
-  const result = await validateXML({ xml: [{ fileName: 'junit.xml', contents: xml }], schema: [readFileSync('test/fixtures/junit.xsd', 'utf8')] });
-  expect(result.errors.map((e) => e.message)).toEqual([]);
-  expect(result.valid).toBe(true);
-}
+export { expectValidJunit };
 
 describe('settle', () => {
   test('a bad rows file: every bad row named, exit 2, no store started and no report written', async () => {
@@ -74,7 +69,8 @@ describe('settle', () => {
     expect(r4!.reason).toMatch(/has no job member/);
     expect(r4!.next).toMatch(/^Add the missing member/);
     expect(merged.stdout).toMatch(/^### lock-oracles settle: 1 Confirmed, 1 Refuted, 2 Unconfirmed\n/);
-    expect(merged.stdout).toMatch(/\| R2 \| src\/locks\/helper\.ts:30 \| V310 \| \*\*Refuted\*\* \|/);
+    expect(merged.stdout).toMatch(/\| R2 \| src\/locks\/helper\.ts:30 \| V310 \| \*\*Refuted\*\* \(one schedule\) \| V310 PASS, one schedule \(exploring may find more\): /);
+    expect(r2!.strength).toBe('one schedule');
 
     const junit = readFileSync(join(dir, 'junit.xml'), 'utf8');
     await expectValidJunit(junit);

@@ -1,6 +1,6 @@
 /**
  * lock-oracles settle <rows.json> [--out settled.json] [--junit junit.xml] [--fail-on confirmed|unconfirmed|never]
- *                     [--runs N] [--jobs N] [--shard i/n] [--report-dir DIR | --no-report] [--runtime R] [--quiet]
+ *                     [--runs N] [--explore] [--jobs N] [--shard i/n] [--report-dir DIR | --no-report] [--runtime R] [--quiet]
  * lock-oracles settle merge <settled.json>… [--out FILE] [--junit FILE] [--fail-on …]
  *
  * stdout: the Markdown table (for a CI job summary); progress on stderr.
@@ -28,6 +28,9 @@ Options:
   --junit <file>        JUnit XML: one testcase per row × oracle (Confirmed = failure, Unconfirmed = skipped)
   --fail-on <what>      confirmed (default) | unconfirmed (Confirmed or Unconfirmed) | never: when to exit 1
   --runs <N>            runs per row × oracle, each on a fresh store (Refuted needs every one to PASS; default 1)
+  --explore             run each oracle that supports it explored (every command boundary of A × every fault,
+                        as <ID> --explore) instead of its one schedule; a row's "explore": true|false wins.
+                        A Refuted row says how much was tried: "one schedule" (weaker) or "explored N points"
   --jobs <N>            rows in flight at once, each on its own store (default: the core count)
   --shard <i/n>         only rows i, i+n, … of the file (for a CI matrix; join with settle merge)
   --report-dir <dir>    where each run's evidence goes (default reports/); --no-report for none
@@ -42,6 +45,7 @@ const OPTIONS = {
   junit: { type: 'string' },
   'fail-on': { type: 'string' },
   runs: { type: 'string' },
+  explore: { type: 'boolean' },
   jobs: { type: 'string' },
   shard: { type: 'string' },
   'report-dir': { type: 'string' },
@@ -79,6 +83,7 @@ export async function settleCommand(argv: string[]): Promise<number> {
       file = (
         await settle(first, {
           runs: whole('--runs', values.runs, 1),
+          explore: values.explore === true,
           ...(values.jobs !== undefined ? { jobs: whole('--jobs', values.jobs, 1) } : {}),
           ...(values.shard ? { shard: shardOf(values.shard) } : {}),
           reportDir: values['no-report'] ? null : (values['report-dir'] ?? 'reports'),

@@ -1,14 +1,12 @@
 /** `npm run oracle -- <ID> --target T --explore [--max-points N] [--jobs J] [--emit-test file]` */
-import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { exitCodeFor, expectationLine } from '../exit-codes.ts';
 import { colourVerdict } from '../progress.ts';
 import { REPO_ROOT, UsageError } from '../registry.ts';
-import { writeRunReport } from '../report/write-report.ts';
 import type { RuntimeChoice } from '../stores/start-store.ts';
 import type { StoreKind } from '../stores/types.ts';
 import { emitTest } from './emit-test.ts';
-import { DEFAULT_MAX_POINTS, explore } from './explore.ts';
+import { DEFAULT_MAX_POINTS, explore, writeExploreReport } from './explore.ts';
 import { explorationTable } from './table.ts';
 
 export interface ExploreOptions {
@@ -38,7 +36,7 @@ function wholeNumber(option: string, raw: string | undefined, fallback: number |
 export async function exploreCommand(o: ExploreOptions): Promise<number> {
   const maxPoints = wholeNumber('--max-points', o.maxPoints, DEFAULT_MAX_POINTS)!;
   const jobs = wholeNumber('--jobs', o.jobs, undefined);
-  const { record, schedule } = await explore({
+  const result = await explore({
     oracle: o.oracle,
     target: o.target,
     params: o.params,
@@ -48,10 +46,10 @@ export async function exploreCommand(o: ExploreOptions): Promise<number> {
     ...(jobs ? { jobs } : {}),
     progress: o.progress,
   });
+  const { record, schedule } = result;
   let written: string | undefined;
   if (!o.noReport) {
-    written = writeRunReport(record, resolve(o.reportDir ?? resolve(REPO_ROOT, 'reports')));
-    if (schedule) writeFileSync(join(written, 'schedule.json'), `${JSON.stringify(schedule, null, 2)}\n`);
+    written = writeExploreReport(result, resolve(o.reportDir ?? resolve(REPO_ROOT, 'reports')));
   }
   if (o.emitTest) {
     if (!schedule) throw new UsageError(`--emit-test: no schedule failed (${record.verdict}), so there is no failing-first test to write`);

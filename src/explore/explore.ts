@@ -6,7 +6,10 @@
  * boundary with the smallest fault is *the* minimal schedule), PASS only when every point's fault
  * landed and the property held, INCONCLUSIVE otherwise.
  */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { combineVerdicts, type EvidenceRecord } from '../evidence.ts';
+import { writeRunReport } from '../report/write-report.ts';
 import type { Judgement } from '../oracle.ts';
 import { optionName } from '../params.ts';
 import { loadOracle, UsageError } from '../registry.ts';
@@ -120,6 +123,13 @@ export async function explore(request: ExploreRequest): Promise<ExploreResult> {
     verdict: minimal.record.verdict,
   };
   return { record, ...(schedule ? { schedule } : {}) };
+}
+
+/** The explored run's report (the shown point's run, carrying the exploration) and, when a point failed, its schedule.json; returns the directory. */
+export function writeExploreReport(result: ExploreResult, reportDir: string): string {
+  const dir = writeRunReport(result.record, reportDir);
+  if (result.schedule) writeFileSync(join(dir, 'schedule.json'), `${JSON.stringify(result.schedule, null, 2)}\n`);
+  return dir;
 }
 
 /** Every combination of the dimensions' values ([{}] when there are none). */

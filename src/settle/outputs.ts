@@ -3,7 +3,7 @@
  * (one testcase per row × oracle: Confirmed = failure, Unconfirmed = skipped with the reason).
  */
 import { firstLine } from '../oracle.ts';
-import { rowOracles, type RowsFile, type RowStatus } from './rows.ts';
+import { rowOracles, type OracleResult, type RowsFile, type RowStatus } from './rows.ts';
 
 export function countStatuses(file: RowsFile): Record<RowStatus, number> & { unsettled: number } {
   const counts = { Confirmed: 0, Refuted: 0, Unconfirmed: 0, unsettled: 0 };
@@ -24,14 +24,20 @@ export function settleMarkdown(file: RowsFile): string {
     const seen =
       row.status === 'Confirmed' ? row.summary : row.status === 'Unconfirmed' ? `${row.reason ?? ''} — next: ${row.next ?? ''}` : row.status === 'Refuted' ? refutedLine(row.results ?? []) : 'not settled by this run';
     lines.push(
-      `| ${cell(row.id)} | ${cell(String(row.location ?? ''))} | ${cell(rowOracles(row).join(', '))} | ${row.status ? `**${row.status}**` : '—'} | ${cell(seen ?? '')} | ${row.evidence ? `\`${cell(row.evidence)}\`` : ''} |`,
+      `| ${cell(row.id)} | ${cell(String(row.location ?? ''))} | ${cell(rowOracles(row).join(', '))} | ${row.status ? `**${row.status}**${row.strength ? ` (${row.strength})` : ''}` : '—'} | ${cell(seen ?? '')} | ${row.evidence ? `\`${cell(row.evidence)}\`` : ''} |`,
     );
   }
   return `${lines.join('\n')}\n`;
 }
 
 function refutedLine(results: NonNullable<RowsFile['rows'][number]['results']>): string {
-  return results.map((r) => `${r.oracle} PASS ×${r.runs}: ${firstLine(r.explanation)}`).join(' | ');
+  return results.map((r) => `${r.oracle} PASS, ${triedWords(r)}: ${firstLine(r.explanation)}`).join(' | ');
+}
+
+/** "explored 12 points" / "one schedule ×3 runs (exploring may find more)". */
+function triedWords(result: OracleResult): string {
+  if (result.tried && result.tried !== 'one schedule') return result.tried;
+  return `one schedule${result.runs > 1 ? ` ×${result.runs} runs` : ''} (exploring may find more)`;
 }
 
 function cell(text: string): string {
@@ -54,7 +60,8 @@ export function settleJunit(file: RowsFile, suiteName = 'lock-oracles settle'): 
         failures++;
         cases.push(`    <testcase ${attrs}>\n      <failure message="${xml(`Confirmed: ${result.offending ?? firstLine(result.explanation)}`)}" type="FAIL">${xml(body)}</failure>\n    </testcase>`);
       } else if (result.verdict === 'PASS') {
-        cases.push(`    <testcase ${attrs}/>`);
+        // A passed case says how much was tried: one schedule is weaker than an exploration.
+        cases.push(`    <testcase ${attrs}>\n      <system-out>${xml(`Refuted, ${triedWords(result)}. ${body}`)}</system-out>\n    </testcase>`);
       } else {
         skipped++;
         cases.push(`    <testcase ${attrs}>\n      <skipped message="${xml(`Unconfirmed (${result.verdict}): ${firstLine(result.explanation)}`)}"/>\n      <system-out>${xml(body)}</system-out>\n    </testcase>`);

@@ -12,6 +12,8 @@ export interface OracleResult {
   oracle: string;
   verdict: Verdict;
   runs: number;
+  /** How much was tried: "one schedule" (a plain run, × runs) or "explored N points" (--explore). */
+  tried: string;
   /** The report directory (relative to where settle ran), when one was written. */
   evidence?: string;
   /** The oracle's one-paragraph explanation (or the usage error that stopped the run). */
@@ -33,7 +35,11 @@ export interface Row {
   target: string;
   params?: Record<string, string | number>;
   store?: StoreKind;
+  /** Run the row's oracles explored (those that support it), whatever `settle --explore` says. */
+  explore?: boolean;
   status?: RowStatus;
+  /** Refuted: how much was tried — "one schedule" (weaker: exploring may find more) or "explored N points". */
+  strength?: string;
   /** Confirmed: the evidence directory of the first FAIL. */
   evidence?: string;
   /** Confirmed: the offending events' one-line summary. */

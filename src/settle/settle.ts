@@ -9,6 +9,7 @@ import { checkRequest, type RunRequest } from '../run-oracle.ts';
 import { runRepeated } from '../run-repeated.ts';
 import { defaultJobs, runPool } from '../run-pool.ts';
 import { UsageError } from '../registry.ts';
+import { explore, writeExploreReport } from '../explore/explore.ts';
 import { firstLine } from '../oracle.ts';
 import type { EvidenceRecord } from '../evidence.ts';
 import type { RuntimeChoice } from '../stores/start-store.ts';
@@ -25,6 +26,12 @@ export interface SettleOptions {
   /** Where each run's evidence goes (default reports/ under the current directory); null: none. */
   reportDir?: string | null;
   runtime?: RuntimeChoice;
+  /**
+   * Run each oracle that supports it explored (every command boundary of A × every fault, as
+   * `--explore`) instead of its one schedule; a row's own `"explore": true|false` wins. A Refuted
+   * row says how much was tried: an unexplored PASS is weaker than an explored one.
+   */
+  explore?: boolean;
   /** A line per finished row × oracle (with an ETA), and start/end lines. */
   progress?: (message: string) => void;
 }
@@ -39,6 +46,8 @@ interface Task {
   row: Row;
   oracle: string;
   request: RunRequest;
+  /** Run it explored (the oracle supports --explore and the row or --explore asks for it). */
+  explore: boolean;
 }
 
 /** Settles a rows file (path) or rows object. Throws RowsFileError (every bad row named) before starting anything. */
@@ -53,17 +62,17 @@ export async function settle(input: string | RowsFile, options: SettleOptions = 
   const reportDir = options.reportDir === null ? undefined : resolve(options.reportDir ?? 'reports');
 
   const selected = file.rows.filter((_, position) => inShard(position, options.shard));
-  const tasks = await checkTasks(selected.filter((row) => !badRows.has(row)), options.runtime, problems);
+  const tasks = await checkTasks(selected.filter((row) => !badRows.has(row)), options, problems);
   if (problems.length) throw new RowsFileError(source, problems);
   progress(
     `settling ${selected.length} row(s)${options.shard ? ` (shard ${options.shard.index}/${options.shard.count} of ${file.rows.length})` : ''}: ` +
-      `${tasks.length} oracle run(s) × ${runs}, ${jobs} at a time`,
+      `${tasks.length} oracle run(s) (${tasks.filter((t) => t.explore).length} explored, the rest × ${runs}), ${jobs} at a time`,
   );
 
   let done = 0;
   const results = await runPool(tasks, jobs, async (task) => {
     const taskBegan = performance.now();
-    const result = await runTask(task, runs, reportDir);
+    const result = task.explore ? await exploreTask(task, reportDir) : await runTask(task, runs, reportDir);
     done++;
     const elapsed = performance.now() - began;
     const eta = done < tasks.length ? ` · ETA ${formatSeconds((elapsed / done) * (tasks.length - done))}` : '';
@@ -90,20 +99,24 @@ export async function settle(input: string | RowsFile, options: SettleOptions = 
 }
 
 /** Every row × oracle checked without starting a process; every problem named at once. */
-async function checkTasks(rows: Row[], runtime: RuntimeChoice | undefined, problems: string[]): Promise<Task[]> {
+async function checkTasks(rows: Row[], options: SettleOptions, problems: string[]): Promise<Task[]> {
   const tasks: Task[] = [];
   for (const row of rows) {
+    if (row.explore !== undefined && typeof row.explore !== 'boolean') {
+      problems.push(`row ${row.id}: "explore" must be true or false, got ${JSON.stringify(row.explore)}`);
+      continue;
+    }
     for (const oracle of rowOracles(row)) {
       const request: RunRequest = {
         oracle,
         target: row.target,
         params: row.params ?? {},
         ...(row.store ? { store: row.store } : {}),
-        ...(runtime ? { runtime } : {}),
+        ...(options.runtime ? { runtime: options.runtime } : {}),
       };
       try {
-        await checkRequest(request);
-        tasks.push({ row, oracle, request });
+        const { oracle: definition } = await checkRequest(request);
+        tasks.push({ row, oracle, request, explore: definition.explore !== undefined && (row.explore ?? options.explore ?? false) });
       } catch (error) {
         if (!(error instanceof UsageError)) throw error;
         problems.push(`row ${row.id}: ${error.message}`);
@@ -111,6 +124,29 @@ async function checkTasks(rows: Row[], runtime: RuntimeChoice | undefined, probl
     }
   }
   return tasks;
+}
+
+/** One row × oracle explored: every point once, one at a time (the rows themselves run in parallel). */
+async function exploreTask(task: Task, reportDir: string | undefined): Promise<OracleResult> {
+  const began = performance.now();
+  try {
+    const result = await explore({ ...task.request, jobs: 1 });
+    const { record } = result;
+    const points = record.exploration?.points.length ?? 0;
+    return {
+      oracle: task.oracle,
+      verdict: record.verdict,
+      runs: 1,
+      tried: `explored ${points} point${points === 1 ? '' : 's'}`,
+      ...(reportDir ? { evidence: relative(process.cwd(), writeExploreReport(result, reportDir)) || '.' } : {}),
+      explanation: record.explanation,
+      ...(record.verdict === 'FAIL' ? { offending: offendingLine(record) } : {}),
+      wallMs: Math.round(performance.now() - began),
+    };
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    return { oracle: task.oracle, verdict: 'ERROR', runs: 1, tried: 'nothing (refused)', explanation: error.message, wallMs: Math.round(performance.now() - began) };
+  }
 }
 
 async function runTask(task: Task, runs: number, reportDir: string | undefined): Promise<OracleResult> {
@@ -122,6 +158,7 @@ async function runTask(task: Task, runs: number, reportDir: string | undefined):
       oracle: task.oracle,
       verdict: result.verdict,
       runs,
+      tried: ONE_SCHEDULE,
       ...(result.reportPath ? { evidence: relative(process.cwd(), result.reportPath) || '.' } : {}),
       explanation: result.explanation,
       ...(failed ? { offending: offendingLine(failed) } : {}),
@@ -130,18 +167,18 @@ async function runTask(task: Task, runs: number, reportDir: string | undefined):
   } catch (error) {
     // Only what the run itself found out (e.g. the target lacks a member the oracle calls).
     if (!(error instanceof UsageError)) throw error;
-    return { oracle: task.oracle, verdict: 'ERROR', runs, explanation: error.message, wallMs: Math.round(performance.now() - began) };
+    return { oracle: task.oracle, verdict: 'ERROR', runs, tried: ONE_SCHEDULE, explanation: error.message, wallMs: Math.round(performance.now() - began) };
   }
 }
 
 /** A row's status from its oracles' results. */
-export function settleRow(results: OracleResult[]): Pick<Row, 'status' | 'evidence' | 'summary' | 'reason' | 'next' | 'results'> {
+export function settleRow(results: OracleResult[]): Pick<Row, 'status' | 'strength' | 'evidence' | 'summary' | 'reason' | 'next' | 'results'> {
   const fail = results.find((r) => r.verdict === 'FAIL');
   if (fail) {
     return { status: 'Confirmed', ...(fail.evidence ? { evidence: fail.evidence } : {}), summary: `${fail.oracle}: ${fail.offending ?? firstLine(fail.explanation)}`, results };
   }
   const open = results.filter((r) => r.verdict !== 'PASS');
-  if (!open.length) return { status: 'Refuted', results };
+  if (!open.length) return { status: 'Refuted', strength: refutedStrength(results), results };
   const first = open[0]!;
   return {
     status: 'Unconfirmed',
@@ -150,6 +187,19 @@ export function settleRow(results: OracleResult[]): Pick<Row, 'status' | 'eviden
     ...(first.evidence ? { evidence: first.evidence } : {}),
     results,
   };
+}
+
+/** What a plain run tries: the oracle's one schedule. */
+const ONE_SCHEDULE = 'one schedule';
+
+/**
+ * How strong a Refuted is: "explored N points" when every oracle was explored, else "one schedule"
+ * (weaker: a PASS of the one schedule tried; exploring may find a failing one).
+ */
+function refutedStrength(results: OracleResult[]): string {
+  if (results.some((r) => r.tried === ONE_SCHEDULE)) return ONE_SCHEDULE;
+  const points = results.reduce((sum, r) => sum + Number(/^explored (\d+)/.exec(r.tried)?.[1] ?? 0), 0);
+  return `explored ${points} point${points === 1 ? '' : 's'}`;
 }
 
 function nextStep(result: OracleResult): string {
