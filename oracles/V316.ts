@@ -5,7 +5,9 @@
  * real) and runs one operation guarded by the target's timeout of --ttl ms. Halfway through, the
  * harness steps holder A's wall clock back by --step ms and holder B's forward by --step ms.
  * Property: each guard fires at the right monotonic time: --ttl ms after the operation began,
- * within --tolerance ms (measured on the harness's monotonic clock).
+ * within --tolerance ms, measured on the holder's own monotonic clock from the moment its call
+ * began to the moment it reported the timeout (so the IPC latency of a loaded machine, which
+ * delays the call's start and the report's arrival at the harness, is not counted against it).
  * Preconditions: each step landed mid-operation (after the operation began, before its limit, before
  * its guard fired, and while the operation was still running); each operation was still running
  * when its limit came, or its guard fired (one that returns on its own first never needed its guard).
@@ -22,6 +24,8 @@ interface Leg {
   startedAt: number;
   /** When the operation returned (harness time), once it has. */
   endedAt?: number;
+  /** When the call began and ended by the holder's own clock, once it returned. */
+  span?: { began: number; ended: number };
   step?: HistoryEvent;
 }
 
@@ -48,6 +52,17 @@ export default defineOracle({
     { target: 'targets/clock/timeout-monotonic.ts', expect: 'PASS' },
     { target: 'targets/clock/timeout-abort-signal.ts', expect: 'PASS' },
   ],
+  // Each good reference with its guard removed must FAIL (lock-oracles selfcheck).
+  mutations: [
+    {
+      of: 'targets/clock/timeout-monotonic.ts',
+      guard: 'the monotonic clock (elapsed time read from Date.now())',
+      edits: [
+        ['const start = performance.now();', 'const start = Date.now();'],
+        ['if (performance.now() - start > env.ttlMs)', 'if (Date.now() - start > env.ttlMs)'],
+      ],
+    },
+  ],
 
   async play(s, p) {
     const plan = [
@@ -62,7 +77,10 @@ export default defineOracle({
       const holder = holders[i]!;
       const entry: Leg = { holder, deltaMs: leg.deltaMs, startedAt: s.now(), call: holder.call('timeout') };
       entry.call.then(
-        (outcome) => (entry.endedAt = outcome.endedAt),
+        (outcome) => {
+          entry.endedAt = outcome.endedAt;
+          entry.span = outcome.holderSpan;
+        },
         () => undefined,
       );
       return entry;
@@ -81,10 +99,13 @@ export default defineOracle({
     s.progress(`clocks stepped; waiting up to ${p.ttl + 2 * p.tolerance} ms from each start for the timeouts`);
     const waitFor = p.ttl + 2 * p.tolerance;
     await Promise.all(legs.map((leg) => s.within(leg.call, Math.max(0, leg.startedAt + waitFor - s.now()))));
+    // A timeout that fired is timed from the call's start by the holder's clock, which its result carries.
+    const firedFor = (leg: Leg) => s.resource.effects().find((e) => e.holder === leg.holder.id && e.name === 'timeout');
+    await Promise.all(legs.filter((leg) => firedFor(leg) && !leg.span).map((leg) => s.within(leg.call, 10_000)));
 
     const preconditions: Check[] = [];
     const results = legs.map((leg) => {
-      const fired = s.resource.effects().find((e) => e.holder === leg.holder.id && e.name === 'timeout');
+      const fired = firedFor(leg);
       const stepAt = leg.step?.t;
       const sentAt = Number(leg.step?.detail.sentAt);
       const endedFirst = fired === undefined && leg.endedAt !== undefined && leg.endedAt <= sentAt;
@@ -109,7 +130,7 @@ export default defineOracle({
             ? `${leg.holder.id}'s timeout fired at ${fired.t} ms`
             : `${leg.holder.id}'s operation ${leg.endedAt === undefined ? 'was still running' : `returned at ${leg.endedAt} ms`}, past its limit at ${(leg.startedAt + p.ttl).toFixed(1)} ms, without its timeout firing`,
       });
-      const elapsed = fired ? fired.t - leg.startedAt : undefined;
+      const elapsed = fired ? (fired.holderAt !== undefined && leg.span ? fired.holderAt - leg.span.began : fired.t - leg.startedAt) : undefined;
       const onTime = elapsed !== undefined && Math.abs(elapsed - p.ttl) <= p.tolerance;
       return { leg, fired, elapsed, onTime };
     });

@@ -43,7 +43,7 @@ function makeEnv(init: HolderInit): TargetEnv {
       const id = nextId++;
       return new Promise<EffectReceipt>((resolve) => {
         pendingEffects.set(id, resolve);
-        void send({ t: 'effect', id, name, detail: JSON.parse(JSON.stringify(detail)) as EffectDetail });
+        void send({ t: 'effect', id, name, detail: JSON.parse(JSON.stringify(detail)) as EffectDetail, at: performance.now() });
       });
     },
     seam(name: string) {
@@ -104,9 +104,10 @@ async function main(): Promise<void> {
   }
   const members = Object.keys(target).filter((k) => typeof (target as Record<string, unknown>)[k] === 'function');
   const reply = (id: number, run: () => Promise<unknown>) => {
+    const began = performance.now();
     run().then(
-      (value) => send({ t: 'result', id, ok: true, value: value === undefined ? null : value }),
-      (error: unknown) => send({ t: 'result', id, ok: false, error: (error as Error)?.stack ?? String(error) }),
+      (value) => send({ t: 'result', id, ok: true, value: value === undefined ? null : value, began, ended: performance.now() }),
+      (error: unknown) => send({ t: 'result', id, ok: false, error: (error as Error)?.stack ?? String(error), began, ended: performance.now() }),
     );
   };
   // Listen first, then say ready: the harness's first message answers 'ready'.

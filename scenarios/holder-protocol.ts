@@ -18,6 +18,15 @@ export interface LeaseSummary {
   fence?: number;
 }
 
+/**
+ * When a call began and ended by the holder's own monotonic clock (performance.now()): durations
+ * inside one holder without the IPC latency both ways, which a loaded machine stretches.
+ */
+export interface HolderSpan {
+  began?: number;
+  ended?: number;
+}
+
 export type ToHolder =
   | { t: 'init'; id: number; init: HolderInit }
   | { t: 'call'; id: number; member: string; leaseId?: number; args: Scalar[] }
@@ -30,8 +39,9 @@ export type ToHolder =
 export type FromHolder =
   | { t: 'ready'; pid: number; members: string[]; name?: string; description?: string }
   | { t: 'load-error'; message: string }
-  | { t: 'result'; id: number; ok: true; value: unknown }
-  | { t: 'result'; id: number; ok: false; error: string }
-  | { t: 'effect'; id: number; name: string; detail: EffectDetail }
+  | ({ t: 'result'; id: number; ok: true; value: unknown } & HolderSpan)
+  | ({ t: 'result'; id: number; ok: false; error: string } & HolderSpan)
+  /** `at`: the holder's own performance.now() when the target reported the effect. */
+  | { t: 'effect'; id: number; name: string; detail: EffectDetail; at?: number }
   | { t: 'seam'; id: number; name: string }
   | { t: 'log'; message: string };

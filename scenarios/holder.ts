@@ -14,7 +14,7 @@ import { firstLine } from '../src/text.ts';
 import { waitUntilStopped } from '../src/stores/process-tree.ts';
 import type { FaultLog, FaultRecord } from './fault-log.ts';
 import { Latch } from './latch.ts';
-import type { FromHolder, HolderInit, LeaseSummary, Scalar, ToHolder } from './holder-protocol.ts';
+import type { FromHolder, HolderInit, HolderSpan, LeaseSummary, Scalar, ToHolder } from './holder-protocol.ts';
 import type { ClockCommand, ClockReply } from './clock-protocol.ts';
 
 /** connect() and acquire() must come back: a target that blocks there would hang the run. */
@@ -63,6 +63,8 @@ export interface CallOutcome {
   error?: string;
   startedAt: number;
   endedAt: number;
+  /** When the call began and ended in the holder, by its own performance.now() (compare with EffectRecord.holderAt). */
+  holderSpan?: { began: number; ended: number };
 }
 
 export interface HolderExit {
@@ -185,7 +187,7 @@ export class Holder {
           this.#calls.delete(message.id);
           break;
         case 'effect':
-          void this.#onEffect(message.id, message.name, message.detail);
+          void this.#onEffect(message.id, message.name, message.detail, message.at);
           break;
         case 'seam':
           void this.#onSeam(message.id, message.name);
@@ -197,9 +199,9 @@ export class Holder {
     }
   }
 
-  async #onEffect(id: number, name: string, detail: { fence?: number; value?: unknown }): Promise<void> {
+  async #onEffect(id: number, name: string, detail: { fence?: number; value?: unknown }, holderAt?: number): Promise<void> {
     const t = this.ctx.history.now();
-    const record = this.ctx.resource.record(this.id, name, detail, t);
+    const record = this.ctx.resource.record(this.id, name, detail, t, holderAt);
     this.ctx.history.add(record.accepted ? 'effect-accepted' : 'effect-rejected', this.id, {
       seq: record.seq,
       name,
@@ -242,7 +244,7 @@ export class Holder {
   }
 
   /** One request to the holder; with `deadlineMs`, a call that never answers settles as an error. */
-  #request(message: RequestBody, deadlineMs?: number): Promise<{ ok: boolean; value?: unknown; error?: string }> {
+  #request(message: RequestBody, deadlineMs?: number): Promise<{ ok: boolean; value?: unknown; error?: string } & HolderSpan> {
     if (this.#exit) return Promise.resolve({ ok: false, error: `holder ${this.id} has exited` });
     const id = this.#nextId++;
     const what = message.t === 'call' ? `${message.member}()` : message.t === 'init' ? 'connect()' : message.t === 'clock' ? `clock ${message.command.op}` : message.t;
@@ -302,7 +304,8 @@ export class Holder {
     if (!['release', 'extend'].includes(member)) {
       this.ctx.history.add(result.ok ? 'call-end' : 'call-error', this.id, { member, ...(result.error ? { error: firstLine(result.error) } : {}) });
     }
-    return { ok: result.ok, startedAt, endedAt, ...(result.ok ? { value: result.value } : { error: result.error ?? '' }) };
+    const span = result.began !== undefined && result.ended !== undefined ? { holderSpan: { began: result.began, ended: result.ended } } : {};
+    return { ok: result.ok, startedAt, endedAt, ...span, ...(result.ok ? { value: result.value } : { error: result.error ?? '' }) };
   }
 
   /** The next effect this holder reports will block until the latch is released. */

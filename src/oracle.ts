@@ -59,6 +59,22 @@ export interface ReferenceRun {
   knownBad?: string;
 }
 
+/**
+ * A good reference with its guard removed, which the oracle must FAIL (`lock-oracles selfcheck`):
+ * proof that the scenario can see the bug class it is about. The mutant is made from the good
+ * target by exact text substitutions, each of which must occur exactly once in it.
+ */
+export interface Mutation {
+  /** The good target it is made from (one of this oracle's PASS references). */
+  of: string;
+  /** The guard removed, in words ("the compare dropped from compare-and-delete"). */
+  guard: string;
+  /** [text in the good target, what it becomes]. */
+  edits: Array<[string, string]>;
+  params?: Record<string, string | number>;
+  store?: StoreKind;
+}
+
 export interface OracleDefinition<P extends ParamSpecs = ParamSpecs> {
   id: string;
   title: string;
@@ -80,6 +96,8 @@ export interface OracleDefinition<P extends ParamSpecs = ParamSpecs> {
   /** The store to start, when more than its kind matters (e.g. PgBouncer's pool mode). */
   storeRequest?(params: ParamValues<P>, kind: StoreKind): StoreRequest;
   references: ReferenceRun[];
+  /** Good references with their guard removed, each of which must FAIL (selfcheck). */
+  mutations?: Mutation[];
   /** `--explore`: how this oracle's schedules are searched (src/explore/); absent when it cannot be. */
   explore?: ExploreSpec<P>;
   play(scenario: Scenario, params: ParamValues<P>): Promise<Judgement>;

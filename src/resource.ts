@@ -10,6 +10,8 @@ export interface EffectRecord {
   seq: number;
   /** Harness monotonic time of arrival (ms since the run began). */
   t: number;
+  /** The reporting holder's own performance.now() when it reported the effect (durations within one holder). */
+  holderAt?: number;
   holder: string;
   name: string;
   fence?: number;
@@ -22,9 +24,9 @@ export class Resource {
   readonly #effects: EffectRecord[] = [];
   #newestFence: number | undefined;
 
-  record(holder: string, name: string, detail: EffectDetail, t: number): EffectRecord & EffectReceipt {
+  record(holder: string, name: string, detail: EffectDetail, t: number, holderAt?: number): EffectRecord & EffectReceipt {
     const seq = this.#effects.length + 1;
-    const record: EffectRecord = { seq, t, holder, name, accepted: true };
+    const record: EffectRecord = { seq, t, ...(holderAt !== undefined ? { holderAt } : {}), holder, name, accepted: true };
     if (detail.value !== undefined) record.value = detail.value;
     if (typeof detail.fence === 'number') {
       record.fence = detail.fence;

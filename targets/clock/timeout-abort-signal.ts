@@ -13,8 +13,8 @@ export default defineTarget({
     const operation = startBlockingOperation(redis.get(), env.key);
     const signal = AbortSignal.timeout(env.ttlMs);
     await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
-    await operation.cancel();
     await env.effect('timeout', { value: { limitMs: env.ttlMs } });
+    await operation.cancel();
   },
   close: () => redis.close(),
 });

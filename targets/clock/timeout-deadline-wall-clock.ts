@@ -20,8 +20,8 @@ export default defineTarget({
       };
       check();
     });
-    await operation.cancel();
     await env.effect('timeout', { value: { limitMs: env.ttlMs } });
+    await operation.cancel();
   },
   close: () => redis.close(),
 });
