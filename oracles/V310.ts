@@ -97,6 +97,23 @@ export default defineOracle({
     { target: 'targets/redis/ioredis/release-clock-guarded-cad.ts', expect: 'PASS' },
     { target: 'targets/redis/ioredis/release-clock-guarded-cad.ts', expect: 'PASS', params: { variant: 'narrow' } },
   ],
+  // Each good reference with its guard removed must FAIL (lock-oracles selfcheck).
+  mutations: [
+    {
+      of: 'targets/redis/ioredis/lock-correct.ts',
+      guard: 'the compare in compare-and-delete (a bare DEL)',
+      edits: [
+        ['(await redis.get().eval(COMPARE_AND_DELETE, 1, env.key, String(lease.token))) === 1', '(await redis.get().del(env.key)) === 1'],
+      ],
+    },
+    {
+      of: 'targets/redis/node-redis/lock-correct.ts',
+      guard: 'the compare in compare-and-delete (a bare DEL)',
+      edits: [
+        ['(await redis.get().eval(COMPARE_AND_DELETE, { keys: [env.key], arguments: [String(lease.token)] })) === 1', '(await redis.get().del(env.key)) === 1'],
+      ],
+    },
+  ],
 
   async play(s, p) {
     // An explored point (--explore) lands inside the release like the narrow variant, at its own boundary.

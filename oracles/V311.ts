@@ -70,6 +70,16 @@ export default defineOracle({
     },
     { target: 'targets/redis/ioredis/acquire-nx-px.ts', expect: 'PASS' },
   ],
+  // Each good reference with its guard removed must FAIL (lock-oracles selfcheck).
+  mutations: [
+    {
+      of: 'targets/redis/ioredis/acquire-nx-px.ts',
+      guard: 'the TTL on the acquire (SET NX without PX)',
+      edits: [
+        ['set(env.key, token, \'PX\', env.ttlMs, \'NX\')', 'set(env.key, token, \'NX\')'],
+      ],
+    },
+  ],
 
   async play(s, p) {
     // An explored point (--explore) stops A inside its acquire like the seam, at its own boundary.

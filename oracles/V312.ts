@@ -42,6 +42,24 @@ export default defineOracle({
     { target: 'targets/postgres/job-ignores-try-lock.ts', expect: 'FAIL', store: 'postgres' },
     { target: 'targets/postgres/job-checks-try-lock.ts', expect: 'PASS', store: 'postgres' },
   ],
+  // Each good reference with its guard removed must FAIL (lock-oracles selfcheck).
+  mutations: [
+    {
+      of: 'targets/redis/ioredis/job-checks-acquire.ts',
+      guard: 'the check of the acquire\'s result',
+      edits: [
+        ['\'PX\', env.ttlMs, \'NX\')) === null) {', '\'PX\', env.ttlMs, \'NX\')) === null && false) {'],
+      ],
+    },
+    {
+      of: 'targets/postgres/job-checks-try-lock.ts',
+      guard: 'the check of pg_try_advisory_lock\'s result',
+      store: 'postgres',
+      edits: [
+        ['if (!ok(await client.query(TRY_LOCK, [env.key]))) {', 'if (!ok(await client.query(TRY_LOCK, [env.key])) && false) {'],
+      ],
+    },
+  ],
 
   explore: {
     part: 'job',

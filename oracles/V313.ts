@@ -110,6 +110,23 @@ export default defineOracle({
     { target: 'targets/redis/ioredis/lease-no-renewal.ts', expect: 'FAIL', params: { contender: 'after-lift' } },
     { target: 'targets/redis/ioredis/lease-renew-checked.ts', expect: 'PASS', params: { contender: 'after-lift' } },
   ],
+  // Each good reference with its guard removed must FAIL (lock-oracles selfcheck).
+  mutations: [
+    {
+      of: 'targets/redis/ioredis/lease-renew-checked.ts',
+      guard: 'the check of the renewal\'s result',
+      edits: [
+        ['env.key, token, env.ttlMs)) !== 1) {', 'env.key, token, env.ttlMs)) !== 1 && false) {'],
+      ],
+    },
+    {
+      of: 'targets/redis/ioredis/lease-fenced.ts',
+      guard: 'the fencing token on each write',
+      edits: [
+        ['await env.effect(\'write\', { fence, value: i });', 'await env.effect(\'write\', { value: i });'],
+      ],
+    },
+  ],
 
   explore: {
     part: 'job',

@@ -43,5 +43,15 @@ export default defineOracle({
       params: { scenario: 'pooler', poolMode: 'session' },
     },
   ],
+  // Each good reference with its guard removed must FAIL (lock-oracles selfcheck).
+  mutations: [
+    {
+      of: 'targets/postgres/advisory-lock-checked-out-client.ts',
+      guard: 'the lock taken on the checked-out client that unlocks it (taken through the pool instead)',
+      edits: [
+        ['if (ok(await client.query(TRY_LOCK, [env.key]))) return { client };', 'if (ok(await pool.get().query(TRY_LOCK, [env.key]))) return { client };'],
+      ],
+    },
+  ],
   play: (s, p) => (p.scenario === 'pool' ? playPool(s, p) : playPooler(s, p)),
 });

@@ -65,6 +65,16 @@ export default defineOracle({
     { target: 'targets/postgres/leader/cached-flag.ts', expect: 'FAIL', store: 'postgres', params: { fault: 'kill' } },
     { target: 'targets/postgres/leader/recheck-each-write.ts', expect: 'PASS', store: 'postgres', params: { fault: 'kill' } },
   ],
+  // Each good reference with its guard removed must FAIL (lock-oracles selfcheck).
+  mutations: [
+    {
+      of: 'targets/redis/leader/recheck-each-write.ts',
+      guard: 'the leadership check before each write',
+      edits: [
+        ['if (held && performance.now() < sentAt + validFor) await env.effect', 'await env.effect'],
+      ],
+    },
+  ],
 
   explore: {
     part: 'leader',

@@ -112,6 +112,18 @@ export default defineOracle({
       knownBad: 'both workers run the same skew, so an expiry written on one worker\'s clock and read on the other\'s is not moved; only holder against holder (a-ahead / b-ahead) shows it',
     },
   ],
+  // Each good reference with its guard removed must FAIL (lock-oracles selfcheck).
+  mutations: [
+    {
+      of: 'targets/clock/redis-queue-store-clock-expiry.ts',
+      guard: 'the store\'s clock for the expiry (the caller\'s Date.now() instead)',
+      store: 'redis',
+      edits: [
+        ['import { CLAIM_ON_STORE_CLOCK, UNLOCK_IF_OWNER }', 'import { CLAIM_ON_CALLER_CLOCK, UNLOCK_IF_OWNER }'],
+        ['eval(CLAIM_ON_STORE_CLOCK, 1, env.key, env.holder, env.ttlMs)', 'eval(CLAIM_ON_CALLER_CLOCK, 1, env.key, env.holder, env.ttlMs, Date.now())'],
+      ],
+    },
+  ],
 
   async play(s, p) {
     const variants = legsFor(p.variant, s.store.kind);

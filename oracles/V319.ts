@@ -55,6 +55,17 @@ export default defineOracle({
     { target: 'targets/clock/croner-utc.ts', expect: 'PASS', params: { days: 'Europe/Berlin:2025-03-30,Europe/Berlin:2025-10-26' } },
     { target: 'targets/clock/cron-0230-date-key-lock.ts', expect: 'PASS' },
   ],
+  // Each good reference with its guard removed must FAIL (lock-oracles selfcheck).
+  mutations: [
+    {
+      of: 'targets/clock/cron-0230-date-key-lock.ts',
+      guard: 'the fleet lock keyed by the local date and held for the day (a 10-minute lock on a fixed key)',
+      edits: [
+        ['const DAY_LOCK_MS = 25 * 3600 * 1000;', 'const DAY_LOCK_MS = 10 * 60 * 1000;'],
+        ['`${env.key}:${localDateNow()}`', 'env.key'],
+      ],
+    },
+  ],
 
   async play(s, p) {
     const storeClock = s.store.capabilities.clock;

@@ -4,6 +4,7 @@
  * npm run oracle -- references [<ID> ...] [--jobs J] the reference matrix, checked (exit 1 if wrong)
  * npm run oracle -- <ID> --help                      an oracle's parameters
  * npm run oracle -- clean [--json]                   remove what runs killed outright left behind
+ * npm run oracle -- selfcheck [<ID> ...] [--runs N]   the harness checking itself (exit 1 on a wrong verdict or a leftover)
  */
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
@@ -22,6 +23,7 @@ import { defaultJobs } from './run-pool.ts';
 import { runBatch } from './run-batch.ts';
 import { firstLine } from './oracle.ts';
 import { referencesCommand } from './commands/references.ts';
+import { selfcheckCommand } from './commands/selfcheck.ts';
 import { checkWritableDir } from './report/safe-write.ts';
 import type { StoreKind } from './stores/types.ts';
 import { RUNTIME_CHOICES, type RuntimeChoice } from './stores/start-store.ts';
@@ -61,6 +63,10 @@ Usage:
   npm run oracle -- <ID> --help
   npm run oracle -- init --client <library> --shape <with-lock|binding>   write a target for your helper (init --help)
   npm run oracle -- clean [--json]   remove temp dirs and containers of runs killed outright (SIGKILL)
+  npm run oracle -- selfcheck [<ID> ...] [--runs N] [--jobs J] [--json] [--stress] [--cases <file.json>]
+                       the reference matrix, each good reference with its guard removed (must FAIL) and every
+                       hostile fixture, N times (--stress: a busy process per core meanwhile); exit 1 on a wrong
+                       verdict or anything left behind (INCONCLUSIVE is allowed and counted)
 
 Options:
   --target <path>      the target module binding your helper (see targets/contract.ts)
@@ -94,6 +100,7 @@ Exit codes: 0 PASS (or as expected), 1 FAIL, 2 usage error or ERROR, 3 INCONCLUS
 async function main(argv: string[]): Promise<number> {
   if (argv[0] === 'settle') return settleCommand(argv.slice(1));
   if (argv[0] === 'init') return init(argv.slice(1));
+  if (argv[0] === 'selfcheck') return selfcheckCommand(argv.slice(1));
   const { values, positionals, extra } = parse(argv);
   const command = positionals[0];
   if (!command) {

@@ -1,0 +1,51 @@
+/**
+ * The hostile fixtures (test/fixtures/targets/): targets and parameters built to trip the harness
+ * (a fault that cannot land, a contract broken, a call that never returns), each with the verdict
+ * an honest harness gives it. The test suite pins the same verdicts with their evidence; selfcheck
+ * replays them beside the reference matrix, under load when asked.
+ */
+import type { Verdict } from '../oracle.ts';
+import type { StoreKind } from '../stores/types.ts';
+
+export interface HostileCase {
+  oracle: string;
+  target: string;
+  params?: Record<string, string | number>;
+  store?: StoreKind;
+  /** A shorter deadline for a fixture that hangs on purpose. */
+  deadlineMs?: number;
+  expect: Verdict;
+  /** What the fixture does, in a few words. */
+  why: string;
+}
+
+const fixture = (name: string) => `test/fixtures/targets/${name}.ts`;
+/** Long enough for three holders to load on a loaded two-core machine (test/trust-stops.test.ts). */
+const HANG_DEADLINE_MS = 15_000;
+
+export const HOSTILE_CASES: readonly HostileCase[] = [
+  { oracle: 'V310', target: fixture('lock-correct-slow-acquire'), params: { variant: 'pause' }, expect: 'INCONCLUSIVE', why: "a correct lock whose acquire outlasts the TTL: B's lease closes before the judgement" },
+  { oracle: 'V310', target: fixture('lock-correct-slow-acquire'), params: { variant: 'narrow' }, expect: 'INCONCLUSIVE', why: "a correct lock whose acquire outlasts the TTL (narrow)" },
+  { oracle: 'V310', target: fixture('acquire-returns-42'), expect: 'ERROR', why: 'acquire() returns 42, not a lease' },
+  { oracle: 'V310', target: fixture('acquire-throws'), expect: 'ERROR', why: 'acquire() throws' },
+  { oracle: 'V310', target: fixture('lock-no-seams'), params: { variant: 'narrow', hold: 'seam' }, expect: 'INCONCLUSIVE', why: 'no seam to hold at' },
+  { oracle: 'V310', target: fixture('release-get-compare-pexpire'), params: { variant: 'narrow', hold: 'wire' }, expect: 'INCONCLUSIVE', why: 'no DEL on the wire to hold' },
+  { oracle: 'V311', target: fixture('lock-no-seams'), params: { variant: 'between-commands' }, expect: 'INCONCLUSIVE', why: 'one command: nothing between commands to kill at' },
+  { oracle: 'V312', target: fixture('job-throws-before-lock'), expect: 'ERROR', why: 'job() throws before it takes the lock' },
+  { oracle: 'V312', target: fixture('job-never-writes'), params: { timeout: 1000 }, expect: 'INCONCLUSIVE', why: 'a job that never writes' },
+  { oracle: 'V313', target: fixture('job-long-lease'), params: { timeout: 1200 }, expect: 'INCONCLUSIVE', why: "a lease longer than the run: B never gets in" },
+  { oracle: 'V313', target: fixture('job-one-write'), expect: 'INCONCLUSIVE', why: 'a job with one write: nothing left after the pause' },
+  { oracle: 'V314', target: fixture('postgres/query-off-pool'), expect: 'INCONCLUSIVE', why: "a parallel query that never occupies A's pool" },
+  { oracle: 'V314', target: fixture('postgres/b-always-denied'), params: { scenario: 'pooler' }, expect: 'INCONCLUSIVE', why: "B denied by something other than A's lock" },
+  { oracle: 'V315', target: fixture('leader/fixed-long-lease'), params: { ttl: 100, timeout: 600 }, expect: 'INCONCLUSIVE', why: "a leader lease longer than the run" },
+  { oracle: 'V316', target: fixture('clock/timeout-fast-operation'), params: { ttl: 400, tolerance: 100 }, expect: 'INCONCLUSIVE', why: 'an operation that returns before its timeout' },
+  { oracle: 'V317', target: fixture('clock/lease-takeover-only'), store: 'postgres', expect: 'INCONCLUSIVE', why: 'takes over but never holds' },
+  { oracle: 'V318', target: fixture('clock/lww-rejects-future-stamps'), expect: 'INCONCLUSIVE', why: 'rejects the skewed write' },
+  { oracle: 'V318', target: 'targets/clock/lww-wall-clock.ts', params: { skew: 1 }, expect: 'INCONCLUSIVE', why: 'a skew smaller than the real gap between the writes' },
+  { oracle: 'V319', target: fixture('clock/cron-never-started'), params: { replicas: 2, days: 'Europe/Berlin:2025-03-30' }, expect: 'INCONCLUSIVE', why: 'a scheduler never armed' },
+  { oracle: 'V310', target: fixture('chatty-lock'), expect: 'PASS', why: 'a correct lock that prints on stdout' },
+  { oracle: 'V310', target: fixture('hang/import-never-settles'), deadlineMs: HANG_DEADLINE_MS, expect: 'ERROR', why: 'an import that never settles' },
+  { oracle: 'V318', target: fixture('hang/write-never-settles'), deadlineMs: HANG_DEADLINE_MS, expect: 'ERROR', why: 'a write() that never settles' },
+  { oracle: 'V319', target: fixture('hang/schedule-never-settles'), deadlineMs: HANG_DEADLINE_MS, expect: 'ERROR', why: 'a schedule() that never settles' },
+  { oracle: 'V319', target: fixture('hang/schedule-busy-loop'), deadlineMs: HANG_DEADLINE_MS, expect: 'ERROR', why: 'a scheduler that busy-loops' },
+];

@@ -1,0 +1,222 @@
+/**
+ * The harness checking itself: the reference matrix (src/reference-matrix.ts), every oracle's
+ * mutations (a good reference with its guard removed, which must FAIL) and the hostile fixtures
+ * (src/selfcheck/hostile.ts), each run N times with the verdict it must get; then what the runs
+ * left on the machine. Optionally under CPU contention the harness makes itself (--stress).
+ *
+ * How a row counts: the expected verdict is right (a PASS or FAIL also needs its evidence: the
+ * fault recorded, offending events for a FAIL); a PASS or FAIL that was not expected is wrong;
+ * INCONCLUSIVE is allowed (nothing was claimed) and counted; ERROR or INTERRUPTED is counted as an
+ * error. Wrong rows and leftovers make the selfcheck fail.
+ */
+import type { EvidenceRecord } from '../evidence.ts';
+import type { OracleDefinition, Verdict } from '../oracle.ts';
+import type { ParamSpecs } from '../params.ts';
+import { loadAllOracles, UsageError } from '../registry.ts';
+import { referenceMatrix } from '../reference-matrix.ts';
+import { checkReference } from '../references.ts';
+import { runBatch } from '../run-batch.ts';
+import { runOracle } from '../run-oracle.ts';
+import type { StoreKind } from '../stores/types.ts';
+import { HOSTILE_CASES } from './hostile.ts';
+import { watchLeftovers, type LeftoverWatch } from './leftovers.ts';
+import { writeMutant } from './mutants.ts';
+import { sampleLoad, startStress } from './stress.ts';
+
+export type CaseKind = 'reference' | 'mutation' | 'hostile' | 'declared';
+
+export interface SelfcheckCase {
+  kind: CaseKind;
+  oracle: string;
+  /** What is reported (for a mutation: the good target it was made from, with `guard`). */
+  target: string;
+  /** What runs (for a mutation: the generated mutant). */
+  runs?: string;
+  params: Record<string, string | number>;
+  store: StoreKind;
+  expect: Verdict;
+  deadlineMs?: number;
+  /** A mutation: the guard removed. */
+  guard?: string;
+}
+
+export type Outcome = 'right' | 'wrong' | 'inconclusive' | 'error';
+
+export interface SelfcheckRow {
+  kind: CaseKind;
+  oracle: string;
+  target: string;
+  guard?: string;
+  params: Record<string, string | number>;
+  store: StoreKind;
+  run: number;
+  expected: Verdict;
+  observed: Verdict;
+  outcome: Outcome;
+  /** Why a row is wrong (or the explanation of an unexpected verdict). */
+  problems: string[];
+  wallMs: number;
+  playedAgainAlone?: boolean;
+}
+
+export interface SelfcheckReport {
+  matrix: SelfcheckRow[];
+  right: number;
+  wrong: number;
+  inconclusive: number;
+  errors: number;
+  leftovers: string[];
+  runs: number;
+  jobs: number;
+  /** Busy processes the harness ran for the duration (0 without --stress). */
+  stressWorkers: number;
+  load: { max: number; mean: number };
+  wallMs: number;
+}
+
+/** Every case of the oracles named (default all): references, mutations, hostile fixtures. */
+export async function selfcheckCases(only?: readonly string[]): Promise<SelfcheckCase[]> {
+  const wanted = only?.map((id) => id.toUpperCase());
+  const oracles = (await loadAllOracles()).filter((o) => !wanted || wanted.includes(o.id));
+  if (wanted) for (const id of wanted) if (!oracles.some((o) => o.id === id)) throw new UsageError(`selfcheck: no oracle ${id}`);
+  const byId = new Map(oracles.map((o) => [o.id, o]));
+  const references = referenceMatrix(oracles).map((entry): SelfcheckCase => ({
+    kind: 'reference',
+    oracle: entry.oracle.id,
+    target: entry.reference.target,
+    params: entry.reference.params ?? {},
+    store: entry.store,
+    expect: entry.reference.expect,
+  }));
+  const mutations = oracles.flatMap((oracle) =>
+    (oracle.mutations ?? []).map((m): SelfcheckCase => {
+      let runs: string;
+      try {
+        runs = writeMutant(m);
+      } catch (error) {
+        throw new UsageError(`${oracle.id}: ${(error as Error).message}`);
+      }
+      return { kind: 'mutation', oracle: oracle.id, target: m.of, runs, guard: m.guard, params: m.params ?? {}, store: m.store ?? oracle.stores[0]!, expect: 'FAIL' };
+    }),
+  );
+  const hostile = HOSTILE_CASES.filter((h) => byId.has(h.oracle)).map(
+    (h): SelfcheckCase => ({
+      kind: 'hostile',
+      oracle: h.oracle,
+      target: h.target,
+      params: h.params ?? {},
+      store: h.store ?? byId.get(h.oracle)!.stores[0]!,
+      expect: h.expect,
+      ...(h.deadlineMs ? { deadlineMs: h.deadlineMs } : {}),
+    }),
+  );
+  return [...references, ...mutations, ...hostile];
+}
+
+/** Cases declared in a file: `[{ oracle, target, expect, params?, store?, deadlineMs? }]`. */
+export async function declaredCases(declared: unknown): Promise<SelfcheckCase[]> {
+  if (!Array.isArray(declared) || declared.length === 0) throw new UsageError('--cases: give a JSON array of { "oracle", "target", "expect", "params"?, "store"? }');
+  const oracles = new Map((await loadAllOracles()).map((o) => [o.id, o] as [string, OracleDefinition<ParamSpecs>]));
+  return declared.map((raw, i) => {
+    const c = raw as Partial<SelfcheckCase> & { oracle?: string };
+    const oracle = oracles.get(String(c.oracle).toUpperCase());
+    const verdicts: Verdict[] = ['PASS', 'FAIL', 'INCONCLUSIVE', 'ERROR'];
+    if (!oracle || typeof c.target !== 'string' || !verdicts.includes(c.expect as Verdict)) {
+      throw new UsageError(`--cases: entry ${i + 1} needs "oracle" (one of ${[...oracles.keys()].join(', ')}), "target" and "expect" (${verdicts.join(', ')})`);
+    }
+    return { kind: 'declared', oracle: oracle.id, target: c.target, params: c.params ?? {}, store: c.store ?? oracle.stores[0]!, expect: c.expect!, ...(c.deadlineMs ? { deadlineMs: c.deadlineMs } : {}) };
+  });
+}
+
+export function classify(c: SelfcheckCase, record: EvidenceRecord): { outcome: Outcome; problems: string[] } {
+  const observed = record.verdict;
+  if (observed === c.expect) {
+    // A right PASS or FAIL is only as good as its evidence (the fault recorded, offending events...).
+    const problems = observed === 'PASS' || observed === 'FAIL' ? checkReference({ target: c.target, expect: observed }, c.store, record) : [];
+    return { outcome: problems.length ? 'wrong' : 'right', problems };
+  }
+  const why = [`${observed}, expected ${c.expect}: ${record.explanation.split('\n')[0]}${record.error ? ` (${record.error.split('\n')[0]})` : ''}`];
+  if (observed === 'PASS' || observed === 'FAIL') return { outcome: 'wrong', problems: why };
+  return { outcome: observed === 'INCONCLUSIVE' ? 'inconclusive' : 'error', problems: why };
+}
+
+export interface SelfcheckOptions {
+  runs: number;
+  jobs: number;
+  stress: boolean;
+  stop?: AbortSignal;
+  progress?: (message: string) => void;
+  onRow?: (row: SelfcheckRow) => void;
+}
+
+export async function runSelfcheck(cases: readonly SelfcheckCase[], options: SelfcheckOptions): Promise<SelfcheckReport> {
+  const began = performance.now();
+  const items = Array.from({ length: options.runs }, (_, run) => cases.map((c) => ({ c, run: run + 1 }))).flat();
+  const stress = options.stress ? startStress() : undefined;
+  const watch = watchLeftovers(() => stress?.pids ?? new Set());
+  const load = sampleLoad();
+  const row = (item: (typeof items)[number], record: EvidenceRecord): SelfcheckRow => ({
+    kind: item.c.kind,
+    oracle: item.c.oracle,
+    target: item.c.target,
+    ...(item.c.guard ? { guard: item.c.guard } : {}),
+    params: item.c.params,
+    store: item.c.store,
+    run: item.run,
+    expected: item.c.expect,
+    observed: record.verdict,
+    ...classify(item.c, record),
+    wallMs: Math.round(record.timing.wallMs),
+    ...(record.crowdedAttempt ? { playedAgainAlone: true } : {}),
+  });
+  let records: EvidenceRecord[];
+  try {
+    records = await runBatch(
+      items,
+      {
+        jobs: options.jobs,
+        onReplay: (index) => options.progress?.(`${label(items[index]!.c)}: INCONCLUSIVE among parallel runs; playing it again alone`),
+        onFinal: (index, record) => options.onRow?.(row(items[index]!, record)),
+      },
+      ({ c }) =>
+        runOracle({
+          oracle: c.oracle,
+          target: c.runs ?? c.target,
+          params: c.params,
+          store: c.store,
+          ...(c.deadlineMs ? { deadlineMs: c.deadlineMs } : {}),
+          ...(options.stop ? { stop: options.stop } : {}),
+        }),
+    );
+  } finally {
+    await stress?.stop();
+    watch.stop();
+  }
+  const matrix = records.map((record, i) => row(items[i]!, record));
+  const count = (outcome: Outcome) => matrix.filter((r) => r.outcome === outcome).length;
+  return {
+    matrix,
+    right: count('right'),
+    wrong: count('wrong'),
+    inconclusive: count('inconclusive'),
+    errors: count('error'),
+    leftovers: await leftoversAfterGrace(watch),
+    runs: options.runs,
+    jobs: options.jobs,
+    stressWorkers: stress?.pids.size ?? 0,
+    load: load.stop(),
+    wallMs: Math.round(performance.now() - began),
+  };
+}
+
+/** A process killed at a run's end may take a moment to be gone: what is still there 2 s later is left behind. */
+async function leftoversAfterGrace(watch: LeftoverWatch): Promise<string[]> {
+  if (!(await watch.leftovers()).length) return [];
+  await new Promise((resolve) => setTimeout(resolve, 2000));
+  return watch.leftovers();
+}
+
+export function label(c: Pick<SelfcheckCase, 'kind' | 'oracle' | 'target' | 'params' | 'store' | 'guard'>): string {
+  const params = Object.entries(c.params).map(([k, v]) => `${k}=${v}`).join(' ');
+  return `${c.oracle} ${c.kind} ${c.target}${c.guard ? ` without ${c.guard}` : ''}${params ? ` {${params}}` : ''} on ${c.store}`;
+}
