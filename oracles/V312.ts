@@ -7,7 +7,9 @@
  * Preconditions: P really held the lock (it reached its first write, and the store shows it: the
  * key on Redis, an advisory lock in pg_locks on Postgres); P's lock was still live when A's job
  * ended; A's job finished; A really tried the lock (its pass-through wire proxy saw a command on
- * the key, or an advisory-lock call on Postgres).
+ * the key, or an advisory-lock call on Postgres). A job that throws without sending a command on
+ * the lock is ERROR naming job() (the target broke before the scenario exercised it), as a
+ * throwing acquire() is everywhere.
  *
  * Explored (--explore): A starts its job first and is held before one of its commands on the lock
  * (its acquire, before its first write) while P takes the lock and is held at its first write; then
@@ -18,6 +20,7 @@ import { describeLocks, observeAdvisoryLocks } from '../scenarios/pg-observe.ts'
 import { speaksRedis } from '../src/stores/types.ts';
 import { armPoint } from '../src/explore/arm-point.ts';
 import { boundaryLabel, pointInWords } from '../src/explore/types.ts';
+import { TargetCallError } from '../scenarios/holder.ts';
 
 export default defineOracle({
   id: 'V312',
@@ -152,6 +155,10 @@ export default defineOracle({
     stop?.release();
     const aEnd = await s.within(aJob ?? a.call('job'), p.timeout);
     stopWatching();
+    // A job that throws without ever asking for the lock broke before the scenario could exercise
+    // it: ERROR naming the member, as for a throwing acquire. A throw after it asked (a denial a
+    // withLock helper throws, an aborted job) is behaviour, and judged.
+    if (aEnd && !aEnd.ok && tries.length === 0) throw new TargetCallError('A', 'job', aEnd.error ?? '');
     preconditions.push({
       name: "A's job finished",
       held: aEnd !== undefined,

@@ -3,6 +3,7 @@
  * scenarios/holder-entry.ts. Faults on it are real signals (SIGSTOP, SIGCONT, SIGKILL) and
  * latches (the holder blocks on a reply the harness withholds).
  */
+import { existsSync, readFileSync } from 'node:fs';
 import { execa, type ResultPromise } from 'execa';
 import { fileURLToPath } from 'node:url';
 import { compileModule } from '../src/compile-module.ts';
@@ -96,6 +97,8 @@ export class Holder {
   #seamLatches = new Map<string, Latch>();
   #stopped: FaultRecord | undefined;
   #exit: HolderExit | undefined;
+  /** The harness asked this process to end (close or kill). */
+  #endRequested = false;
   #unregister: () => Promise<void>;
 
   readonly targetPath: string;
@@ -169,6 +172,17 @@ export class Holder {
 
   get exit(): HolderExit | undefined {
     return this.#exit;
+  }
+
+  /**
+   * How this process ended when it ended without the harness asking (a crash, process.exit in
+   * the target), e.g. "exit code 3"; undefined while it runs or when it was closed or killed.
+   */
+  get endedOnItsOwn(): string | undefined {
+    if (this.#endRequested) return undefined;
+    if (this.#exit) return this.#exit.signal ? `killed by ${this.#exit.signal}` : `exit code ${this.#exit.code}`;
+    // Exited, not yet reaped: its exit status is on the way.
+    return this.pid !== undefined && processEnded(this.pid) ? 'exited' : undefined;
   }
 
   async #listen(resolve: (info: ReadyInfo) => void, reject: (error: Error) => void): Promise<void> {
@@ -360,6 +374,7 @@ export class Holder {
   /** SIGKILL, then wait for the process to be gone. */
   async kill(): Promise<HolderExit> {
     if (this.#exit) return this.#exit;
+    this.#endRequested = true;
     this.ctx.faults.apply('kill', this.id, 'SIGKILL', { pid: this.pid });
     this.#signal('SIGCONT');
     this.#signal('SIGKILL');
@@ -387,6 +402,7 @@ export class Holder {
 
   /** Let the target close its clients, then end the process (SIGKILL after `graceMs`). */
   async close(graceMs = 2000): Promise<void> {
+    this.#endRequested = true;
     for (const latch of this.#effectLatches.splice(0)) latch?.release();
     for (const latch of this.#seamLatches.values()) latch.release();
     this.#seamLatches.clear();
@@ -417,3 +433,14 @@ type RequestBody =
   | { t: 'clock'; command: ClockCommand }
   | { t: 'close' };
 
+
+/** True when `pid` is gone or a zombie (exited, not yet reaped); false where there is no /proc. */
+function processEnded(pid: number): boolean {
+  if (!existsSync('/proc/self/stat')) return false;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat[stat.lastIndexOf(')') + 2] === 'Z';
+  } catch {
+    return true;
+  }
+}

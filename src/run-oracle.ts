@@ -9,7 +9,7 @@ import { basename, relative, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { History } from './history.ts';
 import { Resource } from './resource.ts';
-import { decideVerdict, type Judgement, type Verdict } from './oracle.ts';
+import { decideVerdict, nothingProven, type Check, type Judgement, type Verdict } from './oracle.ts';
 import { defaultDeadlineMs, ParamError, resolveParams } from './params.ts';
 import { loadOracle, REPO_ROOT, UsageError } from './registry.ts';
 import { recipeFor } from '../docker/index.ts';
@@ -41,6 +41,28 @@ export interface RunRequest {
   holders?: readonly string[];
   /** Play this instead of the oracle's scenario (exploration's trace of A alone). */
   play?: (scenario: Scenario, params: Record<string, string | number>) => Promise<Judgement>;
+}
+
+/**
+ * A holder whose process ended on its own while the scenario played (a crash, process.exit in the
+ * target) makes the run INCONCLUSIVE, whatever the property says: a dead holder's connections
+ * are closed (a Postgres session's locks are dropped with it), and a call it was running may have
+ * stopped anywhere (a release that crashed may never have sent its delete), so what the store
+ * showed afterwards need not be the target's doing. An end the harness asked for (close, a SIGKILL
+ * fault) does not count.
+ */
+function withHolderDeaths(judgement: Judgement, holders: readonly Holder[]): Judgement {
+  const dead = holders.flatMap((h) => {
+    const how = h.endedOnItsOwn;
+    return how ? [`${h.id} (${how})`] : [];
+  });
+  if (!dead.length) return judgement;
+  const check: Check = {
+    name: 'every holder process lived through the scenario',
+    held: false,
+    detail: `holder ${dead.join(', ')} ended on its own before the judgement: its connections closed with it and a call it was running may have stopped anywhere, so what the store showed afterwards need not be the target's doing`,
+  };
+  return { ...judgement, preconditions: [...judgement.preconditions, check], explanation: `${nothingProven([check])} The scenario's own reading: ${judgement.explanation}` };
 }
 
 /** How long teardown may take after a run ended at its deadline or was interrupted, before processes are killed. */
@@ -162,7 +184,7 @@ export async function runOracle(request: RunRequest): Promise<EvidenceRecord> {
     stage = `playing the ${oracle.id} scenario`;
     const judged = await (request.play ?? oracle.play)(scenario, params as never);
     scenarioMs = performance.now() - playBegan;
-    if (!end.result) judgement = judged;
+    if (!end.result) judgement = withHolderDeaths(judged, [...spawned.values()]);
   };
   try {
     await Promise.race([play(), end.promise]);

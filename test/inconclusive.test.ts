@@ -38,11 +38,11 @@ describe('INCONCLUSIVE when the fault did not land', () => {
     expect(record.preconditions.filter((c) => !c.held).map((c) => c.name)).toEqual(["B's clock read earlier at its write than A's at A's"]);
   });
 
-  test('V312 when A fails before it ever asks for the lock: 0 writes, but no contention', async () => {
+  test('V312 when A throws before it ever asks for the lock: ERROR naming job(), as a throwing acquire is', async () => {
     const record = await runOracle({ oracle: 'V312', target: fixture('job-throws-before-lock') });
-    expect(record.verdict).toBe('INCONCLUSIVE');
-    expect(record.preconditions.filter((c) => !c.held).map((c) => c.name)).toEqual(['A tried to take the lock while P held it']);
-    expect(record.counts.aEffects).toBe(0);
+    expect(record.verdict).toBe('ERROR');
+    expect(record.error).toMatch(/holder A: the target's job\(\) threw/);
+    expect(record.effects.filter((e) => e.holder === 'A')).toEqual([]);
   });
 
   test('V312 when the pre-holder never reaches a write', async () => {

@@ -24,3 +24,15 @@ describe('a target that breaks the contract is ERROR naming what it did', () => 
     expect(record.history.some((e) => e.kind === 'release')).toBe(false);
   });
 });
+
+describe('a holder that dies on its own during the scenario', () => {
+  test('a crash right after a correct release is INCONCLUSIVE, naming the holder and its exit, never a silent PASS', async () => {
+    const record = await runOracle({ oracle: 'V310', target: fixture('release-then-crash') });
+    expect(record.verdict).toBe('INCONCLUSIVE');
+    const unmet = record.preconditions.filter((c) => !c.held);
+    expect(unmet.map((c) => c.name)).toContain('every holder process lived through the scenario');
+    expect(unmet.find((c) => c.name === 'every holder process lived through the scenario')!.detail).toMatch(/^holder A \(exit code 3\) ended on its own/);
+    expect(record.explanation).toMatch(/^Nothing was proven\./);
+  });
+});
+
