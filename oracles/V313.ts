@@ -7,7 +7,9 @@
  * Property: A makes no accepted write after B's first write (in the resource's arrival order),
  * or the resource rejected every such write (a fencing token checked at the write).
  * Preconditions: A reached its critical section; B took the lock and wrote while A was stopped;
- * A ran to the end of its job after resuming.
+ * A ran to the end of its job after resuming; on Redis with the holding contender, B's lease was
+ * still live (by the store's PTTL, read while B sits at its first write) when A's offending writes
+ * arrived (writes after it lapsed may be A's on a lock it re-took: INCONCLUSIVE).
  *
  * Variant "renewal-wire": instead of stopping the whole process, A's next renewal after its first
  * write (PEXPIRE / a compare-and-pexpire script / an UPDATE of a lease row) is held at A's wire
@@ -166,6 +168,8 @@ export default defineOracle({
     const preconditions: Check[] = [];
     let aRan = false;
     let cTookLock: boolean | undefined;
+    /** hold, on Redis: until when B's lease lives by the store's clock (read while B sits at its first write). */
+    let bLiveUntil: number | undefined;
 
     // A is stopped after its first write, so a job with a single write would have nothing left to
     // judge. Learn the job's shape first: B runs it alone, unobstructed, once.
@@ -277,6 +281,7 @@ export default defineOracle({
           ? `B wrote (resource #${bFirst!.seq}) ${stoppedFor.toFixed(1)} ms into A's stop, after ${bIn.attempts} attempt(s); the lease was ${p.ttl} ms`
           : `B did not take the lock and write within ${p.timeout} ms of A's stop (${bIn.attempts} attempt(s)): A's lease never lapsed, so the fault did not land`,
       });
+      if (p.contender === 'hold' && bIn.job && speaksRedis(s.store.kind)) bLiveUntil = (await s.observeKey('B in its critical section (held at its first write)')).liveUntil;
       if (p.contender === 'come-and-go' && bIn.job) await bComesAndGoes(bIn.latch, bIn.job);
       const aNext = p.contender === 'come-and-go' ? a.holdNextEffect() : undefined;
       liftAndLog();
@@ -391,6 +396,18 @@ export default defineOracle({
       const takeover = writesAfterTakeover(effects, 'A', 'B');
       const { staleAfter: aAfter, staleAcceptedAfter: aAcceptedAfter, overlapMs } = takeover;
       const held = aAcceptedAfter.length === 0;
+      // Judged only inside the window the property is about: B's lease still live by the store's
+      // clock. A's writes that all arrived after it lapsed could be A's on a lock it re-took.
+      if (!held && bLiveUntil !== undefined) {
+        const inside = aAcceptedAfter.filter((e) => e.t <= bLiveUntil!);
+        preconditions.push({
+          name: "B's lease was live at A's writes after B's first",
+          held: inside.length > 0,
+          detail: inside.length
+            ? `${inside.length} of A's write(s) after B's first reached the resource by ${inside.at(-1)!.t.toFixed(1)} ms, while B's lease lived (until ${bLiveUntil.toFixed(1)} ms by the store's PTTL)`
+            : `B's lease ended by ${bLiveUntil.toFixed(1)} ms by the store's PTTL, before A's first write after B's (${aAcceptedAfter[0]!.t.toFixed(1)} ms): the window closed before A wrote, so A may have re-taken a free lock`,
+        });
+      }
       return {
         preconditions,
         counts: {

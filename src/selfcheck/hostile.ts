@@ -34,6 +34,7 @@ export const HOSTILE_CASES: readonly HostileCase[] = [
   { oracle: 'V312', target: fixture('job-throws-before-lock'), expect: 'ERROR', why: 'job() throws before it takes the lock' },
   { oracle: 'V312', target: fixture('job-never-writes'), params: { timeout: 1000 }, expect: 'INCONCLUSIVE', why: 'a job that never writes' },
   { oracle: 'V313', target: fixture('job-long-lease'), params: { timeout: 1200 }, expect: 'INCONCLUSIVE', why: "a lease longer than the run: B never gets in" },
+  { oracle: 'V313', target: fixture('job-retakes-free-lock'), expect: 'INCONCLUSIVE', why: "re-takes the lock only after B's lease lapsed" },
   { oracle: 'V313', target: fixture('job-one-write'), expect: 'INCONCLUSIVE', why: 'a job with one write: nothing left after the pause' },
   { oracle: 'V314', target: fixture('postgres/query-off-pool'), expect: 'INCONCLUSIVE', why: "a parallel query that never occupies A's pool" },
   { oracle: 'V314', target: fixture('postgres/b-always-denied'), params: { scenario: 'pooler' }, expect: 'INCONCLUSIVE', why: "B denied by something other than A's lock" },
