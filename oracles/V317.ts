@@ -15,6 +15,9 @@
  * Preconditions: the skew was in force when the lease was written and compared (the holders'
  * offsets from their clock replies; the store's measured against the real clock: Postgres
  * clock_timestamp(), Redis TIME); A took the lease.
+ *
+ * Explored (--explore): each command of A's acquire on the lock × A's wall clock stepped --skew ms
+ * ahead or back right before A prepares that command (B's and the store's clocks real); one leg.
  */
 import pg from 'pg';
 import { defineOracle, type Check, nothingProven } from '../src/oracle.ts';
@@ -22,8 +25,10 @@ import type { HistoryEvent } from '../src/history.ts';
 import type { LeaseSummary } from '../scenarios/holder-protocol.ts';
 import type { Scenario } from '../scenarios/scenario.ts';
 import type { StoreKind } from '../src/stores/types.ts';
+import { armClockStep } from '../src/explore/arm-point.ts';
+import { boundaryLabel, pointInWords } from '../src/explore/types.ts';
 
-type Variant = 'app-ahead' | 'store-ahead' | 'a-ahead' | 'b-ahead';
+type Variant = 'app-ahead' | 'store-ahead' | 'a-ahead' | 'b-ahead' | 'a-back';
 
 const LEGS: Record<string, Variant[]> = {
   both: ['app-ahead', 'store-ahead'],
@@ -42,7 +47,7 @@ function legsFor(variant: string, kind: StoreKind): Variant[] {
 /** Each clock's offset from real time in a leg: A's, B's, the store's. */
 function offsetsFor(variant: Variant, skew: number): { a: number; b: number; store: number } {
   return {
-    a: variant === 'app-ahead' || variant === 'a-ahead' ? skew : 0,
+    a: variant === 'app-ahead' || variant === 'a-ahead' ? skew : variant === 'a-back' ? -skew : 0,
     b: variant === 'app-ahead' || variant === 'b-ahead' ? skew : 0,
     store: variant === 'store-ahead' ? skew : 0,
   };
@@ -53,6 +58,7 @@ const FAULT_TEXT: Record<Variant, string> = {
   'store-ahead': 'store wall clock',
   'a-ahead': "A's wall clock",
   'b-ahead': "B's wall clock",
+  'a-back': "A's wall clock, stepped back",
 };
 
 interface Leg {
@@ -125,12 +131,35 @@ export default defineOracle({
     },
   ],
 
+  explore: {
+    part: 'acquire',
+    faults: ['clock-ahead', 'clock-back'],
+    params: {},
+    doc: "every command of A's acquire on the lock: A's wall clock stepped --skew ms ahead, or back, right before A prepares it (B's and the store's clocks real); B tries halfway through A's lease and just after it lapses",
+    references: [
+      { target: 'targets/clock/redis-queue-app-clock-expiry.ts', expect: 'FAIL', store: 'redis' },
+      { target: 'targets/clock/redis-queue-store-clock-expiry.ts', expect: 'PASS', store: 'redis' },
+      { target: 'targets/clock/lease-app-clock-expiry.ts', expect: 'FAIL', store: 'postgres' },
+      { target: 'targets/clock/lease-db-clock-expiry.ts', expect: 'PASS', store: 'postgres' },
+    ],
+    async trace(s, tracer) {
+      const a = await tracer.holder(s);
+      const lease = await tracer.part('acquire', () => a.acquire());
+      if (lease) await a.release(lease);
+    },
+  },
+
   async play(s, p) {
-    const variants = legsFor(p.variant, s.store.kind);
+    // An explored point (--explore) is one leg: A's clock stepped at its boundary, nobody else's skewed.
+    const point = s.point;
+    const wireA = point ? await s.wire('A') : undefined;
+    const variants: Variant[] = point ? [point.fault === 'clock-back' ? 'a-back' : 'a-ahead'] : legsFor(p.variant, s.store.kind);
     const storeClock = s.store.capabilities.clock;
     if (variants.includes('store-ahead') && !storeClock) throw new Error(`the ${s.store.kind} store was started without a clock; V317's store-ahead leg needs to skew it`);
     const storeSkew = await storeSkewReader(s);
-    const [a, b] = await Promise.all([s.holder('A'), s.holder('B')]);
+    const [a, b] = await Promise.all([s.holder('A', wireA ? { url: wireA.url } : {}), s.holder('B')]);
+    let stepLanded: boolean | undefined;
+    let stepMissed = `A's clock was never stepped: A's acquire did not run`;
     const tolerance = Math.min(500, p.skew / 2);
     const legs: Leg[] = [];
 
@@ -138,20 +167,28 @@ export default defineOracle({
       const offsets = offsetsFor(variant, p.skew);
       const appOffsetsMs: [number, number] = [offsets.a, offsets.b];
       const storeOffsetMs = offsets.store;
-      const holderFault = variant === 'a-ahead' ? 'A' : variant === 'b-ahead' ? 'B' : undefined;
-      const fault = s.faults.apply(variant === 'store-ahead' ? 'store' : 'clock', holderFault, `${FAULT_TEXT[variant]} +${p.skew} ms`, {
+      const holderFault = variant === 'a-ahead' || variant === 'a-back' ? 'A' : variant === 'b-ahead' ? 'B' : undefined;
+      const what = point ? `${pointInWords(point)} (${signed(offsets.a)} ms)` : `${FAULT_TEXT[variant]} +${p.skew} ms`;
+      const fault = s.faults.apply(variant === 'store-ahead' ? 'store' : 'clock', holderFault, what, {
         aOffsetMs: offsets.a,
         bOffsetMs: offsets.b,
         storeOffsetMs,
       });
-      await Promise.all([a, b].map((h, i) => h.clock({ op: legs.length ? 'set-offset' : 'install-wall', offsetMs: appOffsetsMs[i]! })));
+      // A point starts every clock real; A's is stepped at the point, right before A prepares that command.
+      await Promise.all([a, b].map((h, i) => h.clock({ op: legs.length ? 'set-offset' : 'install-wall', offsetMs: point ? 0 : appOffsetsMs[i]! })));
       await storeClock?.setOffsetMs(storeOffsetMs);
       const measuredStoreSkewMs = await storeSkew();
       s.history.add('store-observed', undefined, { label: `${variant}: store clock minus real clock`, skewMs: Math.round(measuredStoreSkewMs) });
       s.progress(`${variant}: A takes a ${p.ttl} ms lease`);
 
+      const step = point ? await armClockStep(point, a, wireA, s.key, offsets.a) : undefined;
       const aLease = await a.acquire();
       const aAt = s.now();
+      if (step) {
+        step.settle();
+        stepLanded = await step.landed;
+        stepMissed = step.missed;
+      }
       const leg: Leg = { variant, appOffsetsMs, storeOffsetMs, measuredStoreSkewMs, appOffsetsAfterMs: [], aLease, aAt, early: undefined, late: undefined };
       legs.push(leg);
       if (aLease) {
@@ -170,7 +207,16 @@ export default defineOracle({
     }
     await storeClock?.setOffsetMs(0);
 
-    const preconditions: Check[] = legs.flatMap((leg) => [
+    const preconditions: Check[] = point
+      ? [
+          {
+            name: `A's clock was stepped at ${boundaryLabel(point.boundary)}`,
+            held: stepLanded === true,
+            detail: stepLanded ? pointInWords(point) : stepMissed,
+          },
+        ]
+      : [];
+    preconditions.push(...legs.flatMap((leg) => [
       {
         name: `${leg.variant}: the skew was in force`,
         held: Math.abs(leg.measuredStoreSkewMs - leg.storeOffsetMs) <= tolerance && leg.appOffsetsAfterMs.every((o, i) => o === leg.appOffsetsMs[i]),
@@ -183,7 +229,7 @@ export default defineOracle({
         held: leg.aLease !== null,
         detail: leg.aLease ? `A took the ${p.ttl} ms lease at ${leg.aAt} ms` : 'A was denied the lease, so nothing was tested',
       },
-    ]);
+    ]));
     const early = legs.filter((l) => l.early?.lease);
     const skipped = legs.filter((l) => l.aLease && !l.early?.lease && !l.late?.lease);
     const held = early.length === 0 && skipped.length === 0;
@@ -217,7 +263,9 @@ export default defineOracle({
     function explain(): string {
       const unproven = nothingProven(preconditions);
       if (unproven) return unproven;
-      const setting = `A took a ${p.ttl} ms lease with one clock ${p.skew} ms ahead (${legs.map((l) => `${l.variant}: ${FAULT_TEXT[l.variant]}`).join(', then ')}); B tried halfway through it and again ${p.margin} ms after it lapsed.`;
+      const setting = point
+        ? `${pointInWords(point)} (by ${signed(legs[0]?.appOffsetsMs[0] ?? 0)} ms; B's and the store's clocks real); A took a ${p.ttl} ms lease; B tried halfway through it and again ${p.margin} ms after it lapsed.`
+        : `A took a ${p.ttl} ms lease with one clock ${p.skew} ms ahead (${legs.map((l) => `${l.variant}: ${FAULT_TEXT[l.variant]}`).join(', then ')}); B tried halfway through it and again ${p.margin} ms after it lapsed.`;
       if (held) return `${setting} ${legs.map(describe).join('; ')}: the lease is written and compared on one clock.`;
       return (
         `${setting} ${[...early, ...skipped].map(describe).join('; ')}. ` +

@@ -58,3 +58,40 @@ export function armPoint(point: ExplorePoint, holder: Holder, wire: WireProxy | 
 function ordinalOf(n: number): string {
   return `${n}${n % 10 === 1 && n !== 11 ? 'st' : n % 10 === 2 && n !== 12 ? 'nd' : n % 10 === 3 && n !== 13 ? 'rd' : 'th'}`;
 }
+
+/** A clock point in force: `landed` says whether A's clock was stepped before A prepared the command. */
+export interface ClockStep {
+  /** Resolves true once A's clock is stepped; false if A's part ended first (see `settle`). */
+  landed: Promise<boolean>;
+  /** Call when A's part ended: a step still waiting is cancelled. */
+  settle(): void;
+  missed: string;
+}
+
+/**
+ * Lands a clock point (clock-ahead / clock-back): A's wall clock steps by `deltaMs` right before A
+ * prepares the boundary's command — at once for A's first command on the lock (call this just
+ * before A's part begins), else the moment the reply to its previous command on the lock reaches
+ * A's proxy, held there until the step is in force. A's clock must already be installed; await it
+ * before starting A's part (for the first command the step is in force when it resolves).
+ */
+export async function armClockStep(point: ExplorePoint, holder: Holder, wire: WireProxy | undefined, key: string, deltaMs: number): Promise<ClockStep> {
+  const { boundary } = point;
+  const previous = (boundary.keyNth ?? 1) - 1;
+  const missed = `A's ${boundary.part} ended before the reply to its command on the lock before ${boundaryLabel(boundary)}: A took another path, so its clock was never stepped there`;
+  const step = () => holder.clock({ op: 'step', deltaMs }).then(() => true);
+  if (previous === 0) return { landed: Promise.resolve(await step()), settle: () => undefined, missed };
+  if (!wire) throw new Error(`point ${boundaryLabel(boundary)}: a clock step after a reply needs A behind its wire proxy`);
+  const hold = wire.holdReply({ naming: key }, { nth: previous });
+  let settled!: (value: boolean) => void;
+  const ended = new Promise<boolean>((resolve) => (settled = resolve));
+  const landed = Promise.race([hold.reached.then(async () => step().finally(() => hold.release()), () => false), ended]);
+  return {
+    landed,
+    settle: () => {
+      settled(false);
+      hold.release();
+    },
+    missed,
+  };
+}

@@ -36,23 +36,28 @@ export interface Boundary {
 /**
  * hold-before: A's command is kept at its wire proxy (or A blocks at its seam) until the other
  * holder has acted; hold-reply: the command ran, its reply (or the effect's receipt) is kept from A
- * until then; kill-after-reply: A is SIGKILLed once the reply reached its proxy, before it can send
- * anything else.
+ * until then; clock-ahead / clock-back: A's wall clock (Date) steps forward / back by the oracle's
+ * skew right before A prepares the command (after the reply to its previous command on the lock
+ * reached it, or before its part begins for the first), so whatever A computes from its clock for
+ * that command and after is off; kill-after-reply: A is SIGKILLed once the reply reached its proxy,
+ * before it can send anything else.
  */
-export type ExploreFault = 'hold-before' | 'hold-reply' | 'kill-after-reply';
+export type ExploreFault = 'hold-before' | 'hold-reply' | 'clock-ahead' | 'clock-back' | 'kill-after-reply';
 
-/** Smallest first: a hold changes less than a kill (shrinking picks the smallest failing fault). */
-export const FAULT_ORDER: readonly ExploreFault[] = ['hold-before', 'hold-reply', 'kill-after-reply'];
+/** Smallest first: a hold changes less than a clock step, a step less than a kill (shrinking picks the smallest failing fault). */
+export const FAULT_ORDER: readonly ExploreFault[] = ['hold-before', 'hold-reply', 'clock-ahead', 'clock-back', 'kill-after-reply'];
 
 export const FAULT_WORDS: Record<ExploreFault, string> = {
   'hold-before': 'held before it',
   'hold-reply': 'its reply held',
+  'clock-ahead': "A's clock stepped ahead before it",
+  'clock-back': "A's clock stepped back before it",
   'kill-after-reply': 'SIGKILL after its reply',
 };
 
 /** Which faults a boundary of this kind can take. */
 export const FAULTS_BY_KIND: Record<BoundaryKind, readonly ExploreFault[]> = {
-  command: ['hold-before', 'hold-reply', 'kill-after-reply'],
+  command: ['hold-before', 'hold-reply', 'clock-ahead', 'clock-back', 'kill-after-reply'],
   seam: ['hold-before'],
   effect: ['hold-reply'],
 };
@@ -139,6 +144,9 @@ export function pointInWords(point: ExplorePoint): string {
       return `A's ${boundary.text} (${at}) was held at its wire proxy before it reached the store`;
     case 'hold-reply':
       return `A's ${boundary.text} (${at}) ran in the store, but its reply was held from A at its wire proxy`;
+    case 'clock-ahead':
+    case 'clock-back':
+      return `A's wall clock was stepped ${fault === 'clock-ahead' ? 'ahead' : 'back'} right before A prepared its ${boundary.text} (${at})`;
     case 'kill-after-reply':
       return `A was killed (SIGKILL) the moment the reply to its ${boundary.text} (${at}) reached its wire proxy, before A could send anything else`;
   }
