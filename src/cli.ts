@@ -85,8 +85,9 @@ Options:
   --no-report          write nothing
   --quiet              no progress lines: only the verdict line
   --explore            find the failing schedule: trace A's part alone, then run one scenario per point
-                       (each store command / seam / write of A's stressed part × each fault: held before it,
-                       its reply held, SIGKILL after its reply), judged by the oracle's own property; FAIL if
+                       (each store command / seam / write of A's stressed part × each fault that applies: held
+                       before it, its reply held, A's wall clock stepped ahead / back right before it, SIGKILL
+                       after its reply), judged by the oracle's own property; FAIL if
                        any point fails (the minimal one is written to schedule.json), PASS only if every
                        point's fault landed and the property held. \`list --json\` says which oracles support it
   --max-points <N>     --explore: run at most N points (default 64); the rest are listed as skipped
