@@ -237,7 +237,7 @@ function legendRows(marks: Mark[]): string[] {
 
 /** `text` cut to what fits in `width` px at the panel label's size, the cut marked with "…". */
 function fit(text: string, width: number): string {
-  const chars = Math.floor(width / 5.4);
+  const chars = Math.floor(width / 5);
   return text.length <= chars ? text : `${text.slice(0, Math.max(1, chars - 1))}…`;
 }
 
