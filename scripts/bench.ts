@@ -5,10 +5,12 @@
  * - first run: a fresh `node bin/lock-oracles.js … --json` process (the harness's own wallMs, and
  *   the whole command as a user times it), median of --repeat; `npm run oracle` the same way;
  * - per run at `--runs 10 --jobs 2`: the whole command's wall / 10;
+ * - how long the holders took to be ready (target loaded, connect done), from the evidence;
  * - the load average (1 min) before and after every row.
+ * With --matrix, the whole reference matrix as the test suite runs it (`references --jobs 2`).
  * Then the side-by-side: the V310 pause scenario hand-written as a vitest test
  * (scripts/handwritten/), against a local redis-server and against testcontainers' Redis module.
- * Usage: npm run bench [-- --repeat 5] [--write]   (--write replaces the section in docs/benchmarks.md)
+ * Usage: npm run bench [-- --repeat 5] [--matrix] [--write]   (--write replaces the section in docs/benchmarks.md)
  */
 import { parseArgs } from 'node:util';
 import { availableParallelism, loadavg } from 'node:os';
@@ -17,7 +19,9 @@ import { execa } from 'execa';
 import { loadOracle } from '../src/registry.ts';
 import { resolveParams } from '../src/params.ts';
 
-const { values } = parseArgs({ options: { repeat: { type: 'string', default: '5' }, write: { type: 'boolean' }, oracles: { type: 'string', default: 'V310,V312,V313' } } });
+const { values } = parseArgs({
+  options: { repeat: { type: 'string', default: '5' }, write: { type: 'boolean' }, oracles: { type: 'string', default: 'V310,V312,V313' }, matrix: { type: 'boolean' } },
+});
 const repeat = Number(values.repeat);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const load = () => loadavg()[0]!.toFixed(1);
@@ -49,8 +53,8 @@ const say = (line = '') => {
 
 say(`Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, ${availableParallelism()} cores, node ${process.version}; first-run figures are the median of ${repeat}.`);
 say();
-say('| oracle | target | inherent ms | harness wall ms (first run) | ratio | command wall ms (node bin/lock-oracles.js) | npm run oracle ms | per run at --runs 10 --jobs 2 ms | ratio | verdicts | load before → after |');
-say('|---|---|---|---|---|---|---|---|---|---|---|');
+say('| oracle | target | inherent ms | harness wall ms (first run) | ratio | holders ready ms | command wall ms (node bin/lock-oracles.js) | npm run oracle ms | per run at --runs 10 --jobs 2 ms | ratio | verdicts | load before → after |');
+say('|---|---|---|---|---|---|---|---|---|---|---|---|');
 for (const id of values.oracles.split(',')) {
   const oracle = await loadOracle(id);
   const reference = oracle.references.find((r) => r.expect === 'FAIL' && !r.params)!;
@@ -60,13 +64,15 @@ for (const id of values.oracles.split(',')) {
   const before = load();
   await timed('node', ['bin/lock-oracles.js', 'list']); // the build is fresh before anything is timed
   const harness: number[] = [];
+  const ready: number[] = [];
   const command: number[] = [];
   const verdicts = new Set<string>();
   for (let i = 0; i < repeat; i++) {
     const run = await timed('node', ['bin/lock-oracles.js', ...args]);
-    const record = JSON.parse(run.stdout) as { verdict: string; timing: { wallMs: number } };
+    const record = JSON.parse(run.stdout) as { verdict: string; timing: { wallMs: number; holdersReadyMs: number } };
     verdicts.add(record.verdict);
     harness.push(record.timing.wallMs);
+    ready.push(record.timing.holdersReadyMs);
     command.push(run.ms);
   }
   const npm: number[] = [];
@@ -77,7 +83,7 @@ for (const id of values.oracles.split(',')) {
   const perRun = batch.ms / 10;
   const ratio = (ms: number) => (inherent > 0 ? `${(ms / inherent).toFixed(2)}×` : '—');
   say(
-    `| ${oracle.id} | ${reference.target.replace('targets/redis/', '')} | ${inherent} | ${median(harness).toFixed(0)} | ${ratio(median(harness))} | ${median(command).toFixed(0)} | ` +
+    `| ${oracle.id} | ${reference.target.replace('targets/redis/', '')} | ${inherent} | ${median(harness).toFixed(0)} | ${ratio(median(harness))} | ${median(ready).toFixed(0)} | ${median(command).toFixed(0)} | ` +
       `${median(npm).toFixed(0)} | ${perRun.toFixed(0)} | ${ratio(perRun)} | ${[...verdicts].join('/')} | ${before} → ${load()} |`,
   );
 }
@@ -108,6 +114,23 @@ for (const h of handwritten) {
   const walls: number[] = [];
   for (let i = 0; i < repeat; i++) walls.push((await timed('node', ['bin/lock-oracles.js', 'V310', '--target', 'targets/redis/ioredis/release-bare-del.ts', '--no-report', '--quiet'])).ms);
   say(`| lock-oracles V310 (node bin/lock-oracles.js) | a scratch redis-server, three holder processes (A, B, C), real SIGSTOP | ${median(walls).toFixed(0)} | ${before} → ${load()} |`);
+}
+
+if (values.matrix) {
+  say();
+  say('The whole reference matrix as `npm test` and CI run it (`node bin/lock-oracles.js references --jobs 2 --json`):');
+  say();
+  const before = load();
+  const run = await timed('node', ['bin/lock-oracles.js', 'references', '--jobs', '2', '--json']);
+  const body = JSON.parse(run.stdout) as { right: number; wrong: number; references: Array<{ oracle: string; wallMs: number; verdict: string; crowdedAttempt?: unknown }> };
+  const byOracle = new Map<string, number>();
+  for (const r of body.references) byOracle.set(r.oracle, (byOracle.get(r.oracle) ?? 0) + r.wallMs);
+  const replayed = body.references.filter((r) => r.crowdedAttempt).length;
+  say(`| entries | right | wrong | played again alone | command wall s | sum of run walls s | load before → after |`);
+  say('|---|---|---|---|---|---|---|');
+  say(`| ${body.references.length} | ${body.right} | ${body.wrong} | ${replayed} | ${(run.ms / 1000).toFixed(1)} | ${([...byOracle.values()].reduce((a, b) => a + b, 0) / 1000).toFixed(1)} | ${before} → ${load()} |`);
+  say();
+  say(`Sum of run walls per oracle (s): ${[...byOracle].map(([id, ms]) => `${id} ${(ms / 1000).toFixed(1)}`).join(', ')}.`);
 }
 
 if (values.write) {
