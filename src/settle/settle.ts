@@ -70,7 +70,10 @@ export async function settle(input: string | RowsFile, options: SettleOptions = 
   );
 
   let done = 0;
-  const results = await runPool(tasks, jobs, async (task) => {
+  // Explored tasks first: each runs many points, and a long task started last would run alone at the end.
+  const order = tasks.map((_, i) => i).sort((a, b) => Number(tasks[b]!.explore) - Number(tasks[a]!.explore));
+  const finished = await runPool(order, jobs, async (index) => {
+    const task = tasks[index]!;
     const taskBegan = performance.now();
     const result = task.explore ? await exploreTask(task, reportDir) : await runTask(task, runs, reportDir);
     done++;
@@ -79,6 +82,8 @@ export async function settle(input: string | RowsFile, options: SettleOptions = 
     progress(`[${done}/${tasks.length}] ${task.row.id} ${task.oracle} ${result.verdict} in ${formatSeconds(performance.now() - taskBegan)}${eta}`);
     return result;
   });
+  const results: OracleResult[] = [];
+  order.forEach((index, k) => (results[index] = finished[k]!));
 
   for (const row of selected) {
     const own = results.filter((_, i) => tasks[i]!.row === row);
