@@ -140,6 +140,9 @@ export default defineOracle({
       { target: 'targets/redis/ioredis/lease-no-renewal.ts', expect: 'FAIL' },
       { target: 'targets/redis/ioredis/lease-extend-ignored.ts', expect: 'FAIL' },
       { target: 'targets/redis/ioredis/lease-renew-resurrects.ts', expect: 'FAIL' },
+      { target: 'targets/redis/node-redis/lease-no-renewal.ts', expect: 'FAIL' },
+      { target: 'targets/postgres/job-lease-row.ts', expect: 'FAIL', store: 'postgres' },
+      { target: 'targets/postgres/job-session-lock-idle-timeout.ts', expect: 'FAIL', store: 'postgres' },
       { target: 'targets/redis/ioredis/lease-fenced.ts', expect: 'PASS' },
     ],
     async trace(s, tracer) {
