@@ -7,19 +7,26 @@
  * takes the lock; then A's release goes on. Where A is held: `--hold wire` (default) keeps A's
  * delete command (DEL / UNLINK / a deleting script) at A's wire proxy, so no target change is
  * needed; `--hold seam` holds A at env.seam("release:before-delete").
- * Property: B's lock survives A's release: the key still holds B's token and a third holder C is
- * still denied.
- * Preconditions: A held the lock; A was stopped/held until B took the lock; A's release ran.
+ * Property: B's lock survives A's release, seen from three sides: the store (the lock's key, or the
+ * target's storeKey, still holds B's token), B (its extend, or a second release when the target has
+ * no extend, still succeeds on its live lease) and a third holder C (still denied). A release that
+ * overwrites B's claim instead of deleting it (marks it done, resets a hash field) leaves C denied,
+ * but B's own extend then fails.
+ * Preconditions: A held the lock, and the harness found it where the target says it lives; A was
+ * stopped/held until B took the lock; A's release ran; B checked its lease while it was still live.
  */
 import { defineOracle, type Check, nothingProven } from '../src/oracle.ts';
 import { acquireWithin } from '../scenarios/retry-acquire.ts';
 import type { LeaseSummary } from '../scenarios/holder-protocol.ts';
+import type { Holder } from '../scenarios/holder.ts';
+import type { KeyState } from '../scenarios/redis-probe.ts';
 import type { ObservedKey } from '../scenarios/scenario.ts';
 import type { Latch } from '../scenarios/latch.ts';
 import type { WireHold } from '../scenarios/wire/hold.ts';
 import { REDIS_DELETE } from '../scenarios/wire/patterns.ts';
 import { armPoint } from '../src/explore/arm-point.ts';
 import { pointInWords } from '../src/explore/types.ts';
+import { onKey } from '../scenarios/wire/command.ts';
 
 /** Where A is held inside its release: resolves `reached` when A got there. */
 interface ReleaseStop {
@@ -36,7 +43,7 @@ export default defineOracle({
   class: 'LK-1 release without an owner check (incl. the narrow GET → compare → DEL)',
   scenario:
     'A takes the lock and is stopped (or, "narrow", held inside its release between its check and its delete) until its TTL lapses and B takes the lock; then A releases.',
-  property: "B's lock survives A's release: the key still holds B's token and a third holder C is denied.",
+  property: "B's lock survives A's release: the key still holds B's token, B can still extend (or release) its lease, and a third holder C is denied.",
   stores: ['redis', 'valkey'],
   holders: ['A', 'B', 'C'],
   params: {
@@ -96,6 +103,10 @@ export default defineOracle({
     { target: 'targets/redis/ioredis/release-clock-guarded.ts', expect: 'FAIL', params: { variant: 'narrow' } },
     { target: 'targets/redis/ioredis/release-clock-guarded-cad.ts', expect: 'PASS' },
     { target: 'targets/redis/ioredis/release-clock-guarded-cad.ts', expect: 'PASS', params: { variant: 'narrow' } },
+    { target: 'targets/redis/ioredis/release-marks-done.ts', expect: 'FAIL' },
+    { target: 'targets/redis/ioredis/release-marks-done-checked.ts', expect: 'PASS' },
+    { target: 'targets/redis/ioredis/lock-prefixed-key.ts', expect: 'PASS' },
+    { target: 'targets/redis/ioredis/lock-hash-field.ts', expect: 'PASS', params: { variant: 'narrow' } },
   ],
   // Each good reference with its guard removed must FAIL (lock-oracles selfcheck).
   mutations: [
@@ -127,8 +138,11 @@ export default defineOracle({
     let after: ObservedKey | undefined;
     let leaseC: LeaseSummary | null = null;
     let cAnsweredAt = 0;
+    let bSide: BSide | undefined;
+    let bAcquireStartedAt = 0;
     const retryEvery = Math.max(5, Math.round(p.ttl / 10));
 
+    const aAcquireStartedAt = s.now();
     const leaseA = await a.acquire();
     preconditions.push({
       name: 'A held the lock',
@@ -136,21 +150,38 @@ export default defineOracle({
       detail: leaseA ? `A acquired (token ${leaseA.token ?? 'not reported'})` : 'A was denied on an empty store',
     });
     if (!leaseA) return judge();
-    await s.observeKey('after A acquired');
+    // Where the lock lives is checked while a holder holds it: on A's lease, or, when the probe
+    // came too late to tell (a loaded machine), on B's fresh one.
+    const atA = await s.observeKey('after A acquired');
+    const aLate = !atA.exists && s.now() - aAcquireStartedAt >= p.ttl;
+    if (!aLate) {
+      const located = locatedCheck(atA, leaseA.token, s.now() - aAcquireStartedAt, 'A');
+      preconditions.push(located);
+      if (!located.held) {
+        await s.within(a.release(leaseA), p.timeout);
+        return judge();
+      }
+    }
+    /** Push the location check on B's lease when A's came too late. */
+    const locateOnB = async () => {
+      seenB = await s.observeKey('after B acquired');
+      if (aLate && leaseB) preconditions.push(locatedCheck(seenB, leaseB.token, s.now() - bAcquireStartedAt, 'B'));
+    };
 
     if (p.variant === 'pause') {
       await a.pause();
       s.progress(`A stopped (SIGSTOP) holding the lock; waiting for its ${p.ttl} ms TTL to lapse and B to take the lock`);
       const got = await acquireWithin(b, () => s.now(), p.timeout, retryEvery);
+      bAcquireStartedAt = got.lastAttemptAt ?? 0;
       leaseB = got.lease;
       landed(leaseB !== null && a.isPaused, `B took the lock while A was stopped (${got.attempts} attempt(s))`);
-      seenB = await s.observeKey('after B acquired');
+      await locateOnB();
       const stoppedMs = a.resume();
       s.progress(`A resumed after ${stoppedMs.toFixed(0)} ms and releases`);
       const release = await s.within(a.release(leaseA), p.timeout);
       ran(release !== undefined, release?.error);
     } else {
-      const stop = point ? armPoint(point, a, wireA, s.key) : wireA ? wireStop(wireA.hold(REDIS_DELETE)) : seamStop(a.holdSeam('release:before-delete'));
+      const stop = point ? armPoint(point, a, wireA, s.lockKey) : wireA ? wireStop(wireA.hold(onKey(REDIS_DELETE, s.lockKey))) : seamStop(a.holdSeam('release:before-delete'));
       const release = a.release(leaseA);
       const first = await s.within(Promise.race([stop.reached.then(() => 'stop' as const), release.then(() => 'done' as const)]), p.timeout);
       if (first !== 'stop') {
@@ -164,18 +195,54 @@ export default defineOracle({
       }
       s.progress(`A held ${where}; waiting for its ${p.ttl} ms TTL to lapse and B to take the lock`);
       const got = await acquireWithin(b, () => s.now(), p.timeout, retryEvery);
+      bAcquireStartedAt = got.lastAttemptAt ?? 0;
       leaseB = got.lease;
       landed(leaseB !== null && !stop.isReleased, `B took the lock while A was held ${where} (${got.attempts} attempt(s))`);
-      seenB = await s.observeKey('after B acquired');
+      await locateOnB();
       stop.release();
       const outcome = await s.within(release, p.timeout);
       ran(outcome !== undefined, outcome?.error);
     }
 
+    // B's own view first: an extend renews B's lease, so the store and C are then read inside it.
+    const bExtends = (await b.ready).members.includes('extend');
+    if (bExtends && leaseB) bSide = await checkB(b, leaseB, 'extend');
     after = await s.observeKey("after A's release");
     leaseC = await c.acquire();
     cAnsweredAt = s.now();
+    if (!bExtends && leaseB && !leaseC) bSide = await checkB(b, leaseB, 'release');
+    // A refusal that came after B's lease could have lapsed proves nothing about A's release: it
+    // is then left out, and when nothing else shows the damage the run is INCONCLUSIVE.
+    if (bSide && !bSide.ok && !bSide.inWindow) {
+      const late = `B's ${bSide.member} was refused ${(bSide.endedAt - bAcquireStartedAt).toFixed(0)} ms after B began its acquire, past its ${p.ttl} ms lease: B's lease may simply have lapsed`;
+      bSide = undefined;
+      const tokenKnown = typeof leaseB?.token === 'string';
+      const othersHeld = after !== undefined && leaseC === null && (!tokenKnown || after.value === leaseB!.token);
+      if (othersHeld) preconditions.push({ name: 'B checked its lease while it was still live', held: false, detail: late });
+      else s.note(`${late}; not counted`);
+    }
     return judge();
+
+    function locatedCheck(state: KeyState, token: string | undefined, lookedAfterMs: number, who: string): Check {
+      const tokenMatches = token === undefined || state.value === token;
+      return {
+        name: "the harness found the lock where the target says it lives",
+        held: state.exists && tokenMatches,
+        detail: !state.exists
+          ? s.lockNotFound(`while ${who} held the lock`, lookedAfterMs)
+          : tokenMatches
+            ? `while ${who} held the lock, ${state.where} gave ${JSON.stringify(state.value)} (PTTL ${state.pttlMs} ms)`
+            : `${state.where} gave ${JSON.stringify(state.value)}, not ${who}'s lease token ${JSON.stringify(token)}: report as token the value the helper stores there, or declare where the lock lives with storeKey(env)`,
+      };
+    }
+
+    /** B extends (or releases) its own lease: it must still be B's after A's stale release. */
+    async function checkB(holder: Holder, lease: LeaseSummary, member: 'extend' | 'release'): Promise<BSide> {
+      // A release that returns false says it found the lock was no longer its own.
+      const ok = member === 'extend' ? await holder.extend(lease, p.ttl) : await holder.release(lease).then((r) => r.ok && r.value !== false);
+      const endedAt = s.now();
+      return { member, ok, endedAt, inWindow: endedAt - bAcquireStartedAt < p.ttl };
+    }
 
     function landed(held: boolean, detail: string) {
       preconditions.push({
@@ -202,30 +269,37 @@ export default defineOracle({
       const tokenKnown = typeof leaseB?.token === 'string';
       const keyIsB = after !== undefined && tokenKnown && after.value === leaseB!.token;
       const keyGone = after !== undefined && !after.exists;
-      const held = after !== undefined && leaseC === null && (!tokenKnown || keyIsB);
+      const bRefused = bSide !== undefined && !bSide.ok;
+      const held = after !== undefined && leaseC === null && (!tokenKnown || keyIsB) && !bRefused;
       if (after) insideBsLease(held, keyIsB || (!tokenKnown && after.exists));
       const cGranted = s.history.filter((e) => e.kind === 'acquire-ok' && e.holder === 'C');
       const observedAfter = s.history.filter((e) => e.kind === 'store-observed' && e.detail.label === "after A's release");
+      const aReleases = s.history.filter((e) => e.kind === 'release' && e.holder === 'A');
+      const bRefusals = s.history.filter((e) => (e.kind === 'extend-failed' || e.kind === 'release') && e.holder === 'B');
       const what = !after
         ? 'not judged'
         : keyGone
-          ? "the key was gone after A's release"
+          ? `${after.where} found nothing after A's release`
           : tokenKnown && !keyIsB
-            ? `the key held ${JSON.stringify(after.value)} instead of B's token`
-            : "the key still held B's token";
+            ? `${after.where} gave ${JSON.stringify(after.value)} instead of B's token`
+            : tokenKnown
+              ? `${after.where} still gave B's token`
+              : `${after.where} gave ${JSON.stringify(after.value)} (B's lease reports no token to compare)`;
+      const bWhat = bSide ? `; B's ${bSide.member} of its own lease ${bSide.ok ? 'succeeded' : 'was refused'}` : '';
       return {
         preconditions,
         counts: {
-          bLeaseLeftAtReadMs: after && seenB ? Math.max(0, Math.round(seenB.liveUntil - after.receivedAt)) : 0,
           cAcquired: leaseC ? 1 : 0,
           keyHeldBsTokenAfterRelease: keyIsB ? 1 : 0,
           keyGoneAfterRelease: keyGone ? 1 : 0,
+          bRefusedOnItsOwnLease: bRefused ? 1 : 0,
+          bLeaseLeftAtReadMs: after && seenB ? Math.max(0, Math.round(seenB.liveUntil - after.receivedAt)) : 0,
         },
         property: {
           name: "B's lock survives A's release",
           held,
-          detail: `${what}; C was ${leaseC ? 'granted the lock' : 'denied'}`,
-          offending: held ? [] : [...observedAfter, ...cGranted],
+          detail: `${what}${bWhat}; C was ${leaseC ? 'granted the lock' : 'denied'}`,
+          offending: held ? [] : [...aReleases, ...(bRefused ? bRefusals : []), ...observedAfter, ...cGranted],
         },
         explanation: explain(held, what),
       };
@@ -270,13 +344,26 @@ export default defineOracle({
         : p.variant === 'pause'
           ? `A took a ${p.ttl} ms lock and was stopped (SIGSTOP) until it lapsed and B took the lock; then A resumed and released`
           : `A took a ${p.ttl} ms lock and began its release, but was held after its check and before its delete (${p.hold === 'wire' ? "its delete command kept at A's wire proxy" : 'at the seam release:before-delete'}) until the lock lapsed and B took it; then A's release went on`;
+      const bSaw = bSide ? ` B's ${bSide.member} of its own lease ${bSide.ok ? 'still succeeded' : 'was refused'}.` : '';
+      if (!held && leaseC === null && bSide && !bSide.ok) {
+        return `${how}. A's release destroyed B's lock without freeing it: ${what}, a third holder C was denied, but B's ${bSide.member} of its own live lease was refused, so B no longer held the lock it was granted. The release changes the lock (overwrites or marks it) without checking, atomically, that it still holds its own token.`;
+      }
       return held
-        ? `${how}. B's lock survived: ${what} and a third holder C was denied. In this interleaving the release did not touch a lock that was no longer its own` +
+        ? `${how}. B's lock survived: ${what},${bSaw} and a third holder C was denied. In this interleaving the release did not touch a lock that was no longer its own` +
           (p.variant === 'pause' ? ' (a GET→compare→DEL release also passes here: run --variant narrow to pause it between its check and its delete).' : '.')
         : `${how}. A's release removed B's lock: ${what}, and a third holder C ${leaseC ? 'was granted the lock while B still believed it held it' : 'could take it'}. The release does not check, atomically, that the key still holds its own token.`;
     }
   },
 });
+
+/** What B saw when it extended (or released) its own lease after A's release. */
+interface BSide {
+  member: 'extend' | 'release';
+  ok: boolean;
+  endedAt: number;
+  /** It ended before B's lease could have lapsed (TTL from when B began the acquire that took it). */
+  inWindow: boolean;
+}
 
 function wireStop(hold: WireHold): ReleaseStop {
   return {
@@ -286,7 +373,7 @@ function wireStop(hold: WireHold): ReleaseStop {
       return !hold.holding && !hold.armed;
     },
     missed:
-      "A's release finished without sending a delete the wire proxy recognises (DEL, UNLINK, DELEX, or EVAL/EVALSHA/FCALL of a script calling del/unlink): nothing was held between its check and its delete. If the release deletes another way, run with --hold seam and call env.seam(\"release:before-delete\") before the delete",
+      "A's release finished without sending a delete of the lock's key the wire proxy recognises (DEL, UNLINK, DELEX, or EVAL/EVALSHA/FCALL of a script calling del/unlink, naming the key; declare the key with storeKey(env) when it is not env.key): nothing was held between its check and its delete. If the release deletes another way, run with --hold seam and call env.seam(\"release:before-delete\") before the delete",
   };
 }
 

@@ -69,6 +69,8 @@ export default defineOracle({
       knownBad: 'A is killed after both commands, so the key has its TTL; the kill must land after the SET NX reply, and between-commands needs a seam this helper lacks (INCONCLUSIVE)',
     },
     { target: 'targets/redis/ioredis/acquire-nx-px.ts', expect: 'PASS' },
+    { target: 'targets/redis/ioredis/lock-prefixed-key.ts', expect: 'PASS' },
+    { target: 'targets/redis/ioredis/lock-hash-field.ts', expect: 'PASS', params: { variant: 'between-commands' } },
   ],
   // Each good reference with its guard removed must FAIL (lock-oracles selfcheck).
   mutations: [
@@ -89,6 +91,7 @@ export default defineOracle({
     const preconditions: Check[] = [];
     let atKill: KeyState | undefined;
     let heldSince: number | undefined;
+    const acquireStartedAt = s.now();
 
     if (p.variant === 'after-acquire') {
       const lease = await a.acquire();
@@ -118,7 +121,7 @@ export default defineOracle({
     preconditions.push({
       name: 'the key existed when A was killed',
       held: atKill?.exists === true,
-      detail: atKill ? `key ${atKill.exists ? `held ${JSON.stringify(atKill.value)}, PTTL ${atKill.pttlMs} ms` : 'was absent'}` : 'A was denied on an empty store',
+      detail: !atKill ? 'A was denied on an empty store' : atKill.exists ? `${atKill.where} gave ${JSON.stringify(atKill.value)}, PTTL ${atKill.pttlMs} ms` : s.lockNotFound('while A held the lock', s.now() - acquireStartedAt),
     });
     if (!atKill?.exists) return judge(undefined);
     // A key with no expiry at all is this oracle's finding; one with a longer expiry than asked

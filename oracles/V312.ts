@@ -103,10 +103,10 @@ export default defineOracle({
 
     // An explored point: A starts first and is held at its boundary while P takes the lock.
     const point = s.point;
-    const stop = point ? armPoint(point, a, wireA, s.key) : undefined;
+    const stop = point ? armPoint(point, a, wireA, s.lockKey) : undefined;
     const tries: string[] = [];
     const touchesLock = (text: string, args: readonly string[]) =>
-      isRedis ? args.includes(s.key) || text.includes(s.key) : /pg_\w*advisory\w*lock/i.test(text) || text.includes(s.key) || args.includes(s.key);
+      isRedis ? args.includes(s.lockKey) || text.includes(s.lockKey) : /pg_\w*advisory\w*lock/i.test(text) || text.includes(s.key) || args.includes(s.key);
     const stopWatching = wireA.on((event) => {
       if (event.type === 'command' && touchesLock(event.command.text, event.command.args)) tries.push(event.command.text);
     });
@@ -138,7 +138,9 @@ export default defineOracle({
       detail: !pFirst.isReached
         ? `P made no write within ${p.timeout} ms: the lock was never pre-held`
         : keyBefore
-          ? `P reached its first write; the key ${keyBefore.exists ? `held ${JSON.stringify(keyBefore.value)} (PTTL ${keyBefore.pttlMs} ms)` : 'was not in the store'}`
+          ? keyBefore.exists
+            ? `P reached its first write; ${keyBefore.where} gave ${JSON.stringify(keyBefore.value)} (PTTL ${keyBefore.pttlMs} ms)`
+            : `P reached its first write, but ${s.lockNotFound('while P held the lock')}`
           : locksBefore
             ? `P reached its first write; pg_locks showed ${describeLocks(locksBefore)}`
             : `P reached its first write at ${pFirst.hit?.t} ms`,
@@ -169,7 +171,7 @@ export default defineOracle({
       held: tries.length > 0,
       detail: tries.length
         ? `A's wire proxy saw ${tries.length} command(s) on the lock, first: ${tries[0]!.slice(0, 80)}`
-        : `A's job sent no command on ${isRedis ? `key ${s.key}` : 'an advisory lock'} through its wire proxy: it never contended, so its writes (or their absence) prove nothing`,
+        : `A's job sent no command on ${isRedis ? `key ${s.lockKey}` : 'an advisory lock'} through its wire proxy: it never contended, so its writes (or their absence) prove nothing`,
     });
     const keyAfter = isRedis ? await s.observeKey("A's job ended") : undefined;
     const locksAfter = await pgLocks("A's job ended");

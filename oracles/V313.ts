@@ -35,6 +35,7 @@ import type { Latch } from '../scenarios/latch.ts';
 import { UsageError } from '../src/registry.ts';
 import { PG_RENEWAL, REDIS_RENEWAL } from '../scenarios/wire/patterns.ts';
 import { speaksRedis } from '../src/stores/types.ts';
+import { onKey } from '../scenarios/wire/command.ts';
 
 /** How A is kept out of the way while its lease lapses: SIGSTOP, or its renewal held at the wire. */
 interface Stop {
@@ -70,8 +71,14 @@ export default defineOracle({
       choices: ['hold', 'come-and-go', 'after-lift'],
       doc: "what B does around A's stop; hold: B takes the lock, writes and holds it while A resumes; come-and-go: B takes the lock, writes and releases before A resumes, then a third holder C arrives (Redis); after-lift: B takes the lock only after A's fault lifts (Redis)",
     },
-    steps: { kind: 'count', default: 3, min: 2, max: 1000, doc: 'writes the reference jobs make (targets read env.params.steps)' },
-    stepMs: { kind: 'ms', default: 20, min: 1, doc: 'work between two writes in the reference jobs (env.params.stepMs)' },
+    steps: {
+      kind: 'count',
+      default: 3,
+      min: 2,
+      max: 1000,
+      doc: 'writes the reference jobs make (targets read env.params.steps); renewal-wire: steps × stepMs must outlast the helper\'s own renewal period, or the job ends before it renews (INCONCLUSIVE)',
+    },
+    stepMs: { kind: 'ms', default: 20, min: 1, doc: 'work between two writes in the reference jobs (env.params.stepMs); see steps' },
     timeout: { kind: 'ms', default: 5000, min: 100, doc: 'longest wait for any step (A reaching a write, B taking the lock, A finishing)' },
   },
   needs: () => ['job'],
@@ -111,6 +118,12 @@ export default defineOracle({
     { target: 'targets/redis/ioredis/lease-renew-checked.ts', expect: 'PASS', params: { contender: 'come-and-go' } },
     { target: 'targets/redis/ioredis/lease-no-renewal.ts', expect: 'FAIL', params: { contender: 'after-lift' } },
     { target: 'targets/redis/ioredis/lease-renew-checked.ts', expect: 'PASS', params: { contender: 'after-lift' } },
+    // redlock extends by EVALSHA of a script B's calibration run loaded; its extension timer is due
+    // ttl/2 after acquire, so the job must outlast it (20 × 40 ms). Why using-checks-signal is no
+    // PASS reference here: targets/redis/README.md ("redlock under renewal-wire").
+    { target: 'targets/redis/redlock/using-ignores-signal.ts', expect: 'FAIL', params: { variant: 'renewal-wire', steps: 20, stepMs: 40 } },
+    { target: 'targets/redis/ioredis/lock-prefixed-key.ts', expect: 'PASS', params: { variant: 'renewal-wire' } },
+    { target: 'targets/redis/ioredis/lock-hash-field.ts', expect: 'PASS', params: { variant: 'renewal-wire' } },
   ],
   // Each good reference with its guard removed must FAIL (lock-oracles selfcheck).
   mutations: [
@@ -232,7 +245,7 @@ export default defineOracle({
         },
       };
     } else if (wireA) {
-      const hold = wireA.hold(speaksRedis(s.store.kind) ? REDIS_RENEWAL : PG_RENEWAL);
+      const hold = wireA.hold(speaksRedis(s.store.kind) ? onKey(REDIS_RENEWAL, s.lockKey) : PG_RENEWAL);
       aFirst.release();
       const first = await s.within(Promise.race([hold.reached.then(() => 'held' as const), aJob.then(() => 'ended' as const)]), p.timeout);
       const held = first === 'held' ? await hold.reached : undefined;
@@ -242,8 +255,10 @@ export default defineOracle({
         detail: held
           ? `A's renewal (${held.command.text}) was held at its wire proxy from ${held.atMs} ms`
           : first === 'ended'
-            ? `A's job ended without renewing its lease after its first write: nothing to hold (a helper with no renewal is judged by --variant pause)`
-            : `A sent no renewal the wire proxy recognises within ${p.timeout} ms of its first write (${hold.record.what})`,
+            ? `A's job ended without renewing its lease (${hold.record.what}) after its first write: nothing to hold. A helper with no renewal is judged by --variant pause; one that renews on a timer needs --steps × --stepMs longer than its renewal period` +
+              (speaksRedis(s.store.kind) ? `; one whose lock does not live under ${s.lockKey} must declare where with storeKey(env)` : '')
+            : `A sent no renewal the wire proxy recognises within ${p.timeout} ms of its first write (${hold.record.what})` +
+              (speaksRedis(s.store.kind) ? `; if the lock does not live under ${s.lockKey}, declare where with storeKey(env) (targets/contract.ts)` : ''),
       });
       if (!held) {
         hold.release();

@@ -8,8 +8,14 @@
  * Preconditions: each skew was in force when its writer wrote (installed before, unchanged until
  * after); both writes really happened, in the stated real order (A's returned and was read back
  * before B's began; B's returned).
+ * Writers: `--writer store` (default) calls the target's write/read against the store (Redis,
+ * Valkey or Postgres); `--writer decide` keeps the record in the harness and asks the target's pure
+ * `decide(incoming, existing)` (with the record from `stamp`, built on the writer's clock) in each
+ * writer's process whether a write replaces it.
  */
 import { defineOracle, type Check, nothingProven, firstLine } from '../src/oracle.ts';
+import type { CallOutcome, Holder } from '../scenarios/holder.ts';
+import type { DecideReply } from '../scenarios/holder-protocol.ts';
 
 export default defineOracle({
   id: 'V318',
@@ -17,16 +23,26 @@ export default defineOracle({
   class: 'CK-3 last-write-wins on wall-clock timestamps',
   scenario: 'Writer A (clock +skew) writes the record; then, later in real time, writer B (clock −skew) writes it.',
   property: 'The later write in real order wins: the record ends with B\'s value.',
-  stores: ['redis', 'valkey'],
+  stores: ['redis', 'valkey', 'postgres'],
   holders: ['A', 'B'],
   params: {
     skew: { kind: 'ms', default: 2000, min: 1, doc: 'A\'s wall clock runs this far ahead of real time, B\'s this far behind' },
+    writer: {
+      kind: 'choice',
+      default: 'store',
+      choices: ['store', 'decide'],
+      doc: 'store: the target writes and reads the record itself (write/read); decide: the harness keeps the record and asks the target\'s decide(incoming, existing)',
+    },
   },
-  needs: () => ['write', 'read'],
+  needs: (p) => (p.writer === 'decide' ? ['decide'] : ['write', 'read']),
   references: [
     { target: 'targets/clock/lww-wall-clock.ts', expect: 'FAIL' },
     { target: 'targets/clock/lww-hybrid-logical-clock.ts', expect: 'PASS' },
     { target: 'targets/clock/lww-version-counter.ts', expect: 'PASS' },
+    { target: 'targets/postgres/lww-wall-clock.ts', expect: 'FAIL', store: 'postgres' },
+    { target: 'targets/postgres/lww-hybrid-logical-clock.ts', expect: 'PASS', store: 'postgres' },
+    { target: 'targets/clock/lww-decide-wall-clock.ts', expect: 'FAIL', params: { writer: 'decide' } },
+    { target: 'targets/clock/lww-decide-hybrid-logical-clock.ts', expect: 'PASS', params: { writer: 'decide' } },
   ],
 
   async play(s, p) {
@@ -46,10 +62,13 @@ export default defineOracle({
     );
     s.progress(`A's clock is ${skews[0]!.offsetMs} ms off real time, B's ${skews[1]!.offsetMs} ms`);
 
-    const aWrite = await a.call('write', [aValue]);
-    const afterA = await a.call('read');
-    const bWrite = await b.call('write', [bValue]);
-    const final = await a.call('read');
+    const record = p.writer === 'decide' ? keptRecord() : undefined;
+    const write = (holder: Holder, value: string) => (record ? record.write(holder, value) : holder.call('write', [value]));
+    const read = (holder: Holder) => (record ? record.read() : holder.call('read'));
+    const aWrite = await write(a, aValue);
+    const afterA = await read(a);
+    const bWrite = await write(b, bValue);
+    const final = await read(a);
     // The skews still in force after the writes, as each holder reports its own clock.
     const after = await Promise.all([a.clock({ op: 'read' }), b.clock({ op: 'read' })]);
 
@@ -91,6 +110,24 @@ export default defineOracle({
       explanation: explain(),
     };
 
+    /** The record the harness keeps for `--writer decide`: a write replaces it when the writer's decide says so. */
+    function keptRecord() {
+      let kept: { value: string; json: string } | null = null;
+      return {
+        async write(holder: Holder, value: string): Promise<CallOutcome> {
+          const outcome = await holder.call('decide', [value, kept?.json ?? '']);
+          const reply = outcome.value as DecideReply | undefined;
+          if (outcome.ok && reply?.replaces) kept = { value, json: reply.incoming };
+          s.history.add('note', holder.id, { text: `decide: ${reply?.replaces ? 'the write replaces the kept record' : 'the kept record stays'}`, incoming: reply?.incoming ?? null });
+          return outcome;
+        },
+        async read(): Promise<CallOutcome> {
+          const t = s.now();
+          return { ok: true, value: kept?.value ?? null, startedAt: t, endedAt: t };
+        },
+      };
+    }
+
     function readBack(): string {
       if (!afterA.ok) return `reading the record back threw (${firstLine(afterA.error)})`;
       const value = JSON.stringify(afterA.value ?? null);
@@ -101,7 +138,7 @@ export default defineOracle({
       const unproven = nothingProven(preconditions);
       if (unproven) return unproven;
       return held
-        ? `A (clock +${p.skew} ms) wrote the record, then B (clock −${p.skew} ms) wrote it ${(bWrite.startedAt - aWrite.endedAt).toFixed(1)} ms later in real time, and B's value stands: the record's order does not come from the writers' wall clocks.`
+        ? `A (clock +${p.skew} ms) wrote the record, then B (clock −${p.skew} ms) wrote it ${(bWrite.startedAt - aWrite.endedAt).toFixed(1)} ms later in real time, and B's value stands although B's clock read ${2 * p.skew} ms earlier than A's: with this skew, the later write in real order won.`
         : `A (clock +${p.skew} ms) wrote the record, then B (clock −${p.skew} ms) wrote it ${(bWrite.startedAt - aWrite.endedAt).toFixed(1)} ms later in real time, but the record still reads A's value: ` +
             `the conflict was resolved by comparing wall-clock timestamps, and B's clock being ${2 * p.skew} ms behind A's made its later write look older. Order writes with a version counter, a sequence from the store, or a hybrid logical clock.`;
     }

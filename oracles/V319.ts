@@ -2,13 +2,17 @@
  * V319 — DST and local-time schedules, coordinated by a fleet lock.
  *
  * Scenario: a fleet of --replicas replica processes each start the target's scheduler (its real
- * cron library) with the process's TZ set to the day's zone, on their own simulated clocks (Date
+ * cron library) with the process's TZ set to the day's zone (or --host-tz), on their own simulated clocks (Date
  * and timers fake), and are driven through each local day in --days (by default both transition
  * days of Europe/Berlin and America/New_York) in seconds. The store's wall clock is stepped with
  * the simulated one, so the fleet lock's TTL lapses in simulated time.
  * Property: on every day the job fires --per-day times across the fleet (fires counted per local
  * day and per replica).
- * Preconditions: every replica's scheduler was armed; the work of every fire settled at its own
+ * A replica runs on through its own quiet timers (no async work) up to --run-ahead ms past each advance,
+ * inside its process; a replica that runs more than --timer-budget timers in a day stops that day
+ * (a timer storm, reported with its rate).
+ * Preconditions: every replica's scheduler was armed; every day ran to its end within the timer
+ * budget (or had already fired more than --per-day times when the storm stopped it); the work of every fire settled at its own
  * simulated instant; the store's clock was in step with the simulated one (read after every
  * advance that did work) and moved through the whole day.
  */
@@ -36,15 +40,32 @@ export default defineOracle({
     ttl: { kind: 'ms', default: 600_000, min: 1, max: 86_400_000, waited: false, doc: 'the fleet lock TTL the target is asked to use (env.ttlMs), in simulated time' },
     settleTimeout: { kind: 'ms', default: 3000, min: 10, doc: 'real ms a replica may take to finish the work one fire started' },
     inStep: { kind: 'ms', default: 1000, min: 1, doc: 'largest store-clock minus simulated-clock difference accepted as in step' },
+    runAhead: {
+      kind: 'ms',
+      default: 250,
+      min: 0,
+      doc: 'how far (simulated ms) a replica runs on past an advance through its own timers that start no async work, without a round trip each; less than --in-step',
+    },
+    timerBudget: { kind: 'count', default: 200_000, min: 1, doc: 'timers a replica may run in one simulated day; past it the day stops as a timer storm' },
+    hostTz: { kind: 'text', default: '', doc: "the replicas' TZ (e.g. UTC, a host not running in the job's zone); empty: each day's own zone" },
   },
   needs: () => ['schedule'],
   validate: (p) => {
+    const problems: string[] = [];
     try {
       parseZoneDays(p.days);
-      return [];
     } catch (error) {
-      return [`--days: ${(error as Error).message}`];
+      problems.push(`--days: ${(error as Error).message}`);
     }
+    if (p.runAhead >= p.inStep) problems.push(`--run-ahead (${p.runAhead}) must be less than --in-step (${p.inStep}): the store's clock lags a replica running ahead by up to --run-ahead`);
+    if (p.hostTz) {
+      try {
+        new Intl.DateTimeFormat('en', { timeZone: p.hostTz });
+      } catch {
+        problems.push(`--host-tz: ${JSON.stringify(p.hostTz)} is not an IANA time zone (e.g. UTC, Europe/Berlin)`);
+      }
+    }
+    return problems;
   },
   storeRequest: (_p, kind) => ({ kind, clockOffsetMs: 0 }),
   // croner wakes every 30 s of simulated time (about 3000 advances a day), so its references run
@@ -54,6 +75,9 @@ export default defineOracle({
     { target: 'targets/clock/cron-0230-ten-minute-lock.ts', expect: 'FAIL' },
     { target: 'targets/clock/croner-utc.ts', expect: 'PASS', params: { days: 'Europe/Berlin:2025-03-30,Europe/Berlin:2025-10-26' } },
     { target: 'targets/clock/cron-0230-date-key-lock.ts', expect: 'PASS' },
+    // On a host running in UTC the same croner schedule (no zone of its own) fires at 02:30 UTC:
+    // once every Berlin day, the transition days included.
+    { target: 'targets/clock/croner-0230-tz.ts', expect: 'PASS', params: { days: 'Europe/Berlin:2025-03-30', hostTz: 'UTC' } },
   ],
   // Each good reference with its guard removed must FAIL (lock-oracles selfcheck).
   mutations: [
@@ -85,13 +109,21 @@ export default defineOracle({
     const dayEvents = new Map<DayRun, HistoryEvent>();
     for (const day of days) {
       s.progress(`simulating ${day.date} in ${day.zone} (${(day.endMs - day.startMs) / 3_600_000} h) on ${p.replicas} replicas`);
-      const run = await runSimulatedDay(s, replicas, storeClock, day, { settleTimeoutMs: p.settleTimeout, storeNow });
+      const run = await runSimulatedDay(s, replicas, storeClock, day, {
+        settleTimeoutMs: p.settleTimeout,
+        storeNow,
+        quietMs: p.runAhead,
+        timerBudget: p.timerBudget,
+        ...(p.hostTz ? { hostZone: p.hostTz } : {}),
+      });
       runs.push(run);
       const event = s.history.add('note', undefined, {
         text: `simulated ${day.zone} ${day.date}`,
         fires: run.fires.map((f) => ({ replica: f.replica, at: localTime(day.zone, f.simMs), seq: f.effect.seq })),
         advances: run.advances,
         workingAdvances: run.workingAdvances,
+        timers: run.timers,
+        ...(run.storm ? { storm: run.storm } : {}),
         wallMs: Math.round(run.wallMs),
         storeSkewMaxMs: Math.round(Math.max(0, ...run.storeSkewsMs.map(Math.abs))),
       });
@@ -108,6 +140,15 @@ export default defineOracle({
         ? unarmed.map((r) => `${label(r)}: ${r.unarmed.join(', ')} had no timer pending after schedule()`).join('; ')
         : `after schedule() every replica had a timer pending on each of ${runs.length} day(s)`,
     });
+    // A storm stops a day early: its count is only judged when it is already too high.
+    const unjudged = runs.filter((r) => r.storm && r.fires.length <= p.perDay);
+    preconditions.push({
+      name: 'every day ran to its end within the timer budget',
+      held: unjudged.length === 0,
+      detail: runs.some((r) => r.storm)
+        ? runs.filter((r) => r.storm).map((r) => `${label(r)}: ${stormText(r)}${r.fires.length > p.perDay ? `, after ${r.fires.length} fire(s) already` : ''}`).join('; ')
+        : `no replica ran more than ${p.timerBudget} timers in a day (most: ${Math.max(0, ...runs.flatMap((r) => Object.values(r.timers)))})`,
+    });
     const unsettled = runs.flatMap((r) => r.unsettled.map((u) => `${u.replica} at ${localTime(r.day.zone, u.simMs)}`));
     preconditions.push({
       name: 'each fire\'s work settled at its own simulated instant',
@@ -118,7 +159,7 @@ export default defineOracle({
     });
     const skews = runs.flatMap((r) => r.storeSkewsMs);
     const maxSkew = Math.max(0, ...skews.map(Math.abs));
-    const drift = runs.map((r) => ({ run: r, storeMoved: r.storeEndMs - r.storeStartMs, simulated: r.day.endMs - 1 - r.day.startMs }));
+    const drift = runs.map((r) => ({ run: r, storeMoved: r.storeEndMs - r.storeStartMs, simulated: r.endedMs - r.day.startMs }));
     const moved = drift.every((d) => Math.abs(d.storeMoved - d.simulated) <= p.inStep + d.run.wallMs);
     preconditions.push({
       name: 'the store\'s clock was in step with the simulated clock',
@@ -135,7 +176,8 @@ export default defineOracle({
       counts[`${label(run)} fires`] = run.fires.length;
       for (const id of ids) counts[`${label(run)} ${id}`] = run.fires.filter((f) => f.replica === id).length;
       counts[`${label(run)} wallMs`] = Math.round(run.wallMs);
-      if (run.fires.length !== p.perDay) wrong.push(run);
+      if (run.storm) counts[`${label(run)} stormTimers`] = run.storm.timers;
+      if (run.storm ? run.fires.length > p.perDay : run.fires.length !== p.perDay) wrong.push(run);
     }
     counts.storeSkewMaxMs = Math.round(maxSkew * 10) / 10;
     const held = wrong.length === 0;
@@ -153,6 +195,11 @@ export default defineOracle({
       },
       explanation: explain(),
     };
+
+    function stormText(run: DayRun): string {
+      const storm = run.storm!;
+      return `replica ${storm.replica} ran ${storm.timers} timers (budget ${p.timerBudget} a day) by ${localTime(run.day.zone, run.endedMs)}, the last half of them at ${storm.perSimulatedSecond} per simulated second: a timer storm, so the day was stopped there`;
+    }
 
     function explain(): string {
       const unproven = nothingProven(preconditions);

@@ -12,8 +12,14 @@ export type ClockCommand =
    * start at startMs and move only when the harness advances them. `zone` becomes the process's TZ.
    */
   | { op: 'install-sim'; startMs: number; zone: string }
-  /** Run the fake timers due up to toMs, then wait (real time, at most settleTimeoutMs) for the async work they started. */
-  | { op: 'advance'; toMs: number; settleTimeoutMs: number }
+  /**
+   * Run the fake timers due up to toMs, one instant at a time, each instant's async work settled
+   * (real time, at most settleTimeoutMs) before the next. Then, up to quietUntilMs, run on through
+   * this replica's own timers while they start no async work (a scheduler's polling), stopping at
+   * the first instant whose timers did start some. Stop early once maxFires timers have run.
+   * A toMs behind the clock (the replica ran ahead) runs nothing.
+   */
+  | { op: 'advance'; toMs: number; settleTimeoutMs: number; quietUntilMs?: number; maxFires?: number }
   /** Change nothing: answer with the clock as it is (to show an offset was still in force). */
   | { op: 'read' }
   /** Remove the fake clock: the process is back on the real clock. */
@@ -34,4 +40,8 @@ export interface ClockReply {
   work?: number;
   /** advance: whether all of that work had settled before the reply. */
   settled?: boolean;
+  /** advance: the simulated clock where it stopped (past toMs when it ran on through quiet timers). */
+  nowMs?: number;
+  /** advance: it stopped because maxFires timers had run. */
+  budgetSpent?: boolean;
 }

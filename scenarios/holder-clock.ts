@@ -38,7 +38,12 @@ export interface SimulatedClock {
   now(): number;
   /** When the next fake timer is due, or null. */
   nextTimerAt(): number | null;
-  advanceTo(toMs: number, settleTimeoutMs: number): Promise<{ fired: number; work: number; settled: boolean }>;
+  advanceTo(
+    toMs: number,
+    settleTimeoutMs: number,
+    quietUntilMs?: number,
+    maxFires?: number,
+  ): Promise<{ fired: number; work: number; settled: boolean; nowMs: number; budgetSpent: boolean }>;
   uninstall(): void;
 }
 
@@ -90,17 +95,13 @@ function installSimulatedClock(startMs: number): SimulatedClock {
     mode: 'simulated',
     now: () => clock.now,
     nextTimerAt,
-    async advanceTo(toMs, settleTimeoutMs) {
-      if (toMs < clock.now) throw new Error(`a simulated clock only moves forward (now ${clock.now}, asked for ${toMs})`);
+    async advanceTo(toMs, settleTimeoutMs, quietUntilMs = toMs, maxFires = Infinity) {
       let fired = 0;
+      let work = 0;
       let settled = true;
       tracker.takeCreated();
-      // One timer instant at a time: a synchronous tick runs the timers due at that instant, and the
-      // work they start settles before the clock moves on (tickAsync would instead yield to a real
-      // timer between timers, about 1 ms each, and let the clock run ahead of the work).
-      for (;;) {
-        const next = nextTimerAt();
-        const stop = next !== null && next <= toMs ? next : toMs;
+      /** Run the timers due at `stop` (sync tick), then let the work they started settle. */
+      const runInstant = async (stop: number) => {
         fired += dueBy(stop);
         tracker.run(() => clock.tick(stop - clock.now));
         const deadline = performance.now() + settleTimeoutMs;
@@ -110,9 +111,28 @@ function installSimulatedClock(startMs: number): SimulatedClock {
           tracker.run(() => clock.tick(0));
         }
         if (tracker.pending() > 0) settled = false;
+        const created = tracker.takeCreated();
+        work += created;
+        return created;
+      };
+      // One timer instant at a time: a synchronous tick runs the timers due at that instant, and the
+      // work they start settles before the clock moves on (tickAsync would instead yield to a real
+      // timer between timers, about 1 ms each, and let the clock run ahead of the work).
+      // A replica that ran ahead (quiet timers) is already past toMs: it waits for the others.
+      while (toMs >= clock.now && fired < maxFires) {
+        const next = nextTimerAt();
+        const stop = next !== null && next <= toMs ? next : toMs;
+        await runInstant(stop);
         if (stop >= toMs) break;
       }
-      return { fired, work: tracker.takeCreated(), settled };
+      // Run ahead through quiet timers (no async work): nothing the harness or another replica can
+      // see happens there. The first instant that starts work ends the run-ahead at that instant.
+      for (;;) {
+        const next = nextTimerAt();
+        if (next === null || next > quietUntilMs || fired >= maxFires) break;
+        if ((await runInstant(next)) > 0) break;
+      }
+      return { fired, work, settled, nowMs: clock.now, budgetSpent: fired >= maxFires };
     },
     uninstall() {
       tracker.disable();
@@ -144,7 +164,7 @@ export async function handleClockCommand(command: ClockCommand): Promise<ClockRe
       installed = installSimulatedClock(command.startMs);
       break;
     case 'advance':
-      Object.assign(extra, await simulated(command.op).advanceTo(command.toMs, command.settleTimeoutMs));
+      Object.assign(extra, await simulated(command.op).advanceTo(command.toMs, command.settleTimeoutMs, command.quietUntilMs, command.maxFires));
       break;
     case 'read':
       break;

@@ -4,8 +4,8 @@
  * may hold the reply: that is how a latch really blocks this process.
  */
 import { pathToFileURL } from 'node:url';
-import type { EffectDetail, EffectReceipt, Lease, ScheduleHandle, Target, TargetEnv } from '../targets/contract.ts';
-import type { FromHolder, HolderInit, LeaseSummary, ToHolder } from './holder-protocol.ts';
+import type { EffectDetail, EffectReceipt, Lease, ScheduleHandle, StoreLocation, Target, TargetEnv } from '../targets/contract.ts';
+import type { DecideReply, FromHolder, HolderInit, InitReply, LeaseSummary, ToHolder } from './holder-protocol.ts';
 
 /** The compiled module to load, this holder's id, and the target as the user named it. */
 const [modulePath, holderId, targetPath] = process.argv.slice(2) as [string, string, string];
@@ -59,6 +59,26 @@ function makeEnv(init: HolderInit): TargetEnv {
   };
 }
 
+function checkedLocation(location: StoreLocation): StoreLocation {
+  const ok =
+    (typeof location === 'string' && location !== '') ||
+    (typeof location === 'object' && location !== null && typeof location.key === 'string' && location.key !== '' && typeof location.field === 'string' && location.field !== '');
+  if (!ok) throw new Error(`storeKey(env) returned ${JSON.stringify(location)}: return a key ('lock.' + env.key) or { key, field } for a lock kept in a hash field`);
+  return location;
+}
+
+/**
+ * The pure writer shape: build the record this write makes (stamp, on this holder's clock) and ask
+ * decide whether it replaces the one the harness keeps (JSON, '' when there is none yet).
+ */
+async function decideWrite(target: Target, env: TargetEnv, value: string, existingJson: string): Promise<DecideReply> {
+  const existing: unknown = existingJson === '' ? null : JSON.parse(existingJson);
+  const incoming = target.stamp ? await target.stamp(env, value, existing) : { value, updatedAt: Date.now() };
+  const replaces = await target.decide!(incoming, existing);
+  if (typeof replaces !== 'boolean') throw new Error(`decide() returned ${JSON.stringify(replaces)}: return true when incoming replaces existing, false when not`);
+  return { replaces, incoming: JSON.stringify(incoming ?? null) };
+}
+
 async function call(target: Target, member: string, leaseId: number | undefined, args: unknown[]): Promise<unknown> {
   if (!env) throw new Error('holder called before init');
   const fn = (target as Record<string, unknown>)[member];
@@ -82,6 +102,7 @@ async function call(target: Target, member: string, leaseId: number | undefined,
     if (typeof leaseObject.fence === 'number') summary.fence = leaseObject.fence;
     return summary;
   }
+  if (member === 'decide') return decideWrite(target, env, String(args[0]), String(args[1] ?? ''));
   if (leaseId !== undefined) {
     const lease = leases.get(leaseId);
     if (!lease) throw new Error(`unknown lease ${leaseId}`);
@@ -118,7 +139,11 @@ async function main(): Promise<void> {
     switch (message.t) {
       case 'init':
         env = makeEnv(message.init);
-        reply(message.id, async () => target.connect?.(env!));
+        reply(message.id, async (): Promise<InitReply> => {
+          await target.connect?.(env!);
+          const storeKey = target.storeKey?.(env!);
+          return storeKey === undefined ? {} : { storeKey: checkedLocation(storeKey) };
+        });
         break;
       case 'call':
         reply(message.id, () => call(target, message.member, message.leaseId, message.args));

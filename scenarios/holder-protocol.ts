@@ -1,5 +1,5 @@
 /** The messages between the harness and a holder process (JSON over Node IPC). */
-import type { EffectDetail, EffectReceipt } from '../targets/contract.ts';
+import type { EffectDetail, EffectReceipt, StoreLocation } from '../targets/contract.ts';
 import type { ClockCommand } from './clock-protocol.ts';
 
 export type Scalar = string | number | boolean;
@@ -9,6 +9,18 @@ export interface HolderInit {
   key: string;
   ttlMs: number;
   params: Record<string, Scalar>;
+}
+
+/** What init answers once the target's connect() returned. */
+export interface InitReply {
+  /** Where the target says its lock lives (its storeKey member), when it says. */
+  storeKey?: StoreLocation;
+}
+
+/** What a call of `decide` answers: the record the write made (JSON) and whether it replaces the kept one. */
+export interface DecideReply {
+  replaces: boolean;
+  incoming: string;
 }
 
 /** What a call returns over the wire. Lease objects stay in the holder; the harness gets an id. */

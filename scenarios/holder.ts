@@ -15,7 +15,8 @@ import { firstLine } from '../src/text.ts';
 import { waitUntilStopped } from '../src/stores/process-tree.ts';
 import type { FaultLog, FaultRecord } from './fault-log.ts';
 import { Latch } from './latch.ts';
-import type { FromHolder, HolderInit, HolderSpan, LeaseSummary, Scalar, ToHolder } from './holder-protocol.ts';
+import type { FromHolder, HolderInit, HolderSpan, InitReply, LeaseSummary, Scalar, ToHolder } from './holder-protocol.ts';
+import type { StoreLocation } from '../targets/contract.ts';
 import type { ClockCommand, ClockReply } from './clock-protocol.ts';
 
 /** connect() and acquire() must come back: a target that blocks there would hang the run. */
@@ -281,10 +282,12 @@ export class Holder {
     });
   }
 
-  async init(init: HolderInit): Promise<void> {
+  /** Connect the target; resolves with where it says its lock lives (its storeKey), if it says. */
+  async init(init: HolderInit): Promise<StoreLocation | undefined> {
     await this.ready;
     const result = await this.#request({ t: 'init', init }, CALL_DEADLINE_MS);
     if (!result.ok) throw new TargetCallError(this.id, 'connect', result.error ?? '');
+    return (result.value as InitReply | null)?.storeKey;
   }
 
   /** Try once to take the lock. Throws TargetCallError when the target's acquire throws. */

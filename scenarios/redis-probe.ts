@@ -1,14 +1,29 @@
 /**
- * The harness's own view of a Redis/Valkey store (never through a holder): what a key holds and
- * how long it has left. Used to confirm a fault landed (the lease really lapsed) and to judge.
+ * The harness's own view of a Redis/Valkey store (never through a holder): what the lock's key (or
+ * its hash field) holds and how long it has left. Used to confirm a fault landed (the lease really
+ * lapsed) and to judge.
  */
 import { Redis } from 'ioredis';
+import type { StoreLocation } from '../targets/contract.ts';
 
 export interface KeyState {
+  /** Where the harness looked: "GET lock.k" or "HGET job:k owner". */
+  where: string;
+  /** The key (or, for a hash field, the field) exists. */
   exists: boolean;
   value: string | null;
-  /** PTTL: ms left, -1 when the key has no expiry, -2 when it does not exist. */
+  /** PTTL of the key: ms left, -1 when the key has no expiry, -2 when it does not exist. */
   pttlMs: number;
+}
+
+/** The key a location names (the hash's key for a hash field). */
+export function keyOf(location: StoreLocation): string {
+  return typeof location === 'string' ? location : location.key;
+}
+
+/** How the harness reads a location, as the evidence shows it. */
+export function describeLocation(location: StoreLocation): string {
+  return typeof location === 'string' ? `GET ${location}` : `HGET ${location.key} ${location.field}`;
 }
 
 export class RedisProbe {
@@ -19,13 +34,15 @@ export class RedisProbe {
     this.#client.on('error', () => undefined);
   }
 
-  async keyState(key: string): Promise<KeyState> {
-    const [[getError, value], [pttlError, pttl]] = (await this.#client.multi().get(key).pttl(key).exec()) as [
-      [Error | null, string | null],
-      [Error | null, number],
-    ];
-    if (getError || pttlError) throw getError ?? pttlError;
-    return { exists: pttl !== -2, value, pttlMs: pttl };
+  async keyState(location: StoreLocation): Promise<KeyState> {
+    const key = keyOf(location);
+    const read = this.#client.multi();
+    if (typeof location === 'string') read.get(key);
+    else read.hget(key, location.field);
+    const [[readError, value], [pttlError, pttl]] = (await read.pttl(key).exec()) as [[Error | null, string | null], [Error | null, number]];
+    if (readError || pttlError) throw readError ?? pttlError;
+    const exists = typeof location === 'string' ? pttl !== -2 : value !== null;
+    return { where: describeLocation(location), exists, value, pttlMs: pttl };
   }
 
   /** The server's wall clock (TIME), in epoch ms. */

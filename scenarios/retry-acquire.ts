@@ -7,6 +7,8 @@ export interface RetryResult {
   attempts: number;
   /** Harness monotonic time the lock was granted. */
   grantedAt?: number;
+  /** Harness monotonic time the last attempt began (the granted lease started no earlier). */
+  lastAttemptAt?: number;
 }
 
 export async function acquireWithin(
@@ -19,9 +21,10 @@ export async function acquireWithin(
   let attempts = 0;
   for (;;) {
     attempts += 1;
+    const lastAttemptAt = now();
     const lease = await holder.acquire();
-    if (lease) return { lease, attempts, grantedAt: now() };
-    if (now() >= deadline) return { lease: null, attempts };
+    if (lease) return { lease, attempts, grantedAt: now(), lastAttemptAt };
+    if (now() >= deadline) return { lease: null, attempts, lastAttemptAt };
     await new Promise((resolve) => setTimeout(resolve, everyMs));
   }
 }

@@ -9,7 +9,8 @@ import { speaksRedis, type StartedStore } from '../src/stores/types.ts';
 import type { FaultLog } from './fault-log.ts';
 import type { Holder } from './holder.ts';
 import type { Scalar } from './holder-protocol.ts';
-import { RedisProbe, type KeyState } from './redis-probe.ts';
+import { RedisProbe, describeLocation, keyOf, type KeyState } from './redis-probe.ts';
+import type { StoreLocation } from '../targets/contract.ts';
 import { assertLoopbackUrl } from '../src/stores/loopback.ts';
 import type { WireProxy } from './wire/proxy.ts';
 import { startScenarioProxy } from './wire/scenario-proxy.ts';
@@ -55,6 +56,10 @@ export class Scenario {
   readonly point: ExplorePoint | undefined;
   readonly #options: ScenarioOptions;
   readonly #holders = new Map<string, Holder>();
+  /** Where the target says its lock lives (storeKey), or undefined: under `key` itself. */
+  #declared: StoreLocation | undefined;
+  /** A wire proxy exists on a Redis store: holders without one get a pass-through proxy. */
+  #learnScripts = false;
   #redis: RedisProbe | undefined;
   readonly #closers: Array<() => Promise<void>> = [];
 
@@ -73,11 +78,20 @@ export class Scenario {
   async holder(id: string, options: HolderOptions = {}): Promise<Holder> {
     const existing = this.#holders.get(id);
     if (existing) return existing;
-    const url = options.url ?? this.store.url;
+    // Once a run holds commands at a wire proxy, every other Redis holder talks through a
+    // pass-through proxy too: the scripts it loads (EVAL, SCRIPT LOAD) are then learned, so a
+    // later EVALSHA of the same script by the held holder is recognised by its body.
+    const url = options.url ?? (this.#learnScripts ? (await this.wire(id)).url : this.store.url);
     assertLoopbackUrl(url); // every URL a holder is handed is on this machine, whoever built it
     const holder = this.#options.spawnHolder(id);
     this.#holders.set(id, holder);
-    await holder.init({ url, key: this.key, ttlMs: this.ttlMs, params: this.#options.params });
+    const declared = await holder.init({ url, key: this.key, ttlMs: this.ttlMs, params: this.#options.params });
+    if (declared !== undefined) {
+      if (this.#declared !== undefined && JSON.stringify(this.#declared) !== JSON.stringify(declared)) {
+        throw new Error(`holders disagree on where the lock lives: storeKey(env) gave ${JSON.stringify(this.#declared)} and then ${JSON.stringify(declared)}; it must not depend on env.holder`);
+      }
+      this.#declared = declared;
+    }
     return holder;
   }
 
@@ -128,26 +142,54 @@ export class Scenario {
     return this.#redis;
   }
 
+  /** Where the lock lives in the store: the target's storeKey(env) when it declared one, else `key`. */
+  get lockLocation(): StoreLocation {
+    return this.#declared ?? this.key;
+  }
+
+  /** The Redis key the lock lives under (for a hash field: the hash's key). Wire holds look for it. */
+  get lockKey(): string {
+    return keyOf(this.lockLocation);
+  }
+
   /**
-   * Read `key` from the store and put what was seen in the history. `sentAt`/`receivedAt` bound,
-   * in harness time, the instant the store answered: with its PTTL they say until when, at the
-   * earliest, the key lives by the store's own clock (`liveUntil`).
+   * One line for a probe that found nothing where the lock should be while a holder held it: the
+   * harness cannot judge a key nobody writes. `lookedAfterMs`: how long after the acquire began.
    */
-  async observeKey(label: string, key = this.key): Promise<ObservedKey> {
+  lockNotFound(when: string, lookedAfterMs?: number): string {
+    const where = describeLocation(this.lockLocation);
+    if (lookedAfterMs !== undefined && lookedAfterMs >= this.ttlMs) {
+      return `${where} found nothing ${when}, but the harness looked ${lookedAfterMs.toFixed(0)} ms after the acquire began, past the ${this.ttlMs} ms TTL: the lease may simply have lapsed (a loaded machine; run again or with a longer --ttl), or the helper keeps its lock elsewhere (declare where with storeKey(env))`;
+    }
+    return this.#declared !== undefined
+      ? `${where} (where the target's storeKey(env) says the lock lives) found nothing ${when}: storeKey does not name the key the helper writes`
+      : `${where} found nothing ${when}: the helper keeps its lock elsewhere (a prefixed key, a hash field). Declare where with storeKey(env) in the target (targets/contract.ts), e.g. storeKey: (env) => 'lock.' + env.key`;
+  }
+
+  /**
+   * Read the lock's location (the target's storeKey, else `key`) from the store and put what was
+   * seen in the history. `sentAt`/`receivedAt` bound, in harness time, the instant the store
+   * answered: with its PTTL they say until when, at the earliest, the key lives by the store's own
+   * clock (`liveUntil`).
+   */
+  async observeKey(label: string, location: StoreLocation = this.lockLocation): Promise<ObservedKey> {
     const sentAt = this.now();
-    const state = await this.redis().keyState(key);
+    const state = await this.redis().keyState(location);
     const receivedAt = this.now();
     const liveUntil = !state.exists ? sentAt : state.pttlMs < 0 ? Number.POSITIVE_INFINITY : sentAt + state.pttlMs;
-    this.history.add('store-observed', undefined, { label, key, ...state, sentAt });
+    this.history.add('store-observed', undefined, { label, key: keyOf(location), ...state, sentAt });
     return { ...state, sentAt, receivedAt, liveUntil };
   }
 
   /**
    * A wire proxy in front of holder `id`, for faults on its connections alone (drop, blackhole,
    * delay, hold one command). Start it before the holder and give the holder its URL:
-   * `s.holder('A', { url: (await s.wire('A')).url })`. Its faults go into the fault log.
+   * `s.holder('A', { url: (await s.wire('A')).url })`. Its faults go into the fault log. On Redis,
+   * holders started after it (without a URL of their own) get a pass-through proxy each, so every
+   * script body that reaches the store is learned (an EVALSHA is recognised by its body).
    */
   async wire(id: string): Promise<WireProxy> {
+    if (speaksRedis(this.store.kind)) this.#learnScripts = true;
     const proxy = await startScenarioProxy(id, this.store.url, this.history, this.faults);
     this.onClose(() => proxy.close());
     return proxy;

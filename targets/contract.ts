@@ -16,7 +16,9 @@
  *   effect through `env.effect` (V312, V313).
  * - leader shape: `leader` runs a leader loop until `env.signal` aborts (V315).
  * - timeout shape: `timeout` runs an operation guarded by the project's timeout (V316).
- * - writer shape: `write` / `read` update and read one record (V318).
+ * - writer shape: `write` / `read` update and read one record (V318); or, for a pure
+ *   last-write-wins function, `decide` (and optionally `stamp`) while the harness keeps the record
+ *   (V318 --writer decide).
  * - schedule shape: `schedule` starts the replica's scheduler (V319).
  */
 
@@ -80,6 +82,15 @@ export interface Lease {
   [other: string]: unknown;
 }
 
+/**
+ * Where a Redis lock lives in the store, when that is not simply the key `env.key`: another key
+ * (libraries prefix the name: `lock.<name>`, `mutex:<name>`), or one field of a hash (a job record's
+ * `owner` field). The harness reads it (GET, or HGET of the field; PTTL of the key) to see who
+ * holds the lock and how long it has left, and its wire holds pick out commands naming this key.
+ * A hash field's expiry is taken to be its hash key's (PTTL).
+ */
+export type StoreLocation = string | { key: string; field: string };
+
 /** A value the schedule member returns so the harness can stop the replica's scheduler. */
 export interface ScheduleHandle {
   stop(): void | Promise<void>;
@@ -92,6 +103,14 @@ export interface Target {
   description?: string;
   /** Build your clients from `env.url`. Called once per holder, before anything else. */
   connect?(env: TargetEnv): Promise<void> | void;
+  /**
+   * Where your lock lives in a Redis store, when not under `env.key` itself: e.g.
+   * `storeKey: (env) => 'lock.' + env.key`, or `(env) => ({ key: 'job:' + env.key, field: 'owner' })`
+   * for a lock kept in a hash field. The value found there is compared with the lease's `token`.
+   * Without it the harness looks at `env.key`; when it finds nothing there while your holder holds
+   * the lock, the oracle says so (INCONCLUSIVE) instead of judging a key nobody writes.
+   */
+  storeKey?(env: TargetEnv): StoreLocation;
   /** Try once to take the lock `env.key` for `env.ttlMs`. Lease when taken, null/false when denied. */
   acquire?(env: TargetEnv): Promise<Lease | null | false>;
   /** Release a lease this holder took. */
@@ -115,6 +134,18 @@ export interface Target {
   write?(env: TargetEnv, value: string): Promise<void>;
   /** Read the record under test back (for the harness's verdict). */
   read?(env: TargetEnv): Promise<string | null>;
+  /**
+   * Pure writer shape: the record a write of `value` makes, built in this writer's process (so on
+   * its own clock) after reading the current record `existing` (null: none yet). JSON values only.
+   * Default: `{ value, updatedAt: Date.now() }`.
+   */
+  stamp?(env: TargetEnv, value: string, existing: unknown): unknown;
+  /**
+   * Pure writer shape: whether `incoming` replaces `existing` (null: no record yet) — your
+   * conflict resolution, e.g. `incoming.updatedAt > existing.updatedAt`. The harness keeps the
+   * record and asks this in the writer's process, on the writer's clock.
+   */
+  decide?(incoming: unknown, existing: unknown): boolean | Promise<boolean>;
   /** Start the replica's scheduler; report each fire with `env.effect("fire")`. */
   schedule?(env: TargetEnv): Promise<ScheduleHandle>;
   /** Close your clients. Called when the holder is done (not after a SIGKILL). */
@@ -122,7 +153,7 @@ export interface Target {
 }
 
 /** The members an oracle can require. */
-export type TargetMember = Exclude<keyof Target, 'name' | 'description' | 'connect' | 'close'>;
+export type TargetMember = Exclude<keyof Target, 'name' | 'description' | 'connect' | 'storeKey' | 'close'>;
 
 /** Identity helper that gives a target object its types. */
 export function defineTarget<T extends Target>(target: T): T {

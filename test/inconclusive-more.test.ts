@@ -50,6 +50,20 @@ describe('INCONCLUSIVE when the fault did not land (V315-V319, wire holds)', () 
     expect(record.counts).toMatchObject({ 'Europe/Berlin 2025-03-30 fires': 0, 'Europe/Berlin 2025-03-30 R1': 0, 'Europe/Berlin 2025-03-30 R2': 0 });
   });
 
+  test('V319 on a scheduler that storms zero-delay timers: the day stops at the timer budget, with the storm measured and small evidence', async () => {
+    const record = await runOracle({
+      oracle: 'V319',
+      target: fixture('clock/timer-storm'),
+      params: { replicas: 2, days: 'Europe/Berlin:2025-10-26', timerBudget: 20_000 },
+    });
+    expect(record.verdict).toBe('INCONCLUSIVE');
+    expect(unmet(record)).toEqual(['every day ran to its end within the timer budget']);
+    // From 02:00 the fixture re-arms a zero-delay timer each simulated ms (1 ms once inside a tick).
+    expect(record.preconditions.find((c) => !c.held)?.detail).toMatch(/ran 20001 timers .* by 2025-10-26 02:00:\d\d.*, the last half of them at (9\d\d|1000) per simulated second: a timer storm/);
+    expect(record.counts['Europe/Berlin 2025-10-26 stormTimers']).toBe(20_001);
+    expect(JSON.stringify(record).length).toBeLessThan(5_000_000);
+  });
+
   test('V313 renewal-wire on a job that never renews: there is no renewal to hold', async () => {
     const record = await runOracle({ oracle: 'V313', target: 'targets/redis/ioredis/lease-no-renewal.ts', params: { variant: 'renewal-wire', ttl: 100, timeout: 600 } });
     expect(record.verdict).toBe('INCONCLUSIVE');
@@ -62,7 +76,7 @@ describe('INCONCLUSIVE when the fault did not land (V315-V319, wire holds)', () 
     const record = await runOracle({ oracle: 'V310', target: fixture('release-get-compare-pexpire'), params: { variant: 'narrow', hold: 'wire' } });
     expect(record.verdict).toBe('INCONCLUSIVE');
     expect(unmet(record)).toEqual(['A was held inside its release, before its delete']);
-    expect(record.preconditions.find((c) => !c.held)?.detail).toMatch(/without sending a delete the wire proxy recognises/);
+    expect(record.preconditions.find((c) => !c.held)?.detail).toMatch(/without sending a delete of the lock's key the wire proxy recognises/);
     expect(record.counts).toMatchObject({ cAcquired: 0, keyGoneAfterRelease: 0 });
   });
 });

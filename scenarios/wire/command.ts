@@ -33,11 +33,18 @@ export interface CommandPattern {
   sha?: string;
   /** The command names this key: one of its arguments (Redis, or a Postgres Bind parameter) is it, or its text contains it. */
   naming?: string;
+  /** Redis: one of the command's arguments is exactly this key (the lock's key, not some other). */
+  key?: string;
 }
 
 /** Whether the command names `key` (an argument, a bound parameter, or its text): what --explore counts as a command on the lock. */
 export function namesKey(command: WireCommand, key: string): boolean {
   return command.args.includes(key) || command.text.includes(key);
+}
+
+/** The same patterns, narrowed to commands with `key` exactly among their arguments (the lock's key, not a job's data key that merely contains it). */
+export function onKey(patterns: readonly CommandPattern[], key: string): CommandPattern[] {
+  return patterns.map((pattern) => ({ ...pattern, key }));
 }
 
 export function sha1(body: string): string {
@@ -73,6 +80,7 @@ export function matchesPattern(command: WireCommand, pattern: CommandPattern): b
   if (pattern.text !== undefined && !matchesText(command.text, pattern.text)) return false;
   if (pattern.sha !== undefined && command.sha !== pattern.sha.toLowerCase()) return false;
   if (pattern.naming !== undefined && !namesKey(command, pattern.naming)) return false;
+  if (pattern.key !== undefined && !command.args.includes(pattern.key)) return false;
   if (pattern.script !== undefined) {
     const bySha = typeof pattern.script === 'string' && command.sha === sha1(pattern.script);
     if (!bySha && !matchesText(command.script, pattern.script)) return false;
@@ -88,5 +96,6 @@ export function describePattern(pattern: CommandPattern): string {
   if (pattern.script !== undefined) parts.push(`script ~ ${String(pattern.script).slice(0, 60)}`);
   if (pattern.sha !== undefined) parts.push(`sha ${pattern.sha}`);
   if (pattern.naming !== undefined) parts.push(`naming ${pattern.naming}`);
+  if (pattern.key !== undefined) parts.push(`on key ${pattern.key}`);
   return parts.length ? parts.join(', ') : 'any command';
 }

@@ -18,7 +18,7 @@ export class Tracer {
     wire.on((event) => {
       if (event.type !== 'command') return;
       const { command } = event;
-      const onKey = namesKey(command, s.key);
+      const onKey = namesKey(command, s.lockKey);
       this.#record('command', command.name, command.text, { connection: event.connection, onKey });
     });
     const holder = await s.holder(id, { url: wire.url });
