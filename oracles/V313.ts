@@ -314,7 +314,7 @@ export default defineOracle({
       const during = await s.observeKey("B in its critical section (held at its first write)");
       bLatch.release();
       const bEnd = await s.within(bJob, p.timeout);
-      const gone = bEnd !== undefined && (await s.waitUntil(async () => !(await s.redis().keyState(s.key)).exists, p.timeout, retryEvery));
+      const gone = bEnd !== undefined && (await s.waitUntil(async () => !(await s.redis().keyState(s.lockLocation)).exists, p.timeout, retryEvery));
       const after = await s.observeKey("B's job ended");
       const went = bEnd !== undefined && gone && !after.exists && stop.active();
       preconditions.push({
@@ -350,7 +350,7 @@ export default defineOracle({
     /** after-lift: A's lease lapses in the store while A is stopped; A resumes; only then B contends. */
     async function contendAfterLift() {
       s.progress(`A ${stop.what} after its first write; waiting for its ${p.ttl} ms lease to lapse in the store`);
-      const lapsed = await s.waitUntil(async () => !(await s.redis().keyState(s.key)).exists, p.timeout, retryEvery);
+      const lapsed = await s.waitUntil(async () => !(await s.redis().keyState(s.lockLocation)).exists, p.timeout, retryEvery);
       const seen = await s.observeKey('A stopped; its lease lapsed?');
       preconditions.push({
         name: "A's lease lapsed in the store while A was stopped",
