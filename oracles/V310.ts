@@ -214,7 +214,7 @@ export default defineOracle({
     // A refusal that came after B's lease could have lapsed proves nothing about A's release: it
     // is then left out, and when nothing else shows the damage the run is INCONCLUSIVE.
     if (bSide && !bSide.ok && !bSide.inWindow) {
-      const late = `B's ${bSide.member} was refused ${(bSide.endedAt - bAcquireStartedAt).toFixed(0)} ms after B began its acquire, past its ${p.ttl} ms lease: B's lease may simply have lapsed`;
+      const late = `B's ${bSide.member} was refused at ${bSide.endedAt.toFixed(0)} ms, after B's lease could have lapsed (${bLiveUntil().toFixed(0)} ms: ${p.ttl} ms after B began its acquire, or the PTTL read after B acquired): B's lease may simply have lapsed`;
       bSide = undefined;
       const tokenKnown = typeof leaseB?.token === 'string';
       const othersHeld = after !== undefined && leaseC === null && (!tokenKnown || after.value === leaseB!.token);
@@ -241,7 +241,16 @@ export default defineOracle({
       // A release that returns false says it found the lock was no longer its own.
       const ok = member === 'extend' ? await holder.extend(lease, p.ttl) : await holder.release(lease).then((r) => r.ok && r.value !== false);
       const endedAt = s.now();
-      return { member, ok, endedAt, inWindow: endedAt - bAcquireStartedAt < p.ttl };
+      return { member, ok, endedAt, inWindow: endedAt < bLiveUntil() };
+    }
+
+    /**
+     * Until when B's lease lives at the earliest: its TTL from when B began the acquire that took
+     * it (the key was set after that), or, when later, the PTTL the store gave right after B acquired.
+     */
+    function bLiveUntil(): number {
+      const byTtl = bAcquireStartedAt + p.ttl;
+      return seenB?.exists && (typeof leaseB?.token !== 'string' || seenB.value === leaseB.token) ? Math.max(byTtl, seenB.liveUntil) : byTtl;
     }
 
     function landed(held: boolean, detail: string) {
@@ -309,7 +318,8 @@ export default defineOracle({
      * The property is about B's lease while it is live: a key found gone, or a C granted, after
      * B's own TTL ran out by the store's clock proves nothing about A's release (a slow acquire,
      * a loaded machine). B's lease lives, at the earliest, until the read after B acquired was sent
-     * plus the PTTL it returned; a violation counts only if it was seen before then.
+     * plus the PTTL it returned; a violation counts only if it was seen before then (B's own
+     * extend or second release refused counts when it was answered before B's lease could lapse).
      */
     function insideBsLease(held: boolean, keyWasB: boolean) {
       const seenLive = seenB !== undefined && seenB.exists && (typeof leaseB?.token !== 'string' || seenB.value === leaseB.token);
@@ -324,7 +334,9 @@ export default defineOracle({
       const until = seenB!.liveUntil;
       const readInside = keyWasB || after!.receivedAt < until;
       const cInside = leaseC === null || cAnsweredAt < until;
-      const violationSeenInside = (!keyWasB && readInside) || (leaseC !== null && cInside);
+      // B's own extend (or second release) refused while its lease was live is seen inside too.
+      const bRefusedInside = bSide !== undefined && !bSide.ok && bSide.inWindow;
+      const violationSeenInside = (!keyWasB && readInside) || (leaseC !== null && cInside) || bRefusedInside;
       if (held || violationSeenInside) return;
       preconditions.push({
         name: "B's lease was live when the harness judged",
@@ -344,7 +356,7 @@ export default defineOracle({
         : p.variant === 'pause'
           ? `A took a ${p.ttl} ms lock and was stopped (SIGSTOP) until it lapsed and B took the lock; then A resumed and released`
           : `A took a ${p.ttl} ms lock and began its release, but was held after its check and before its delete (${p.hold === 'wire' ? "its delete command kept at A's wire proxy" : 'at the seam release:before-delete'}) until the lock lapsed and B took it; then A's release went on`;
-      const bSaw = bSide ? ` B's ${bSide.member} of its own lease ${bSide.ok ? 'still succeeded' : 'was refused'}.` : '';
+      const bSaw = bSide ? ` B's ${bSide.member} of its own lease ${bSide.ok ? 'still succeeded' : 'was refused'},` : '';
       if (!held && leaseC === null && bSide && !bSide.ok) {
         return `${how}. A's release destroyed B's lock without freeing it: ${what}, a third holder C was denied, but B's ${bSide.member} of its own live lease was refused, so B no longer held the lock it was granted. The release changes the lock (overwrites or marks it) without checking, atomically, that it still holds its own token.`;
       }

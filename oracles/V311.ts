@@ -98,7 +98,7 @@ export default defineOracle({
       heldSince = s.now();
       if (lease) atKill = await s.observeKey('A acquired; about to kill A');
     } else {
-      const stop = point ? armPoint(point, a, wireA, s.key) : a.holdSeam('acquire:after-set');
+      const stop = point ? armPoint(point, a, wireA, s.lockKey) : a.holdSeam('acquire:after-set');
       const acquire = a.acquire();
       const first = await s.within(Promise.race([stop.reached.then(() => 'seam' as const), acquire.then(() => 'done' as const)]), p.timeout);
       if (first === 'seam') {

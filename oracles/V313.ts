@@ -221,7 +221,7 @@ export default defineOracle({
 
     let stop: Stop;
     if (point) {
-      const at = armPoint(point, a, wireA, s.key);
+      const at = armPoint(point, a, wireA, s.lockKey);
       aFirst.release();
       const first = await s.within(Promise.race([at.reached.then(() => 'held' as const), aJob.then(() => 'ended' as const)]), p.timeout);
       const since = s.now();

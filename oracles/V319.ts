@@ -46,7 +46,7 @@ export default defineOracle({
       min: 0,
       doc: 'how far (simulated ms) a replica runs on past an advance through its own timers that start no async work, without a round trip each; less than --in-step',
     },
-    timerBudget: { kind: 'count', default: 200_000, min: 1, doc: 'timers a replica may run in one simulated day; past it the day stops as a timer storm' },
+    timerBudget: { kind: 'count', default: 200_000, min: 1, max: 100_000_000, doc: 'timers a replica may run in one simulated day; past it the day stops as a timer storm' },
     hostTz: { kind: 'text', default: '', doc: "the replicas' TZ (e.g. UTC, a host not running in the job's zone); empty: each day's own zone" },
   },
   needs: () => ['schedule'],

@@ -308,7 +308,7 @@ export class Holder {
   async extend(lease: LeaseSummary, ttlMs: number): Promise<boolean> {
     const outcome = await this.call('extend', [ttlMs], lease.leaseId);
     const extended = outcome.ok && outcome.value === true;
-    this.ctx.history.add(extended ? 'extend-ok' : 'extend-failed', this.id, { leaseId: lease.leaseId, ttlMs });
+    this.ctx.history.add(extended ? 'extend-ok' : 'extend-failed', this.id, { leaseId: lease.leaseId, ttlMs, ...(outcome.error ? { error: firstLine(outcome.error) } : {}) });
     return extended;
   }
 
