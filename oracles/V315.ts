@@ -131,7 +131,7 @@ export default defineOracle({
     const point = s.point;
     let cut: Cut;
     if (point) {
-      const at = armPoint(point, a, wireA, s.key);
+      const at = armPoint(point, a, wireA, s.lockKey);
       aFirst.release();
       const first = await s.within(Promise.race([at.reached.then(() => 'held' as const), aLoop.then(() => 'ended' as const)]), p.timeout);
       preconditions.push({
