@@ -181,7 +181,7 @@ export default defineOracle({
       s.history.add('store-observed', undefined, { label: `${variant}: store clock minus real clock`, skewMs: Math.round(measuredStoreSkewMs) });
       s.progress(`${variant}: A takes a ${p.ttl} ms lease`);
 
-      const step = point ? await armClockStep(point, a, wireA, s.key, offsets.a) : undefined;
+      const step = point ? await armClockStep(point, a, wireA, s.lockKey, offsets.a) : undefined;
       const aLease = await a.acquire();
       const aAt = s.now();
       if (step) {
