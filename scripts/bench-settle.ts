@@ -46,7 +46,11 @@ for (let pair = 0; pair < PAIRS; pair++) {
   }
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
 const wall = (jobs: number) => median(samples.filter((s) => s.jobs === jobs).map((s) => s.wallS));
 const rows = (JSON.parse(readFileSync(ROWS, 'utf8')) as RowsFile).rows.length;
 console.log(`${rows} rows (${ROWS}), ${PAIRS} pair(s), measured ${new Date().toISOString().slice(0, 16)}Z on ${process.env.HOSTNAME ?? 'this machine'}\n`);
