@@ -1,8 +1,17 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 // Oracle tests start real stores and real holder processes: a few files at a time on 2 cores.
 // No retries: a flaky verdict is exactly what this project reports, so it must show.
 export default defineConfig({
+  // This package's own files import it by name, as a user's project does (docs/examples, the README's
+  // example test): the sources here (tsconfig.json "paths" says the same to the typecheck).
+  resolve: {
+    alias: [
+      { find: /^lock-oracles$/, replacement: fileURLToPath(new URL('./src/index.ts', import.meta.url)) },
+      { find: /^lock-oracles\/vitest$/, replacement: fileURLToPath(new URL('./src/vitest.ts', import.meta.url)) },
+    ],
+  },
   test: {
     include: ['test/**/*.test.ts'],
     // The container parity suite runs on its own: npm run test:containers (vitest.containers.config.ts).

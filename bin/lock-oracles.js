@@ -2,8 +2,11 @@
 /**
  * lock-oracles with plain node, no TypeScript loader: runs the compiled CLI in dist/ (see
  * src/build-dist.ts), rebuilding it first when any source it was built from changed or an oracle
- * file was added or removed. The check is one small JSON read and a stat per source file.
+ * file was added or removed. The check is one small JSON read and a stat per source file; a source
+ * whose mtime differs is compared by content (an installed package keeps its prebuilt dist/: npm
+ * does not keep mtimes, and its directory may be read-only).
  */
+import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -14,9 +17,12 @@ const ROOT = fileURLToPath(new URL('../', import.meta.url));
 function currentBuild() {
   try {
     const stamp = JSON.parse(readFileSync(join(ROOT, 'dist', 'build.json'), 'utf8'));
-    for (const [path, mtime] of Object.entries(stamp.inputs)) if (statSync(join(ROOT, path)).mtimeMs !== mtime) return undefined;
+    for (const [path, { mtimeMs, sha256 }] of Object.entries(stamp.inputs)) {
+      const file = join(ROOT, path);
+      if (statSync(file).mtimeMs !== mtimeMs && createHash('sha256').update(readFileSync(file)).digest('hex') !== sha256) return undefined;
+    }
     const oracles = JSON.stringify(stamp.oracles);
-    return oracles === JSON.stringify(oracleFiles()) ? stamp.cli : undefined;
+    return oracles === JSON.stringify(oracleFiles()) ? join(ROOT, stamp.cli) : undefined;
   } catch {
     return undefined;
   }
@@ -46,11 +52,12 @@ async function rebuild() {
   });
   try {
     const { buildDist } = await import(pathToFileURL(builder).href);
-    return (await buildDist()).cli;
+    return join(ROOT, (await buildDist()).cli);
   } finally {
     rmSync(builder, { force: true });
   }
 }
 
-const cli = currentBuild() ?? (await rebuild());
-await import(pathToFileURL(cli).href);
+// `--build-only` (npm's prepack): build dist/ now and start nothing.
+if (process.argv[2] === '--build-only') await rebuild();
+else await import(pathToFileURL(currentBuild() ?? (await rebuild())).href);

@@ -10,7 +10,7 @@ import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
 import { colourVerdict, progressPrinter } from './progress.ts';
 import { exitCodeFor, EXIT, expectationLine } from './exit-codes.ts';
-import { loadAllOracles, loadOracle, REPO_ROOT, UsageError } from './registry.ts';
+import { loadAllOracles, loadOracle, UsageError } from './registry.ts';
 import { optionName } from './params.ts';
 import { runOracle } from './run-oracle.ts';
 import { combineRuns, type EvidenceRecord } from './evidence.ts';
@@ -81,7 +81,7 @@ Options:
                        times the oracle's TTLs and timeouts); past it the run is ERROR naming what was pending
   --expect pass|fail   exit 0 when the verdict matches (failing-first proof of a fix)
   --json               print the evidence record on stdout (progress stays on stderr)
-  --report-dir <dir>   where evidence is written (default: reports/)
+  --report-dir <dir>   where evidence is written (default: reports/ under the current directory)
   --no-report          write nothing
   --quiet              no progress lines: only the verdict line
   --explore            find the failing schedule: trace A's part alone, then run one scenario per point
@@ -132,7 +132,7 @@ async function main(argv: string[]): Promise<number> {
   const runtime = values.runtime ?? 'local';
   if (!(RUNTIME_CHOICES as readonly string[]).includes(runtime)) throw new UsageError(`--runtime must be ${RUNTIME_CHOICES.join(', ')}, got "${runtime}"`);
   const progress = progressPrinter(!values.quiet);
-  const reportDir = values['no-report'] ? undefined : resolve(values['report-dir'] ?? resolve(REPO_ROOT, 'reports'));
+  const reportDir = values['no-report'] ? undefined : resolve(values['report-dir'] ?? 'reports');
   if (reportDir) {
     try {
       checkWritableDir(reportDir);

@@ -20,6 +20,20 @@ import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const CACHE = join(tmpdir(), 'lock-oracles-cache', 'modules');
+/**
+ * Spelled so that this file's own text does not contain it: this file is bundled by the same
+ * plugin (src/build-dist.ts), which would otherwise rewrite these very search strings (and the
+ * banner's own import meta URL).
+ */
+const IMPORT_META = ['import', 'meta'].join('.');
+
+const PACKAGE_ROOT = fileURLToPath(new URL('../', import.meta.url));
+/**
+ * This package's public entries by name, as its own files import them (docs/examples, test
+ * fixtures): the sources, since dist/ is built only by the launcher and `npm pack`. A target in
+ * a user's project resolves 'lock-oracles' to the installed package's dist/ like any package.
+ */
+const SELF_IMPORTS: Record<string, string> = { 'lock-oracles': 'src/index.ts', 'lock-oracles/vitest': 'src/vitest.ts' };
 const UNUSED_FOR_MS = 24 * 60 * 60 * 1000;
 const TYPESCRIPT = /\.[mc]?tsx?$/;
 
@@ -112,6 +126,8 @@ const leaveToNode: Plugin = {
     build.onResolve({ filter: /.*/ }, async (args) => {
       if (args.kind === 'entry-point' || args.pluginData?.resolving) return undefined;
       if (isBuiltin(args.path)) return { path: args.path, external: true };
+      const self = SELF_IMPORTS[args.path];
+      if (self && !relative(PACKAGE_ROOT, args.importer).startsWith('..')) return { path: join(PACKAGE_ROOT, self) };
       const found = await build.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: { resolving: true } });
       if (found.errors.length) return { errors: found.errors };
       if (found.external) return { path: found.path, external: true };
@@ -133,7 +149,7 @@ const NODE_NAMESPACE = '__lockOraclesNodeNamespace';
 /** In every output chunk: node's require, and the namespace node's ESM loader gives a CommonJS module. */
 const REQUIRE_BANNER = [
   `import { createRequire as __lockOraclesCreateRequire } from 'node:module';`,
-  `const ${REQUIRE} = __lockOraclesCreateRequire(import.meta.url);`,
+  `const ${REQUIRE} = __lockOraclesCreateRequire(${IMPORT_META}.url);`,
   `const ${NODE_NAMESPACE} = (m) => Object.assign(Object.create(null), m !== null && (typeof m === 'object' || typeof m === 'function') ? m : {}, { default: m, __esModule: true });`,
 ].join('\n');
 
@@ -153,15 +169,29 @@ function isCommonJs(path: string): boolean {
   }
 }
 
+/** How a bundled file's `import.meta.url` / `.filename` / `.dirname` are written for the source file at `path`. */
+export interface SourceLocation {
+  url(path: string): string;
+  filename(path: string): string;
+  dirname(path: string): string;
+}
+
+/** The source's absolute location, fixed at build time (outputs used on this machine only). */
+const ABSOLUTE: SourceLocation = {
+  url: (path) => JSON.stringify(pathToFileURL(path).href),
+  filename: (path) => JSON.stringify(path),
+  dirname: (path) => JSON.stringify(dirname(path)),
+};
+
 /** A bundled TypeScript file still sees its own location in import.meta (e.g. new URL('./x.json', import.meta.url)). */
-export function keepSourceLocation(build: PluginBuild): void {
+export function keepSourceLocation(build: PluginBuild, location: SourceLocation = ABSOLUTE): void {
   build.onLoad({ filter: TYPESCRIPT }, (args) => {
     const source = readFileSync(args.path, 'utf8');
-    const contents = source.includes('import.meta')
+    const contents = source.includes(IMPORT_META)
       ? source
-          .replaceAll('import.meta.url', JSON.stringify(pathToFileURL(args.path).href))
-          .replaceAll('import.meta.filename', JSON.stringify(args.path))
-          .replaceAll('import.meta.dirname', JSON.stringify(dirname(args.path)))
+          .replaceAll(`${IMPORT_META}.url`, location.url(args.path))
+          .replaceAll(`${IMPORT_META}.filename`, location.filename(args.path))
+          .replaceAll(`${IMPORT_META}.dirname`, location.dirname(args.path))
       : source;
     return { contents, loader: args.path.endsWith('x') ? 'tsx' : 'ts' };
   });

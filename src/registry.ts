@@ -12,11 +12,11 @@ export class UsageError extends Error {
   override name = 'UsageError';
 }
 
-/** Set only in the compiled CLI (src/build-dist.ts): the build dir holding each oracle's compiled twin. */
+/** Set only in the compiled CLI (src/build-dist.ts): the build dir (under dist/) holding each oracle's compiled twin. */
 declare const LOCK_ORACLES_BUILD: string | undefined;
 
 function oracleModule(id: string): string {
-  return typeof LOCK_ORACLES_BUILD === 'string' ? join(LOCK_ORACLES_BUILD, 'oracles', `${id}.js`) : join(ORACLES_DIR, `${id}.ts`);
+  return typeof LOCK_ORACLES_BUILD === 'string' ? join(REPO_ROOT, 'dist', LOCK_ORACLES_BUILD, 'oracles', `${id}.js`) : join(ORACLES_DIR, `${id}.ts`);
 }
 
 function oracleIds(): string[] {

@@ -1,7 +1,7 @@
 // Job shape (V312, V313): your job under your lock; every protected write goes through env.effect.
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { defineTarget } from '../../targets/contract.ts';
+import { defineTarget } from 'lock-oracles';
 
 const DEL_IF_OURS = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0";
 let redis: Redis;

@@ -1,7 +1,7 @@
 // Leader shape (V315): your leader loop, until env.signal aborts; each leader write goes through env.effect.
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { defineTarget } from '../../targets/contract.ts';
+import { defineTarget } from 'lock-oracles';
 
 const PEXPIRE_IF_OURS = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) end return 0";
 let redis: Redis;

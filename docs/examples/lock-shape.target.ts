@@ -1,7 +1,7 @@
 // Lock shape (V310, V311): your acquire / release / extend, bound one to one.
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { defineTarget } from '../../targets/contract.ts';
+import { defineTarget } from 'lock-oracles';
 
 const DEL_IF_OURS = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0";
 const PEXPIRE_IF_OURS = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) end return 0";

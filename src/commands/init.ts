@@ -7,10 +7,13 @@
  *
  * Shapes: `with-lock` binds your own `withLock(client, key, ttlMs, fn)` through fromWithLock;
  * `binding` uses the ready binding for the library (targets/adapters/). The file imports the
- * adapters by a path relative to where it is written.
+ * adapters from 'lock-oracles' when that resolves from where it is written (the package is
+ * installed in that project, or the file is inside this repository); otherwise by a path relative
+ * to this repository.
  */
 import { existsSync, writeFileSync } from 'node:fs';
-import { dirname, relative, resolve } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, relative, resolve, sep } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
 import { REPO_ROOT, UsageError } from '../registry.ts';
@@ -69,7 +72,8 @@ export async function init(argv: string[]): Promise<number> {
     if (answers.helper && !existsSync(answers.helper)) throw new UsageError(`--helper ${helper}: no such file`);
     writeFileSync(answers.out, targetSource(answers));
     const oracles = shape === 'binding' && client === 'pg' ? 'V314 (lock), V312/V313/V315 with --store postgres (job, leader)' : 'V310/V311 (lock), V312/V313 (job), V315 (leader)';
-    process.stdout.write(`wrote ${values.out}: it serves ${oracles}.\nTry: npm run oracle -- V313 --target ${values.out}${client === 'pg' ? ' --store postgres' : ''}\n`);
+    const command = REPO_ROOT.split(sep).includes('node_modules') ? 'npx lock-oracles' : 'npm run oracle --';
+    process.stdout.write(`wrote ${values.out}: it serves ${oracles}.\nTry: ${command} V313 --target ${values.out}${client === 'pg' ? ' --store postgres' : ''}\n`);
     return EXIT.PASS;
   } finally {
     ask?.close();
@@ -117,8 +121,19 @@ function importPath(fromFile: string, toFile: string): string {
   return path.startsWith('.') ? path : `./${path}`;
 }
 
+/** True when `import … from 'lock-oracles'` resolves from the file `out`. */
+function packageResolvesFrom(out: string): boolean {
+  try {
+    createRequire(out).resolve('lock-oracles/package.json');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export function targetSource(a: Answers): string {
-  const adapter = (file: string) => importPath(a.out, resolve(REPO_ROOT, 'targets/adapters', file));
+  const fromPackage = packageResolvesFrom(a.out);
+  const adapter = (file: string) => (fromPackage ? 'lock-oracles' : importPath(a.out, resolve(REPO_ROOT, 'targets/adapters', file)));
   const { imports, build } = CLIENT_CODE[a.client];
   const lines = [`// Written by \`lock-oracles init --client ${a.client} --shape ${a.shape}\`; see the README's "Writing a target".`, ...imports];
   if (a.shape === 'with-lock') {

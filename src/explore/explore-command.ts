@@ -2,7 +2,7 @@
 import { join, resolve } from 'node:path';
 import { exitCodeFor, expectationLine } from '../exit-codes.ts';
 import { colourVerdict } from '../progress.ts';
-import { REPO_ROOT, UsageError } from '../registry.ts';
+import { UsageError } from '../registry.ts';
 import type { RuntimeChoice } from '../stores/start-store.ts';
 import type { StoreKind } from '../stores/types.ts';
 import { emitTest } from './emit-test.ts';
@@ -49,7 +49,7 @@ export async function exploreCommand(o: ExploreOptions): Promise<number> {
   const { record, schedule } = result;
   let written: string | undefined;
   if (!o.noReport) {
-    written = writeExploreReport(result, resolve(o.reportDir ?? resolve(REPO_ROOT, 'reports')));
+    written = writeExploreReport(result, resolve(o.reportDir ?? 'reports'));
   }
   if (o.emitTest) {
     if (!schedule) throw new UsageError(`--emit-test: no schedule failed (${record.verdict}), so there is no failing-first test to write`);

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { combineRuns, type EvidenceRecord } from '../evidence.ts';
 import { exitCodeFor, expectationLine } from '../exit-codes.ts';
 import { colourVerdict } from '../progress.ts';
-import { REPO_ROOT, UsageError } from '../registry.ts';
+import { UsageError } from '../registry.ts';
 import { writeMultiRunReport, writeRunReport } from '../report/write-report.ts';
 import type { RuntimeChoice } from '../stores/start-store.ts';
 import { readSchedule, replaySchedule } from './replay.ts';
@@ -37,7 +37,7 @@ export async function replayCommand(o: ReplayCommandOptions): Promise<number> {
   }
   const combined = runs > 1 ? combineRuns(records) : undefined;
   const verdict = combined?.verdict ?? records[0]!.verdict;
-  const reportDir = resolve(o.reportDir ?? resolve(REPO_ROOT, 'reports'));
+  const reportDir = resolve(o.reportDir ?? 'reports');
   const written = o.noReport ? undefined : combined ? writeMultiRunReport(combined, reportDir, records.map((r) => writeRunReport(r, reportDir))) : writeRunReport(records[0]!, reportDir);
   if (o.json) process.stdout.write(`${JSON.stringify(combined ?? records[0], null, 2)}\n`);
   if (!o.quiet) {

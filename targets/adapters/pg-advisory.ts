@@ -14,7 +14,6 @@
  * shape (V312, V313 on `--store postgres`) and leader shape (V315). An advisory lock has no TTL:
  * `env.ttlMs` is not used, the lock lasts as long as its session or transaction.
  */
-import type pg from 'pg';
 import { defineTarget, type Lease, type Target, type TargetEnv } from '../contract.ts';
 import { ok, TRY_LOCK, TRY_XACT_LOCK, UNLOCK } from '../postgres/sql.ts';
 import { acquireRunRelease, jobAndLeader } from './from-with-lock.ts';
@@ -25,9 +24,27 @@ export interface PgAdvisoryOptions {
   scope: AdvisoryScope;
 }
 
-export function pgAdvisoryLock(connect: (env: TargetEnv) => pg.Pool | Promise<pg.Pool>, options: PgAdvisoryOptions): Target {
-  let pool: pg.Pool | undefined;
-  const connected = (): pg.Pool => {
+type QueryResultLike = { rows: Array<{ ok?: unknown }> };
+
+/** What the binding uses of a `pg` client checked out of the pool (structural: the project's own `pg` version). */
+export interface PgClientLike {
+  query(sql: string, values?: unknown[]): Promise<QueryResultLike>;
+  release(error?: Error | boolean): void;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+}
+
+/** What the binding uses of a `pg.Pool` (structural: the project's own `pg` version, no @types/pg needed here). */
+export interface PgPoolLike {
+  query(sql: string, values?: unknown[]): Promise<QueryResultLike>;
+  connect(): Promise<PgClientLike>;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+  on(event: 'connect', listener: (client: PgClientLike) => void): unknown;
+  end(): Promise<void>;
+}
+
+export function pgAdvisoryLock(connect: (env: TargetEnv) => PgPoolLike | Promise<PgPoolLike>, options: PgAdvisoryOptions): Target {
+  let pool: PgPoolLike | undefined;
+  const connected = (): PgPoolLike => {
     if (!pool) throw new Error('pgAdvisoryLock: the pool is not built: the harness must call connect(env) first');
     return pool;
   };
@@ -55,7 +72,7 @@ export function pgAdvisoryLock(connect: (env: TargetEnv) => pg.Pool | Promise<pg
     session: {
       acquire: (env) => onClient(false, TRY_LOCK, env),
       async release(env, lease) {
-        const client = lease.client as pg.PoolClient;
+        const client = lease.client as PgClientLike;
         try {
           return ok(await client.query(UNLOCK, [env.key]));
         } finally {
@@ -66,7 +83,7 @@ export function pgAdvisoryLock(connect: (env: TargetEnv) => pg.Pool | Promise<pg
     transaction: {
       acquire: (env) => onClient(true, TRY_XACT_LOCK, env),
       async release(_env, lease) {
-        const client = lease.client as pg.PoolClient;
+        const client = lease.client as PgClientLike;
         try {
           await client.query('COMMIT');
           return true;

@@ -10,8 +10,6 @@
  * `{ fence: true }` adds a fencing token (`INCR <key>:fence`) that every write carries.
  */
 import { randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
-import type { createClient } from 'redis';
 import { defineTarget, type Lease, type Target, type TargetEnv } from '../contract.ts';
 import { COMPARE_AND_DELETE, COMPARE_AND_PEXPIRE } from '../redis/lua.ts';
 import { acquireRunRelease, closeClient, jobAndLeader } from './from-with-lock.ts';
@@ -30,9 +28,28 @@ export interface SetNxOptions {
   fence?: boolean;
 }
 
-type NodeRedisClient = ReturnType<typeof createClient>;
+/**
+ * What ioredisSetNx uses of an ioredis client. Structural, so the client of the project's own
+ * ioredis version fits (a class type from the harness's copy would not).
+ */
+export interface IoredisLike {
+  set(key: string, value: string, px: 'PX', ttlMs: number, nx: 'NX'): Promise<unknown>;
+  eval(script: string, numKeys: number, ...keysAndArgs: string[]): Promise<unknown>;
+  incr(key: string): Promise<number>;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+}
 
-export function ioredisSetNx(connect: (env: TargetEnv) => Redis | Promise<Redis>, options: SetNxOptions = {}): Target {
+/** What nodeRedisSetNx uses of a node-redis client (structural, as IoredisLike). */
+export interface NodeRedisLike {
+  readonly isOpen: boolean;
+  connect(): Promise<unknown>;
+  set(key: string, value: string, options: { PX: number; NX: true }): Promise<unknown>;
+  eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
+  incr(key: string): Promise<number>;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+}
+
+export function ioredisSetNx(connect: (env: TargetEnv) => IoredisLike | Promise<IoredisLike>, options: SetNxOptions = {}): Target {
   return setNxTarget('ioredis', async (env) => {
     const redis = await connect(env);
     redis.on('error', (error: Error) => env.log(`ioredis: ${error.message}`));
@@ -45,7 +62,7 @@ export function ioredisSetNx(connect: (env: TargetEnv) => Redis | Promise<Redis>
   }, options);
 }
 
-export function nodeRedisSetNx(connect: (env: TargetEnv) => NodeRedisClient | Promise<NodeRedisClient>, options: SetNxOptions = {}): Target {
+export function nodeRedisSetNx(connect: (env: TargetEnv) => NodeRedisLike | Promise<NodeRedisLike>, options: SetNxOptions = {}): Target {
   return setNxTarget('node-redis', async (env) => {
     const redis = await connect(env);
     // node-redis throws an 'error' event nobody listens to, which would crash the holder.
