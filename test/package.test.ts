@@ -10,11 +10,15 @@
  * - the compiled script's expectOracle(...).toPass() PASSes the fenced job;
  * - nothing is written into the installed package (its prebuilt dist/ is used as it is, so a
  *   read-only install works).
- * npm installs from the local tarball and the npm cache (--prefer-offline).
+ * Then the CI workflow of the README (docs/ci/settle.yml) runs there: its `run:` steps, taken from
+ * the parsed YAML, each in bash as Actions runs it, settle a rows file with one Confirmed, one
+ * Refuted and one Unconfirmed row; the job summary gets the Markdown table.
+ * npm installs from the local tarball and the npm cache (prefer-offline).
  */
 import { afterAll, describe, expect, test } from 'vitest';
 import { execa } from 'execa';
-import { copyFileSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { parse } from 'yaml';
 import { join, relative, resolve } from 'node:path';
 import { makeRunDir } from '../src/run-dir.ts';
 
@@ -22,6 +26,8 @@ const REPO = resolve(import.meta.dirname, '..');
 const FIXTURE = join(REPO, 'test/fixtures/package-project');
 const USER_IOREDIS = '5.8.2';
 const scratch = makeRunDir('package');
+const project = join(scratch.dir, 'project');
+const npmEnv = { npm_config_loglevel: 'error', npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false', npm_config_prefer_offline: 'true' };
 afterAll(() => scratch.remove());
 
 /** Every file under `dir` (its own node_modules left out) with its size and mtime. */
@@ -46,16 +52,15 @@ describe('npm pack, installed into a scratch project', () => {
     expect(paths.some((p) => p.startsWith('test/'))).toBe(false);
     expect(new Set(paths.filter((p) => /^dist\/build-/.test(p)).map((p) => p.split('/')[1])).size).toBe(1); // only the current build
 
-    const project = join(scratch.dir, 'project');
     await execa('mkdir', [project]);
     writeFileSync(
       join(project, 'package.json'),
       `${JSON.stringify({ name: 'scratch-project', private: true, type: 'module', devDependencies: { 'lock-oracles': `file:../${filename}`, ioredis: USER_IOREDIS, '@types/node': '20.19.43' } }, null, 2)}\n`,
     );
-    for (const file of ['lock.target.ts', 'api.ts', 'tsconfig.json']) copyFileSync(join(FIXTURE, file), join(project, file));
+    for (const file of ['lock.target.ts', 'one-write.target.ts', 'api.ts', 'tsconfig.json', 'lock-rows.json']) copyFileSync(join(FIXTURE, file), join(project, file));
     copyFileSync(join(REPO, 'docs/examples/job-shape.target.ts'), join(project, 'fixed.target.ts'));
-    const env = { npm_config_loglevel: 'error', npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
-    await execa('npm', ['install', '--prefer-offline'], { cwd: project, env });
+    const env = npmEnv;
+    await execa('npm', ['install'], { cwd: project, env });
     const installed = join(project, 'node_modules/lock-oracles');
     const before = listing(installed);
 
@@ -82,5 +87,41 @@ describe('npm pack, installed into a scratch project', () => {
     expect(result.reportPath.startsWith(join(project, 'reports'))).toBe(true);
 
     expect(listing(installed)).toEqual(before);
+  });
+
+  test('the CI workflow (docs/ci/settle.yml): its run steps settle one Confirmed, one Refuted and one Unconfirmed row', { timeout: 600_000 }, async () => {
+    const workflow = parse(readFileSync(join(REPO, 'docs/ci/settle.yml'), 'utf8')) as {
+      on: Record<string, unknown>;
+      jobs: Record<string, { env?: Record<string, string>; steps: Array<{ name?: string; run?: string; uses?: string; env?: Record<string, string> }> }>;
+    };
+    expect(Object.keys(workflow.on)).toContain('pull_request');
+    const job = Object.values(workflow.jobs)[0]!;
+    expect(job.steps.map((step) => step.uses?.split('@')[0]).filter(Boolean)).toEqual(['actions/checkout', 'actions/upload-artifact']);
+    const runs = job.steps.filter((step) => step.run !== undefined);
+    expect(runs.map((step) => step.run!.split(' ')[0])).toEqual(['npm', 'bash', 'npx']);
+
+    const summary = join(scratch.dir, 'step-summary.md');
+    writeFileSync(summary, '');
+    const exits: number[] = [];
+    for (const step of runs) {
+      // Actions runs a `run:` step as `bash --noprofile --norc -eo pipefail {0}` in the checkout.
+      const result = await execa('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', step.run!], {
+        cwd: project,
+        env: { ...npmEnv, ...job.env, ...step.env, GITHUB_STEP_SUMMARY: summary, CI: 'true' },
+        reject: false,
+      });
+      exits.push(result.exitCode ?? -1);
+      if (result.exitCode !== 0 && step !== runs.at(-1)) throw new Error(`step "${step.name}" exited ${result.exitCode}:\n${result.stderr}`);
+    }
+    expect(exits).toEqual([0, 0, 1]); // --fail-on confirmed: R1 is Confirmed
+
+    const settled = JSON.parse(readFileSync(join(project, 'reports/settled.json'), 'utf8')) as { scanner: string; rows: Array<{ id: string; status: string; reason?: string }> };
+    expect(settled.scanner).toBe('coordination-scan');
+    expect(Object.fromEntries(settled.rows.map((row) => [row.id, row.status]))).toEqual({ R1: 'Confirmed', R2: 'Refuted', R3: 'Unconfirmed' });
+    expect(settled.rows[2]!.reason).toBeTruthy();
+    const table = readFileSync(summary, 'utf8');
+    expect(table).toContain('### lock-oracles settle: 1 Confirmed, 1 Refuted, 1 Unconfirmed');
+    for (const [id, status] of [['R1', 'Confirmed'], ['R2', 'Refuted'], ['R3', 'Unconfirmed']]) expect(table).toMatch(new RegExp(`^\\| ${id} \\|[^\\n]*\\| \\*\\*${status}\\*\\* \\|`, 'm'));
+    expect(existsSync(join(project, 'reports/junit.xml'))).toBe(true);
   });
 });

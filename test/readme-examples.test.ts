@@ -10,7 +10,7 @@ import { runOracle } from '../src/run-oracle.ts';
 const readme = readFileSync('README.md', 'utf8');
 
 describe('README worked examples', () => {
-  test.each(['docs/examples/lock-shape.target.ts', 'docs/examples/job-shape.target.ts', 'docs/examples/leader-shape.target.ts', 'test/fixtures/user-project/lock-fixed.target.ts', 'test/fixtures/user-project/src/lock-helper-fixed.ts', 'test/oracle-api.test.ts'])(
+  test.each(['docs/examples/lock-shape.target.ts', 'docs/examples/job-shape.target.ts', 'docs/examples/leader-shape.target.ts', 'test/fixtures/user-project/lock-fixed.target.ts', 'test/fixtures/user-project/src/lock-helper-fixed.ts', 'test/oracle-api.test.ts', 'docs/ci/settle.yml'])(
     'the README shows %s verbatim',
     (file) => {
       expect(readme).toContain(readFileSync(file, 'utf8').trim());
