@@ -21,6 +21,8 @@ import { copyFileSync, existsSync, readdirSync, readFileSync, statSync, writeFil
 import { parse } from 'yaml';
 import { join, relative, resolve } from 'node:path';
 import { makeRunDir } from '../src/run-dir.ts';
+import { compileModule } from '../src/compile-module.ts';
+import { pathToFileURL } from 'node:url';
 
 const REPO = resolve(import.meta.dirname, '..');
 const FIXTURE = join(REPO, 'test/fixtures/package-project');
@@ -79,6 +81,10 @@ describe('npm pack, installed into a scratch project', () => {
     expect(record.verdict, record.explanation).toBe('FAIL');
     expect(JSON.stringify(record.history)).toContain(`ioredis ${USER_IOREDIS}`);
     expect(readdirSync(join(project, 'reports')).length).toBe(1);
+    // What the holders imported: the installed package and the project's ioredis, by file URL.
+    const compiled = readFileSync(await compileModule(join(project, 'lock.target.ts')), 'utf8');
+    expect(compiled).toContain(pathToFileURL(join(project, 'node_modules/lock-oracles/dist/index.js')).href);
+    expect(compiled).toContain(pathToFileURL(join(project, 'node_modules/ioredis/')).href);
 
     const api = await execa('node', ['api.js'], { cwd: project, reject: false });
     expect(api.exitCode, api.stderr).toBe(0);
