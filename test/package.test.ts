@@ -84,7 +84,7 @@ describe('npm pack, installed into a scratch project', () => {
     // What the holders imported: the installed package and the project's ioredis, by file URL.
     const compiled = readFileSync(await compileModule(join(project, 'lock.target.ts')), 'utf8');
     expect(compiled).toContain(pathToFileURL(join(project, 'node_modules/lock-oracles/dist/index.js')).href);
-    expect(compiled).toContain(pathToFileURL(join(project, 'node_modules/ioredis/')).href);
+    expect(compiled).toContain(join(project, 'node_modules/ioredis/')); // CommonJS: required by its path
 
     const api = await execa('node', ['api.js'], { cwd: project, reject: false });
     expect(api.exitCode, api.stderr).toBe(0);
