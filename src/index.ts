@@ -17,7 +17,7 @@ import type { ProveOptions, Proof } from './prove/prove.ts';
 import type { RepeatedRun } from './run-repeated.ts';
 
 export { defineTarget } from '../targets/contract.ts';
-export type { EffectDetail, EffectReceipt, Lease, ScheduleHandle, Target, TargetEnv, TargetMember } from '../targets/contract.ts';
+export type { EffectDetail, EffectReceipt, Lease, ScheduleHandle, StoreLocation, Target, TargetEnv, TargetMember } from '../targets/contract.ts';
 export { fromWithLock, type FromWithLockOptions, type WithLock } from '../targets/adapters/from-with-lock.ts';
 export { ioredisSetNx, nodeRedisSetNx, type IoredisLike, type NodeRedisLike, type SetNxOptions } from '../targets/adapters/redis-set-nx.ts';
 export { fromRedlock, type FromRedlockOptions, type RedlockLike, type RedlockLockLike } from '../targets/adapters/redlock.ts';
