@@ -67,6 +67,9 @@ export default defineOracle({
     }
     return problems;
   },
+  // A simulated day's real length is its advances (a scheduler re-arming every 30 s makes ~2,900
+  // round trips a day: 10–25 s on a loaded 2-core machine), not a parameter: a minute per day.
+  deadlineMs: (p) => 60_000 + 60_000 * parseZoneDays(p.days).length + 3 * p.settleTimeout,
   storeRequest: (_p, kind) => ({ kind, clockOffsetMs: 0 }),
   // croner wakes every 30 s of simulated time (about 3000 advances a day), so its references run
   // the days that matter rather than all four; `cron` wakes only to fire and runs all four.

@@ -78,7 +78,8 @@ Options:
   --jobs <J>           with --runs: up to J runs at once, each with its own store and holders (default: the
                        core count); a run INCONCLUSIVE (or past its deadline) among parallel runs is played again alone
   --deadline <ms>      longest a run may take, start-up and teardown included (default: a minute plus three
-                       times the oracle's TTLs and timeouts); past it the run is ERROR naming what was pending
+                       times the oracle's TTLs and timeouts, V319 a minute more per simulated day); past it
+                       the run is ERROR naming what was pending
   --expect pass|fail   exit 0 when the verdict matches (failing-first proof of a fix)
   --json               print the evidence record on stdout (progress stays on stderr)
   --report-dir <dir>   where evidence is written (default: reports/ under the current directory)

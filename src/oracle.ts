@@ -93,6 +93,12 @@ export interface OracleDefinition<P extends ParamSpecs = ParamSpecs> {
   needs(params: ParamValues<P>): TargetMember[];
   /** Checks across parameters (e.g. the pause must outlast the TTL); returns error messages. */
   validate?(params: ParamValues<P>): string[];
+  /**
+   * The default --deadline when the waited parameters do not tell it (e.g. simulated days, whose
+   * real length is the target's timers, not a parameter); default: a minute plus three times the
+   * oracle's waited ms parameters.
+   */
+  deadlineMs?(params: ParamValues<P>): number;
   /** The store to start, when more than its kind matters (e.g. PgBouncer's pool mode). */
   storeRequest?(params: ParamValues<P>, kind: StoreKind): StoreRequest;
   references: ReferenceRun[];

@@ -140,7 +140,7 @@ export async function runOracle(request: RunRequest): Promise<EvidenceRecord> {
   let storeStart: Promise<StartedStore> | undefined;
   let ended: RunEnd | undefined;
   let stage = 'starting the store and loading the target';
-  const deadlineMs = request.deadlineMs ?? defaultDeadlineMs(oracle.params, params);
+  const deadlineMs = request.deadlineMs ?? oracle.deadlineMs?.(params as never) ?? defaultDeadlineMs(oracle.params, params);
   const end = endOfRun(deadlineMs, request.stop, () => [
     stage,
     ...[...spawned.values()].flatMap((h) => h.pending()),

@@ -1,6 +1,6 @@
 /** The engine's pure rules: parameters, fencing, verdicts, exit codes, the loopback guard. */
 import { describe, expect, test } from 'vitest';
-import { resolveParams, optionName, ParamError } from '../src/params.ts';
+import { resolveParams, optionName, ParamError, defaultDeadlineMs } from '../src/params.ts';
 import { Resource } from '../src/resource.ts';
 import { decideVerdict, type Judgement, type Verdict } from '../src/oracle.ts';
 import { combineVerdicts } from '../src/evidence.ts';
@@ -8,6 +8,7 @@ import { exitCodeFor } from '../src/exit-codes.ts';
 import { assertLoopbackUrl } from '../src/stores/loopback.ts';
 import { runPool } from '../src/run-pool.ts';
 import V313 from '../oracles/V313.ts';
+import V319 from '../oracles/V319.ts';
 import { runBatch } from '../src/run-batch.ts';
 import { checkReference } from '../src/references.ts';
 import type { EvidenceRecord } from '../src/evidence.ts';
@@ -167,6 +168,16 @@ describe('V313 --contender', () => {
     expect(V313.storeRequest?.(params('come-and-go'), 'redis')).toEqual({ kind: 'redis' });
     expect(V313.storeRequest?.(params('hold'), 'postgres')).toEqual({ kind: 'postgres' });
     expect(() => V313.storeRequest?.(params('after-lift'), 'postgres')).toThrow(/--contender after-lift .* needs a Redis or Valkey store; on postgres use --contender hold/);
+  });
+});
+
+describe('default deadlines', () => {
+  test("V319's grows by a minute per simulated day: a day's real length is its advances, not a parameter", () => {
+    const params = (days: string) => resolveParams(V319.params, { days });
+    const one = V319.deadlineMs!(params('Europe/Berlin:2025-03-30'));
+    const two = V319.deadlineMs!(params('Europe/Berlin:2025-03-30,Europe/Berlin:2025-10-26'));
+    expect(two - one).toBe(60_000);
+    expect(one).toBeGreaterThan(defaultDeadlineMs(V319.params, params('Europe/Berlin:2025-03-30')));
   });
 });
 
