@@ -10,6 +10,7 @@
  * day and per replica).
  * A replica runs on through its own quiet timers (no async work) up to --run-ahead ms past each advance,
  * inside its process; a replica that runs more than --timer-budget timers in a day stops that day
+ * and the run (the days after it are not simulated)
  * (a timer storm, reported with its rate).
  * Preconditions: every replica's scheduler was armed; every day ran to its end within the timer
  * budget (or had already fired more than --per-day times when the storm stopped it); the work of every fire settled at its own
@@ -46,7 +47,13 @@ export default defineOracle({
       min: 0,
       doc: 'how far (simulated ms) a replica runs on past an advance through its own timers that start no async work, without a round trip each; less than --in-step',
     },
-    timerBudget: { kind: 'count', default: 200_000, min: 1, max: 100_000_000, doc: 'timers a replica may run in one simulated day; past it the day stops as a timer storm' },
+    timerBudget: {
+      kind: 'count',
+      default: 100_000,
+      min: 1,
+      max: 100_000_000,
+      doc: 'timers a replica may run in one simulated day (a poll every simulated second is 90 000 on a 25 h day); past it the day stops as a timer storm and the days after it are not simulated',
+    },
     hostTz: { kind: 'text', default: '', doc: "the replicas' TZ (e.g. UTC, a host not running in the job's zone); empty: each day's own zone" },
   },
   needs: () => ['schedule'],
@@ -131,7 +138,11 @@ export default defineOracle({
         storeSkewMaxMs: Math.round(Math.max(0, ...run.storeSkewsMs.map(Math.abs))),
       });
       dayEvents.set(run, event);
+      // A storm decides the run (INCONCLUSIVE, or FAIL when that day already fired too often); the
+      // next days would storm too and only spend the run's deadline.
+      if (run.storm) break;
     }
+    const skipped = days.slice(runs.length).map((d) => `${d.zone} ${d.date}`);
 
     const label = (run: DayRun) => `${run.day.zone} ${run.day.date}`;
     const preconditions: Check[] = [];
@@ -149,7 +160,8 @@ export default defineOracle({
       name: 'every day ran to its end within the timer budget',
       held: unjudged.length === 0,
       detail: runs.some((r) => r.storm)
-        ? runs.filter((r) => r.storm).map((r) => `${label(r)}: ${stormText(r)}${r.fires.length > p.perDay ? `, after ${r.fires.length} fire(s) already` : ''}`).join('; ')
+        ? runs.filter((r) => r.storm).map((r) => `${label(r)}: ${stormText(r)}${r.fires.length > p.perDay ? `, after ${r.fires.length} fire(s) already` : ''}`).join('; ') +
+          (skipped.length ? `; not simulated after the storm: ${skipped.join(', ')}` : '')
         : `no replica ran more than ${p.timerBudget} timers in a day (most: ${Math.max(0, ...runs.flatMap((r) => Object.values(r.timers)))})`,
     });
     const unsettled = runs.flatMap((r) => r.unsettled.map((u) => `${u.replica} at ${localTime(r.day.zone, u.simMs)}`));

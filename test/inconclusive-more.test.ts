@@ -54,10 +54,12 @@ describe('INCONCLUSIVE when the fault did not land (V315-V319, wire holds)', () 
     const record = await runOracle({
       oracle: 'V319',
       target: fixture('clock/timer-storm'),
-      params: { replicas: 2, days: 'Europe/Berlin:2025-10-26', timerBudget: 20_000 },
+      params: { replicas: 2, days: 'Europe/Berlin:2025-10-26,America/New_York:2025-11-02', timerBudget: 20_000 },
     });
     expect(record.verdict).toBe('INCONCLUSIVE');
     expect(unmet(record)).toEqual(['every day ran to its end within the timer budget']);
+    // The storm decides the run: the next day is not simulated (it would only spend the deadline).
+    expect(record.preconditions.find((c) => !c.held)?.detail).toMatch(/not simulated after the storm: America\/New_York 2025-11-02$/);
     // From 02:00 the fixture re-arms a zero-delay timer each simulated ms (1 ms once inside a tick).
     expect(record.preconditions.find((c) => !c.held)?.detail).toMatch(/ran 20001 timers .* by 2025-10-26 02:00:\d\d.*, the last half of them at (9\d\d|1000) per simulated second: a timer storm/);
     expect(record.counts['Europe/Berlin 2025-10-26 stormTimers']).toBe(20_001);
