@@ -175,7 +175,7 @@ export async function runSelfcheck(cases: readonly SelfcheckCase[], options: Sel
       items,
       {
         jobs: options.jobs,
-        onReplay: (index) => options.progress?.(`${label(items[index]!.c)}: INCONCLUSIVE among parallel runs; playing it again alone`),
+        onReplay: (index, crowded) => options.progress?.(`${label(items[index]!.c)}: ${crowded.verdict}${crowded.stoppedBy === 'deadline' ? ' (past its deadline)' : ''} among parallel runs; playing it again alone`),
         onFinal: (index, record) => options.onRow?.(row(items[index]!, record)),
       },
       ({ c }) =>
