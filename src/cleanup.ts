@@ -124,6 +124,8 @@ function interrupt(signal: InterruptSignal, cause: string): void {
     return;
   }
   interruptedBy = signal;
+  // Nothing started and nobody to tell (a test worker being shut down, say): end without a word.
+  if (!pending.size && !interruptListeners.size) process.exit(interruptExitCode(signal));
   process.stderr.write(`\n${cause}: stopping every store and holder this run started\n`);
   const hardStop = setTimeout(() => {
     runSyncTeardowns();
