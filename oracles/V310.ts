@@ -162,10 +162,15 @@ export default defineOracle({
         return judge();
       }
     }
-    /** Push the location check on B's lease when A's came too late. */
+    /**
+     * Push the location check on B's lease when A's came too late. A key gone from a read sent a
+     * TTL or more after B began its acquire says nothing about where the lock lives (B's lease may
+     * have lapsed): "B's lease was live when the harness judged" names that case instead.
+     */
     const locateOnB = async () => {
       seenB = await s.observeKey('after B acquired');
-      if (aLate && leaseB) preconditions.push(locatedCheck(seenB, leaseB.token, s.now() - bAcquireStartedAt, 'B'));
+      const mayHaveLapsed = !seenB.exists && seenB.sentAt - bAcquireStartedAt >= p.ttl;
+      if (aLate && leaseB && !mayHaveLapsed) preconditions.push(locatedCheck(seenB, leaseB.token, s.now() - bAcquireStartedAt, 'B'));
     };
 
     if (p.variant === 'pause') {
