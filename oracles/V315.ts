@@ -12,13 +12,16 @@
  * Property: A's writes stop before B's first write: no accepted write by A after B's first write
  * in the resource's arrival order (overlap 0, counted by writer identity at the resource).
  * Preconditions: A led and wrote; A's renewals were stopped or refused at the wire (the proxy stopped A's commands or
- * refused its reconnects); B became leader and wrote while A was cut off.
+ * refused its reconnects); B became leader and wrote while A was cut off; on Redis/Valkey, a violation
+ * counts only while B's lease was live by the store's PTTL (read at B's first write and as the cut
+ * is lifted): A's writes on a lock B let lapse are not A acting beside a leader.
  */
 import { takeoverCounts, takeoverDetail, takeoverWindow, writesAfterTakeover } from '../src/takeover.ts';
 import { defineOracle, type Check, nothingProven } from '../src/oracle.ts';
 import type { CallOutcome } from '../scenarios/holder.ts';
 import type { WireProxy, WireFaultHandle } from '../scenarios/wire/proxy.ts';
 import { killFromStore } from '../scenarios/wire/store-kill.ts';
+import { speaksRedis } from '../src/stores/types.ts';
 import type { Scenario } from '../scenarios/scenario.ts';
 import { armPoint } from '../src/explore/arm-point.ts';
 import { boundaryLabel, pointInWords } from '../src/explore/types.ts';
@@ -114,6 +117,13 @@ export default defineOracle({
     const preconditions: Check[] = [];
     let aLoop: Promise<CallOutcome> | undefined;
     let bLoop: Promise<CallOutcome> | undefined;
+    /** When B's lease was live by the store's own PTTL (Redis/Valkey): read at B's first write, and as the cut is lifted. */
+    const bLive: Array<{ from: number; until: number; when: string }> = [];
+    const readBsLease = async (when: string) => {
+      if (!speaksRedis(s.store.kind)) return;
+      const seen = await s.observeKey(when);
+      if (seen.exists) bLive.push({ from: seen.sentAt, until: seen.liveUntil, when });
+    };
 
     s.progress('A starts its leader loop through its wire proxy');
     const aFirst = a.holdNextEffect();
@@ -155,12 +165,15 @@ export default defineOracle({
 
     const bWrote = await s.within(bFirst.reached, p.timeout);
     const bWroteWhileCut = bWrote !== undefined && cut.held();
+    if (bWrote) await readBsLease("B's lease at its first write (B held there)");
     bFirst.release();
     if (bWrote) {
       s.progress(`B leads and wrote; A stays cut off for another ${p.observe} ms`);
       await s.sleep(p.observe);
     }
     const blocked = wireA.records().find((r) => r.id === cut.record.id) ?? cut.record;
+    // A's cut is still in force: whoever holds the key now is B.
+    if (bWrote) await readBsLease("B's lease as A's cut is lifted");
     cut.lift();
     if (bWrote) {
       // A blackholed renewal does not fail, it waits: only once the cut is lifted does A get its
@@ -208,6 +221,20 @@ export default defineOracle({
       const takeover = writesAfterTakeover(effects, 'A', 'B');
       const { staleAfter: aAfter, staleAcceptedAfter: aAcceptedAfter, overlapMs } = takeover;
       const held = aAcceptedAfter.length === 0;
+      // Judged only inside the window the property is about: B's lease still live by the store's
+      // clock. On a loaded machine B's own renewals can come late, its lease lapse, and A (its cut
+      // lifted) re-take a free lock and write: those writes are not A acting beside a leader.
+      if (!held && speaksRedis(s.store.kind)) {
+        const inside = aAcceptedAfter.filter((e) => bLive.some((w) => e.t <= w.until && (w === bLive[0] || e.t >= w.from)));
+        const known = bLive.map((w) => `${w.when}: live until ${w.until.toFixed(1)} ms`).join('; ') || "B's key was not found at B's first write or as the cut was lifted";
+        preconditions.push({
+          name: "B's lease was live at A's writes after B's first",
+          held: inside.length > 0,
+          detail: inside.length
+            ? `${inside.length} of A's write(s) after B's first reached the resource while B's lease lived by the store's PTTL (${known})`
+            : `none of A's ${aAcceptedAfter.length} write(s) after B's first (from ${aAcceptedAfter[0]!.t.toFixed(1)} ms) came while B's lease was known live (${known}): B's lease may have lapsed (its renewals late on a loaded machine) and A re-taken a free lock`,
+        });
+      }
       return {
         preconditions,
         counts: takeoverCounts(takeover, effects),

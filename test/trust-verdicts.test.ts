@@ -25,6 +25,15 @@ describe("V313 judges A's writes only while B's lease is live", () => {
   });
 });
 
+describe("V315 judges A's writes only while B's lease is live", () => {
+  test("a leader that takes the lock after B's lease lapsed (B stopped renewing) and writes is never FAIL", async () => {
+    const record = await runOracle({ oracle: 'V315', target: fixture('leader/b-stops-renewing') });
+    expect(record.verdict).toBe('INCONCLUSIVE');
+    expect(record.counts.aWritesAcceptedAfterBFirstWrite).toBeGreaterThan(0);
+    expect(record.preconditions.filter((c) => !c.held).map((c) => c.name)).toEqual(["B's lease was live at A's writes after B's first"]);
+  });
+});
+
 describe('a target that breaks the contract is ERROR naming what it did', () => {
   test('acquire() returning 42 is not a lease: ERROR, no release blamed', async () => {
     const record = await runOracle({ oracle: 'V310', target: fixture('acquire-returns-42') });
