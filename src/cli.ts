@@ -22,8 +22,8 @@ import { init } from './commands/init.ts';
 import { defaultJobs } from './run-pool.ts';
 import { runBatch } from './run-batch.ts';
 import { firstLine } from './oracle.ts';
-import { referencesCommand } from './commands/references.ts';
-import { selfcheckCommand } from './commands/selfcheck.ts';
+import { REFERENCES_USAGE, referencesCommand } from './commands/references.ts';
+import { SELFCHECK_USAGE, selfcheckCommand } from './commands/selfcheck.ts';
 import { checkWritableDir } from './report/safe-write.ts';
 import type { StoreKind } from './stores/types.ts';
 import { RUNTIME_CHOICES, type RuntimeChoice } from './stores/start-store.ts';
@@ -99,6 +99,19 @@ Options:
 Exit codes: 0 PASS (or as expected), 1 FAIL, 2 usage error or ERROR, 3 INCONCLUSIVE,
 130/143 interrupted by SIGINT/SIGTERM (everything stopped, an INTERRUPTED record written).`;
 
+/** `<command> --help` prints these on stdout and exits 0 (settle, init, selfcheck and prove print their own). */
+const SUB_COMMAND_USAGE: Record<string, string> = {
+  references: REFERENCES_USAGE,
+  selfcheck: SELFCHECK_USAGE,
+  list: `Usage: npm run oracle -- list [--json]
+Every oracle: its parameters, the target members it needs, its references (--json: one JSON document).`,
+  clean: `Usage: npm run oracle -- clean [--json]
+Removes what runs killed outright (SIGKILL) left behind: their temp dirs, SysV shared memory and store
+containers; never anything of a run still going.`,
+  replay: `Usage: npm run oracle -- replay <schedule.json> [--target <path>] [--runs N] [--expect pass|fail] [--json]
+Reruns one explored point exactly (the schedule.json an --explore run wrote); --target: another target, e.g. the fixed one.`,
+};
+
 async function main(argv: string[]): Promise<number> {
   if (argv[0] === 'settle') return settleCommand(argv.slice(1));
   if (argv[0] === 'init') return init(argv.slice(1));
@@ -110,8 +123,27 @@ async function main(argv: string[]): Promise<number> {
     (values.help ? process.stdout : process.stderr).write(`${USAGE}\n`);
     return values.help ? EXIT.PASS : EXIT.USAGE;
   }
+  const subUsage = SUB_COMMAND_USAGE[command];
+  if (values.help && subUsage) {
+    process.stdout.write(`${subUsage}\n`);
+    return EXIT.PASS;
+  }
   if (command === 'references') {
-    return referencesCommand(positionals.slice(1), { jobs: wholeNumber('--jobs', values.jobs, defaultJobs(), 1, 64), json: values.json === true, progress: progressPrinter(!values.quiet) });
+    const reportDir = values['report-dir'] === undefined ? undefined : resolve(values['report-dir']);
+    if (reportDir) {
+      try {
+        checkWritableDir(reportDir);
+      } catch (error) {
+        throw new UsageError(`--report-dir: ${(error as Error).message}. Give a writable directory, or --no-report.`);
+      }
+    }
+    return referencesCommand(positionals.slice(1), {
+      jobs: wholeNumber('--jobs', values.jobs, defaultJobs(), 1, 64),
+      json: values.json === true,
+      progress: progressPrinter(!values.quiet),
+      ...(reportDir ? { reportDir } : {}),
+      noReport: values['no-report'] === true,
+    });
   }
   if (command === 'prove') return proveCommand(positionals.slice(1), values, extra);
   if (command === 'replay') return replayCommand({ schedulePath: positionals[1], ...common(values), ...(values.target ? { target: values.target } : {}), ...(values.runs ? { runs: values.runs } : {}) });

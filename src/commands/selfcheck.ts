@@ -14,8 +14,23 @@ import { declaredCases, label, runSelfcheck, selfcheckCases, type SelfcheckRow }
 
 const MAX_RUNS = 100;
 
+export const SELFCHECK_USAGE = `Usage: npm run oracle -- selfcheck [<ID> ...] [--runs N] [--jobs J] [--json] [--stress] [--cases <file.json>] [--quiet]
+The harness checking itself: the reference matrix, each good reference with its guard removed (must FAIL)
+and every hostile fixture, N times; exit 1 on a wrong verdict or anything left behind (INCONCLUSIVE is
+allowed and counted).
+  --runs <N>           play every case N times (at most ${MAX_RUNS}; default 1)
+  --jobs <J>           up to J runs at once (default: the core count)
+  --json               {"matrix":[…],"wrong":…,"inconclusive":…,"errors":…,"leftovers":[…]} on stdout
+  --stress             a busy process per core for the whole selfcheck (INCONCLUSIVE allowed, never a wrong verdict)
+  --cases <file.json>  play these cases instead: [{"oracle","target","expect","params"?,"store"?,"deadlineMs"?}]
+  --quiet              no progress lines`;
+
 export async function selfcheckCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseSelfcheckArgs(argv);
+  if (values.help) {
+    process.stdout.write(`${SELFCHECK_USAGE}\n`);
+    return EXIT.PASS;
+  }
   const runs = whole('--runs', values.runs, 1, MAX_RUNS);
   const jobs = whole('--jobs', values.jobs, defaultJobs(), 64);
   const progress = progressPrinter(!values.quiet);
@@ -57,10 +72,10 @@ function parseSelfcheckArgs(argv: string[]) {
       args: argv,
       allowPositionals: true,
       strict: true,
-      options: { runs: { type: 'string' }, jobs: { type: 'string' }, json: { type: 'boolean' }, stress: { type: 'boolean' }, cases: { type: 'string' }, quiet: { type: 'boolean' } },
+      options: { runs: { type: 'string' }, jobs: { type: 'string' }, json: { type: 'boolean' }, stress: { type: 'boolean' }, cases: { type: 'string' }, quiet: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
     });
   } catch (error) {
-    throw new UsageError(`selfcheck: ${(error as Error).message} (usage: selfcheck [<ID> ...] [--runs N] [--jobs J] [--json] [--stress] [--cases <file.json>] [--quiet])`);
+    throw new UsageError(`selfcheck: ${(error as Error).message}\n${SELFCHECK_USAGE}`);
   }
 }
 
