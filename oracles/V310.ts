@@ -25,6 +25,7 @@ import type { Latch } from '../scenarios/latch.ts';
 import type { WireHold } from '../scenarios/wire/hold.ts';
 import { REDIS_DELETE } from '../scenarios/wire/patterns.ts';
 import { armPoint } from '../src/explore/arm-point.ts';
+import { traceAcquireRelease } from '../src/explore/traces.ts';
 import { pointInWords } from '../src/explore/types.ts';
 import { onKey } from '../scenarios/wire/command.ts';
 
@@ -64,23 +65,12 @@ export default defineOracle({
     faults: ['hold-before', 'hold-reply'],
     params: { variant: 'narrow', hold: 'wire' },
     doc: "every command (and seam) of A's release on the lock key: held before it, or its reply held from A, until A's TTL lapsed and B took the lock; then A's release goes on",
-    references: [
-      { target: 'targets/redis/ioredis/release-bare-del.ts', expect: 'FAIL', params: { ttl: 500 } },
-      { target: 'targets/redis/node-redis/release-bare-del.ts', expect: 'FAIL', params: { ttl: 500 } },
-      { target: 'targets/redis/ioredis/release-get-compare-del.ts', expect: 'FAIL', params: { ttl: 500 } },
-      { target: 'targets/redis/node-redis/release-get-compare-del.ts', expect: 'FAIL', params: { ttl: 500 } },
-      { target: 'test/fixtures/targets/release-get-compare-del-no-seams.ts', expect: 'FAIL', params: { ttl: 500 } },
-      { target: 'targets/redis/ioredis/release-clock-guarded.ts', expect: 'FAIL', params: { ttl: 500 } },
-      { target: 'targets/redis/ioredis/release-clock-guarded-cad.ts', expect: 'PASS', params: { ttl: 500 } },
-      { target: 'targets/redis/ioredis/lock-correct.ts', expect: 'PASS', params: { ttl: 500 } },
-      { target: 'targets/redis/node-redis/lock-correct.ts', expect: 'PASS', params: { ttl: 500 } },
-      { target: 'targets/redis/redlock/lock.ts', expect: 'PASS', params: { ttl: 500 } },
-    ],
-    async trace(s, tracer) {
-      const a = await tracer.holder(s);
-      const lease = await tracer.part('acquire', () => a.acquire());
-      if (lease) await tracer.part('release', () => a.release(lease));
+    references: {
+      safe: ['targets/redis/ioredis/release-clock-guarded-cad.ts', 'targets/redis/ioredis/release-marks-done-checked.ts', 'targets/redis/ioredis/lock-correct.ts', 'targets/redis/node-redis/lock-correct.ts', 'targets/redis/redlock/lock.ts'],
+      alsoBad: ['test/fixtures/targets/release-get-compare-del-no-seams.ts'],
+      params: { ttl: 500 },
     },
+    trace: traceAcquireRelease(true),
   },
   references: [
     { target: 'targets/redis/ioredis/release-bare-del.ts', expect: 'FAIL' },

@@ -11,6 +11,7 @@ import { defineOracle, type Check, nothingProven } from '../src/oracle.ts';
 import { acquireWithin } from '../scenarios/retry-acquire.ts';
 import type { KeyState } from '../scenarios/redis-probe.ts';
 import { armPoint } from '../src/explore/arm-point.ts';
+import { traceAcquireRelease } from '../src/explore/traces.ts';
 import { pointInWords } from '../src/explore/types.ts';
 
 export default defineOracle({
@@ -39,20 +40,8 @@ export default defineOracle({
     faults: ['kill-after-reply'],
     params: { variant: 'between-commands' },
     doc: "every command of A's acquire on the lock key: A is SIGKILLed the moment the command's reply reaches A's wire proxy, before A can send the next (no seam needed); B then retries",
-    references: [
-      { target: 'targets/redis/ioredis/acquire-no-ttl.ts', expect: 'FAIL' },
-      { target: 'targets/redis/node-redis/acquire-no-ttl.ts', expect: 'FAIL' },
-      { target: 'targets/redis/ioredis/acquire-setnx-then-expire.ts', expect: 'FAIL' },
-      { target: 'targets/redis/node-redis/acquire-setnx-then-expire.ts', expect: 'FAIL' },
-      { target: 'targets/redis/ioredis/acquire-nx-then-pexpire.ts', expect: 'FAIL' },
-      { target: 'targets/redis/ioredis/acquire-nx-px.ts', expect: 'PASS' },
-      { target: 'targets/redis/ioredis/lock-correct.ts', expect: 'PASS' },
-      { target: 'targets/redis/node-redis/lock-correct.ts', expect: 'PASS' },
-    ],
-    async trace(s, tracer) {
-      const a = await tracer.holder(s);
-      await tracer.part('acquire', () => a.acquire());
-    },
+    references: { safe: ['targets/redis/ioredis/acquire-nx-px.ts', 'targets/redis/ioredis/lock-correct.ts', 'targets/redis/node-redis/lock-correct.ts'] },
+    trace: traceAcquireRelease(false),
   },
   references: [
     { target: 'targets/redis/ioredis/acquire-no-ttl.ts', expect: 'FAIL' },

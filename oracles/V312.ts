@@ -71,15 +71,10 @@ export default defineOracle({
     faults: ['hold-before'],
     params: {},
     doc: "every command of A's job on the lock before its first write (its acquire): held at A's wire proxy while P takes the lock and is held at its first write; then A's command and job go on",
-    references: [
-      { target: 'targets/redis/ioredis/job-ignores-acquire.ts', expect: 'FAIL' },
-      { target: 'targets/redis/node-redis/job-ignores-acquire.ts', expect: 'FAIL' },
-      { target: 'targets/redis/ioredis/job-get-then-set.ts', expect: 'FAIL' },
-      { target: 'targets/redis/ioredis/job-checks-acquire.ts', expect: 'PASS' },
-      { target: 'targets/redis/node-redis/job-checks-acquire.ts', expect: 'PASS' },
-      { target: 'targets/postgres/job-ignores-try-lock.ts', expect: 'FAIL', store: 'postgres' },
-      { target: 'targets/postgres/job-checks-try-lock.ts', expect: 'PASS', store: 'postgres' },
-    ],
+    references: {
+      safe: ['targets/redis/ioredis/job-checks-acquire.ts', 'targets/redis/node-redis/job-checks-acquire.ts', { target: 'targets/postgres/job-checks-try-lock.ts', store: 'postgres' }],
+      alsoBad: ['targets/redis/ioredis/job-get-then-set.ts'],
+    },
     async trace(s, tracer) {
       const a = await tracer.holder(s);
       await tracer.part('job', () => a.call('job'));

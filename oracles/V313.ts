@@ -29,6 +29,7 @@ import { takeoverCounts, takeoverDetail, takeoverWindow, writesAfterTakeover } f
 import { defineOracle, type Check, nothingProven, firstLine } from '../src/oracle.ts';
 import { runJobUntilFirstEffect } from '../scenarios/run-job-until-effect.ts';
 import { armPoint } from '../src/explore/arm-point.ts';
+import { traceFromFirstWrite } from '../src/explore/traces.ts';
 import { boundaryLabel, pointInWords } from '../src/explore/types.ts';
 import type { CallOutcome, Holder } from '../scenarios/holder.ts';
 import type { Latch } from '../scenarios/latch.ts';
@@ -145,28 +146,15 @@ export default defineOracle({
 
   explore: {
     part: 'job',
-    faults: ['hold-before', 'hold-reply'],
+    // A pause at a write stops A's timers too: a helper renewing on a timer keeps its lease through a held receipt.
+    faults: ['hold-before', 'hold-reply', 'pause'],
     params: { variant: 'pause' },
     dimensions: (kind) => ({ contender: kind === 'redis' || kind === 'valkey' ? ['hold', 'come-and-go', 'after-lift'] : ['hold'] }),
-    doc: "every command on the lock key and every write of A's job after its first write: held before it, or its reply (the write's receipt) held from A, until A's lease lapsed and the contenders acted (each --contender schedule on Redis); then A goes on",
-    references: [
-      { target: 'targets/redis/ioredis/lease-no-renewal.ts', expect: 'FAIL' },
-      { target: 'targets/redis/ioredis/lease-extend-ignored.ts', expect: 'FAIL' },
-      { target: 'targets/redis/ioredis/lease-renew-resurrects.ts', expect: 'FAIL' },
-      { target: 'targets/redis/node-redis/lease-no-renewal.ts', expect: 'FAIL' },
-      { target: 'targets/postgres/job-lease-row.ts', expect: 'FAIL', store: 'postgres' },
-      { target: 'targets/postgres/job-session-lock-idle-timeout.ts', expect: 'FAIL', store: 'postgres' },
-      { target: 'targets/redis/ioredis/lease-fenced.ts', expect: 'PASS' },
-    ],
+    doc: "every command on the lock key and every write of A's job after its first write: held before it, or its reply (the write's receipt) held from A, or (a write) A stopped by SIGSTOP at its receipt, its timers too, until A's lease lapsed and the contenders acted (each --contender schedule on Redis); then A goes on",
+    references: { safe: ['targets/redis/ioredis/lease-fenced.ts'] },
     async trace(s, tracer) {
-      const a = await tracer.holder(s);
-      tracer.begin('until its first write');
-      const first = a.holdNextEffect();
-      const job = a.call('job');
-      await Promise.race([first.reached, job]);
-      tracer.begin('job');
-      first.release();
-      await job;
+      const { call } = await traceFromFirstWrite(tracer, await tracer.holder(s), 'job');
+      await call;
       tracer.end();
     },
   },

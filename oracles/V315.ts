@@ -24,6 +24,7 @@ import { killFromStore } from '../scenarios/wire/store-kill.ts';
 import { speaksRedis } from '../src/stores/types.ts';
 import type { Scenario } from '../scenarios/scenario.ts';
 import { armPoint } from '../src/explore/arm-point.ts';
+import { traceFromFirstWrite } from '../src/explore/traces.ts';
 import { boundaryLabel, pointInWords } from '../src/explore/types.ts';
 
 /** How many of the leader loop's commands on the lock, after A's first write, --explore tries. */
@@ -87,21 +88,10 @@ export default defineOracle({
     // The cut is the point itself plus a blackhole of the rest of A's traffic.
     params: { fault: 'blackhole' },
     doc: `each of the first ${EXPLORED_COMMANDS} commands on the lock of A's leader loop after its first write: held before it, or run with its reply held, and everything else A sends blackholed from then on, until A's lease lapsed and B led and wrote; then the cut is lifted`,
-    references: [
-      { target: 'targets/redis/leader/cached-flag.ts', expect: 'FAIL' },
-      { target: 'targets/redis/leader/taken-once.ts', expect: 'FAIL' },
-      { target: 'targets/redis/leader/cached-flag-fenced.ts', expect: 'PASS' },
-      { target: 'targets/redis/leader/recheck-each-write.ts', expect: 'PASS' },
-      { target: 'targets/postgres/leader/cached-flag.ts', expect: 'FAIL', store: 'postgres' },
-    ],
+    references: { safe: ['targets/redis/leader/cached-flag-fenced.ts', 'targets/redis/leader/recheck-each-write.ts'] },
     async trace(s, tracer, p) {
       const a = await tracer.holder(s);
-      tracer.begin('until its first write');
-      const first = a.holdNextEffect();
-      const loop = a.call('leader');
-      await s.within(Promise.race([first.reached, loop]), p.timeout);
-      tracer.begin('leader');
-      first.release();
+      const { call: loop } = await traceFromFirstWrite(tracer, a, 'leader', (wait) => s.within(wait, p.timeout));
       const enough = () => tracer.boundaries.filter((b) => b.part === 'leader' && b.onKey).length >= EXPLORED_COMMANDS;
       await s.waitUntil(async () => enough(), 3 * p.ttl, Math.max(5, Math.round(p.ttl / 20)));
       tracer.end();

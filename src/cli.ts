@@ -47,6 +47,7 @@ const HARNESS_OPTIONS = {
   help: { type: 'boolean', short: 'h' },
   explore: { type: 'boolean' },
   'max-points': { type: 'string' },
+  'first-fail': { type: 'boolean' },
   'emit-test': { type: 'string' },
 } as const;
 
@@ -56,7 +57,7 @@ const USAGE = `lock-oracles: prove or refute lock, lease, leader and clock bugs 
 
 Usage:
   npm run oracle -- <ID> --target <path> [options] [--<param> <value> ...]
-  npm run oracle -- <ID> --target <path> --explore [--max-points N] [--jobs J] [--emit-test <file>]
+  npm run oracle -- <ID> --target <path> --explore [--max-points N] [--first-fail] [--jobs J] [--emit-test <file>]
   npm run oracle -- replay <schedule.json> [--target <path>] [--runs N]
   npm run oracle -- list [--json]
   npm run oracle -- references [<ID> ...] [--jobs J] [--json]   every reference target's verdict, checked
@@ -87,11 +88,13 @@ Options:
   --quiet              no progress lines: only the verdict line
   --explore            find the failing schedule: trace A's part alone, then run one scenario per point
                        (each store command / seam / write of A's stressed part × each fault that applies: held
-                       before it, its reply held, A's wall clock stepped ahead / back right before it, SIGKILL
-                       after its reply), judged by the oracle's own property; FAIL if
+                       before it, its reply held, A's wall clock stepped ahead / back right before it, A
+                       stopped (SIGSTOP) at a write's receipt, SIGKILL after its reply), judged by the oracle's own property; FAIL if
                        any point fails (the minimal one is written to schedule.json), PASS only if every
                        point's fault landed and the property held. \`list --json\` says which oracles support it
   --max-points <N>     --explore: run at most N points (default 64); the rest are listed as skipped
+  --first-fail         --explore: start no point after one FAILs (every earlier point still runs, so the
+                       minimal schedule is the same); the points not started are listed
   (--jobs J also sets how many --explore points run at once, each on its own scratch store)
   --emit-test <file>   --explore: write a vitest test replaying the minimal failing schedule (expects FAIL;
                        LOCK_ORACLES_TARGET=<fixed> LOCK_ORACLES_EXPECT=PASS runs it against the fix)
@@ -175,7 +178,7 @@ async function main(argv: string[]): Promise<number> {
   }
   if (values.explore) {
     if (runs > 1) throw new UsageError('--explore runs every point once; --runs repeats one schedule (replay a found schedule with --runs instead)');
-    return exploreCommand({ oracle: oracle.id, target: values.target, params: extra, ...(values.store ? { store: values.store as StoreKind } : {}), ...common(values), runtime: runtime as RuntimeChoice, ...(values['max-points'] ? { maxPoints: values['max-points'] } : {}), ...(values.jobs ? { jobs: values.jobs } : {}), ...(values['emit-test'] ? { emitTest: values['emit-test'] } : {}) });
+    return exploreCommand({ oracle: oracle.id, target: values.target, params: extra, ...(values.store ? { store: values.store as StoreKind } : {}), ...common(values), runtime: runtime as RuntimeChoice, ...(values['max-points'] ? { maxPoints: values['max-points'] } : {}), ...(values['first-fail'] ? { firstFail: true } : {}), ...(values.jobs ? { jobs: values.jobs } : {}), ...(values['emit-test'] ? { emitTest: values['emit-test'] } : {}) });
   }
 
   // SIGINT/SIGTERM: the runs in progress stop everything and return INTERRUPTED records.

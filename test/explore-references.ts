@@ -1,23 +1,35 @@
 /**
  * The check test/explore-V3xx.test.ts run, one file per explorable oracle (so the suite can spread
  * them over its workers): --explore finds the failing schedule with no variant, hold or seam
- * parameter. Every bad reference an oracle lists for exploration FAILs (and names its minimal
- * schedule), every good one safe by construction PASSes with 0 failing points, against real stores
- * and real holders. Points run in parallel (--jobs, the machine's cores), each on its own scratch store.
+ * parameter. Every bad reference of the oracle (exploreReferences: each bad target of its own
+ * references, plus the explore-only ones) FAILs and names its minimal schedule; every good one safe
+ * by construction PASSes with 0 failing points, against real stores and real holders. Points run in
+ * parallel (--jobs, the machine's cores), each on its own scratch store. A bad reference is explored
+ * with --first-fail: every point before the first failing one still runs, so its minimal schedule is
+ * checked exactly; the points after it are not started (test/explore.test.ts checks a whole
+ * exploration, its other failing schedules listed).
  */
 import { describe, expect, test } from 'vitest';
 import { loadOracle } from '../src/registry.ts';
 import { explore } from '../src/explore/explore.ts';
-import { FAULT_ORDER } from '../src/explore/types.ts';
+import { exploreReferences } from '../src/explore/spec.ts';
+import { FAULT_ORDER, FAULT_WORDS } from '../src/explore/types.ts';
 import { esc, timelineSvg } from '../src/report/timeline-svg.ts';
 
 export async function exploreReferencesOf(id: string): Promise<void> {
   const oracle = await loadOracle(id);
   describe(`${id} --explore`, () => {
-    test.each(oracle.explore!.references.map((r) => [`${r.expect === 'FAIL' ? 'bad' : 'good'} ${r.target}${r.store ? ` on ${r.store}` : ''}`, r] as const))(
+    test.each(exploreReferences(oracle).map((r) => [`${r.expect === 'FAIL' ? 'bad' : 'good'} ${r.target}${r.store ? ` on ${r.store}` : ''}`, r] as const))(
       '%s',
       async (_name, reference) => {
-        const { record, schedule } = await explore({ oracle: id, target: reference.target, ...(reference.store ? { store: reference.store } : {}), ...(reference.params ? { params: reference.params } : {}) });
+        const bad = reference.expect === 'FAIL';
+        const { record, schedule } = await explore({
+          oracle: id,
+          target: reference.target,
+          ...(reference.store ? { store: reference.store } : {}),
+          ...(reference.params ? { params: reference.params } : {}),
+          firstFail: bad,
+        });
         const x = record.exploration!;
         const why = `${record.explanation}\n${x.points.map((p) => `${p.label}: ${p.verdict} — ${p.reason}`).join('\n')}`;
         expect(record.verdict, why).toBe(reference.expect);
@@ -32,6 +44,15 @@ export async function exploreReferencesOf(id: string): Promise<void> {
           // Shrinking: the minimal schedule is the earliest failing boundary with the smallest fault.
           const ordered = [...x.points].sort((p, q) => p.boundary.index - q.boundary.index || FAULT_ORDER.indexOf(p.fault) - FAULT_ORDER.indexOf(q.fault));
           expect(x.minimal, why).toBe(ordered.find((p) => p.verdict === 'FAIL')!.label);
+          // --first-fail started nothing before the minimal point's place: each one not started comes after it.
+          const minimal = x.points.find((p) => p.label === x.minimal)!;
+          const after = (label: string) => {
+            const index = x.trace.find((t) => label.startsWith(`${t.part}#${t.index} `))!.index;
+            const fault = FAULT_ORDER.findIndex((f) => label.includes(`, ${FAULT_WORDS[f]}`));
+            const order = index - minimal.boundary.index || fault - FAULT_ORDER.indexOf(minimal.fault);
+            return order > 0 || (order === 0 && label !== minimal.label);
+          };
+          expect((x.notStarted ?? []).filter((label) => !after(label)), why).toEqual([]);
           // The evidence is the minimal failing point's own run: its timeline shows that run.
           expect(record.property?.held).toBe(false);
           expect(record.runId).toBe(x.points.find((p) => p.label === x.minimal)!.runId);

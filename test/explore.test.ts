@@ -8,6 +8,7 @@ import { expect, test } from 'vitest';
 import { loadAllOracles, REPO_ROOT } from '../src/registry.ts';
 import { explore } from '../src/explore/explore.ts';
 import { replaySchedule } from '../src/explore/replay.ts';
+import { FAULT_ORDER } from '../src/explore/types.ts';
 
 test('every explorable oracle has its reference test file', async () => {
   const explorable = (await loadAllOracles()).filter((o) => o.explore).map((o) => o.id);
@@ -29,6 +30,27 @@ test('--max-points caps the search and names what it skipped', async () => {
   expect(record.verdict).toBe('FAIL');
   expect(schedule).toMatchObject({ oracle: 'V311', fault: 'kill-after-reply', boundary: { part: 'acquire', index: 1, name: 'SETNX', nth: 1 } });
   expect(record.explanation).toMatch(/beyond --max-points were not run: acquire#3 PEXPIRE, SIGKILL after its reply/);
+}, 120_000);
+
+test('a whole exploration shrinks to the earliest failing boundary with the smallest fault and lists the other failing schedules', async () => {
+  const { record, schedule } = await explore({ oracle: 'V310', target: 'targets/redis/ioredis/release-get-compare-del.ts', params: { ttl: 500 } });
+  const x = record.exploration!;
+  const why = x.points.map((p) => `${p.label}: ${p.verdict} — ${p.reason}`).join('\n');
+  const fails = x.points.filter((p) => p.verdict === 'FAIL');
+  expect(fails.length, why).toBeGreaterThan(1);
+  expect(x.notStarted).toBeUndefined();
+  const ordered = [...fails].sort((p, q) => p.boundary.index - q.boundary.index || FAULT_ORDER.indexOf(p.fault) - FAULT_ORDER.indexOf(q.fault));
+  expect(x.minimal).toBe(ordered[0]!.label);
+  expect(schedule).toMatchObject({ boundary: ordered[0]!.boundary, fault: ordered[0]!.fault, verdict: 'FAIL' });
+  expect(record.explanation).toContain(`Other failing schedules: ${ordered.slice(1).map((p) => p.label).join('; ')}.`);
+}, 300_000);
+
+test('--first-fail starts no point after a failing one and lists them', async () => {
+  const { record } = await explore({ oracle: 'V311', target: 'targets/redis/ioredis/acquire-setnx-then-expire.ts', firstFail: true, jobs: 1 });
+  const x = record.exploration!;
+  expect(x.points.map((p) => `${p.label}: ${p.verdict}`)).toEqual(['acquire#1 SETNX, SIGKILL after its reply: FAIL']);
+  expect(x.notStarted).toEqual(['acquire#3 PEXPIRE, SIGKILL after its reply']);
+  expect(record.explanation).toMatch(/1 later point\(s\) were not started once one had failed \(--first-fail\): acquire#3 PEXPIRE, SIGKILL after its reply\./);
 }, 120_000);
 
 test('a point A never reaches is INCONCLUSIVE and says why (a schedule replayed on a target that takes another path)', async () => {

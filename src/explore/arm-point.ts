@@ -1,8 +1,8 @@
 /**
  * Lands one explored point in a running scenario: armed right before A's part starts, it stops A
  * at the point's boundary (its command kept at the wire, its reply kept from it, its seam or its
- * effect's receipt withheld) and resolves `reached` when A got there. What happens then (B takes
- * the lock, A is killed...) is the oracle's own flow.
+ * effect's receipt withheld, or the whole process stopped at that receipt) and resolves `reached`
+ * when A got there. What happens then (B takes the lock, A is killed...) is the oracle's own flow.
  */
 import type { Holder } from '../../scenarios/holder.ts';
 import type { WireProxy } from '../../scenarios/wire/proxy.ts';
@@ -44,6 +44,25 @@ export function armPoint(point: ExplorePoint, holder: Holder, wire: WireProxy | 
     };
   }
   const latch = boundary.kind === 'seam' ? holder.holdSeam(boundary.name) : holder.holdEffect(boundary.nth);
+  if (fault === 'pause') {
+    // As V313's plain pause: A stopped first, then its receipt sent, to be read when A resumes.
+    return {
+      reached: latch.reached.then(async (hit) => {
+        await holder.pause();
+        latch.release();
+        return hit;
+      }),
+      release: () => {
+        holder.resume();
+        latch.release();
+      },
+      get isReleased() {
+        return latch.isReleased && !holder.isPaused;
+      },
+      label,
+      missed,
+    };
+  }
   return {
     reached: latch.reached,
     release: () => latch.release(),

@@ -1,4 +1,4 @@
-/** `npm run oracle -- <ID> --target T --explore [--max-points N] [--jobs J] [--emit-test file]` */
+/** `npm run oracle -- <ID> --target T --explore [--max-points N] [--first-fail] [--jobs J] [--emit-test file]` */
 import { join, resolve } from 'node:path';
 import { exitCodeFor, expectationLine } from '../exit-codes.ts';
 import { colourVerdict } from '../progress.ts';
@@ -16,6 +16,7 @@ export interface ExploreOptions {
   store?: StoreKind;
   runtime: RuntimeChoice;
   maxPoints?: string;
+  firstFail?: boolean;
   jobs?: string;
   emitTest?: string;
   expect?: 'pass' | 'fail';
@@ -43,6 +44,7 @@ export async function exploreCommand(o: ExploreOptions): Promise<number> {
     ...(o.store ? { store: o.store } : {}),
     runtime: o.runtime,
     maxPoints,
+    ...(o.firstFail ? { firstFail: true } : {}),
     ...(jobs ? { jobs } : {}),
     progress: o.progress,
   });

@@ -26,6 +26,12 @@ export interface ExploreRequest extends Omit<RunRequest, 'point' | 'play' | 'hol
   maxPoints?: number;
   /** Points in flight at once (default: the machine's cores). */
   jobs?: number;
+  /**
+   * Start no point after one FAILed (`--first-fail`). Points start in order (earliest boundary,
+   * smallest fault first), so every point before the failing one still runs and the minimal
+   * schedule is the same; the points not started are listed in the record.
+   */
+  firstFail?: boolean;
 }
 
 export interface ExploreResult {
@@ -69,11 +75,16 @@ export async function explore(request: ExploreRequest): Promise<ExploreResult> {
   progress(`A's ${spec.part}: ${inPart.map(boundaryLabel).join(', ') || 'nothing'}; ${points.length} point(s)${skipped.length ? `, ${skipped.length} skipped (--max-points ${maxPoints})` : ''}, ${jobs} at a time`);
 
   let done = 0;
-  const runs = await runPool(points, jobs, async (point) => {
+  let failedAt = Infinity;
+  const ran = await runPool(points, jobs, async (point, index) => {
+    if (request.firstFail && index > failedAt) return undefined;
     const record = await runOracle({ ...base, params: { ...params, ...point.schedule }, point, progress: () => undefined });
+    if (record.verdict === 'FAIL') failedAt = Math.min(failedAt, index);
     progress(`point ${++done}/${points.length} ${pointLabel(point)}: ${record.verdict}`);
     return { point, record };
   });
+  const runs = ran.filter((r) => r !== undefined);
+  const notStarted = points.filter((_, i) => ran[i] === undefined).map(pointLabel);
 
   const explored: ExploredPoint[] = runs.map(({ point, record }) => ({
     label: pointLabel(point),
@@ -96,6 +107,7 @@ export async function explore(request: ExploreRequest): Promise<ExploreResult> {
     faults: [...spec.faults],
     points: explored,
     skipped,
+    ...(notStarted.length ? { notStarted } : {}),
     verdict,
     summary: '',
     ...(minimal ? { minimal: pointLabel(minimal.point) } : {}),
@@ -163,7 +175,9 @@ function summarize(x: ExplorationRecord, part: string, traced: EvidenceRecord, m
     (n === x.boundaries * x.faults.length * others ? `${bs} × ${plural(x.faults.length, 'fault')}` : `${bs}, each with the faults that apply to it`) +
     (others > 1 ? ` × ${others} schedules of the other holders` : '');
   const schedules = plural(n, 'schedule');
-  const skipped = x.skipped.length ? ` ${x.skipped.length} point(s) beyond --max-points were not run: ${x.skipped.join('; ')}.` : '';
+  const skipped =
+    (x.skipped.length ? ` ${x.skipped.length} point(s) beyond --max-points were not run: ${x.skipped.join('; ')}.` : '') +
+    (x.notStarted?.length ? ` ${x.notStarted.length} later point(s) were not started once one had failed (--first-fail): ${x.notStarted.join('; ')}.` : '');
   if (x.verdict === 'ERROR' && traced.verdict === 'ERROR') return `Tracing A's ${part} alone broke, so nothing was explored: ${traced.explanation}`;
   if (n === 0) {
     return (

@@ -25,11 +25,43 @@ export interface ExploreSpec<P extends ParamSpecs = ParamSpecs> {
   select?(boundaries: readonly Boundary[]): Boundary[];
   /** One line for --help: what a point does in this oracle. */
   doc: string;
-  /**
-   * Reference targets explored with no variant, hold or seam parameter (test/explore.test.ts): bad
-   * ones must FAIL; good ones safe by construction must PASS with 0 failing points.
-   */
-  references: ReferenceRun[];
+  /** The good references safe by construction, and the parameters references run with (see exploreReferences). */
+  references: ExploreReferences;
+}
+
+/** A reference target on the oracle's first store, or on the one named. */
+export type ExploredTarget = string | { target: string; store: StoreKind };
+
+export interface ExploreReferences {
+  /** Good targets safe by construction (a fence, compare-and-delete in one script, SET NX PX in one command): PASS with 0 failing points. */
+  safe: readonly ExploredTarget[];
+  /** Bad targets beyond the oracle's own references (e.g. a fixture with no seams), which must FAIL too. */
+  alsoBad?: readonly ExploredTarget[];
+  /** Parameters every explored reference runs with (V310: a longer --ttl). */
+  params?: Record<string, string | number>;
+}
+
+/**
+ * The references --explore must settle with no variant, hold or seam parameter
+ * (test/explore-V3xx.test.ts): every bad target among the oracle's own references (FAIL, or a
+ * knownBad PASS: a bad target one schedule misses), once per store and without the parameters that
+ * pointed its plain run at the window, plus `alsoBad`, must FAIL; every `safe` one must PASS.
+ */
+export function exploreReferences(oracle: { references: readonly ReferenceRun[]; explore?: { references: ExploreReferences } }): ReferenceRun[] {
+  const spec = oracle.explore?.references;
+  if (!spec) return [];
+  const asRun = (t: ExploredTarget, expect: 'PASS' | 'FAIL'): ReferenceRun => ({
+    ...(typeof t === 'string' ? { target: t } : t),
+    expect,
+    ...(spec.params ? { params: spec.params } : {}),
+  });
+  const bad = [...oracle.references.filter((r) => r.expect === 'FAIL' || r.knownBad !== undefined).map((r) => (r.store ? { target: r.target, store: r.store } : r.target)), ...(spec.alsoBad ?? [])];
+  const seen = new Set<string>();
+  const once = (r: ReferenceRun) => {
+    const k = `${r.target}|${r.store ?? ''}`;
+    return !seen.has(k) && seen.add(k);
+  };
+  return [...bad.map((t) => asRun(t, 'FAIL')), ...spec.safe.map((t) => asRun(t, 'PASS'))].filter(once);
 }
 
 export function defaultSelect(boundaries: readonly Boundary[]): Boundary[] {

@@ -32,6 +32,7 @@ export function explorationMarkdown(x: ExplorationRecord): string[] {
     ...explorationTable(x),
     '',
     ...(x.skipped.length ? [`Skipped (--max-points): ${x.skipped.join('; ')}`, ''] : []),
+    ...(x.notStarted?.length ? [`Not started once a point had failed (--first-fail): ${x.notStarted.join('; ')}`, ''] : []),
     `A's whole run, as traced alone: ${x.trace.map((b) => `${b.part}#${b.index} \`${cell(b.text)}\``).join(', ') || 'nothing'}`,
     '',
   ];

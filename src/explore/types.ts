@@ -40,18 +40,22 @@ export interface Boundary {
  * skew right before A prepares the command (after the reply to its previous command on the lock
  * reached it, or before its part begins for the first), so whatever A computes from its clock for
  * that command and after is off; kill-after-reply: A is SIGKILLed once the reply reached its proxy,
- * before it can send anything else.
+ * before it can send anything else; pause (a write): the write was recorded and A is stopped
+ * (SIGSTOP) before its receipt reaches it — the process, its timers and its renewals all stop,
+ * where a held receipt leaves A's timers running (a helper that renews on a timer keeps its lease
+ * through a held receipt, not through a pause).
  */
-export type ExploreFault = 'hold-before' | 'hold-reply' | 'clock-ahead' | 'clock-back' | 'kill-after-reply';
+export type ExploreFault = 'hold-before' | 'hold-reply' | 'clock-ahead' | 'clock-back' | 'pause' | 'kill-after-reply';
 
-/** Smallest first: a hold changes less than a clock step, a step less than a kill (shrinking picks the smallest failing fault). */
-export const FAULT_ORDER: readonly ExploreFault[] = ['hold-before', 'hold-reply', 'clock-ahead', 'clock-back', 'kill-after-reply'];
+/** Smallest first: a hold changes less than a clock step, a step less than a pause of the whole process, a pause less than a kill (shrinking picks the smallest failing fault). */
+export const FAULT_ORDER: readonly ExploreFault[] = ['hold-before', 'hold-reply', 'clock-ahead', 'clock-back', 'pause', 'kill-after-reply'];
 
 export const FAULT_WORDS: Record<ExploreFault, string> = {
   'hold-before': 'held before it',
   'hold-reply': 'its reply held',
   'clock-ahead': "A's clock stepped ahead before it",
   'clock-back': "A's clock stepped back before it",
+  pause: 'A stopped (SIGSTOP) at its receipt',
   'kill-after-reply': 'SIGKILL after its reply',
 };
 
@@ -59,7 +63,7 @@ export const FAULT_WORDS: Record<ExploreFault, string> = {
 export const FAULTS_BY_KIND: Record<BoundaryKind, readonly ExploreFault[]> = {
   command: ['hold-before', 'hold-reply', 'clock-ahead', 'clock-back', 'kill-after-reply'],
   seam: ['hold-before'],
-  effect: ['hold-reply'],
+  effect: ['hold-reply', 'pause'],
 };
 
 export interface ExplorePoint {
@@ -123,6 +127,8 @@ export interface ExplorationRecord {
   points: ExploredPoint[];
   /** Points not run because of --max-points. */
   skipped: string[];
+  /** Points not started because an earlier one had failed (--first-fail); all points before it ran. */
+  notStarted?: string[];
   verdict: Verdict;
   /** "no violation in 14 schedules (7 boundaries × 2 faults)" or the first failing point in words. */
   summary: string;
@@ -138,7 +144,11 @@ export function pointInWords(point: ExplorePoint): string {
   const { boundary, fault } = point;
   const at = `${boundaryLabel(boundary)}`;
   if (boundary.kind === 'seam') return `A was held at its seam ${boundary.name} (${at})`;
-  if (boundary.kind === 'effect') return `A's write "${boundary.name}" (${at}) was recorded, but its receipt was withheld from A`;
+  if (boundary.kind === 'effect') {
+    return fault === 'pause'
+      ? `A's write "${boundary.name}" (${at}) was recorded and A was stopped (SIGSTOP: its timers and renewals too) before its receipt reached it`
+      : `A's write "${boundary.name}" (${at}) was recorded, but its receipt was withheld from A`;
+  }
   switch (fault) {
     case 'hold-before':
       return `A's ${boundary.text} (${at}) was held at its wire proxy before it reached the store`;
@@ -147,6 +157,8 @@ export function pointInWords(point: ExplorePoint): string {
     case 'clock-ahead':
     case 'clock-back':
       return `A's wall clock was stepped ${fault === 'clock-ahead' ? 'ahead' : 'back'} right before A prepared its ${boundary.text} (${at})`;
+    case 'pause':
+      return `A was stopped (SIGSTOP) at its ${boundary.text} (${at})`;
     case 'kill-after-reply':
       return `A was killed (SIGKILL) the moment the reply to its ${boundary.text} (${at}) reached its wire proxy, before A could send anything else`;
   }
