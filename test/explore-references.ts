@@ -19,7 +19,7 @@ import { esc, timelineSvg } from '../src/report/timeline-svg.ts';
 export async function exploreReferencesOf(id: string): Promise<void> {
   const oracle = await loadOracle(id);
   describe(`${id} --explore`, () => {
-    test.each(exploreReferences(oracle).map((r) => [`${r.expect === 'FAIL' ? 'bad' : 'good'} ${r.target}${r.store ? ` on ${r.store}` : ''}`, r] as const))(
+    test.each(exploreReferences(oracle).map((r) => [`${r.expect === 'FAIL' ? 'bad' : 'good'} ${r.target} on ${r.store ?? oracle.stores[0]}`, r] as const))(
       '%s',
       async (_name, reference) => {
         const bad = reference.expect === 'FAIL';
