@@ -8,14 +8,17 @@
  * the simulated one, so the fleet lock's TTL lapses in simulated time.
  * Property: on every day the job fires --per-day times across the fleet (fires counted per local
  * day and per replica).
- * A replica runs on through its own quiet timers (no async work) up to --run-ahead ms past each advance,
- * inside its process; a replica that runs more than --timer-budget timers in a day stops that day
- * and the run (the days after it are not simulated)
+ * Each replica runs on alone, inside its process, through its timers up to the next instant whose
+ * timers start async work, and waits there while its wire proxy holds what it sends; the store's
+ * clock is stepped to the fleet's earliest such instant before the work of the replicas stopped
+ * there is let through and settles (so a scheduler waking every 30 s costs a few round trips a day,
+ * and the store sees every command at its own instant). A replica that runs more than
+ * --timer-budget timers in a day stops that day and the run (the days after it are not simulated)
  * (a timer storm, reported with its rate).
  * Preconditions: every replica's scheduler was armed; every day ran to its end within the timer
  * budget (or had already fired more than --per-day times when the storm stopped it); the work of every fire settled at its own
  * simulated instant; the store's clock was in step with the simulated one (read after every
- * advance that did work) and moved through the whole day.
+ * instant that did work) and moved through the whole day.
  */
 import { Redis } from 'ioredis';
 import { defineOracle, type Check, nothingProven } from '../src/oracle.ts';
@@ -41,12 +44,6 @@ export default defineOracle({
     ttl: { kind: 'ms', default: 600_000, min: 1, max: 86_400_000, waited: false, doc: 'the fleet lock TTL the target is asked to use (env.ttlMs), in simulated time' },
     settleTimeout: { kind: 'ms', default: 3000, min: 10, doc: 'real ms a replica may take to finish the work one fire started' },
     inStep: { kind: 'ms', default: 1000, min: 1, doc: 'largest store-clock minus simulated-clock difference accepted as in step' },
-    runAhead: {
-      kind: 'ms',
-      default: 250,
-      min: 0,
-      doc: 'how far (simulated ms) a replica runs on past an advance through its own timers that start no async work, without a round trip each; less than --in-step',
-    },
     timerBudget: {
       kind: 'count',
       default: 100_000,
@@ -64,7 +61,6 @@ export default defineOracle({
     } catch (error) {
       problems.push(`--days: ${(error as Error).message}`);
     }
-    if (p.runAhead >= p.inStep) problems.push(`--run-ahead (${p.runAhead}) must be less than --in-step (${p.inStep}): the store's clock lags a replica running ahead by up to --run-ahead`);
     if (p.hostTz) {
       try {
         new Intl.DateTimeFormat('en', { timeZone: p.hostTz });
@@ -74,12 +70,12 @@ export default defineOracle({
     }
     return problems;
   },
-  // A simulated day's real length is its advances (a scheduler re-arming every 30 s makes ~2,900
-  // round trips a day: 10–25 s on a loaded 2-core machine), not a parameter: a minute per day.
+  // A simulated day's real length is not a parameter: its round trips (one per instant that starts
+  // work, up to 90 000 for a job polling the store every simulated second) and the timers the
+  // replicas run (up to --timer-budget each): a minute per day.
   deadlineMs: (p) => 60_000 + 60_000 * parseZoneDays(p.days).length + 3 * p.settleTimeout,
   storeRequest: (_p, kind) => ({ kind, clockOffsetMs: 0 }),
-  // croner wakes every 30 s of simulated time (about 3000 advances a day), so its references run
-  // the days that matter rather than all four; `cron` wakes only to fire and runs all four.
+  // croner's references run the days that matter (its Berlin days); `cron`'s run all four.
   references: [
     { target: 'targets/clock/croner-0230-tz.ts', expect: 'FAIL', params: { days: 'Europe/Berlin:2025-03-30' } },
     { target: 'targets/clock/cron-0230-ten-minute-lock.ts', expect: 'FAIL' },
@@ -112,7 +108,13 @@ export default defineOracle({
       return Number(seconds) * 1000 + Number(micros) / 1000;
     };
     const ids = Array.from({ length: p.replicas }, (_, i) => `R${i + 1}`);
-    const replicas = await Promise.all(ids.map((id) => s.holder(id)));
+    // Each replica behind its own wire proxy: what it sends is held there while its clock is ahead of the store's.
+    const replicas = await Promise.all(
+      ids.map(async (id) => {
+        const wire = await s.wire(id);
+        return { holder: await s.holder(id, { url: wire.url }), wire };
+      }),
+    );
     const days = parseZoneDays(p.days);
 
     const runs: DayRun[] = [];
@@ -122,7 +124,6 @@ export default defineOracle({
       const run = await runSimulatedDay(s, replicas, storeClock, day, {
         settleTimeoutMs: p.settleTimeout,
         storeNow,
-        quietMs: p.runAhead,
         timerBudget: p.timerBudget,
         ...(p.hostTz ? { hostZone: p.hostTz } : {}),
       });
@@ -170,7 +171,7 @@ export default defineOracle({
       held: unsettled.length === 0,
       detail: unsettled.length
         ? `work was still pending after ${p.settleTimeout} ms real: ${unsettled.slice(0, 5).join('; ')}`
-        : `every advance that did work settled before the clocks moved on (${runs.reduce((n, r) => n + r.workingAdvances, 0)} such advances)`,
+        : `the work of every instant that did work settled before the clocks moved on (${runs.reduce((n, r) => n + r.workingAdvances, 0)} such instants)`,
     });
     const skews = runs.flatMap((r) => r.storeSkewsMs);
     const maxSkew = Math.max(0, ...skews.map(Math.abs));
@@ -180,7 +181,7 @@ export default defineOracle({
       name: 'the store\'s clock was in step with the simulated clock',
       held: skews.length > 0 && maxSkew <= p.inStep && moved,
       detail:
-        `${skews.length} reading(s) of the store's clock (TIME), at each day's start and end and right after every advance that did work, differed from the simulated instant by at most ${maxSkew.toFixed(1)} ms (accepted: ${p.inStep} ms); ` +
+        `${skews.length} reading(s) of the store's clock (TIME), at each day's start and end and right after every instant that did work settled, differed from the simulated instant by at most ${maxSkew.toFixed(1)} ms (accepted: ${p.inStep} ms); ` +
         drift.map((d) => `${label(d.run)}: store clock moved ${(d.storeMoved / 3_600_000).toFixed(3)} h for ${(d.simulated / 3_600_000).toFixed(3)} h simulated`).join('; ') +
         `; mechanism: ${storeClock.mechanism}`,
     });

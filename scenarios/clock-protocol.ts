@@ -14,12 +14,15 @@ export type ClockCommand =
   | { op: 'install-sim'; startMs: number; zone: string }
   /**
    * Run the fake timers due up to toMs, one instant at a time, each instant's async work settled
-   * (real time, at most settleTimeoutMs) before the next. Then, up to quietUntilMs, run on through
-   * this replica's own timers while they start no async work (a scheduler's polling), stopping at
-   * the first instant whose timers did start some. Stop early once maxFires timers have run.
-   * A toMs behind the clock (the replica ran ahead) runs nothing.
+   * (real time, at most settleTimeoutMs) before the next. Stop early once maxFires timers have run.
+   * untilWork: stop at the first instant whose timers started async work and leave that work
+   * unsettled (reply at once, workLeft true): the harness catches the store's clock up to that
+   * instant before it lets the work reach the store, then sends settle. A toMs behind the clock
+   * runs nothing.
    */
-  | { op: 'advance'; toMs: number; settleTimeoutMs: number; quietUntilMs?: number; maxFires?: number }
+  | { op: 'advance'; toMs: number; settleTimeoutMs: number; maxFires?: number; untilWork?: boolean }
+  /** Let the work an untilWork advance left at the current instant settle (at most settleTimeoutMs real). */
+  | { op: 'settle'; settleTimeoutMs: number }
   /** Change nothing: answer with the clock as it is (to show an offset was still in force). */
   | { op: 'read' }
   /** Remove the fake clock: the process is back on the real clock. */
@@ -36,12 +39,14 @@ export interface ClockReply {
   nextTimerMs?: number | null;
   /** advance: fake timers that were due and ran. */
   fired?: number;
-  /** advance: promises the fired timers started (0: they did no async work). */
+  /** advance, settle: promises the fired timers (and their work) started (0: they did no async work). */
   work?: number;
-  /** advance: whether all of that work had settled before the reply. */
+  /** advance, settle: whether all of that work had settled before the reply. */
   settled?: boolean;
-  /** advance: the simulated clock where it stopped (past toMs when it ran on through quiet timers). */
+  /** advance, settle: the simulated clock where it stopped. */
   nowMs?: number;
+  /** advance with untilWork: it stopped at nowMs, whose timers started work it left unsettled. */
+  workLeft?: boolean;
   /** advance: it stopped because maxFires timers had run. */
   budgetSpent?: boolean;
 }

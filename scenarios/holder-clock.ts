@@ -33,17 +33,24 @@ export interface WallClock {
   uninstall(): void;
 }
 
+export interface AdvanceResult {
+  fired: number;
+  work: number;
+  settled: boolean;
+  nowMs: number;
+  budgetSpent: boolean;
+  /** untilWork: the clock stopped at an instant whose timers started work, left unsettled. */
+  workLeft: boolean;
+}
+
 export interface SimulatedClock {
   readonly mode: 'simulated';
   now(): number;
   /** When the next fake timer is due, or null. */
   nextTimerAt(): number | null;
-  advanceTo(
-    toMs: number,
-    settleTimeoutMs: number,
-    quietUntilMs?: number,
-    maxFires?: number,
-  ): Promise<{ fired: number; work: number; settled: boolean; nowMs: number; budgetSpent: boolean }>;
+  advanceTo(toMs: number, settleTimeoutMs: number, options?: { maxFires?: number; untilWork?: boolean }): Promise<AdvanceResult>;
+  /** Let the work left at the current instant (advanceTo with untilWork) settle, at most settleTimeoutMs real. */
+  settle(settleTimeoutMs: number): Promise<{ work: number; settled: boolean; nowMs: number }>;
   uninstall(): void;
 }
 
@@ -91,48 +98,48 @@ function installSimulatedClock(startMs: number): SimulatedClock {
   };
   const nextTimerAt = (): number | null => heap()?.peek()?.callAt ?? null;
   const dueBy = (t: number): number => (heap()?.timers ?? []).filter((timer) => timer.callAt <= t).length;
+  /** Let the work the timers of this instant started settle (real time, at most settleTimeoutMs); counts what it started. */
+  const settleWork = async (settleTimeoutMs: number) => {
+    const deadline = performance.now() + settleTimeoutMs;
+    while (tracker.pending() > 0 && performance.now() < deadline) {
+      await new Promise((resolve) => realSetTimeout(resolve, 1));
+      // Timers the work set for "now" (setTimeout(fn, 0)) run at this same instant.
+      tracker.run(() => clock.tick(0));
+    }
+    return { work: tracker.takeCreated(), settled: tracker.pending() === 0 };
+  };
   return {
     mode: 'simulated',
     now: () => clock.now,
     nextTimerAt,
-    async advanceTo(toMs, settleTimeoutMs, quietUntilMs = toMs, maxFires = Infinity) {
+    async advanceTo(toMs, settleTimeoutMs, { maxFires = Infinity, untilWork = false } = {}) {
       let fired = 0;
       let work = 0;
       let settled = true;
       tracker.takeCreated();
-      /** Run the timers due at `stop` (sync tick), then let the work they started settle. */
-      const runInstant = async (stop: number) => {
-        fired += dueBy(stop);
-        tracker.run(() => clock.tick(stop - clock.now));
-        const deadline = performance.now() + settleTimeoutMs;
-        while (tracker.pending() > 0 && performance.now() < deadline) {
-          await new Promise((resolve) => realSetTimeout(resolve, 1));
-          // Timers the work set for "now" (setTimeout(fn, 0)) run at this same instant.
-          tracker.run(() => clock.tick(0));
-        }
-        if (tracker.pending() > 0) settled = false;
-        const created = tracker.takeCreated();
-        work += created;
-        return created;
-      };
       // One timer instant at a time: a synchronous tick runs the timers due at that instant, and the
       // work they start settles before the clock moves on (tickAsync would instead yield to a real
       // timer between timers, about 1 ms each, and let the clock run ahead of the work).
-      // A replica that ran ahead (quiet timers) is already past toMs: it waits for the others.
+      // A replica already past toMs (it ran ahead) runs nothing.
       while (toMs >= clock.now && fired < maxFires) {
         const next = nextTimerAt();
         const stop = next !== null && next <= toMs ? next : toMs;
-        await runInstant(stop);
+        fired += dueBy(stop);
+        tracker.run(() => clock.tick(stop - clock.now));
+        const created = tracker.takeCreated();
+        work += created;
+        // untilWork: the first instant that starts work is where the harness must catch the store
+        // up; its work is left for a later settle (the harness holds its store commands meanwhile).
+        if (untilWork && created > 0) return { fired, work, settled, nowMs: clock.now, budgetSpent: fired >= maxFires, workLeft: true };
+        const after = await settleWork(settleTimeoutMs);
+        work += after.work;
+        settled &&= after.settled;
         if (stop >= toMs) break;
       }
-      // Run ahead through quiet timers (no async work): nothing the harness or another replica can
-      // see happens there. The first instant that starts work ends the run-ahead at that instant.
-      for (;;) {
-        const next = nextTimerAt();
-        if (next === null || next > quietUntilMs || fired >= maxFires) break;
-        if ((await runInstant(next)) > 0) break;
-      }
-      return { fired, work, settled, nowMs: clock.now, budgetSpent: fired >= maxFires };
+      return { fired, work, settled, nowMs: clock.now, budgetSpent: fired >= maxFires, workLeft: false };
+    },
+    async settle(settleTimeoutMs) {
+      return { ...(await settleWork(settleTimeoutMs)), nowMs: clock.now };
     },
     uninstall() {
       tracker.disable();
@@ -164,7 +171,10 @@ export async function handleClockCommand(command: ClockCommand): Promise<ClockRe
       installed = installSimulatedClock(command.startMs);
       break;
     case 'advance':
-      Object.assign(extra, await simulated(command.op).advanceTo(command.toMs, command.settleTimeoutMs, command.quietUntilMs, command.maxFires));
+      Object.assign(extra, await simulated(command.op).advanceTo(command.toMs, command.settleTimeoutMs, command));
+      break;
+    case 'settle':
+      Object.assign(extra, await simulated(command.op).settle(command.settleTimeoutMs));
       break;
     case 'read':
       break;

@@ -1,35 +1,41 @@
 /**
  * Runs a fleet of replicas through one local day on simulated clocks, with the store's clock kept
- * in step: before every advance the store's wall clock is set to the instant the replicas are
- * advanced to, so a lock TTL the store keeps lapses in simulated time as it would in real time.
+ * in step: the store's wall clock is stepped to each instant at which a replica's timers start
+ * work, before that work reaches the store, so a lock TTL the store keeps lapses in simulated time
+ * as it would in real time.
  *
- * Each replica has its own simulated clock (its own process). The harness advances all of them to
- * the earliest timer any of them has pending, and each holds its clock still until the work its
- * fired timers started (lock commands, effects) has settled, so that work happens at the simulated
- * instant it was fired for. Quiet advances (timers that started no async work) are counted but not
- * put in the history one by one.
- *
- * A replica also runs ahead inside its own process, up to `quietMs` past the instant it was
- * advanced to, through timers that start no async work (a scheduler polling with zero-delay
- * timers): those touch nothing the harness or another replica can see, so they need no round trip
- * each. The first instant that starts work ends the run-ahead there; the store's clock is then at
- * most `quietMs` behind that replica's (its skew is read and judged as every other). Each replica
- * may run at most `timerBudget` timers a day: a scheduler that storms past it stops the day, and
- * the storm (timers run, over how much simulated time) is reported instead of a day's count.
+ * Each replica has its own simulated clock (its own process) and its own wire proxy. A replica runs
+ * on by itself, in one round trip, through its timers up to the first instant whose timers start
+ * async work (a scheduler re-arming or polling with timers that start no async work touches
+ * nothing the harness, the store or another replica can see) and stops there, that work left
+ * unsettled; its proxy holds everything it sends (and every reply) meanwhile. The harness takes the
+ * earliest such instant of the fleet, steps the store's clock to it, lets the replicas stopped
+ * there through their proxies and has each settle its work before any clock moves on. Replicas
+ * stopped at a later instant wait, their commands held, until the store's clock reaches theirs. So
+ * the store sees every replica's commands in simulated-time order, each at its own instant, and a
+ * day of a scheduler waking every 30 s takes a few round trips, not thousands. Each replica may run
+ * at most `timerBudget` timers a day: a scheduler that storms past it stops the day, and the storm
+ * (timers run, over how much simulated time) is reported instead of a day's count.
  */
 import type { EffectRecord } from '../src/resource.ts';
 import type { StoreClock } from '../src/stores/types.ts';
+import type { ClockReply } from './clock-protocol.ts';
 import type { Holder } from './holder.ts';
 import type { Scenario } from './scenario.ts';
+import type { WireGate, WireProxy } from './wire/proxy.ts';
 import type { ZoneDay } from './zone-days.ts';
+
+export interface Replica {
+  holder: Holder;
+  /** Its wire proxy: what it sends the store is held there while its clock is ahead of the store's. */
+  wire: WireProxy;
+}
 
 export interface DayOptions {
   /** Real ms a replica may take to settle the work one advance started. */
   settleTimeoutMs: number;
   /** Reads the store's own wall clock (e.g. Redis TIME), epoch ms. */
   storeNow: () => Promise<number>;
-  /** How far past an advance a replica may run on through its own quiet timers (simulated ms). */
-  quietMs: number;
   /** Timers a replica may run in one day before the day is stopped as a timer storm. */
   timerBudget: number;
   /** The replicas' TZ, when it is not the day's zone (a host running in UTC, say). */
@@ -46,7 +52,7 @@ export interface TimerStorm {
   perSimulatedSecond: number;
 }
 
-/** History events for working advances are kept for this many per day, then only counted. */
+/** History events for working instants are kept for this many per day, then only counted. */
 const WORKING_EVENTS_KEPT = 200;
 
 export interface FireRecord {
@@ -58,13 +64,13 @@ export interface FireRecord {
 
 export interface DayRun {
   day: ZoneDay;
-  /** Advances in all (each to the next timer any replica had pending). */
+  /** Rounds of advances (in each, every replica not waiting runs on to its next instant that starts work: one round trip). */
   advances: number;
-  /** Advances in which fired timers started async work. */
+  /** Instants at which fired timers started async work (the store's clock was stepped to each). */
   workingAdvances: number;
   /** Replicas whose work had not settled within settleTimeoutMs, with the instant. */
   unsettled: Array<{ replica: string; simMs: number }>;
-  /** Store clock minus simulated clock, read at the day's start and end and right after each advance that did work (ms). */
+  /** Store clock minus simulated clock, read at the day's start and end and right after each instant that did work settled (ms). */
   storeSkewsMs: number[];
   /** The store's clock at the day's start and end. */
   storeStartMs: number;
@@ -81,7 +87,21 @@ export interface DayRun {
   endedMs: number;
 }
 
-export async function runSimulatedDay(s: Scenario, replicas: Holder[], storeClock: StoreClock, day: ZoneDay, options: DayOptions): Promise<DayRun> {
+/** Where one replica is in the day. */
+interface ReplicaState {
+  replica: Replica;
+  id: string;
+  /** Its simulated clock. */
+  atMs: number;
+  /** Its timers at atMs started work it has not settled yet (held at its proxy until the store's clock is there). */
+  workLeft: boolean;
+  /** The advance that stopped it at atMs. */
+  stoppedBy?: ClockReply;
+  /** Its proxy's gate: closed (what it sends is held) whenever its clock may be ahead of the store's. */
+  gate: WireGate;
+}
+
+export async function runSimulatedDay(s: Scenario, replicas: Replica[], storeClock: StoreClock, day: ZoneDay, options: DayOptions): Promise<DayRun> {
   const began = performance.now();
   const stepStore = async (simMs: number) => storeClock.setOffsetMs(Math.round(simMs - Date.now()));
   const storeSkewsMs: number[] = [];
@@ -101,11 +121,12 @@ export async function runSimulatedDay(s: Scenario, replicas: Holder[], storeCloc
     mechanism: storeClock.mechanism,
   });
   const clockFaults = replicas.map((r) =>
-    s.faults.apply('clock', r.id, `simulated clock (Date and timers) through ${day.date} in ${day.zone}`, { startMs: day.startMs, endMs: day.endMs }),
+    s.faults.apply('clock', r.holder.id, `simulated clock (Date and timers) through ${day.date} in ${day.zone}`, { startMs: day.startMs, endMs: day.endMs }),
   );
+  let effectsSeen = s.resource.effects().length;
   const next = new Map<string, number | null>();
   await Promise.all(
-    replicas.map(async (r) => {
+    replicas.map(async ({ holder: r }) => {
       await r.clock({ op: 'install-sim', startMs: day.startMs, zone: options.hostZone ?? day.zone });
       const scheduled = await r.call('schedule');
       if (!scheduled.ok) throw new Error(`replica ${r.id}: the target's schedule() threw:\n${scheduled.error}`);
@@ -113,10 +134,11 @@ export async function runSimulatedDay(s: Scenario, replicas: Holder[], storeCloc
       next.set(r.id, (await r.clock({ op: 'advance', toMs: day.startMs, settleTimeoutMs: options.settleTimeoutMs })).nextTimerMs ?? null);
     }),
   );
-  const unarmed = replicas.filter((r) => next.get(r.id) === null).map((r) => r.id);
+  const unarmed = replicas.filter((r) => next.get(r.holder.id) === null).map((r) => r.holder.id);
   const lastInstant = day.endMs - 1;
   /** Where each replica passed half its timer budget (to measure a storm's rate). */
   const halfBudgetAt = new Map<string, { simMs: number; timers: number }>();
+  const halfBudget = Math.floor(options.timerBudget / 2);
   const run: DayRun = {
     day,
     advances: 0,
@@ -128,58 +150,91 @@ export async function runSimulatedDay(s: Scenario, replicas: Holder[], storeCloc
     unarmed,
     fires: [],
     wallMs: 0,
-    timers: Object.fromEntries(replicas.map((r) => [r.id, 0])),
+    timers: Object.fromEntries(replicas.map((r) => [r.holder.id, 0])),
     endedMs: lastInstant,
   };
-  for (;;) {
-    const pending = [...next.values()].filter((t): t is number => t !== null);
-    const to = Math.min(lastInstant, ...pending);
-    await stepStore(to);
-    const effectsBefore = s.resource.effects().length;
-    const quietUntilMs = Math.min(lastInstant, to + options.quietMs);
-    const replies = await Promise.all(
-      replicas.map(async (r) => {
-        const maxFires = Math.max(1, options.timerBudget + 1 - run.timers[r.id]!);
-        const command = { op: 'advance', toMs: to, settleTimeoutMs: options.settleTimeoutMs, quietUntilMs, maxFires } as const;
-        return [r, await r.clock(command, false)] as const;
-      }),
-    );
-    run.advances += 1;
-    const working = replies.filter(([, reply]) => (reply.work ?? 0) > 0);
-    // Work is done at the instant its timer fired: the furthest a working replica ran ahead.
-    const workedAt = Math.max(to, ...working.map(([, reply]) => reply.nowMs ?? to));
-    if (working.length) {
+  const states: ReplicaState[] = replicas.map((replica) => ({
+    replica,
+    id: replica.holder.id,
+    atMs: day.startMs,
+    workLeft: false,
+    gate: replica.wire.gate(`hold everything ${replica.holder.id} sends the store (and its replies) whenever its simulated clock may be ahead of the store's (${day.zone} ${day.date})`),
+  }));
+  const stateOf = new Map(states.map((st) => [st.id, st]));
+  /** Fires reported since the last look, each at the instant its replica's work was for. */
+  const takeFires = (fallbackMs: number) => {
+    const effects = s.resource.effects();
+    for (const effect of effects.slice(effectsSeen)) {
+      if (effect.name === 'fire') run.fires.push({ effect, replica: effect.holder, simMs: stateOf.get(effect.holder)?.atMs ?? fallbackMs });
+    }
+    effectsSeen = effects.length;
+  };
+  takeFires(day.startMs);
+  for (const st of states) st.gate.close();
+  try {
+    for (;;) {
+      // Every replica not waiting with work runs on, alone, to its next instant that starts work.
+      const free = states.filter((st) => !st.workLeft && st.atMs < lastInstant);
+      const replies = await Promise.all(
+        free.map(async (st) => {
+          // Stop once past half the budget too: a storm's rate is measured over its second half.
+          const limit = run.timers[st.id]! <= halfBudget ? halfBudget + 1 : options.timerBudget + 1;
+          const command = { op: 'advance', toMs: lastInstant, settleTimeoutMs: options.settleTimeoutMs, maxFires: limit - run.timers[st.id]!, untilWork: true } as const;
+          return [st, await st.replica.holder.clock(command, false)] as const;
+        }),
+      );
+      if (free.length) run.advances += 1;
+      for (const [st, reply] of replies) {
+        st.atMs = reply.nowMs ?? lastInstant;
+        st.workLeft = reply.workLeft === true;
+        st.stoppedBy = reply;
+        run.timers[st.id]! += reply.fired ?? 0;
+        if (run.timers[st.id]! > options.timerBudget / 2 && !halfBudgetAt.has(st.id)) halfBudgetAt.set(st.id, { simMs: st.atMs, timers: run.timers[st.id]! });
+        if (reply.settled === false) run.unsettled.push({ replica: st.id, simMs: st.atMs });
+      }
+      const stormy = states.find((st) => run.timers[st.id]! > options.timerBudget);
+      if (stormy) {
+        run.endedMs = stormy.atMs;
+        const half = halfBudgetAt.get(stormy.id)!;
+        const timers = run.timers[stormy.id]!;
+        const perSimulatedSecond = ((timers - half.timers) * 1000) / Math.max(1, run.endedMs - half.simMs);
+        run.storm = { replica: stormy.id, timers, simulatedMs: run.endedMs - day.startMs, perSimulatedSecond: Math.round(perSimulatedSecond) };
+        break;
+      }
+      const waiting = states.filter((st) => st.workLeft);
+      if (!waiting.length) {
+        if (states.every((st) => st.atMs >= lastInstant)) break;
+        continue;
+      }
+      // The earliest instant any replica's work is for: the store's clock goes there, then that work reaches it.
+      const at = Math.min(...waiting.map((st) => st.atMs));
+      const working = waiting.filter((st) => st.atMs === at);
+      await stepStore(at);
+      for (const st of working) st.gate.open();
+      const settled = await Promise.all(
+        working.map(async (st) => [st, await st.replica.holder.clock({ op: 'settle', settleTimeoutMs: options.settleTimeoutMs }, false)] as const),
+      );
       run.workingAdvances += 1;
+      for (const [st, reply] of settled) {
+        st.workLeft = false;
+        st.gate.close();
+        if (reply.settled === false) run.unsettled.push({ replica: st.id, simMs: at });
+      }
+      takeFires(at);
       if (run.workingAdvances <= WORKING_EVENTS_KEPT) {
-        await observeStore(workedAt, 'store clock after an advance that did work');
-        for (const [r, reply] of working) s.history.add('clock-step', r.id, { op: 'advance', toMs: to, ...reply });
+        await observeStore(at, 'store clock after an instant that did work settled');
+        for (const [st, reply] of settled) s.history.add('clock-step', st.id, { op: 'advance', untilWork: true, ...st.stoppedBy, settle: reply });
       }
     }
-    for (const [r, reply] of replies) {
-      next.set(r.id, reply.nextTimerMs ?? null);
-      run.timers[r.id]! += reply.fired ?? 0;
-      if (run.timers[r.id]! > options.timerBudget / 2 && !halfBudgetAt.has(r.id)) halfBudgetAt.set(r.id, { simMs: reply.nowMs ?? to, timers: run.timers[r.id]! });
-      if (reply.settled === false) run.unsettled.push({ replica: r.id, simMs: reply.nowMs ?? to });
-    }
-    for (const effect of s.resource.effects().slice(effectsBefore)) {
-      if (effect.name === 'fire') run.fires.push({ effect, replica: effect.holder, simMs: workedAt });
-    }
-    const stormy = replicas.find((r) => run.timers[r.id]! > options.timerBudget);
-    if (stormy) {
-      run.endedMs = Math.max(to, ...replies.map(([, reply]) => reply.nowMs ?? to));
-      const half = halfBudgetAt.get(stormy.id)!;
-      const timers = run.timers[stormy.id]!;
-      const perSimulatedSecond = ((timers - half.timers) * 1000) / Math.max(1, run.endedMs - half.simMs);
-      run.storm = { replica: stormy.id, timers, simulatedMs: run.endedMs - day.startMs, perSimulatedSecond: Math.round(perSimulatedSecond) };
-      break;
-    }
-    if (to >= lastInstant) break;
+  } finally {
+    for (const st of states) st.gate.lift();
   }
   if (run.workingAdvances > WORKING_EVENTS_KEPT) {
-    s.note(`${run.workingAdvances - WORKING_EVENTS_KEPT} more advances that did work on ${day.zone} ${day.date} are counted, not recorded one by one`);
+    s.note(`${run.workingAdvances - WORKING_EVENTS_KEPT} more instants that did work on ${day.zone} ${day.date} are counted, not recorded one by one`);
   }
+  await stepStore(run.endedMs);
   run.storeEndMs = await observeStore(run.endedMs, `store clock at the end of ${day.zone} ${day.date}`);
-  await Promise.all(replicas.map((r) => r.clock({ op: 'uninstall' })));
+  await Promise.all(replicas.map((r) => r.holder.clock({ op: 'uninstall' })));
   for (const fault of clockFaults) s.faults.lift(fault);
   s.faults.lift(storeFault, { advances: run.advances, storeStartMs, storeEndMs: run.storeEndMs });
   run.wallMs = performance.now() - began;

@@ -88,4 +88,21 @@ describe('holder simulated clock', () => {
     expect(resource.effects().map((e) => e.value)).toEqual([start + 60_000]);
     expect(fired.wallMs).toBe(start + 3_600_000);
   });
+  it('runs on alone to the first instant that starts work, leaves that work for a settle, and goes no further', async () => {
+    const { holder, resource } = startHolder('R1');
+    started.push(holder);
+    await holder.init({ url: 'redis://127.0.0.1:1', key: 'k', ttlMs: 1, params: {} });
+    const start = Date.UTC(2025, 2, 30, 0, 0, 0);
+    await holder.clock({ op: 'install-sim', startMs: start, zone: 'Europe/Berlin' });
+    await holder.call('schedule');
+    const stopped = await holder.clock({ op: 'advance', toMs: start + 3_600_000, settleTimeoutMs: 2000, untilWork: true });
+    expect(stopped).toMatchObject({ fired: 1, workLeft: true, nowMs: start + 60_000, wallMs: start + 60_000 });
+    expect(stopped.work).toBeGreaterThan(0);
+    const settled = await holder.clock({ op: 'settle', settleTimeoutMs: 2000 });
+    expect(settled).toMatchObject({ settled: true, nowMs: start + 60_000, nextTimerMs: null });
+    // The effect was reported at the instant the timer fired: the clock stood still until then.
+    expect(resource.effects().map((e) => e.value)).toEqual([start + 60_000]);
+    const rest = await holder.clock({ op: 'advance', toMs: start + 3_600_000, settleTimeoutMs: 2000, untilWork: true });
+    expect(rest).toMatchObject({ fired: 0, work: 0, workLeft: false, nowMs: start + 3_600_000 });
+  });
 });

@@ -206,6 +206,36 @@ describe('wire proxy on redis', () => {
     expect(proxy.records()[0]).toMatchObject({ kind: 'blackhole', commandsAffected: 1, sampleCommands: [expect.stringContaining('SET bh:key 1')] });
   });
 
+  it('a gate, closed and opened again under one record, holds each command (a new connection too) until opened', async () => {
+    const proxy = await proxyFor(store);
+    const a = redis(proxy.url);
+    await a.ping();
+    const gate = proxy.gate('hold A while its clock is ahead');
+    for (const round of [1, 2]) {
+      gate.close();
+      const stalled = nextEvent(proxy, commandWith('gated', 'SET'));
+      const set = a.set(`gate:key${round}`, String(round));
+      await stalled;
+      expect(await direct.exists(`gate:key${round}`)).toBe(0);
+      gate.open();
+      expect(await set).toBe('OK');
+      expect(await direct.get(`gate:key${round}`)).toBe(String(round));
+    }
+    // A connection opened while the gate is closed is held as well (its first command: ioredis's ready check).
+    gate.close();
+    const stalled = nextEvent(proxy, (event) => event.type === 'command' && event.fate === 'gated');
+    const late = redis(proxy.url);
+    const set = late.set('gate:late', 'x');
+    await stalled;
+    expect(await direct.exists('gate:late')).toBe(0);
+    gate.lift();
+    expect(await set).toBe('OK');
+    expect(proxy.records()).toHaveLength(1);
+    expect(proxy.records()[0]).toMatchObject({ kind: 'gate', what: 'hold A while its clock is ahead' });
+    expect(proxy.records()[0]!.commandsAffected).toBeGreaterThanOrEqual(3);
+    expect(proxy.records()[0]!.toMs).not.toBeNull();
+  });
+
   it('delay lets a direct command sent after the delayed one reach the store first', async () => {
     const proxy = await proxyFor(store);
     const a = redis(proxy.url);

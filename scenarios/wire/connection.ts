@@ -126,7 +126,8 @@ export class ProxiedConnection {
       for (const hold of behind) log.touch(hold.record, this.id, command.text);
       if (blackhole) log.touch(blackhole, this.id, command.text);
       if (delay) log.touch(delay.record, this.id, command.text);
-      const fate = gate ? 'held' : behind.length ? 'queued-behind-hold' : blackhole ? 'blackholed' : delay ? 'delayed' : 'forwarded';
+      const stalled = blackhole?.kind === 'gate' ? 'gated' : 'blackholed';
+      const fate = gate ? 'held' : behind.length ? 'queued-behind-hold' : blackhole ? stalled : delay ? 'delayed' : 'forwarded';
       this.host.emit({ type: 'command', holder: this.host.holder, connection: this.id, atMs: log.now(), command, fate });
     }
     this.toServer.push(frame.bytes, delay ? performance.now() + delay.ms : 0, gate);

@@ -3,7 +3,7 @@ import type { WireCommand } from './command.ts';
 import type { WireFaultRecord } from './records.ts';
 
 /** What became of one command on its way to the store. */
-export type CommandFate = 'forwarded' | 'held' | 'queued-behind-hold' | 'blackholed' | 'delayed';
+export type CommandFate = 'forwarded' | 'held' | 'queued-behind-hold' | 'blackholed' | 'gated' | 'delayed';
 
 export type WireEvent =
   | { type: 'connect'; holder: string; connection: number; atMs: number }

@@ -28,6 +28,12 @@ export interface WireFaultHandle {
   lift(): void;
 }
 
+/** A gate (WireProxy.gate): closed and opened many times, then lifted (for good; safe to call twice). */
+export interface WireGate extends WireFaultHandle {
+  close(): void;
+  open(): void;
+}
+
 export interface ConnectionInfo {
   readonly id: number;
   readonly openedMs: number;
@@ -54,6 +60,7 @@ export class WireProxy implements ConnectionHost {
   private holds: WireHold[] = [];
   private replyHolds: WireHold[] = [];
   private blackholeRecord: WireFaultRecord | null = null;
+  private gateState: { record: WireFaultRecord; closed: boolean } | null = null;
   private delayFault: { ms: number; record: WireFaultRecord } | null = null;
   private refusing: WireFaultRecord | null = null;
   private nextConnection = 1;
@@ -151,10 +158,47 @@ export class WireProxy implements ConnectionHost {
       lift: () => {
         if (this.blackholeRecord !== record) return;
         this.blackholeRecord = null;
-        for (const connection of this.live) connection.liftBlackhole();
+        this.stallOrDeliver();
         this.log.close(record);
       },
     };
+  }
+
+  /**
+   * A gate over all of this holder's traffic, closed and opened as often as the harness needs under
+   * one record (V319: closed whenever the holder's simulated clock may be ahead of the store's).
+   * Closed, it stalls both directions as a blackhole does, new connections included; opened, it
+   * delivers what waited, in order. Commands that waited are counted in its record (their fate is
+   * "gated"), not reported one by one: a day can close it thousands of times.
+   */
+  gate(what: string): WireGate {
+    if (this.gateState) throw new Error(`wire proxy ${this.holder}: a gate is already in place; lift it first`);
+    const state = { record: this.log.open('gate', what, true), closed: false };
+    this.gateState = state;
+    const set = (closed: boolean) => {
+      if (this.gateState !== state || state.closed === closed) return;
+      state.closed = closed;
+      this.stallOrDeliver();
+    };
+    return {
+      record: state.record,
+      close: () => set(true),
+      open: () => set(false),
+      lift: () => {
+        set(false);
+        if (this.gateState === state) this.gateState = null;
+        this.log.close(state.record);
+      },
+    };
+  }
+
+  /** Stall every connection while a blackhole or a closed gate is in force, else let each deliver. */
+  private stallOrDeliver(): void {
+    const stall = this.activeBlackhole();
+    for (const connection of this.live) {
+      if (stall) connection.blackhole(stall);
+      else connection.liftBlackhole();
+    }
   }
 
   /** Forward each client message `ms` later (order kept): about `ms` more per round trip. */
@@ -213,6 +257,7 @@ export class WireProxy implements ConnectionHost {
       for (const connection of this.live) connection.reset('closed with the proxy');
       this.log.closeAll('still in force when the proxy closed');
       this.blackholeRecord = null;
+      this.gateState = null;
       this.delayFault = null;
       this.refusing = null;
       await new Promise<void>((resolve) => this.server.close(() => resolve()));
@@ -229,7 +274,7 @@ export class WireProxy implements ConnectionHost {
   }
 
   activeBlackhole(): WireFaultRecord | null {
-    return this.blackholeRecord;
+    return this.blackholeRecord ?? (this.gateState?.closed ? this.gateState.record : null);
   }
 
   activeDelay(): { ms: number; record: WireFaultRecord } | null {

@@ -2,7 +2,7 @@
  * What the evidence says about every wire fault: which holder and connections it hit, which
  * command was held, and from when to when (the harness's monotonic ms).
  */
-export type WireFaultKind = 'drop' | 'refuse' | 'blackhole' | 'delay' | 'hold' | 'hold-reply';
+export type WireFaultKind = 'drop' | 'refuse' | 'blackhole' | 'gate' | 'delay' | 'hold' | 'hold-reply';
 
 export interface WireFaultRecord {
   readonly id: number;
@@ -12,7 +12,7 @@ export interface WireFaultRecord {
   readonly what: string;
   /** When the harness asked for it. */
   readonly armedMs: number;
-  /** When it landed: drop/blackhole/delay at once; a hold when its command arrived. Null = never landed. */
+  /** When it landed: drop/blackhole/gate/delay at once; a hold when its command arrived. Null = never landed. */
   fromMs: number | null;
   /** When it was lifted or released; null while in force. */
   toMs: number | null;
@@ -20,7 +20,7 @@ export interface WireFaultRecord {
   readonly connections: number[];
   /** hold: the held command's text. */
   command?: string;
-  /** Commands it stopped or slowed (blackhole, delay, hold: the held one and those queued behind it). */
+  /** Commands it stopped or slowed (blackhole, closed gate, delay, hold: the held one and those queued behind it). */
   commandsAffected: number;
   /** The first few of those commands, for the evidence. */
   readonly sampleCommands: string[];

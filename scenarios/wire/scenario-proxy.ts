@@ -43,7 +43,8 @@ export async function startScenarioProxy(holder: string, storeUrl: string, histo
         break;
       }
       case 'command':
-        if (event.fate !== 'forwarded') history.add('wire', holder, { connection: event.connection, command: event.command.text, fate: event.fate });
+        // A gate's commands are counted (and sampled) in its record: it may stall thousands.
+        if (event.fate !== 'forwarded' && event.fate !== 'gated') history.add('wire', holder, { connection: event.connection, command: event.command.text, fate: event.fate });
         break;
       case 'connect':
         history.add('wire', holder, { connection: event.connection, text: 'connected through its wire proxy' });
