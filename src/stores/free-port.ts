@@ -1,15 +1,54 @@
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 
-/** A TCP port on 127.0.0.1 that was free a moment ago (the kernel picks it). */
-export function freePort(): Promise<number> {
+/**
+ * A TCP port on 127.0.0.1 that was free a moment ago, for a store to bind. Picked outside the
+ * kernel's ephemeral range (ip_local_port_range) when there is room: a store binds its port only
+ * after its own start-up (Postgres copies its data dir first), and meanwhile every outgoing
+ * connection on the machine is given an ephemeral port — seen at load 30 with several test suites
+ * running: "could not bind IPv4 address "127.0.0.1": Address already in use".
+ */
+export async function freePort(): Promise<number> {
+  const pick = outsideEphemeral();
+  for (let attempt = 0; pick && attempt < 20; attempt++) {
+    try {
+      return await listenOnce(pick());
+    } catch {
+      // taken: try another
+    }
+  }
+  return listenOnce(0);
+}
+
+/** A random loopback port from 10000 up that the kernel never hands to outgoing connections (null: no range known, or no room). */
+function outsideEphemeral(): (() => number) | null {
+  let low: number;
+  let high: number;
+  try {
+    [low, high] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number) as [number, number];
+  } catch {
+    return null;
+  }
+  if (!(low > 0 && high >= low)) return null;
+  const below = Math.max(0, low - 10_000);
+  const above = Math.max(0, 65_535 - high);
+  if (below + above === 0) return null;
+  return () => {
+    const r = Math.floor(Math.random() * (below + above));
+    return r < below ? 10_000 + r : high + 1 + (r - below);
+  };
+}
+
+/** Listen on `port` (0: the kernel picks), close again, and give the port. */
+function listenOnce(port: number): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.unref();
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
+    server.listen(port, '127.0.0.1', () => {
       const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => (port ? resolve(port) : reject(new Error('no free loopback port'))));
+      const bound = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => (bound ? resolve(bound) : reject(new Error('no free loopback port'))));
     });
   });
 }
