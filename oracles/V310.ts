@@ -66,7 +66,15 @@ export default defineOracle({
     params: { variant: 'narrow', hold: 'wire' },
     doc: "every command (and seam) of A's release on the lock key: held before it, or its reply held from A, until A's TTL lapsed and B took the lock; then A's release goes on",
     references: {
-      safe: ['targets/redis/ioredis/release-clock-guarded-cad.ts', 'targets/redis/ioredis/release-marks-done-checked.ts', 'targets/redis/ioredis/lock-correct.ts', 'targets/redis/node-redis/lock-correct.ts', 'targets/redis/redlock/lock.ts'],
+      safe: [
+        'targets/redis/ioredis/release-clock-guarded-cad.ts',
+        'targets/redis/ioredis/release-marks-done-checked.ts',
+        'targets/redis/ioredis/lock-correct.ts',
+        'targets/redis/node-redis/lock-correct.ts',
+        'targets/redis/redlock/lock.ts',
+        'targets/redis/ioredis/lock-prefixed-key.ts',
+        'targets/redis/ioredis/lock-hash-field.ts',
+      ],
       alsoBad: ['test/fixtures/targets/release-get-compare-del-no-seams.ts'],
       params: { ttl: 500 },
     },

@@ -40,7 +40,7 @@ export default defineOracle({
     faults: ['kill-after-reply'],
     params: { variant: 'between-commands' },
     doc: "every command of A's acquire on the lock key: A is SIGKILLed the moment the command's reply reaches A's wire proxy, before A can send the next (no seam needed); B then retries",
-    references: { safe: ['targets/redis/ioredis/acquire-nx-px.ts', 'targets/redis/ioredis/lock-correct.ts', 'targets/redis/node-redis/lock-correct.ts'] },
+    references: { safe: ['targets/redis/ioredis/acquire-nx-px.ts', 'targets/redis/ioredis/lock-correct.ts', 'targets/redis/node-redis/lock-correct.ts', 'targets/redis/ioredis/lock-prefixed-key.ts'] },
     trace: traceAcquireRelease(false),
   },
   references: [
