@@ -24,6 +24,11 @@
  *   property is the same: A's accepted writes after B's first break the exclusion of A's section.
  * - after-lift: A's lease lapses in the store while A is stopped; A resumes (held at its next write,
  *   if it makes one) and only then B runs the job, takes the lock and writes.
+ *
+ * Explored (--explore): instead of the SIGSTOP after A's first write, A is stopped at one boundary of
+ * the rest of its job — a command on the lock held before it or its reply held, a write's receipt
+ * held, or A SIGSTOPped at a write's receipt (its timers too: a helper renewing on a timer keeps its
+ * lease through a held receipt) — × each contender schedule (Redis).
  */
 import { takeoverCounts, takeoverDetail, takeoverWindow, writesAfterTakeover } from '../src/takeover.ts';
 import { defineOracle, type Check, nothingProven, firstLine } from '../src/oracle.ts';
