@@ -14,7 +14,6 @@
 import { execa } from 'execa';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import pg from 'pg';
 import { spawnServer, waitUntilReady } from '../src/stores/server-process.ts';
 import { StoreUnavailableError, type StartedStore, type StoreRecipe } from '../src/stores/types.ts';
 import { giveTo, runAs, serverUser } from './server-user.ts';
@@ -115,7 +114,8 @@ export const pgbouncerRecipe: StoreRecipe = {
 
 /** PgBouncer's own version, from its admin console (which answers only simple queries). */
 async function showVersion(port: number): Promise<string> {
-  const client = new pg.Client({ host: '127.0.0.1', port, user: 'postgres', database: 'pgbouncer', connectionTimeoutMillis: 2000 });
+  const { Client } = (await import('pg')).default; // only Postgres runs load pg (start-up time)
+  const client = new Client({ host: '127.0.0.1', port, user: 'postgres', database: 'pgbouncer', connectionTimeoutMillis: 2000 });
   client.on('error', () => {});
   try {
     await client.connect();

@@ -10,7 +10,6 @@
  * postgres://postgres@127.0.0.1:PORT/postgres. A password would protect nothing here.
  */
 import { join } from 'node:path';
-import pg from 'pg';
 import { signalTree, stopTree } from '../src/stores/process-tree.ts';
 import { postmasterSegment, removeSegment } from '../src/stores/sysv-shm.ts';
 import { spawnServer, waitUntilReady, type ServerProcess } from '../src/stores/server-process.ts';
@@ -119,7 +118,8 @@ export const postgresRecipe: StoreRecipe = {
 };
 
 async function showServerVersion(url: string): Promise<string> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
+  const { Client } = (await import('pg')).default; // only Postgres runs load pg (start-up time)
+  const client = new Client({ connectionString: url, connectionTimeoutMillis: 2000 });
   client.on('error', () => {});
   try {
     await client.connect();

@@ -4,7 +4,7 @@
  * the application_name the harness puts in the URL it hands each of them (PgBouncer passes it on
  * to whichever server session runs the client's statement).
  */
-import pg from 'pg';
+import type pg from 'pg';
 
 const HARNESS_APPLICATION = 'lock-oracles-harness';
 
@@ -40,7 +40,8 @@ export function urlForHolder(url: string, id: string): string {
 
 /** Connect as the harness (its own sessions are left out of every listing). */
 export async function harnessClient(url: string): Promise<pg.Client> {
-  const client = new pg.Client({ connectionString: url, application_name: HARNESS_APPLICATION, connectionTimeoutMillis: 5000 });
+  const { Client } = (await import('pg')).default; // only Postgres runs load pg (start-up time)
+  const client = new Client({ connectionString: url, application_name: HARNESS_APPLICATION, connectionTimeoutMillis: 5000 });
   client.on('error', () => undefined);
   await client.connect();
   return client;

@@ -11,12 +11,13 @@
  * hashes and the oracle files it holds; dist/index.js and dist/vitest.js re-export the current
  * build's entries (package.json `exports`); builds unused for a day are removed.
  */
-import { build } from 'esbuild';
+import { build, type Plugin } from 'esbuild';
+import { isBuiltin } from 'node:module';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { inputTimes, keepSourceLocation, writeAtomically, type SourceLocation } from './compile-module.ts';
+import { inputTimes, isCommonJs, keepSourceLocation, loadWithNodeRequire, REQUIRE_BANNER, REQUIRED, writeAtomically, type SourceLocation } from './compile-module.ts';
 
 export interface DistStamp {
   /** The compiled CLI to import, relative to the package root. */
@@ -69,7 +70,6 @@ export async function buildDist(): Promise<DistStamp> {
     format: 'esm',
     platform: 'node',
     target: 'node20',
-    packages: 'external',
     outdir,
     outbase: ROOT,
     chunkNames: 'chunks/[name]-[hash]',
@@ -79,14 +79,18 @@ export async function buildDist(): Promise<DistStamp> {
     metafile: true,
     write: false,
     logLevel: 'silent',
-    plugins: [{ name: 'keep-source-location', setup: (b) => keepSourceLocation(b, RELOCATABLE) }],
+    plugins: [packagesAtRunTime, { name: 'keep-source-location', setup: (b) => keepSourceLocation(b, RELOCATABLE) }],
+    // Node's require, for the CommonJS packages and for the CommonJS files inside a bundled one.
+    banner: { js: `${REQUIRE_BANNER}\nconst require = __lockOraclesRequire;` },
   });
   for (const file of result.outputFiles) {
     const parts = relative(outdir, file.path).split(sep);
     if (parts.length !== 2) throw new Error(`build-dist: ${relative(outdir, file.path)} is not two levels below the build dir; RELOCATABLE's ../../../ would miss the package root`);
   }
   writeAtomically(outdir, result.outputFiles, outdir);
-  const inputs = inputTimes(result.metafile.inputs, ROOT);
+  // Packages are not sources (an installed package's dependencies lie elsewhere), nor is what node's require loads.
+  const sources = Object.keys(result.metafile.inputs).filter((path) => !path.startsWith(`${REQUIRED}:`) && !path.split('/').includes('node_modules'));
+  const inputs = inputTimes(Object.fromEntries(sources.map((path) => [path, true])), ROOT);
   inputs.set(fileURLToPath(import.meta.url), statSync(fileURLToPath(import.meta.url)).mtimeMs);
   const stamp: DistStamp = {
     cli: relative(ROOT, join(outdir, 'src', 'cli.js')),
@@ -100,6 +104,35 @@ export async function buildDist(): Promise<DistStamp> {
   prune(outdir);
   return stamp;
 }
+
+/**
+ * How the built CLI loads a package, by its bare name from the package root's node_modules (the
+ * build stays relocatable), chosen for start-up time (docs/benchmarks.md): a CommonJS package
+ * (ioredis, pg) with node's require, the ESM loader's export scan of it costing more than loading
+ * it; a package of many small ES modules that the run path always needs (BUNDLED) is bundled, one
+ * file instead of a hundred resolved and read one by one; any other, and any dynamic import, with
+ * node's import.
+ */
+const BUNDLED = new Set(['execa']);
+
+const packagesAtRunTime: Plugin = {
+  name: 'packages-at-run-time',
+  setup(build) {
+    build.onResolve({ filter: /^[^./]/ }, async (args) => {
+      if (args.kind === 'entry-point' || args.pluginData?.resolving || isBuiltin(args.path)) return undefined;
+      // Inside a bundled package everything is bundled (its own files and its dependencies).
+      if (args.importer.split(sep).includes('node_modules')) return undefined;
+      const name = args.path.startsWith('@') ? args.path.split('/').slice(0, 2).join('/') : args.path.split('/')[0]!;
+      if (BUNDLED.has(name)) return undefined;
+      const found = await build.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: { resolving: true } });
+      if (found.errors.length || found.external || !found.path.split(sep).includes('node_modules')) return undefined;
+      // A dynamic import keeps node's semantics (named exports of a CommonJS package) and stays lazy.
+      const required = args.kind !== 'dynamic-import' && isCommonJs(found.path);
+      return required ? { path: args.path, namespace: REQUIRED } : { path: args.path, external: true };
+    });
+    loadWithNodeRequire(build);
+  },
+};
 
 function sha256(path: string): string {
   return createHash('sha256').update(readFileSync(path)).digest('hex');

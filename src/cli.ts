@@ -16,21 +16,14 @@ import { runOracle } from './run-oracle.ts';
 import { combineRuns, type EvidenceRecord } from './evidence.ts';
 import { writeMultiRunReport, writeRunReport } from './report/write-report.ts';
 import { cleanupAll, interruptExitCode, interruption, onInterrupt } from './cleanup.ts';
-import { settleCommand } from './commands/settle.ts';
-import { proveCommand } from './commands/prove.ts';
-import { init } from './commands/init.ts';
 import { defaultJobs } from './run-pool.ts';
 import { runBatch } from './run-batch.ts';
 import { firstLine } from './oracle.ts';
-import { REFERENCES_USAGE, referencesCommand } from './commands/references.ts';
-import { SELFCHECK_USAGE, selfcheckCommand } from './commands/selfcheck.ts';
 import { checkWritableDir } from './report/safe-write.ts';
 import type { StoreKind } from './stores/types.ts';
 import { RUNTIME_CHOICES, type RuntimeChoice } from './stores/start-store.ts';
 import type { OracleDefinition } from './oracle.ts';
 import type { ParamSpecs } from './params.ts';
-import { exploreCommand } from './explore/explore-command.ts';
-import { replayCommand } from './explore/replay-command.ts';
 
 const HARNESS_OPTIONS = {
   target: { type: 'string' },
@@ -103,22 +96,24 @@ Exit codes: 0 PASS (or as expected), 1 FAIL, 2 usage error or ERROR, 3 INCONCLUS
 130/143 interrupted by SIGINT/SIGTERM (everything stopped, an INTERRUPTED record written).`;
 
 /** `<command> --help` prints these on stdout and exits 0 (settle, init, selfcheck and prove print their own). */
-const SUB_COMMAND_USAGE: Record<string, string> = {
-  references: REFERENCES_USAGE,
-  selfcheck: SELFCHECK_USAGE,
-  list: `Usage: npm run oracle -- list [--json]
+const SUB_COMMAND_USAGE: Record<string, () => Promise<string> | string> = {
+  references: async () => (await import('./commands/references.ts')).REFERENCES_USAGE,
+  selfcheck: async () => (await import('./commands/selfcheck.ts')).SELFCHECK_USAGE,
+  list: () => `Usage: npm run oracle -- list [--json]
 Every oracle: its parameters, the target members it needs, its references (--json: one JSON document).`,
-  clean: `Usage: npm run oracle -- clean [--json]
+  clean: () => `Usage: npm run oracle -- clean [--json]
 Removes what runs killed outright (SIGKILL) left behind: their temp dirs, SysV shared memory and store
 containers; never anything of a run still going.`,
-  replay: `Usage: npm run oracle -- replay <schedule.json> [--target <path>] [--runs N] [--expect pass|fail] [--json]
+  replay: () => `Usage: npm run oracle -- replay <schedule.json> [--target <path>] [--runs N] [--expect pass|fail] [--json]
 Reruns one explored point exactly (the schedule.json an --explore run wrote); --target: another target, e.g. the fixed one.`,
 };
 
+// Each sub-command is imported when it is asked for: a plain run loads none of them (start-up
+// time, docs/benchmarks.md).
 async function main(argv: string[]): Promise<number> {
-  if (argv[0] === 'settle') return settleCommand(argv.slice(1));
-  if (argv[0] === 'init') return init(argv.slice(1));
-  if (argv[0] === 'selfcheck') return selfcheckCommand(argv.slice(1));
+  if (argv[0] === 'settle') return (await import('./commands/settle.ts')).settleCommand(argv.slice(1));
+  if (argv[0] === 'init') return (await import('./commands/init.ts')).init(argv.slice(1));
+  if (argv[0] === 'selfcheck') return (await import('./commands/selfcheck.ts')).selfcheckCommand(argv.slice(1));
   const { values, positionals, extra } = parse(argv);
   const command = positionals[0];
   if (!command) {
@@ -128,7 +123,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const subUsage = SUB_COMMAND_USAGE[command];
   if (values.help && subUsage) {
-    process.stdout.write(`${subUsage}\n`);
+    process.stdout.write(`${await subUsage()}\n`);
     return EXIT.PASS;
   }
   if (command === 'references') {
@@ -140,7 +135,7 @@ async function main(argv: string[]): Promise<number> {
         throw new UsageError(`--report-dir: ${(error as Error).message}. Give a writable directory, or --no-report.`);
       }
     }
-    return referencesCommand(positionals.slice(1), {
+    return (await import('./commands/references.ts')).referencesCommand(positionals.slice(1), {
       jobs: wholeNumber('--jobs', values.jobs, defaultJobs(), 1, 64),
       json: values.json === true,
       progress: progressPrinter(!values.quiet),
@@ -148,8 +143,8 @@ async function main(argv: string[]): Promise<number> {
       noReport: values['no-report'] === true,
     });
   }
-  if (command === 'prove') return proveCommand(positionals.slice(1), values, extra);
-  if (command === 'replay') return replayCommand({ schedulePath: positionals[1], ...common(values), ...(values.target ? { target: values.target } : {}), ...(values.runs ? { runs: values.runs } : {}) });
+  if (command === 'prove') return (await import('./commands/prove.ts')).proveCommand(positionals.slice(1), values, extra);
+  if (command === 'replay') return (await import('./explore/replay-command.ts')).replayCommand({ schedulePath: positionals[1], ...common(values), ...(values.target ? { target: values.target } : {}), ...(values.runs ? { runs: values.runs } : {}) });
   refuseExtraArguments(positionals.slice(1));
   if (command === 'list') return list(values.json === true);
   if (command === 'clean') return (await import('./commands/clean.ts')).clean(values.json === true);
@@ -178,7 +173,7 @@ async function main(argv: string[]): Promise<number> {
   }
   if (values.explore) {
     if (runs > 1) throw new UsageError('--explore runs every point once; --runs repeats one schedule (replay a found schedule with --runs instead)');
-    return exploreCommand({ oracle: oracle.id, target: values.target, params: extra, ...(values.store ? { store: values.store as StoreKind } : {}), ...common(values), runtime: runtime as RuntimeChoice, ...(values['max-points'] ? { maxPoints: values['max-points'] } : {}), ...(values['first-fail'] ? { firstFail: true } : {}), ...(values.jobs ? { jobs: values.jobs } : {}), ...(values['emit-test'] ? { emitTest: values['emit-test'] } : {}) });
+    return (await import('./explore/explore-command.ts')).exploreCommand({ oracle: oracle.id, target: values.target, params: extra, ...(values.store ? { store: values.store as StoreKind } : {}), ...common(values), runtime: runtime as RuntimeChoice, ...(values['max-points'] ? { maxPoints: values['max-points'] } : {}), ...(values['first-fail'] ? { firstFail: true } : {}), ...(values.jobs ? { jobs: values.jobs } : {}), ...(values['emit-test'] ? { emitTest: values['emit-test'] } : {}) });
   }
 
   // SIGINT/SIGTERM: the runs in progress stop everything and return INTERRUPTED records.

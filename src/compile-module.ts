@@ -135,19 +135,25 @@ const leaveToNode: Plugin = {
       if (isCommonJs(found.path)) return { path: found.path, namespace: REQUIRED };
       return { path: pathToFileURL(found.path).href, external: true };
     });
-    build.onLoad({ filter: /.*/, namespace: REQUIRED }, (args) => ({
-      contents: `module.exports = ${NODE_NAMESPACE}(${REQUIRE}(${JSON.stringify(args.path)}));`,
-      loader: 'js',
-    }));
+    loadWithNodeRequire(build);
     keepSourceLocation(build);
   },
 };
 
-const REQUIRED = 'node-require';
+/** Resolve a module to `{ path: <what node's require is given>, namespace: REQUIRED }` and it is loaded with node's require (REQUIRE_BANNER). */
+export const REQUIRED = 'node-require';
+
+export function loadWithNodeRequire(build: PluginBuild): void {
+  build.onLoad({ filter: /.*/, namespace: REQUIRED }, (args) => ({
+    contents: `module.exports = ${NODE_NAMESPACE}(${REQUIRE}(${JSON.stringify(args.path)}));`,
+    loader: 'js',
+  }));
+}
+
 const REQUIRE = '__lockOraclesRequire';
 const NODE_NAMESPACE = '__lockOraclesNodeNamespace';
 /** In every output chunk: node's require, and the namespace node's ESM loader gives a CommonJS module. */
-const REQUIRE_BANNER = [
+export const REQUIRE_BANNER = [
   `import { createRequire as __lockOraclesCreateRequire } from 'node:module';`,
   `const ${REQUIRE} = __lockOraclesCreateRequire(${IMPORT_META}.url);`,
   `const ${NODE_NAMESPACE} = (m) => Object.assign(Object.create(null), m !== null && (typeof m === 'object' || typeof m === 'function') ? m : {}, { default: m, __esModule: true });`,
@@ -155,7 +161,7 @@ const REQUIRE_BANNER = [
 
 const packageTypes = new Map<string, string | undefined>();
 /** Whether node loads this file as CommonJS: .cjs, or .js/no extension under a package.json without "type": "module". */
-function isCommonJs(path: string): boolean {
+export function isCommonJs(path: string): boolean {
   if (path.endsWith('.cjs')) return true;
   if (!/(\.js|\/[^./]+)$/.test(path)) return false;
   for (let dir = dirname(path); ; dir = dirname(dir)) {

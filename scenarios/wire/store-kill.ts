@@ -4,7 +4,6 @@
  * store-side addresses of the holder's wire proxy connections, so no other client is touched.
  */
 import { Redis } from 'ioredis';
-import pg from 'pg';
 import { speaksRedis, type StartedStore } from '../../src/stores/types.ts';
 
 export interface StoreKill {
@@ -28,7 +27,8 @@ export async function killFromStore(store: StartedStore, addresses: readonly str
   }
   if (store.kind === 'postgres') {
     const ports = addresses.map((address) => Number(address.split(':').at(-1)));
-    const admin = new pg.Client({ connectionString: store.url });
+    const { Client } = (await import('pg')).default; // only Postgres runs load pg (start-up time)
+    const admin = new Client({ connectionString: store.url });
     admin.on('error', () => undefined);
     await admin.connect();
     try {
