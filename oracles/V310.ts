@@ -47,6 +47,7 @@ export default defineOracle({
   property: "B's lock survives A's release: the key still holds B's token, B can still extend (or release) its lease, and a third holder C is denied.",
   stores: ['redis', 'valkey'],
   holders: ['A', 'B', 'C'],
+  later: ['B', 'C'],
   params: {
     ttl: { kind: 'ms', default: 200, min: 20, doc: 'lock TTL the target is asked to use' },
     variant: { kind: 'choice', default: 'pause', choices: ['pause', 'narrow'], doc: 'pause: SIGSTOP A before its release; narrow: hold A inside its release, after its check, before its delete' },
@@ -129,7 +130,13 @@ export default defineOracle({
     const wireA = p.variant === 'narrow' && (p.hold === 'wire' || s.point) ? await s.wire('A') : undefined;
     const point = s.point;
     const where = point ? `at ${point.boundary.part}#${point.boundary.index} (${point.boundary.text})` : 'inside its release, before its delete';
-    const [a, b, c] = await Promise.all([s.holder('A', wireA ? { url: wireA.url } : {}), s.holder('B'), s.holder('C')]);
+    const a = await s.holder('A', wireA ? { url: wireA.url } : {});
+    // B and C load while A takes the lock, and are awaited while A is stopped or held: its lease
+    // lapses meanwhile anyway, and B's lease (the window judged) begins only after both are ready.
+    const contenders = Promise.all([s.holder('B'), s.holder('C')]);
+    contenders.catch(() => undefined); // awaited below; a run that ends before then is checked by the engine
+    let b!: Holder;
+    let c!: Holder;
     const preconditions: Check[] = [];
     let leaseB: LeaseSummary | null = null;
     let seenB: ObservedKey | undefined;
@@ -174,6 +181,7 @@ export default defineOracle({
     if (p.variant === 'pause') {
       await a.pause();
       s.progress(`A stopped (SIGSTOP) holding the lock; waiting for its ${p.ttl} ms TTL to lapse and B to take the lock`);
+      [b, c] = await contenders;
       const got = await acquireWithin(b, () => s.now(), p.timeout, retryEvery);
       bAcquireStartedAt = got.lastAttemptAt ?? 0;
       leaseB = got.lease;
@@ -197,6 +205,7 @@ export default defineOracle({
         return judge();
       }
       s.progress(`A held ${where}; waiting for its ${p.ttl} ms TTL to lapse and B to take the lock`);
+      [b, c] = await contenders;
       const got = await acquireWithin(b, () => s.now(), p.timeout, retryEvery);
       bAcquireStartedAt = got.lastAttemptAt ?? 0;
       leaseB = got.lease;

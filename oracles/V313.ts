@@ -63,6 +63,7 @@ export default defineOracle({
   property: 'A performs no accepted write after B acquired (B wrote), or the resource rejected every such write (fencing).',
   stores: ['redis', 'valkey', 'postgres'],
   holders: ['A', 'B'],
+  later: ['A'],
   params: {
     ttl: { kind: 'ms', default: 300, min: 20, doc: 'lease TTL the target is asked to use' },
     variant: {
@@ -170,12 +171,11 @@ export default defineOracle({
     // An explored point (--explore) stops A after its first write like --variant renewal-wire, at its own boundary.
     const point = s.point;
     const wireA = p.variant === 'renewal-wire' || point ? await s.wire('A') : undefined;
-    // come-and-go's third holder is started with the others, so it is ready the moment it arrives.
-    const [a, b, c] = await Promise.all([
-      s.holder('A', wireA ? { url: wireA.url } : {}),
-      s.holder('B'),
-      p.contender === 'come-and-go' ? s.holder('C') : undefined,
-    ]);
+    // A (and come-and-go's C) load while B counts the job's writes alone: both are awaited before
+    // A runs, so each is ready the moment it is needed.
+    const b = await s.holder('B');
+    const others = Promise.all([s.holder('A', wireA ? { url: wireA.url } : {}), p.contender === 'come-and-go' ? s.holder('C') : undefined]);
+    others.catch(() => undefined); // awaited below; a run that ends before then is checked by the engine
     const preconditions: Check[] = [];
     let aRan = false;
     let cTookLock: boolean | undefined;
@@ -200,6 +200,7 @@ export default defineOracle({
     });
     if (alone === undefined || aloneWrites < 2) return judge();
 
+    const [a, c] = await others;
     s.progress('A runs the job');
     s.phase('scenario', 'A runs the job, is stopped; B contends');
     const aIn = await runJobUntilFirstEffect(a, p.timeout, Math.max(5, Math.round(p.ttl / 10)));

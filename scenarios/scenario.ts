@@ -24,8 +24,11 @@ export interface ScenarioOptions {
   history: History;
   resource: Resource;
   faults: FaultLog;
-  /** Spawns (or hands over a pre-spawned) holder process. */
-  spawnHolder: (id: string) => Holder;
+  /**
+   * Spawns (or hands over a pre-spawned) holder process; resolves once it has loaded the target
+   * (rejects with a UsageError when it could not, or the target lacks a member the oracle needs).
+   */
+  spawnHolder: (id: string) => Promise<Holder>;
   progress: (message: string) => void;
   /** `--explore`: the one point this run lands (src/explore/arm-point.ts); the oracle arms it at its stressed part. */
   point?: ExplorePoint;
@@ -56,6 +59,7 @@ export class Scenario {
   readonly point: ExplorePoint | undefined;
   readonly #options: ScenarioOptions;
   readonly #holders = new Map<string, Holder>();
+  readonly #connecting = new Map<string, Promise<Holder>>();
   /** Where the target says its lock lives (storeKey), or undefined: under `key` itself. */
   #declared: StoreLocation | undefined;
   /** A wire proxy exists on a Redis store: holders without one get a pass-through proxy. */
@@ -74,16 +78,28 @@ export class Scenario {
     this.point = options.point;
   }
 
-  /** The holder `id`, connected (its target's connect() has run). */
-  async holder(id: string, options: HolderOptions = {}): Promise<Holder> {
-    const existing = this.#holders.get(id);
-    if (existing) return existing;
+  /**
+   * The holder `id`, connected (its target's connect() has run). An oracle's `later` holders load
+   * while the scenario plays: ask for one early and await it where it is needed (the promise may
+   * be kept: its failure is not an unhandled rejection meanwhile).
+   */
+  holder(id: string, options: HolderOptions = {}): Promise<Holder> {
+    let connected = this.#connecting.get(id);
+    if (!connected) {
+      connected = this.#connect(id, options);
+      connected.catch(() => undefined);
+      this.#connecting.set(id, connected);
+    }
+    return connected;
+  }
+
+  async #connect(id: string, options: HolderOptions): Promise<Holder> {
     // Once a run holds commands at a wire proxy, every other Redis holder talks through a
     // pass-through proxy too: the scripts it loads (EVAL, SCRIPT LOAD) are then learned, so a
     // later EVALSHA of the same script by the held holder is recognised by its body.
     const url = options.url ?? (this.#learnScripts ? (await this.wire(id)).url : this.store.url);
     assertLoopbackUrl(url); // every URL a holder is handed is on this machine, whoever built it
-    const holder = this.#options.spawnHolder(id);
+    const holder = await this.#options.spawnHolder(id);
     this.#holders.set(id, holder);
     const declared = await holder.init({ url, key: this.key, ttlMs: this.ttlMs, params: this.#options.params });
     if (declared !== undefined) {

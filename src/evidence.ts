@@ -39,6 +39,7 @@ export interface EvidenceRecord {
   verdict: Verdict;
   explanation: string;
   error?: string;
+  /** holdersReadyMs: when the holders started first had loaded the target (an oracle's `later` holders load while it plays). */
   timing: { wallMs: number; storeStartMs: number; holdersReadyMs: number; scenarioMs: number };
   environment: { node: string; platform: string; harness: string };
   /** Set when the run did not end by itself: its deadline passed (ERROR) or a signal stopped it (INTERRUPTED). */

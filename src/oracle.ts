@@ -88,6 +88,14 @@ export interface OracleDefinition<P extends ParamSpecs = ParamSpecs> {
   stores: StoreKind[];
   /** Holder names the scenario uses; their processes start while the store starts. */
   holders: string[];
+  /**
+   * Holders the scenario needs only after the others have played a while (V310: B and C once A
+   * holds the lock and is stopped): their processes start once the others have loaded, which then
+   * have the CPU to themselves, and load while the scenario plays; `s.holder(id)` awaits them
+   * where they are needed. Await them where a late holder only delays the scenario, never where
+   * the time it takes could eat into a window the oracle judges.
+   */
+  later?: string[];
   params: P;
   /** Target members the scenario calls, for these parameters. */
   needs(params: ParamValues<P>): TargetMember[];

@@ -127,6 +127,20 @@ export async function runOracle(request: RunRequest): Promise<EvidenceRecord> {
     spawned.set(id, holder);
     return holder;
   };
+  /** The holder once it has loaded the target; a load failure or a missing member is a usage error, whenever it shows. */
+  const usable = async (holder: Holder): Promise<ReadyInfo> => {
+    const info = await holder.ready.catch((e: unknown) => {
+      throw new UsageError(`the target ${displayPath(targetPath)} failed to load in a holder process:\n${(e as Error).message}`);
+    });
+    const missing = needs.filter((member) => !info.members.includes(member));
+    if (missing.length) {
+      throw new UsageError(
+        `${relative(process.cwd(), targetPath)} does not fit ${oracle.id}: it has no ${missing.join(', ')} member(s) ` +
+          `(it has: ${info.members.join(', ') || 'none'}). ${oracle.id} calls ${needs.join(', ')}; see targets/contract.ts.`,
+      );
+    }
+    return info;
+  };
 
   // Holders load the target while the store starts.
   progress(`starting a scratch ${storeRequest.kind} store and ${(request.holders ?? oracle.holders).length} holder process(es)`);
@@ -152,16 +166,14 @@ export async function runOracle(request: RunRequest): Promise<EvidenceRecord> {
     modules = await compileHolderModules(targetPath).catch((e: unknown) => {
       throw new UsageError(`the target ${displayPath(targetPath)} failed to load: ${(e as Error).message}`);
     });
-    for (const id of request.holders ?? oracle.holders) spawnHolder(id);
-    readyInfo = await readyOrUsageError([...spawned.values()], targetPath);
+    // The oracle's later holders start once the others have loaded (src/oracle.ts `later`): the
+    // first ones then have the CPU to themselves, the later ones load while the scenario plays.
+    const ids = request.holders ?? oracle.holders;
+    const later = request.holders ? [] : (oracle.later ?? []);
+    const infos = await Promise.all(ids.filter((id) => !later.includes(id)).map((id) => usable(spawnHolder(id))));
+    readyInfo = infos[0];
     holdersReadyMs = performance.now() - began;
-    const missing = needs.filter((member) => !readyInfo!.members.includes(member));
-    if (missing.length) {
-      throw new UsageError(
-        `${relative(process.cwd(), targetPath)} does not fit ${oracle.id}: it has no ${missing.join(', ')} member(s) ` +
-          `(it has: ${readyInfo.members.join(', ') || 'none'}). ${oracle.id} calls ${needs.join(', ')}; see targets/contract.ts.`,
-      );
-    }
+    for (const id of later) spawnHolder(id);
     stage = 'starting the store';
     store = await storeStart.catch((e: unknown) => {
       if (e instanceof StoreUnavailableError) throw new UsageError(e.message);
@@ -176,7 +188,11 @@ export async function runOracle(request: RunRequest): Promise<EvidenceRecord> {
       history,
       resource,
       faults,
-      spawnHolder,
+      spawnHolder: async (id) => {
+        const holder = spawnHolder(id);
+        await usable(holder);
+        return holder;
+      },
       progress,
       ...(request.point ? { point: request.point } : {}),
     });
@@ -184,6 +200,8 @@ export async function runOracle(request: RunRequest): Promise<EvidenceRecord> {
     stage = `playing the ${oracle.id} scenario`;
     const judged = await (request.play ?? oracle.play)(scenario, params as never);
     scenarioMs = performance.now() - playBegan;
+    // A holder the scenario never asked for still loaded the target: one that could not is a usage error too.
+    await Promise.all([...spawned.values()].map(usable));
     if (!end.result) judgement = withHolderDeaths(judged, [...spawned.values()]);
   };
   try {
@@ -330,15 +348,6 @@ function checkTarget(path: string): string {
     throw new UsageError(`--target: cannot read "${path}" (resolved to ${absolute}); give the path of a target module (see targets/contract.ts)`);
   }
   return absolute;
-}
-
-async function readyOrUsageError(holders: Holder[], targetPath: string): Promise<ReadyInfo> {
-  try {
-    const infos = await Promise.all(holders.map((h) => h.ready));
-    return infos[0]!;
-  } catch (error) {
-    throw new UsageError(`the target ${displayPath(targetPath)} failed to load in a holder process:\n${(error as Error).message}`);
-  }
 }
 
 function displayPath(path: string): string {
