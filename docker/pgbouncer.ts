@@ -11,9 +11,9 @@
  * probe; `server_round_robin` stays off, so an idle server connection is reused most-recent-first,
  * as in production defaults.
  */
-import { execa } from 'execa';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { binaryRuns } from '../src/stores/binary-runs.ts';
 import { spawnServer, waitUntilReady } from '../src/stores/server-process.ts';
 import { StoreUnavailableError, type StartedStore, type StoreRecipe } from '../src/stores/types.ts';
 import { giveTo, runAs, serverUser } from './server-user.ts';
@@ -58,9 +58,7 @@ export const pgbouncerRecipe: StoreRecipe = {
     version: async (port, { request }) => `${await showVersion(port)} (pool_mode=${request.poolMode ?? 'transaction'})`,
   },
   async missing() {
-    try {
-      await execa(BINARY, ['--version']);
-    } catch {
+    if (!(await binaryRuns(BINARY))) {
       return new StoreUnavailableError(`${BINARY} is not installed on this machine.`, 'npm run setup   (runs: apt-get install -y pgbouncer)');
     }
     try {

@@ -4,8 +4,8 @@
  * its image (docker/images.json), run on the host network with the same arguments
  * (src/stores/container-runtime.ts).
  */
-import { execa } from 'execa';
 import { Redis } from 'ioredis';
+import { binaryRuns } from '../src/stores/binary-runs.ts';
 import { spawnServer, waitUntilReady } from '../src/stores/server-process.ts';
 import { StoreUnavailableError, type StoreKind, type StoreRecipe } from '../src/stores/types.ts';
 import { serverClockFor } from './clock-offset/server-clock.ts';
@@ -42,12 +42,7 @@ function redisLike(kind: StoreKind, defaultBinary: string, installHint: string):
       version: serverVersion,
     },
     async missing() {
-      try {
-        await execa(binary, ['--version']);
-        return null;
-      } catch {
-        return new StoreUnavailableError(`${binary} is not installed on this machine.`, installHint);
-      }
+      return (await binaryRuns(binary)) ? null : new StoreUnavailableError(`${binary} is not installed on this machine.`, installHint);
     },
     async startLocal({ port, dir, request }) {
       const clock = await serverClockFor(request, dir);
