@@ -14,7 +14,9 @@
  */
 import { parseArgs } from 'node:util';
 import { availableParallelism, loadavg } from 'node:os';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { execa } from 'execa';
 import { loadOracle } from '../src/registry.ts';
 import { resolveParams } from '../src/params.ts';
@@ -39,10 +41,28 @@ const INHERENT: Record<string, (p: Params) => number> = {
   V311: (p) => Number(p.ttl),
 };
 
-async function timed(command: string, args: string[]): Promise<{ ms: number; stdout: string }> {
+const TIME = '/usr/bin/time';
+/**
+ * The wall time of a command and, where GNU time is installed, its CPU time (user + system, of the
+ * command and every child it waited for: holders, store servers): on a shared, loaded machine the
+ * CPU time is the honest cost, the wall time mostly says how busy the machine was.
+ */
+async function timed(command: string, args: string[]): Promise<{ ms: number; cpuMs: number | undefined; stdout: string }> {
   const began = performance.now();
-  const result = await execa(command, args, { reject: false, stderr: 'ignore' });
-  return { ms: performance.now() - began, stdout: result.stdout };
+  const cpuFile = join(tmpdir(), `lock-oracles-bench-cpu-${process.pid}`);
+  const withTime = existsSync(TIME);
+  const result = withTime
+    ? await execa(TIME, ['-f', '%U %S', '-o', cpuFile, command, ...args], { reject: false, stderr: 'ignore' })
+    : await execa(command, args, { reject: false, stderr: 'ignore' });
+  const ms = performance.now() - began;
+  let cpuMs: number | undefined;
+  if (withTime) {
+    // The last line: GNU time writes "Command exited with non-zero status N" first when it did.
+    const [user, system] = readFileSync(cpuFile, 'utf8').trim().split('\n').at(-1)!.split(' ').map(Number);
+    cpuMs = (user! + system!) * 1000;
+    rmSync(cpuFile, { force: true });
+  }
+  return { ms, cpuMs, stdout: result.stdout };
 }
 
 const lines: string[] = [];
@@ -53,8 +73,8 @@ const say = (line = '') => {
 
 say(`Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, ${availableParallelism()} cores, node ${process.version}; first-run figures are the median of ${repeat}.`);
 say();
-say('| oracle | target | inherent ms | harness wall ms (first run) | ratio | holders ready ms | command wall ms (node bin/lock-oracles.js) | npm run oracle ms | per run at --runs 10 --jobs 2 ms | ratio | verdicts | load before → after |');
-say('|---|---|---|---|---|---|---|---|---|---|---|---|');
+say('| oracle | target | inherent ms | harness wall ms (first run) | ratio | first holders ready ms | command wall ms (node bin/lock-oracles.js) | command CPU ms | npm run oracle ms | per run at --runs 10 --jobs 2 ms | ratio | CPU per run ms | verdicts | load before → after |');
+say('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
 for (const id of values.oracles.split(',')) {
   const oracle = await loadOracle(id);
   const reference = oracle.references.find((r) => r.expect === 'FAIL' && !r.params)!;
@@ -66,9 +86,11 @@ for (const id of values.oracles.split(',')) {
   const harness: number[] = [];
   const ready: number[] = [];
   const command: number[] = [];
+  const commandCpu: number[] = [];
   const verdicts = new Set<string>();
   for (let i = 0; i < repeat; i++) {
     const run = await timed('node', ['bin/lock-oracles.js', ...args]);
+    if (run.cpuMs !== undefined) commandCpu.push(run.cpuMs);
     const record = JSON.parse(run.stdout) as { verdict: string; timing: { wallMs: number; holdersReadyMs: number } };
     verdicts.add(record.verdict);
     harness.push(record.timing.wallMs);
@@ -82,9 +104,10 @@ for (const id of values.oracles.split(',')) {
   for (const r of combined.runs) verdicts.add(r.verdict);
   const perRun = batch.ms / 10;
   const ratio = (ms: number) => (inherent > 0 ? `${(ms / inherent).toFixed(2)}×` : '—');
+  const cpu = (ms: number | undefined) => (ms === undefined ? '—' : ms.toFixed(0));
   say(
     `| ${oracle.id} | ${reference.target.replace('targets/redis/', '')} | ${inherent} | ${median(harness).toFixed(0)} | ${ratio(median(harness))} | ${median(ready).toFixed(0)} | ${median(command).toFixed(0)} | ` +
-      `${median(npm).toFixed(0)} | ${perRun.toFixed(0)} | ${ratio(perRun)} | ${[...verdicts].join('/')} | ${before} → ${load()} |`,
+      `${cpu(commandCpu.length ? median(commandCpu) : undefined)} | ${median(npm).toFixed(0)} | ${perRun.toFixed(0)} | ${ratio(perRun)} | ${cpu(batch.cpuMs === undefined ? undefined : batch.cpuMs / 10)} | ${[...verdicts].join('/')} | ${before} → ${load()} |`,
   );
 }
 
