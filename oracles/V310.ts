@@ -14,11 +14,17 @@
  * but B's own extend then fails.
  * Preconditions: A held the lock, and the harness found it where the target says it lives; A was
  * stopped/held until B took the lock; A's release ran; B checked its lease while it was still live.
+ * Window: B's lease, from B's acquire until the end of its TTL (or of the PTTL read right after B
+ * acquired, when later); the key read after A's release, C's try and B's own extend/release count
+ * only when answered inside it (else INCONCLUSIVE: B's lease may simply have lapsed).
+ * Throws: acquire() throwing is ERROR; A's release may throw on a lease it lost (a helper's "not the
+ * owner"): it may then never have reached the store (INCONCLUSIVE); B's extend/release throwing on a
+ * lease the store still shows as B's is ERROR, on a lease gone or not B's it counts as refused.
  */
 import { defineOracle, type Check, nothingProven } from '../src/oracle.ts';
 import { acquireWithin } from '../scenarios/retry-acquire.ts';
 import type { LeaseSummary } from '../scenarios/holder-protocol.ts';
-import type { Holder } from '../scenarios/holder.ts';
+import { TargetCallError, type Holder } from '../scenarios/holder.ts';
 import type { KeyState } from '../scenarios/redis-probe.ts';
 import type { ObservedKey } from '../scenarios/scenario.ts';
 import type { Latch } from '../scenarios/latch.ts';
@@ -223,6 +229,9 @@ export default defineOracle({
     leaseC = await c.acquire();
     cAnsweredAt = s.now();
     if (!bExtends && leaseB && !leaseC) bSide = await checkB(b, leaseB, 'release');
+    // B's own lease, still B's in the store, gave B no reason to be refused: its throw is the target's error.
+    const bLeaseIntact = after.exists && (typeof leaseB?.token !== 'string' || after.value === leaseB.token);
+    if (bSide?.threw !== undefined && bLeaseIntact) throw new TargetCallError('B', bSide.member, bSide.threw, "on its own lease, which the store still showed as B's");
     // A refusal that came after B's lease could have lapsed proves nothing about A's release: it
     // is then left out, and when nothing else shows the damage the run is INCONCLUSIVE.
     if (bSide && !bSide.ok && !bSide.inWindow) {
@@ -251,9 +260,9 @@ export default defineOracle({
     /** B extends (or releases) its own lease: it must still be B's after A's stale release. */
     async function checkB(holder: Holder, lease: LeaseSummary, member: 'extend' | 'release'): Promise<BSide> {
       // A release that returns false says it found the lock was no longer its own.
-      const ok = member === 'extend' ? await holder.extend(lease, p.ttl) : await holder.release(lease).then((r) => r.ok && r.value !== false);
+      const answer = member === 'extend' ? await holder.extend(lease, p.ttl) : await holder.release(lease).then((outcome) => ({ extended: outcome.ok && outcome.value !== false, outcome }));
       const endedAt = s.now();
-      return { member, ok, endedAt, inWindow: endedAt < bLiveUntil() };
+      return { member, ok: answer.extended, endedAt, inWindow: endedAt < bLiveUntil(), ...(answer.outcome.threw ? { threw: answer.outcome.error ?? '' } : {}) };
     }
 
     /**
@@ -387,6 +396,8 @@ interface BSide {
   endedAt: number;
   /** It ended before B's lease could have lapsed (TTL from when B began the acquire that took it). */
   inWindow: boolean;
+  /** The member threw (this error) instead of answering. */
+  threw?: string;
 }
 
 function wireStop(hold: WireHold): ReleaseStop {

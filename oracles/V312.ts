@@ -9,7 +9,11 @@
  * ended; A's job finished; A really tried the lock (its pass-through wire proxy saw a command on
  * the key, or an advisory-lock call on Postgres). A job that throws without sending a command on
  * the lock is ERROR naming job() (the target broke before the scenario exercised it), as a
- * throwing acquire() is everywhere.
+ * throwing acquire() is everywhere; so is P's job throwing before its first write when P runs
+ * alone (no explored point: nobody else can hold the lock).
+ * Window: A's whole job, while P sits at its first write holding the lock; judged only if P's lock
+ * was still live when A's job ended (the key, or its PTTL read while P held it covering each of A's
+ * writes, on Redis; P's session still holding the advisory lock in pg_locks on Postgres).
  *
  * Explored (--explore): A starts its job first and is held before one of its commands on the lock
  * (its acquire, before its first write) while P takes the lock and is held at its first write; then
@@ -20,7 +24,7 @@ import { describeLocks, observeAdvisoryLocks } from '../scenarios/pg-observe.ts'
 import { speaksRedis } from '../src/stores/types.ts';
 import { armPoint } from '../src/explore/arm-point.ts';
 import { boundaryLabel, pointInWords } from '../src/explore/types.ts';
-import { TargetCallError } from '../scenarios/holder.ts';
+import { throwIfTargetThrew } from '../scenarios/holder.ts';
 
 export default defineOracle({
   id: 'V312',
@@ -124,7 +128,9 @@ export default defineOracle({
     s.progress(`P runs the job and is held at its first write${stop ? ' (A is held at the point)' : ''}`);
     const pFirst = holderP.holdNextEffect();
     const pJob = holderP.call('job');
-    await s.within(Promise.race([pFirst.reached, pJob]), p.timeout);
+    const pEnded = await s.within(Promise.race([pFirst.reached.then(() => undefined), pJob]), p.timeout);
+    // P runs alone on a free lock unless A, held at an explored point, may already hold it.
+    if (!stop) throwIfTargetThrew('P', 'job', pEnded, 'before its first write, running alone on a free lock');
     const keyBefore = pFirst.isReached && isRedis ? await s.observeKey('P holds the lock') : undefined;
     const locksBefore = pFirst.isReached ? await pgLocks('P holds the lock') : undefined;
     preconditions.push({
@@ -155,7 +161,7 @@ export default defineOracle({
     // A job that throws without ever asking for the lock broke before the scenario could exercise
     // it: ERROR naming the member, as for a throwing acquire. A throw after it asked (a denial a
     // withLock helper throws, an aborted job) is behaviour, and judged.
-    if (aEnd && !aEnd.ok && tries.length === 0) throw new TargetCallError('A', 'job', aEnd.error ?? '');
+    if (tries.length === 0) throwIfTargetThrew('A', 'job', aEnd, 'before it sent any command on the lock');
     preconditions.push({
       name: "A's job finished",
       held: aEnd !== undefined,

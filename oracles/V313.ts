@@ -10,6 +10,12 @@
  * A ran to the end of its job after resuming; on Redis with the holding contender, B's lease was
  * still live (by the store's PTTL, read while B sits at its first write) when A's offending writes
  * arrived (writes after it lapsed may be A's on a lock it re-took: INCONCLUSIVE).
+ * Window: from B's first write to the end of A's job; on Redis/Valkey with --contender hold, only
+ * up to B's lease's end by the store's PTTL (read while B sits at its first write).
+ * A job that throws: running alone (B's solo count) it is the target's error (ERROR naming job());
+ * so is A's, when its last try to reach its first write began more than --ttl after B's solo run
+ * ended (no lease the job was asked for could still deny it). B's tries while A's lease may live,
+ * and A's job after the fault, may throw as a withLock helper's denial or lost lease: judged.
  *
  * Variant "renewal-wire": instead of stopping the whole process, A's next renewal after its first
  * write (PEXPIRE / a compare-and-pexpire script / an UPDATE of a lease row) is held at A's wire
@@ -36,7 +42,7 @@ import { runJobUntilFirstEffect } from '../scenarios/run-job-until-effect.ts';
 import { armPoint } from '../src/explore/arm-point.ts';
 import { traceFromFirstWrite } from '../src/explore/traces.ts';
 import { boundaryLabel, pointInWords } from '../src/explore/types.ts';
-import type { CallOutcome, Holder } from '../scenarios/holder.ts';
+import { throwIfTargetThrew, type CallOutcome, type Holder } from '../scenarios/holder.ts';
 import type { Latch } from '../scenarios/latch.ts';
 import { UsageError } from '../src/registry.ts';
 import { PG_RENEWAL, REDIS_RENEWAL } from '../scenarios/wire/patterns.ts';
@@ -187,6 +193,7 @@ export default defineOracle({
     s.progress('B runs the job alone once, to count the writes it makes unobstructed');
     s.phase('solo', 'B alone, counting writes (not judged)');
     const alone = await s.within(b.call('job'), p.timeout);
+    throwIfTargetThrew('B', 'job', alone, 'running alone on a free lock, with no fault (the run that counts the writes)');
     const calibration = s.resource.effects().length;
     const aloneWrites = s.resource.effects().filter((e) => e.holder === 'B').length;
     preconditions.push({
@@ -205,12 +212,17 @@ export default defineOracle({
     s.phase('scenario', 'A runs the job, is stopped; B contends');
     const aIn = await runJobUntilFirstEffect(a, p.timeout, Math.max(5, Math.round(p.ttl / 10)));
     const aFirst = aIn.latch;
+    // A lease B's solo run left behind lapses within --ttl: a throw on a try begun later is no denial.
+    const lastTry = aIn.job ? undefined : aIn.lastOutcome;
+    if (lastTry && alone && lastTry.startedAt - alone.endedAt > p.ttl) {
+      throwIfTargetThrew('A', 'job', lastTry, `on its try #${aIn.attempts} to reach its first write, begun ${(lastTry.startedAt - alone.endedAt).toFixed(0)} ms after B's solo run ended (longer than the ${p.ttl} ms lease: nobody could hold the lock)`);
+    }
     preconditions.push({
       name: 'A reached its critical section',
       held: aIn.job !== undefined,
       detail: aIn.job
         ? `A made its first write at ${aFirst.hit?.t} ms`
-        : `A made no write within ${p.timeout} ms (${aIn.attempts} attempt(s)): it never held the lock, so nothing can be judged`,
+        : `A made no write within ${p.timeout} ms (${aIn.attempts} attempt(s)${aIn.lastOutcome?.threw ? `, the last threw: ${firstLine(aIn.lastOutcome.error)}` : ''}): it never held the lock, so nothing can be judged`,
     });
     if (!aIn.job) return judge();
     const aJob = aIn.job;

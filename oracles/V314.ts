@@ -10,6 +10,11 @@
  * A and B were two distinct pooler clients; a denial counts only if B's attempt ran on another
  * server session than A's lock and B took the lock once A released it.
  * (./V314/pool.ts and ./V314/pooler.ts play them.)
+ * Window: pool, while the parallel query still waits at the gate (checked after the release
+ * returned); pooler, while A's lock is granted in pg_locks (B's try is judged only on a server
+ * session other than A's lock's). No lease expires: a session lock lives as long as its session.
+ * Throws: acquire() throwing is ERROR; so is query() throwing before it reached the server; a
+ * release that throws while its pool is occupied is behaviour the scenario provoked (INCONCLUSIVE).
  */
 import { defineOracle } from '../src/oracle.ts';
 import { v314Params } from './V314/params.ts';

@@ -15,10 +15,18 @@
  * refused its reconnects); B became leader and wrote while A was cut off; on Redis/Valkey, a violation
  * counts only while B's lease was live by the store's PTTL (read at B's first write and as the cut
  * is lifted): A's writes on a lock B let lapse are not A acting beside a leader.
+ * Window: from B's first write until both loops are told to stop (the cut plus `observe` ms after
+ * it is lifted); on Redis/Valkey only while B's lease is live by the store's PTTL, on Postgres while
+ * B's lease is live by the store's own clock (a lease row's expiry against now()) or B's session
+ * still holds the advisory lock (pg_locks), when the target keeps its lease in one of those.
+ * A leader loop that throws before its first write (A leading alone, or B waiting to lead: a
+ * denied replica waits and retries, it does not end) is the target's error: ERROR naming leader().
+ * A's loop may throw once it is cut off (its connection broken by the fault), and either loop once
+ * env.signal aborted: that is the loop ending, judged.
  */
 import { takeoverCounts, takeoverDetail, takeoverWindow, writesAfterTakeover } from '../src/takeover.ts';
 import { defineOracle, type Check, nothingProven } from '../src/oracle.ts';
-import type { CallOutcome } from '../scenarios/holder.ts';
+import { throwIfTargetThrew, type CallOutcome } from '../scenarios/holder.ts';
 import type { WireProxy, WireFaultHandle } from '../scenarios/wire/proxy.ts';
 import { killFromStore } from '../scenarios/wire/store-kill.ts';
 import { speaksRedis } from '../src/stores/types.ts';
@@ -118,7 +126,8 @@ export default defineOracle({
     s.progress('A starts its leader loop through its wire proxy');
     const aFirst = a.holdNextEffect();
     aLoop = a.call('leader');
-    const aStarted = await s.within(Promise.race([aFirst.reached, aLoop.then(() => undefined)]), p.timeout);
+    const aStarted = await s.within(Promise.race([aFirst.reached.then(() => 'wrote' as const), aLoop]), p.timeout);
+    if (aStarted !== 'wrote') throwIfTargetThrew('A', 'leader', aStarted, 'before its first write, leading alone with no fault');
     preconditions.push({
       name: 'A led and wrote',
       held: aFirst.isReached,
@@ -153,8 +162,11 @@ export default defineOracle({
     aFirst.release();
     s.progress(`A cut off at its wire proxy (${cut.how}) while it keeps running; waiting for its ${p.ttl} ms lease to lapse and B to lead`);
 
-    const bWrote = await s.within(bFirst.reached, p.timeout);
-    const bWroteWhileCut = bWrote !== undefined && cut.held();
+    const bFirstOrEnd = await s.within(Promise.race([bFirst.reached.then(() => 'wrote' as const), bLoop]), p.timeout);
+    // B's loop ended before it ever wrote: a throw there is no denial (a denied replica waits and retries).
+    if (bFirstOrEnd !== 'wrote') throwIfTargetThrew('B', 'leader', bFirstOrEnd, 'before its first write, while waiting to lead (a denied replica must wait and retry, not throw)');
+    const bWrote = bFirstOrEnd === 'wrote';
+    const bWroteWhileCut = bWrote && cut.held();
     if (bWrote) await readBsLease("B's lease at its first write (B held there)");
     bFirst.release();
     if (bWrote) {

@@ -11,11 +11,14 @@
  * Preconditions: each step landed mid-operation (after the operation began, before its limit, before
  * its guard fired, and while the operation was still running); each operation was still running
  * when its limit came, or its guard fired (one that returns on its own first never needed its guard).
+ * Window: each operation from its start to --ttl + 2 × --tolerance ms later (a firing is timed on the
+ * holder's own monotonic clock, so a late IPC cannot move it); no store lease is involved.
+ * timeout() that throws without having reported its timeout is the target's error (ERROR).
  */
 import { defineOracle, type Check, nothingProven } from '../src/oracle.ts';
 import type { HistoryEvent } from '../src/history.ts';
 import type { EffectRecord } from '../src/resource.ts';
-import type { Holder, CallOutcome } from '../scenarios/holder.ts';
+import { throwIfTargetThrew, type Holder, type CallOutcome } from '../scenarios/holder.ts';
 
 interface Leg {
   holder: Holder;
@@ -26,6 +29,7 @@ interface Leg {
   endedAt?: number;
   /** When the call began and ended by the holder's own clock, once it returned. */
   span?: { began: number; ended: number };
+  outcome?: CallOutcome;
   step?: HistoryEvent;
 }
 
@@ -80,6 +84,7 @@ export default defineOracle({
         (outcome) => {
           entry.endedAt = outcome.endedAt;
           entry.span = outcome.holderSpan;
+          entry.outcome = outcome;
         },
         () => undefined,
       );
@@ -102,6 +107,10 @@ export default defineOracle({
     // A timeout that fired is timed from the call's start by the holder's clock, which its result carries.
     const firedFor = (leg: Leg) => s.resource.effects().find((e) => e.holder === leg.holder.id && e.name === 'timeout');
     await Promise.all(legs.filter((leg) => firedFor(leg) && !leg.span).map((leg) => s.within(leg.call, 10_000)));
+    // Firing is reported with env.effect("timeout"); a throw before that is the target's error.
+    for (const leg of legs) {
+      if (!firedFor(leg)) throwIfTargetThrew(leg.holder.id, 'timeout', leg.outcome, 'without reporting its timeout (env.effect("timeout"))');
+    }
 
     const preconditions: Check[] = [];
     const results = legs.map((leg) => {

@@ -12,9 +12,13 @@
  * Valkey or Postgres); `--writer decide` keeps the record in the harness and asks the target's pure
  * `decide(incoming, existing)` (with the record from `stamp`, built on the writer's clock) in each
  * writer's process whether a write replaces it.
+ * Window: from the start of A's write to the end of B's, by the harness's monotonic clock; judged
+ * only when that real gap is under 2 × --skew (so B's clock read earlier at its write than A's at
+ * A's, however slow a loaded machine made the writes; else INCONCLUSIVE). No store lease is involved.
+ * A writer has no lock to be refused: write(), read() or decide() throwing is the target's error (ERROR).
  */
 import { defineOracle, type Check, nothingProven, firstLine } from '../src/oracle.ts';
-import type { CallOutcome, Holder } from '../scenarios/holder.ts';
+import { throwIfTargetThrew, type CallOutcome, type Holder } from '../scenarios/holder.ts';
 import type { DecideReply } from '../scenarios/holder-protocol.ts';
 
 export default defineOracle({
@@ -65,10 +69,13 @@ export default defineOracle({
     const record = p.writer === 'decide' ? keptRecord() : undefined;
     const write = (holder: Holder, value: string) => (record ? record.write(holder, value) : holder.call('write', [value]));
     const read = (holder: Holder) => (record ? record.read() : holder.call('read'));
-    const aWrite = await write(a, aValue);
-    const afterA = await read(a);
-    const bWrite = await write(b, bValue);
-    const final = await read(a);
+    // Nothing can refuse a writer: a throw is the target's own error, never an answer.
+    const writeMember = record ? 'decide' : 'write';
+    const checked = (holder: Holder, member: string, outcome: CallOutcome) => (throwIfTargetThrew(holder.id, member, outcome, '(a writer has no lock to be refused, so a throw is no answer)'), outcome);
+    const aWrite = checked(a, writeMember, await write(a, aValue));
+    const afterA = checked(a, 'read', await read(a));
+    const bWrite = checked(b, writeMember, await write(b, bValue));
+    const final = checked(a, 'read', await read(a));
     // The skews still in force after the writes, as each holder reports its own clock.
     const after = await Promise.all([a.clock({ op: 'read' }), b.clock({ op: 'read' })]);
 

@@ -63,6 +63,11 @@ export interface CallOutcome {
   ok: boolean;
   value?: unknown;
   error?: string;
+  /**
+   * The member itself threw (its error is `error`). Unset when the call failed otherwise: the
+   * holder process died before answering, or a call with a deadline never returned.
+   */
+  threw?: true;
   startedAt: number;
   endedAt: number;
   /** When the call began and ended in the holder, by its own performance.now() (compare with EffectRecord.holderAt). */
@@ -75,12 +80,24 @@ export interface HolderExit {
   signal: string | undefined;
 }
 
-/** A target member failed in a way that makes the run meaningless (e.g. acquire threw). */
+/**
+ * A target member failed in a way that makes the run meaningless (e.g. acquire threw): the run
+ * ends as ERROR naming it. `when` says why the throw is the target's own error, not an answer the
+ * scenario provoked (targets/contract.ts, "When a member throws").
+ */
 export class TargetCallError extends Error {
-  constructor(holder: string, member: string, error: string) {
-    super(`holder ${holder}: the target's ${member}() threw:\n${error}`);
+  constructor(holder: string, member: string, error: string, when?: string) {
+    super(`holder ${holder}: the target's ${member}() threw${when ? ` ${when}` : ''}:\n${error}`);
     this.name = 'TargetCallError';
   }
+}
+
+/**
+ * Ends the run as ERROR when `outcome` is a throw of the member itself (not a holder that died,
+ * which makes the run INCONCLUSIVE instead), `when` naming why nothing in the scenario provoked it.
+ */
+export function throwIfTargetThrew(holder: string, member: string, outcome: CallOutcome | undefined, when: string): void {
+  if (outcome?.threw) throw new TargetCallError(holder, member, outcome.error ?? '', when);
 }
 
 export class Holder {
@@ -88,7 +105,7 @@ export class Holder {
   readonly exited: Promise<HolderExit>;
   #process: ResultPromise<{ ipc: true }>;
   #nextId = 1;
-  #calls = new Map<number, (result: { ok: boolean; value?: unknown; error?: string }) => void>();
+  #calls = new Map<number, (result: { ok: boolean; value?: unknown; error?: string; threw?: true }) => void>();
   /** What each call in flight is, by request id: named when a run ends with calls still pending. */
   #inFlight = new Map<number, string>();
   #readySettled = false;
@@ -198,7 +215,7 @@ export class Holder {
           reject(new Error(`could not load the target ${this.targetPath}:\n${message.message}`));
           break;
         case 'result':
-          this.#calls.get(message.id)?.(message);
+          this.#calls.get(message.id)?.(message.ok ? message : { ...message, threw: true });
           this.#calls.delete(message.id);
           break;
         case 'effect':
@@ -259,7 +276,7 @@ export class Holder {
   }
 
   /** One request to the holder; with `deadlineMs`, a call that never answers settles as an error. */
-  #request(message: RequestBody, deadlineMs?: number): Promise<{ ok: boolean; value?: unknown; error?: string } & HolderSpan> {
+  #request(message: RequestBody, deadlineMs?: number): Promise<{ ok: boolean; value?: unknown; error?: string; threw?: true } & HolderSpan> {
     if (this.#exit) return Promise.resolve({ ok: false, error: `holder ${this.id} has exited` });
     const id = this.#nextId++;
     const what = message.t === 'call' ? `${message.member}()` : message.t === 'init' ? 'connect()' : message.t === 'clock' ? `clock ${message.command.op}` : message.t;
@@ -290,9 +307,14 @@ export class Holder {
     return (result.value as InitReply | null)?.storeKey;
   }
 
-  /** Try once to take the lock. Throws TargetCallError when the target's acquire throws. */
+  /**
+   * Try once to take the lock. Throws TargetCallError when the target's acquire throws or never
+   * returns (a denial is null, never a throw); a holder that died meanwhile got nothing (null, and
+   * the run is INCONCLUSIVE for the death).
+   */
   async acquire(): Promise<LeaseSummary | null> {
     const result = await this.#request({ t: 'call', member: 'acquire', args: [] }, CALL_DEADLINE_MS);
+    if (!result.ok && !result.threw && this.endedOnItsOwn) return null;
     if (!result.ok) throw new TargetCallError(this.id, 'acquire', result.error ?? '');
     const lease = result.value as LeaseSummary | null;
     this.ctx.history.add(lease ? 'acquire-ok' : 'acquire-denied', this.id, lease ? { ...lease } : {});
@@ -305,11 +327,12 @@ export class Holder {
     return outcome;
   }
 
-  async extend(lease: LeaseSummary, ttlMs: number): Promise<boolean> {
+  /** Extend a lease: `extended` only when the target returned true (a throw is `outcome.threw`). */
+  async extend(lease: LeaseSummary, ttlMs: number): Promise<{ extended: boolean; outcome: CallOutcome }> {
     const outcome = await this.call('extend', [ttlMs], lease.leaseId);
     const extended = outcome.ok && outcome.value === true;
     this.ctx.history.add(extended ? 'extend-ok' : 'extend-failed', this.id, { leaseId: lease.leaseId, ttlMs, ...(outcome.error ? { error: firstLine(outcome.error) } : {}) });
-    return extended;
+    return { extended, outcome };
   }
 
   /** Call any member; never throws: the outcome says whether it returned or threw. */
@@ -322,7 +345,7 @@ export class Holder {
       this.ctx.history.add(result.ok ? 'call-end' : 'call-error', this.id, { member, ...(result.error ? { error: firstLine(result.error) } : {}) });
     }
     const span = result.began !== undefined && result.ended !== undefined ? { holderSpan: { began: result.began, ended: result.ended } } : {};
-    return { ok: result.ok, startedAt, endedAt, ...span, ...(result.ok ? { value: result.value } : { error: result.error ?? '' }) };
+    return { ok: result.ok, startedAt, endedAt, ...span, ...(result.ok ? { value: result.value } : { error: result.error ?? '', ...(result.threw ? { threw: true as const } : {}) }) };
   }
 
   /** The next effect this holder reports will block until the latch is released. */

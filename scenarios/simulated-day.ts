@@ -20,7 +20,7 @@
 import type { EffectRecord } from '../src/resource.ts';
 import type { StoreClock } from '../src/stores/types.ts';
 import type { ClockReply } from './clock-protocol.ts';
-import type { Holder } from './holder.ts';
+import { throwIfTargetThrew, type Holder } from './holder.ts';
 import type { Scenario } from './scenario.ts';
 import type { WireGate, WireProxy } from './wire/proxy.ts';
 import type { ZoneDay } from './zone-days.ts';
@@ -129,7 +129,8 @@ export async function runSimulatedDay(s: Scenario, replicas: Replica[], storeClo
     replicas.map(async ({ holder: r }) => {
       await r.clock({ op: 'install-sim', startMs: day.startMs, zone: options.hostZone ?? day.zone });
       const scheduled = await r.call('schedule');
-      if (!scheduled.ok) throw new Error(`replica ${r.id}: the target's schedule() threw:\n${scheduled.error}`);
+      throwIfTargetThrew(r.id, 'schedule', scheduled, 'starting its scheduler (nothing can refuse it)');
+      if (!scheduled.ok) throw new Error(`replica ${r.id}: schedule() did not answer: ${scheduled.error}`);
       // A clock command answers with the replica's next pending timer.
       next.set(r.id, (await r.clock({ op: 'advance', toMs: day.startMs, settleTimeoutMs: options.settleTimeoutMs })).nextTimerMs ?? null);
     }),

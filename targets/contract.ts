@@ -20,6 +20,24 @@
  *   last-write-wins function, `decide` (and optionally `stamp`) while the harness keeps the record
  *   (V318 --writer decide).
  * - schedule shape: `schedule` starts the replica's scheduler (V319).
+ *
+ * When a member throws. A throw is the target's own error — the run ends as ERROR naming the
+ * holder, the member and the error — wherever nothing in the scenario gave it a reason: before any
+ * fault touched that holder, with no other holder able to hold the lock. `acquire` says "denied" by
+ * returning null, never by throwing (a throw is ERROR everywhere), and members with nothing to refuse
+ * them (`connect`, `query`, `write`, `read`, `stamp`, `decide`, `schedule`, `timeout` before it
+ * reported its timeout) are ERROR whenever they throw. A throw is an answer only where the lock can
+ * say no or the fault broke the call, as helpers do ("not the owner", "lock lost", withLock's
+ * "resource locked"):
+ * - `release` / `extend` on a lease that may be lost: extend's throw counts as "not extended"; a
+ *   release's throw as "it may never have reached the store" (V310: INCONCLUSIVE); on a lease the
+ *   store still shows as this holder's, the throw is an error again (ERROR).
+ * - `job` once it asked for a lock another holder may hold (V312: a command on the lock seen at its
+ *   wire proxy; V313: a try while the other holder's lease may live), or after the fault (its lease
+ *   lapsed): the job ended, its effects are judged. A job run alone on a free lock may not throw.
+ * - `leader` once its connection was cut (V315), or once env.signal aborted; a replica waiting to
+ *   lead keeps waiting and retrying, it does not throw.
+ * Each oracle's doc header says which of its calls are which.
  */
 
 /** What the harness hands every member. */

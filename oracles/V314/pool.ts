@@ -6,7 +6,7 @@
  */
 import { nothingProven, firstLine } from '../../src/oracle.ts';
 import type { Check, Judgement } from '../../src/oracle.ts';
-import type { CallOutcome } from '../../scenarios/holder.ts';
+import { throwIfTargetThrew, type CallOutcome } from '../../scenarios/holder.ts';
 import { PgGate } from '../../scenarios/pg-gate.ts';
 import { describeLocks, observeAdvisoryLocks, observeSessions, postgresUrl } from '../../scenarios/pg-observe.ts';
 import { holderApplication, urlForHolder, type AdvisoryLock, type ClientSession } from '../../scenarios/pg-probe.ts';
@@ -45,6 +45,8 @@ export async function playPool(s: Scenario, p: V314Params): Promise<Judgement> {
     parallel = (await observeSessions(s, 'waiting for the parallel query')).find(isGated);
     return parallel !== undefined || querySettled;
   }, p.timeout, 5);
+  // Nothing had been done to the query but the gate it waits at: a throw before it waited is the target's error.
+  if (!parallel && querySettled) throwIfTargetThrew('A', 'query', await query, 'before it reached the server (nothing had been done to it)');
   const lockSessions = held.map((l) => l.pid);
   preconditions.push({
     name: 'a parallel query held one of A\'s pooled connections',
