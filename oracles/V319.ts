@@ -19,6 +19,11 @@
  * budget (or had already fired more than --per-day times when the storm stopped it); the work of every fire settled at its own
  * simulated instant; the store's clock was in step with the simulated one (read after every
  * instant that did work) and moved through the whole day.
+ * Window: each simulated day, judged only while the store's clock is within --in-step of the
+ * simulated one at every instant that did work (every fire and every lock command runs in one; the
+ * store's clock runs on in real time while that work settles, so a stalled or starved replica drifts
+ * it) and every fire's work settled at its own instant: a lease decided by the store's clock is then
+ * off by at most 2 × --in-step (1 s by default, against fleet locks of minutes). Else INCONCLUSIVE.
  */
 import { Redis } from 'ioredis';
 import { defineOracle, type Check, nothingProven } from '../src/oracle.ts';

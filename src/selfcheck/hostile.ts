@@ -45,6 +45,7 @@ export const HOSTILE_CASES: readonly HostileCase[] = [
   { oracle: 'V318', target: fixture('clock/lww-rejects-future-stamps'), expect: 'INCONCLUSIVE', why: 'rejects the skewed write' },
   { oracle: 'V318', target: 'targets/clock/lww-wall-clock.ts', params: { skew: 1 }, expect: 'INCONCLUSIVE', why: 'a skew smaller than the real gap between the writes' },
   { oracle: 'V319', target: fixture('clock/cron-never-started'), params: { replicas: 2, days: 'Europe/Berlin:2025-03-30' }, expect: 'INCONCLUSIVE', why: 'a scheduler never armed' },
+  { oracle: 'V319', target: fixture('clock/cron-poller-stalls-late'), params: { days: 'Europe/Berlin:2025-06-01' }, expect: 'INCONCLUSIVE', why: "a replica stalls after 200 working advances: the store's clock drifts out of step" },
   { oracle: 'V310', target: fixture('release-then-crash'), expect: 'INCONCLUSIVE', why: 'a holder that exits inside a correct release' },
   { oracle: 'V310', target: fixture('chatty-lock'), expect: 'PASS', why: 'a correct lock that prints on stdout' },
   { oracle: 'V310', target: fixture('members-throw'), expect: 'ERROR', why: "B's extend() throws on its own live lease" },

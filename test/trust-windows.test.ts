@@ -1,0 +1,18 @@
+/**
+ * Each oracle judges only inside the window its property is about, and says INCONCLUSIVE when the
+ * window closed (or cannot be seen) before the judgement. Real stores, real holder processes;
+ * fixtures under test/fixtures/targets.
+ */
+import { describe, expect, test } from 'vitest';
+import { runOracle } from '../src/run-oracle.ts';
+
+const fixture = (name: string) => `test/fixtures/targets/${name}.ts`;
+
+describe("V319 judges a day only while the store's clock is in step at every advance that did work", () => {
+  test('a replica stalling 1.5 s real time after its 200th working advance drifts the store clock: INCONCLUSIVE, not PASS', async () => {
+    const record = await runOracle({ oracle: 'V319', target: fixture('clock/cron-poller-stalls-late'), params: { days: 'Europe/Berlin:2025-06-01' } });
+    expect(record.verdict).toBe('INCONCLUSIVE');
+    expect(record.preconditions.filter((c) => !c.held).map((c) => c.name)).toEqual(["the store's clock was in step with the simulated clock"]);
+    expect(record.counts.storeSkewMaxMs).toBeGreaterThan(1000);
+  }, 240_000);
+});
