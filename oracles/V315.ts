@@ -16,9 +16,14 @@
  * counts only while B's lease was live by the store's PTTL (read at B's first write and as the cut
  * is lifted): A's writes on a lock B let lapse are not A acting beside a leader.
  * Window: from B's first write until both loops are told to stop (the cut plus `observe` ms after
- * it is lifted); on Redis/Valkey only while B's lease is live by the store's PTTL, on Postgres while
- * B's lease is live by the store's own clock (a lease row's expiry against now()) or B's session
- * still holds the advisory lock (pg_locks), when the target keeps its lease in one of those.
+ * it is lifted); on Redis/Valkey only while B's lease is live by the store's PTTL. On Postgres the
+ * window's end is NOT checked: B's lease lives in the target's own table (any name and columns: its
+ * expiry against now() is readable only with the schema, and storeKey(env) names Redis locations
+ * only) or in a session advisory lock (pg_locks shows it granted at the instant it is read, with no
+ * expiry and no proof it was held between two reads). So on Postgres a machine loaded enough that
+ * B's own renewals come later than its lease could turn B's lapse into a FAIL, as it did on Redis
+ * before the PTTL check. Closing it needs a declared lease-row location (table, key and expiry
+ * columns) read against the database's now(): not built.
  * A leader loop that throws before its first write (A leading alone, or B waiting to lead: a
  * denied replica waits and retries, it does not end) is the target's error: ERROR naming leader().
  * A's loop may throw once it is cut off (its connection broken by the fault), and either loop once
