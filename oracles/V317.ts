@@ -15,6 +15,10 @@
  * Preconditions: the skew was in force when the lease was written and compared (the holders'
  * offsets from their clock replies; the store's measured against the real clock: Postgres
  * clock_timestamp(), Redis TIME); A took the lease.
+ * Window: an early takeover counts only when B's try was answered inside A's lease — --ttl from
+ * when A's acquire began, by the harness's monotonic clock (else INCONCLUSIVE: under load B's try can
+ * come after the lease lapsed on time); a skipped takeover needs no window (B's late try is sent
+ * --margin after the latest the lease could end).
  *
  * Explored (--explore): each command of A's acquire on the lock × A's wall clock stepped --skew ms
  * ahead or back right before A prepares that command (B's and the store's clocks real); one leg.
@@ -71,8 +75,11 @@ interface Leg {
   /** The holders' offsets as they reported them after B's last attempt. */
   appOffsetsAfterMs: number[];
   aLease: LeaseSummary | null;
+  /** Harness time A's acquire began (its lease was written no earlier) and returned. */
+  aStartedAt: number;
   aAt: number;
-  early: { at: number; lease: LeaseSummary | null } | undefined;
+  /** B's try halfway: sent at `at`, answered at `answeredAt`. */
+  early: { at: number; answeredAt: number; lease: LeaseSummary | null } | undefined;
   late: { at: number; lease: LeaseSummary | null } | undefined;
 }
 
@@ -179,6 +186,7 @@ export default defineOracle({
       s.progress(`${variant}: A takes a ${p.ttl} ms lease`);
 
       const step = point ? await armClockStep(point, a, wireA, s.lockKey, offsets.a) : undefined;
+      const aStartedAt = s.now();
       const aLease = await a.acquire();
       const aAt = s.now();
       if (step) {
@@ -186,11 +194,13 @@ export default defineOracle({
         stepLanded = await step.landed;
         stepMissed = step.missed;
       }
-      const leg: Leg = { variant, appOffsetsMs, storeOffsetMs, measuredStoreSkewMs, appOffsetsAfterMs: [], aLease, aAt, early: undefined, late: undefined };
+      const leg: Leg = { variant, appOffsetsMs, storeOffsetMs, measuredStoreSkewMs, appOffsetsAfterMs: [], aLease, aStartedAt, aAt, early: undefined, late: undefined };
       legs.push(leg);
       if (aLease) {
         await s.sleep(Math.max(0, aAt + p.ttl / 2 - s.now()));
-        leg.early = { at: s.now(), lease: await b.acquire() };
+        const at = s.now();
+        const lease = await b.acquire();
+        leg.early = { at, answeredAt: s.now(), lease };
         if (!leg.early.lease) {
           await s.sleep(Math.max(0, aAt + p.ttl + p.margin - s.now()));
           leg.late = { at: s.now(), lease: await b.acquire() };
@@ -226,6 +236,17 @@ export default defineOracle({
         held: leg.aLease !== null,
         detail: leg.aLease ? `A took the ${p.ttl} ms lease at ${leg.aAt} ms` : 'A was denied the lease, so nothing was tested',
       },
+      // The window of an early takeover: A's lease, which lives at least --ttl from when A's acquire
+      // began. A takeover answered after that (a loaded machine, a slow acquire) may be on time.
+      ...(leg.early?.lease
+        ? [
+            {
+              name: `${leg.variant}: B's early try was answered inside A's lease`,
+              held: leg.early.answeredAt < leg.aStartedAt + p.ttl,
+              detail: `B tried at ${leg.early.at.toFixed(1)} ms and was answered at ${leg.early.answeredAt.toFixed(1)} ms; A's lease lived at least until ${(leg.aStartedAt + p.ttl).toFixed(1)} ms (${p.ttl} ms from when A's acquire began)${leg.early.answeredAt < leg.aStartedAt + p.ttl ? '' : ': B may have been granted a lease that had lapsed on time'}`,
+            },
+          ]
+        : []),
     ]));
     const early = legs.filter((l) => l.early?.lease);
     const skipped = legs.filter((l) => l.aLease && !l.early?.lease && !l.late?.lease);

@@ -16,3 +16,14 @@ describe("V319 judges a day only while the store's clock is in step at every adv
     expect(record.counts.storeSkewMaxMs).toBeGreaterThan(1000);
   }, 240_000);
 });
+
+describe("V317 counts an early takeover only when B's try was answered inside A's lease", () => {
+  test("a correct lock whose B acquire lands after A's lease lapsed on time is INCONCLUSIVE, not an early takeover", async () => {
+    const record = await runOracle({ oracle: 'V317', target: fixture('clock/slow-b-acquire'), store: 'redis' });
+    expect(record.verdict).toBe('INCONCLUSIVE');
+    expect(record.counts.earlyTakeovers).toBeGreaterThan(0);
+    const unmet = record.preconditions.filter((c) => !c.held).map((c) => c.name);
+    expect(unmet.length).toBeGreaterThan(0);
+    expect(unmet.every((name) => /B's early try was answered inside A's lease/.test(name))).toBe(true);
+  }, 120_000);
+});

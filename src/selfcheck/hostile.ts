@@ -42,6 +42,7 @@ export const HOSTILE_CASES: readonly HostileCase[] = [
   { oracle: 'V315', target: fixture('leader/b-stops-renewing'), expect: 'INCONCLUSIVE', why: "A writes only on a lock B let lapse" },
   { oracle: 'V316', target: fixture('clock/timeout-fast-operation'), params: { ttl: 400, tolerance: 100 }, expect: 'INCONCLUSIVE', why: 'an operation that returns before its timeout' },
   { oracle: 'V317', target: fixture('clock/lease-takeover-only'), store: 'postgres', expect: 'INCONCLUSIVE', why: 'takes over but never holds' },
+  { oracle: 'V317', target: fixture('clock/slow-b-acquire'), store: 'redis', expect: 'INCONCLUSIVE', why: "B's early try lands after A's lease lapsed on time" },
   { oracle: 'V318', target: fixture('clock/lww-rejects-future-stamps'), expect: 'INCONCLUSIVE', why: 'rejects the skewed write' },
   { oracle: 'V318', target: 'targets/clock/lww-wall-clock.ts', params: { skew: 1 }, expect: 'INCONCLUSIVE', why: 'a skew smaller than the real gap between the writes' },
   { oracle: 'V319', target: fixture('clock/cron-never-started'), params: { replicas: 2, days: 'Europe/Berlin:2025-03-30' }, expect: 'INCONCLUSIVE', why: 'a scheduler never armed' },
