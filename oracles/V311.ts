@@ -6,6 +6,9 @@
  * that created the key, before any other: between SETNX and EXPIRE). B then retries.
  * Property: B takes the lock within TTL + grace of A's acquire, and the key never has PTTL -1.
  * Preconditions: the key existed when A was killed; the kill really happened (SIGKILL).
+ * Window: from A's take of the key to TTL + grace later; B still denied counts only if B's last try
+ * began after the key had lapsed by the store's own PTTL (read right after the kill), or the key had
+ * no expiry at all (else INCONCLUSIVE: B's tries all came while the lease was running its course).
  */
 import { defineOracle, type Check, nothingProven } from '../src/oracle.ts';
 import { acquireWithin } from '../scenarios/retry-acquire.ts';
@@ -136,6 +139,21 @@ export default defineOracle({
     s.progress(`B retries for up to ${budget.toFixed(0)} ms (TTL ${p.ttl} + grace ${p.grace} from when A took the key)`);
     const got = await acquireWithin(b, () => s.now(), budget, Math.max(5, Math.round(p.ttl / 10)));
     const stuck = got.lease ? undefined : await s.observeKey('B gave up');
+    // B denied counts only if its last try began after the key had surely lapsed by the store's own
+    // PTTL (read right after the kill; A, dead, cannot renew it): a loaded machine can end B's budget
+    // before B ever tries past the expiry. A key with no expiry (PTTL -1) needs no such window.
+    const lapsedBy = !afterKill.exists ? afterKill.receivedAt : afterKill.pttlMs < 0 ? undefined : afterKill.receivedAt + afterKill.pttlMs;
+    if (!got.lease && lapsedBy !== undefined) {
+      const lastTry = got.lastAttemptAt ?? 0;
+      preconditions.push({
+        name: "B's last try came after the key lapsed by its PTTL",
+        held: lastTry >= lapsedBy,
+        detail:
+          lastTry >= lapsedBy
+            ? `B's last try began at ${lastTry.toFixed(1)} ms, after the key's expiry (by ${lapsedBy.toFixed(1)} ms by the PTTL read right after the kill)`
+            : `B's last try began at ${lastTry.toFixed(1)} ms, before the key lapsed (by ${lapsedBy.toFixed(1)} ms by the PTTL read right after the kill), and B's ${p.ttl + p.grace} ms budget ran out before another: B was never tried on a lapsed key`,
+      });
+    }
     return judge({ waitedMs: (got.grantedAt ?? s.now()) - heldSince!, granted: got.lease !== null, attempts: got.attempts, afterKill, stuck });
 
     function judge(outcome: { waitedMs: number; granted: boolean; attempts: number; afterKill: KeyState; stuck: KeyState | undefined } | undefined) {

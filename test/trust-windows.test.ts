@@ -27,3 +27,13 @@ describe("V317 counts an early takeover only when B's try was answered inside A'
     expect(unmet.every((name) => /B's early try was answered inside A's lease/.test(name))).toBe(true);
   }, 120_000);
 });
+
+describe("V311 counts B denied only when B tried after the key lapsed by its PTTL", () => {
+  test('a correct lock whose denial comes back after B\'s whole budget is INCONCLUSIVE, not "B still denied"', async () => {
+    const record = await runOracle({ oracle: 'V311', target: fixture('slow-denial') });
+    expect(record.verdict).toBe('INCONCLUSIVE');
+    expect(record.counts.bAcquired).toBe(0);
+    expect(record.counts.observationsWithNoExpiry).toBe(0);
+    expect(record.preconditions.filter((c) => !c.held).map((c) => c.name)).toEqual(["B's last try came after the key lapsed by its PTTL"]);
+  }, 120_000);
+});
