@@ -30,3 +30,31 @@ export async function runPool<T, R>(items: readonly T[], jobs: number, work: (it
   if (failure) throw failure.error;
   return results;
 }
+
+/** Runs a piece of work once one of a fixed number of slots is free (first come, first served). */
+export interface Slots {
+  readonly size: number;
+  <R>(work: () => Promise<R>): Promise<R>;
+}
+
+/**
+ * `jobs` slots shared by several batches (explore: the points of several explorations under one
+ * bound, so one exploration's trace or last point does not leave a core idle).
+ */
+export function sharedSlots(jobs: number): Slots {
+  if (!Number.isInteger(jobs) || jobs < 1) throw new RangeError(`jobs must be a whole number ≥ 1, got ${jobs}`);
+  let free = jobs;
+  const waiting: Array<() => void> = [];
+  const run = async <R>(work: () => Promise<R>): Promise<R> => {
+    if (free > 0) free -= 1;
+    else await new Promise<void>((resolve) => waiting.push(resolve));
+    try {
+      return await work();
+    } finally {
+      const nextInLine = waiting.shift();
+      if (nextInLine) nextInLine();
+      else free += 1;
+    }
+  };
+  return Object.assign(run, { size: jobs });
+}

@@ -4,32 +4,45 @@
  * parameter. Every bad reference of the oracle (exploreReferences: each bad target of its own
  * references, plus the explore-only ones) FAILs and names its minimal schedule; every good one safe
  * by construction PASSes with 0 failing points, against real stores and real holders. Points run in
- * parallel (--jobs, the machine's cores), each on its own scratch store. A bad reference is explored
- * with --first-fail: every point before the first failing one still runs, so its minimal schedule is
- * checked exactly; the points after it are not started (test/explore.test.ts checks a whole
- * exploration, its other failing schedules listed).
+ * parallel (the machine's cores, shared by every reference of the file), each on its own scratch
+ * store. A bad reference is explored with --first-fail: every point before the first failing one
+ * still runs, so its minimal schedule is checked exactly; the points after it are not started
+ * (test/explore.test.ts checks a whole exploration, its other failing schedules listed).
  */
-import { describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { loadOracle } from '../src/registry.ts';
-import { explore } from '../src/explore/explore.ts';
+import { explore, type ExploreResult } from '../src/explore/explore.ts';
+import { defaultJobs, sharedSlots } from '../src/run-pool.ts';
 import { exploreReferences } from '../src/explore/spec.ts';
 import { FAULT_ORDER, FAULT_WORDS } from '../src/explore/types.ts';
 import { esc, timelineSvg } from '../src/report/timeline-svg.ts';
 
 export async function exploreReferencesOf(id: string): Promise<void> {
   const oracle = await loadOracle(id);
+  const references = exploreReferences(oracle);
+  // Every reference is explored at once under one set of slots (the cores): one exploration's trace
+  // or last point leaves no slot idle while another has points waiting. Each test checks its own.
+  let explored: Array<Promise<ExploreResult>> = [];
+  beforeAll(() => {
+    const slots = sharedSlots(defaultJobs());
+    explored = references.map((reference) =>
+      explore({
+        oracle: id,
+        target: reference.target,
+        ...(reference.store ? { store: reference.store } : {}),
+        ...(reference.params ? { params: reference.params } : {}),
+        firstFail: reference.expect === 'FAIL',
+        slots,
+      }),
+    );
+    // Each is awaited by its own test; until then a rejection is not unhandled.
+    for (const result of explored) result.catch(() => undefined);
+  });
   describe(`${id} --explore`, () => {
-    test.each(exploreReferences(oracle).map((r) => [`${r.expect === 'FAIL' ? 'bad' : 'good'} ${r.target} on ${r.store ?? oracle.stores[0]}`, r] as const))(
+    test.each(references.map((r, index) => [`${r.expect === 'FAIL' ? 'bad' : 'good'} ${r.target} on ${r.store ?? oracle.stores[0]}`, r, index] as const))(
       '%s',
-      async (_name, reference) => {
-        const bad = reference.expect === 'FAIL';
-        const { record, schedule } = await explore({
-          oracle: id,
-          target: reference.target,
-          ...(reference.store ? { store: reference.store } : {}),
-          ...(reference.params ? { params: reference.params } : {}),
-          firstFail: bad,
-        });
+      async (_name, reference, index) => {
+        const { record, schedule } = await explored[index]!;
         const x = record.exploration!;
         const why = `${record.explanation}\n${x.points.map((p) => `${p.label}: ${p.verdict} — ${p.reason}`).join('\n')}`;
         expect(record.verdict, why).toBe(reference.expect);

@@ -14,7 +14,7 @@ import type { Judgement } from '../oracle.ts';
 import { optionName } from '../params.ts';
 import { loadOracle, UsageError } from '../registry.ts';
 import { runOracle, type RunRequest } from '../run-oracle.ts';
-import { defaultJobs, runPool } from '../run-pool.ts';
+import { defaultJobs, runPool, sharedSlots, type Slots } from '../run-pool.ts';
 import { defaultSelect } from './spec.ts';
 import { Tracer } from './tracer.ts';
 import { boundaryLabel, FAULTS_BY_KIND, pointLabel, type Boundary, type ExplorationRecord, type ExploredPoint, type ExplorePoint, type Schedule } from './types.ts';
@@ -32,6 +32,8 @@ export interface ExploreRequest extends Omit<RunRequest, 'point' | 'play' | 'hol
    * schedule is the same; the points not started are listed in the record.
    */
   firstFail?: boolean;
+  /** Slots shared with other explorations (the trace and every point take one); instead of `jobs`. */
+  slots?: Slots;
 }
 
 export interface ExploreResult {
@@ -54,12 +56,13 @@ export async function explore(request: ExploreRequest): Promise<ExploreResult> {
     }
   }
   const params = { ...given, ...spec.params };
-  const jobs = request.jobs ?? defaultJobs();
+  const slots = request.slots ?? sharedSlots(request.jobs ?? defaultJobs());
+  const jobs = slots.size;
   const base = { oracle: oracle.id, target: request.target, params, ...(request.store ? { store: request.store } : {}), ...(request.runtime ? { runtime: request.runtime } : {}) };
 
   progress(`tracing A's ${spec.part} alone, through its wire proxy`);
   const tracer = new Tracer();
-  const traced = await runOracle({ ...base, holders: ['A'], progress: () => undefined, play: async (s, p) => traceJudgement(await spec.trace(s, tracer, p as never), tracer) });
+  const traced = await slots(() => runOracle({ ...base, holders: ['A'], progress: () => undefined, play: async (s, p) => traceJudgement(await spec.trace(s, tracer, p as never), tracer) }));
   const traceMs = traced.timing.wallMs;
   const inPart = tracer.boundaries.filter((b) => b.part === spec.part);
   const chosen = traced.verdict === 'ERROR' ? [] : (spec.select ?? defaultSelect)(inPart);
@@ -76,13 +79,16 @@ export async function explore(request: ExploreRequest): Promise<ExploreResult> {
 
   let done = 0;
   let failedAt = Infinity;
-  const ran = await runPool(points, jobs, async (point, index) => {
-    if (request.firstFail && index > failedAt) return undefined;
-    const record = await runOracle({ ...base, params: { ...params, ...point.schedule }, point, progress: () => undefined });
-    if (record.verdict === 'FAIL') failedAt = Math.min(failedAt, index);
-    progress(`point ${++done}/${points.length} ${pointLabel(point)}: ${record.verdict}`);
-    return { point, record };
-  });
+  // Every point asks for a slot at once, in order; the slots start them first come, first served.
+  const ran = await runPool(points, Math.max(1, points.length), (point, index) =>
+    slots(async () => {
+      if (request.firstFail && index > failedAt) return undefined;
+      const record = await runOracle({ ...base, params: { ...params, ...point.schedule }, point, progress: () => undefined });
+      if (record.verdict === 'FAIL') failedAt = Math.min(failedAt, index);
+      progress(`point ${++done}/${points.length} ${pointLabel(point)}: ${record.verdict}`);
+      return { point, record };
+    }),
+  );
   const runs = ran.filter((r) => r !== undefined);
   const notStarted = points.filter((_, i) => ran[i] === undefined).map(pointLabel);
 
