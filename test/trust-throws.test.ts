@@ -45,4 +45,11 @@ describe('an unprovoked throw is ERROR naming the member, in every oracle', () =
     expect(record.verdict).toBe('PASS');
     expect(record.history.some((e) => e.kind === 'call-error' && e.holder === 'A' && /lock lost/.test(String(e.detail.error)))).toBe(true);
   }, 120_000);
+
+  test("a holder that dies inside acquire() is no throw: INCONCLUSIVE naming the death, not ERROR blaming acquire()", async () => {
+    const record = await runOracle({ oracle: 'V310', target: fixture('acquire-exits-in-b'), params: { timeout: 1000 } });
+    expect(record.verdict).toBe('INCONCLUSIVE');
+    expect(record.error).toBeUndefined();
+    expect(record.preconditions.find((c) => c.name === 'every holder process lived through the scenario')?.detail).toMatch(/B \(exit code 3\)/);
+  }, 120_000);
 });
