@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { SlowFilesFirst } from './test/slow-files-first.ts';
 
 // Oracle tests start real stores and real holder processes: a few files at a time on 2 cores.
 // No retries: a flaky verdict is exactly what this project reports, so it must show.
@@ -20,6 +21,8 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 60_000,
     maxWorkers: 2,
+    // The slowest files start first (test/slow-files-first.ts), so the suite does not end on one.
+    sequence: { sequencer: SlowFilesFirst },
     retry: 0,
     reporters: ['default'],
   },

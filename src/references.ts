@@ -1,13 +1,14 @@
 /**
  * Runs the reference matrix (src/reference-matrix.ts: every `references[]` entry of every oracle,
  * Redis ones on Valkey too) against real stores, each checked against its expected verdict and
- * the evidence a verdict needs. One runner for the
+ * the evidence a verdict needs, played longest first (src/reference-order.ts). One runner for the
  * CLI (`lock-oracles references`), the test suite (test/reference-targets.test.ts) and CI.
  */
 import type { EvidenceRecord } from './evidence.ts';
 import type { ReferenceRun } from './oracle.ts';
 import { loadAllOracles } from './registry.ts';
 import { referenceMatrix, type MatrixEntry } from './reference-matrix.ts';
+import { knownWalls, longestFirst, rememberWalls } from './reference-order.ts';
 import type { RuntimeChoice } from './stores/start-store.ts';
 import type { StoreKind } from './stores/types.ts';
 import { runBatch } from './run-batch.ts';
@@ -50,12 +51,14 @@ export async function runReferences(cases: readonly MatrixEntry[], options: Matr
     const entry = cases[index]!;
     return { ...entry, record, problems: checkReference(entry.reference, entry.store, record, options.runtime) };
   };
+  // Played longest first (src/reference-order.ts); `order[k]` is the case the k-th run plays.
+  const order = longestFirst(cases, knownWalls());
   const records = await runBatch(
-    cases,
+    order.map((index) => cases[index]!),
     {
       jobs: options.jobs,
-      onReplay: (index, crowded) => options.progress?.(`${cases[index]!.oracle.id} ${cases[index]!.name}: ${crowded.verdict} among parallel runs; playing it again alone`),
-      onFinal: (index, record) => options.onOutcome?.(index, outcome(index, record)),
+      onReplay: (k, crowded) => options.progress?.(`${cases[order[k]!]!.oracle.id} ${cases[order[k]!]!.name}: ${crowded.verdict} among parallel runs; playing it again alone`),
+      onFinal: (k, record) => options.onOutcome?.(order[k]!, outcome(order[k]!, record)),
     },
     (entry) =>
       runOracle({
@@ -66,7 +69,10 @@ export async function runReferences(cases: readonly MatrixEntry[], options: Matr
         ...(options.runtime ? { runtime: options.runtime } : {}),
       }),
   );
-  return records.map((record, index) => outcome(index, record));
+  const byCase: EvidenceRecord[] = [];
+  records.forEach((record, k) => (byCase[order[k]!] = record));
+  rememberWalls(byCase.map((record, index) => ({ entry: cases[index]!, wallMs: record.timing.wallMs })));
+  return byCase.map((record, index) => outcome(index, record));
 }
 
 /** The matrix of the oracles named (default all). */

@@ -11,6 +11,11 @@ import V313 from '../oracles/V313.ts';
 import V319 from '../oracles/V319.ts';
 import { runBatch } from '../src/run-batch.ts';
 import { checkReference } from '../src/references.ts';
+import { knownWalls, longestFirst, rememberWalls } from '../src/reference-order.ts';
+import { referenceMatrix } from '../src/reference-matrix.ts';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { EvidenceRecord } from '../src/evidence.ts';
 
 const specs = {
@@ -228,6 +233,37 @@ describe('a batch of runs', () => {
     expect(records.map((r) => r.verdict)).toEqual(['PASS', 'ERROR', 'PASS']);
     expect(records[0]!.crowdedAttempt).toEqual({ verdict: 'ERROR', explanation: 'the run did not finish within its deadline', jobs: 2 });
     expect(seen.filter((i) => i === 1)).toHaveLength(1);
+  });
+});
+
+describe('the reference matrix order', () => {
+  const entries = referenceMatrix([V313, V319]);
+  const key = (index: number) => `${entries[index]!.oracle.id} ${entries[index]!.name}`;
+
+  test('untimed entries go first, by deadline (V319 grows a minute a simulated day), then timed ones longest first', () => {
+    const walls = new Map(entries.map((_, i) => [key(i), 1000 + i] as const));
+    const v319TwoDays = entries.findIndex((e) => e.oracle.id === 'V319' && String(e.reference.params?.days).includes(','));
+    const v313 = entries.findIndex((e) => e.oracle.id === 'V313');
+    walls.delete(key(v319TwoDays));
+    walls.delete(key(v313));
+    const order = longestFirst(entries, walls);
+    expect([...order].sort((a, b) => a - b)).toEqual(entries.map((_, i) => i));
+    expect(order.slice(0, 2)).toEqual([v319TwoDays, v313]);
+    const timed = order.slice(2).map((i) => walls.get(key(i))!);
+    expect(timed).toEqual([...timed].sort((a, b) => b - a));
+  });
+
+  test('walls are remembered across runs, merged with what earlier runs left', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lock-oracles-walls-test-'));
+    try {
+      const file = join(dir, 'walls.json');
+      expect(knownWalls(file).size).toBe(0);
+      rememberWalls([{ entry: entries[0]!, wallMs: 1234.4 }], file);
+      rememberWalls([{ entry: entries[1]!, wallMs: 99 }], file);
+      expect(knownWalls(file)).toEqual(new Map([[key(0), 1234], [key(1), 99]]));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

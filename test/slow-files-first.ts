@@ -1,0 +1,35 @@
+/**
+ * The order vitest starts the test files in: the slowest first (longest-processing-time
+ * scheduling), so the suite does not end with one long file running alone. Vitest's own order
+ * uses the durations it cached on an earlier run (node_modules/.vite); on a clean clone (CI) it has
+ * none and starts the LARGEST files first — and the reference matrix, by far the longest file, is a
+ * small one, so it started last. Files vitest has timed keep that time; the others take the
+ * duration measured here (docs/benchmarks.md, "Test suite").
+ */
+import { relative } from 'node:path';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/** Seconds each slow file took in a whole `npm test` (2 cores, load in docs/benchmarks.md); the rest count as 0. */
+const MEASURED_SECONDS: Record<string, number> = {
+  'test/reference-targets.test.ts': 277,
+  'test/explore-V313.test.ts': 110,
+  'test/package.test.ts': 90,
+  'test/explore-V310.test.ts': 55,
+  'test/cli.test.ts': 49,
+};
+
+export class SlowFilesFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const vitestOrder = await super.sort(files);
+    const root = this.ctx.config.root;
+    const expectedMs = (file: TestSpecification) => {
+      const path = relative(root, file.moduleId);
+      return this.ctx.cache.getFileTestResults(`${file.project.name}:${path}`)?.duration ?? (MEASURED_SECONDS[path] ?? 0) * 1000;
+    };
+    const expected = new Map(vitestOrder.map((file) => [file, expectedMs(file)]));
+    return vitestOrder
+      .map((file, index) => ({ file, index }))
+      .sort((a, b) => expected.get(b.file)! - expected.get(a.file)! || a.index - b.index)
+      .map(({ file }) => file);
+  }
+}
