@@ -9,13 +9,21 @@
 import { relative } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
-/** Seconds each slow file took in a whole `npm test` (2 cores, load in docs/benchmarks.md); the rest count as 0. */
+/**
+ * Seconds each slow file took in one whole `npm test` (2026-12-01, 2 cores, load 27-32: the
+ * reference matrix's beforeAll included; docs/benchmarks.md "Test suite"); the rest count as 0.
+ */
 const MEASURED_SECONDS: Record<string, number> = {
-  'test/reference-targets.test.ts': 277,
-  'test/explore-V313.test.ts': 110,
-  'test/package.test.ts': 90,
-  'test/explore-V310.test.ts': 55,
-  'test/cli.test.ts': 49,
+  'test/package.test.ts': 651,
+  'test/reference-targets.test.ts': 605,
+  'test/explore-V310.test.ts': 159,
+  'test/explore-V313.test.ts': 158,
+  'test/explore-replay.test.ts': 138,
+  'test/bindings.test.ts': 115,
+  'test/cli.test.ts': 88,
+  'test/settle.test.ts': 84,
+  'test/postgres-store.test.ts': 82,
+  'test/leftovers.test.ts': 81,
 };
 
 export class SlowFilesFirst extends BaseSequencer {
