@@ -90,9 +90,10 @@ export interface OracleDefinition<P extends ParamSpecs = ParamSpecs> {
   holders: string[];
   /**
    * Holders the scenario needs only after the others have played a while (V310: B and C once A
-   * holds the lock and is stopped): their processes start once the others have loaded, which then
-   * have the CPU to themselves, and load while the scenario plays; `s.holder(id)` awaits them
-   * where they are needed. Await them where a late holder only delays the scenario, never where
+   * holds the lock and is stopped): the scenario begins once the others have loaded, and these
+   * load while it plays (started after the others on an idle machine, so those have a core to
+   * themselves; at once on a busy one, src/run-oracle.ts); `s.holder(id)` awaits them where they
+   * are needed. Await them where a late holder only delays the scenario, never where
    * the time it takes could eat into a window the oracle judges.
    */
   later?: string[];
