@@ -16,7 +16,7 @@ import { runOracle } from './run-oracle.ts';
 import { combineRuns, type EvidenceRecord } from './evidence.ts';
 import { writeMultiRunReport, writeRunReport } from './report/write-report.ts';
 import { cleanupAll, interruptExitCode, interruption, onInterrupt } from './cleanup.ts';
-import { defaultJobs } from './run-pool.ts';
+import { defaultJobs, defaultReferenceJobs } from './run-pool.ts';
 import { runBatch } from './run-batch.ts';
 import { firstLine } from './oracle.ts';
 import { checkWritableDir } from './report/safe-write.ts';
@@ -136,7 +136,7 @@ async function main(argv: string[]): Promise<number> {
       }
     }
     return (await import('./commands/references.ts')).referencesCommand(positionals.slice(1), {
-      jobs: wholeNumber('--jobs', values.jobs, defaultJobs(), 1, 64),
+      jobs: wholeNumber('--jobs', values.jobs, defaultReferenceJobs(), 1, 64),
       json: values.json === true,
       progress: progressPrinter(!values.quiet),
       ...(reportDir ? { reportDir } : {}),

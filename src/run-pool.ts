@@ -11,6 +11,15 @@ export function defaultJobs(): number {
   return Math.max(1, availableParallelism());
 }
 
+/**
+ * How many reference runs at once by default: twice the cores. A reference run mostly waits (its
+ * TTLs, pauses and holds): V310 + V313 (89 runs) took 104 s at --jobs 4 against 126 s at --jobs 2
+ * on 2 cores at load ~16, same verdicts (one crowded INCONCLUSIVE played again alone).
+ */
+export function defaultReferenceJobs(): number {
+  return 2 * defaultJobs();
+}
+
 export async function runPool<T, R>(items: readonly T[], jobs: number, work: (item: T, index: number) => Promise<R>): Promise<R[]> {
   if (!Number.isInteger(jobs) || jobs < 1) throw new RangeError(`jobs must be a whole number ≥ 1, got ${jobs}`);
   const results = new Array<R>(items.length);

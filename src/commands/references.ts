@@ -15,7 +15,8 @@ import { writeRunReport } from '../report/write-report.ts';
 export const REFERENCES_USAGE = `Usage: npm run oracle -- references [<ID> ...] [--jobs J] [--json] [--report-dir <dir> | --no-report] [--quiet]
 Runs every reference target of the oracles named (default all; Redis ones on Valkey too), each checked
 against its expected verdict and the evidence that verdict needs; exit 1 when any is wrong.
-  --jobs <J>           up to J runs at once (default: the core count); an INCONCLUSIVE among parallel runs is played again alone
+  --jobs <J>           up to J runs at once (default: twice the core count, a reference run mostly waits);
+                       an INCONCLUSIVE among parallel runs is played again alone
   --json               one JSON document on stdout (progress stays on stderr)
   --report-dir <dir>   keep the evidence of every wrong and every INCONCLUSIVE entry there
                        (default: a wrong entry's evidence goes to a fresh temp dir, named in the output)
