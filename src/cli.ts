@@ -19,6 +19,7 @@ import { cleanupAll, interruptExitCode, interruption, onInterrupt } from './clea
 import { defaultJobs, defaultReferenceJobs } from './run-pool.ts';
 import { runBatch } from './run-batch.ts';
 import { firstLine } from './oracle.ts';
+import { COMMAND } from './invocation.ts';
 import { checkWritableDir } from './report/safe-write.ts';
 import type { StoreKind } from './stores/types.ts';
 import { RUNTIME_CHOICES, type RuntimeChoice } from './stores/start-store.ts';
@@ -49,15 +50,15 @@ const MAX_RUNS = 1000;
 const USAGE = `lock-oracles: prove or refute lock, lease, leader and clock bugs against real stores.
 
 Usage:
-  npm run oracle -- <ID> --target <path> [options] [--<param> <value> ...]
-  npm run oracle -- <ID> --target <path> --explore [--max-points N] [--first-fail] [--jobs J] [--emit-test <file>]
-  npm run oracle -- replay <schedule.json> [--target <path>] [--runs N]
-  npm run oracle -- list [--json]
-  npm run oracle -- references [<ID> ...] [--jobs J] [--json]   every reference target's verdict, checked
-  npm run oracle -- <ID> --help
-  npm run oracle -- init --client <library> --shape <with-lock|binding>   write a target for your helper (init --help)
-  npm run oracle -- clean [--json]   remove temp dirs and containers of runs killed outright (SIGKILL)
-  npm run oracle -- selfcheck [<ID> ...] [--runs N] [--jobs J] [--json] [--stress] [--cases <file.json>]
+  ${COMMAND} <ID> --target <path> [options] [--<param> <value> ...]
+  ${COMMAND} <ID> --target <path> --explore [--max-points N] [--first-fail] [--jobs J] [--emit-test <file>]
+  ${COMMAND} replay <schedule.json> [--target <path>] [--runs N]
+  ${COMMAND} list [--json]
+  ${COMMAND} references [<ID> ...] [--jobs J] [--json]   every reference target's verdict, checked
+  ${COMMAND} <ID> --help
+  ${COMMAND} init --client <library> --shape <with-lock|binding>   write a target for your helper (init --help)
+  ${COMMAND} clean [--json]   remove temp dirs and containers of runs killed outright (SIGKILL)
+  ${COMMAND} selfcheck [<ID> ...] [--runs N] [--jobs J] [--json] [--stress] [--cases <file.json>]
                        the reference matrix, each good reference with its guard removed (must FAIL) and every
                        hostile fixture, N times (--stress: a busy process per core meanwhile); exit 1 on a wrong
                        verdict or anything left behind (INCONCLUSIVE is allowed and counted)
@@ -99,12 +100,12 @@ Exit codes: 0 PASS (or as expected), 1 FAIL, 2 usage error or ERROR, 3 INCONCLUS
 const SUB_COMMAND_USAGE: Record<string, () => Promise<string> | string> = {
   references: async () => (await import('./commands/references.ts')).REFERENCES_USAGE,
   selfcheck: async () => (await import('./commands/selfcheck.ts')).SELFCHECK_USAGE,
-  list: () => `Usage: npm run oracle -- list [--json]
+  list: () => `Usage: ${COMMAND} list [--json]
 Every oracle: its parameters, the target members it needs, its references (--json: one JSON document).`,
-  clean: () => `Usage: npm run oracle -- clean [--json]
+  clean: () => `Usage: ${COMMAND} clean [--json]
 Removes what runs killed outright (SIGKILL) left behind: their temp dirs, SysV shared memory and store
 containers; never anything of a run still going.`,
-  replay: () => `Usage: npm run oracle -- replay <schedule.json> [--target <path>] [--runs N] [--expect pass|fail] [--json]
+  replay: () => `Usage: ${COMMAND} replay <schedule.json> [--target <path>] [--runs N] [--expect pass|fail] [--json]
 Reruns one explored point exactly (the schedule.json an --explore run wrote); --target: another target, e.g. the fixed one.`,
 };
 

@@ -3,7 +3,7 @@
  *
  * - `defineTarget` and the contract's types: what a target file needs.
  * - The adapters: `fromWithLock`, `ioredisSetNx`, `nodeRedisSetNx`, `fromRedlock`, `pgAdvisoryLock`.
- * - `runOracle`, `settle`, `prove`: the harness itself, as the CLI uses it.
+ * - `runOracle`, `settle`, `prove`, `replaySchedule`: the harness itself, as the CLI uses it.
  *
  * A target's holder processes import this module too (for `defineTarget` and the adapters), so the
  * harness is loaded only when one of its functions is first called: importing this module starts
@@ -15,6 +15,8 @@ import type { SettleOptions, SettleResult } from './settle/settle.ts';
 import type { RowsFile } from './settle/rows.ts';
 import type { ProveOptions, Proof } from './prove/prove.ts';
 import type { RepeatedRun } from './run-repeated.ts';
+import type { ReplayOptions } from './explore/replay.ts';
+import type { Schedule } from './explore/types.ts';
 
 export { defineTarget } from '../targets/contract.ts';
 export type { EffectDetail, EffectReceipt, Lease, ScheduleHandle, StoreLocation, Target, TargetEnv, TargetMember } from '../targets/contract.ts';
@@ -23,7 +25,7 @@ export { ioredisSetNx, nodeRedisSetNx, type IoredisLike, type NodeRedisLike, typ
 export { fromRedlock, type FromRedlockOptions, type RedlockLike, type RedlockLockLike } from '../targets/adapters/redlock.ts';
 export { pgAdvisoryLock, type AdvisoryScope, type PgAdvisoryOptions, type PgClientLike, type PgPoolLike } from '../targets/adapters/pg-advisory.ts';
 
-export type { RunRequest, EvidenceRecord, SettleOptions, SettleResult, RowsFile, ProveOptions, Proof, RepeatedRun };
+export type { RunRequest, EvidenceRecord, SettleOptions, SettleResult, RowsFile, ProveOptions, Proof, RepeatedRun, ReplayOptions, Schedule };
 export type { Verdict } from './oracle.ts';
 export type { MultiRunRecord } from './evidence.ts';
 export type { Row, RowStatus, OracleResult } from './settle/rows.ts';
@@ -47,4 +49,9 @@ export async function settle(input: string | RowsFile, options: SettleOptions = 
 /** A failing-first proof: every before-run FAILs and every after-run PASSes (see the README's `prove`). */
 export async function prove(options: ProveOptions): Promise<Proof> {
   return (await import('./prove/prove.ts')).prove(options);
+}
+
+/** Replays one explored point (a `schedule.json` read with JSON.parse) exactly; `--emit-test` writes tests that call it. */
+export async function replaySchedule(schedule: Schedule, options: ReplayOptions = {}): Promise<EvidenceRecord> {
+  return (await import('./explore/replay.ts')).replaySchedule(schedule, options);
 }

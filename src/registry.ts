@@ -2,11 +2,12 @@
 import { readdirSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { join } from 'node:path';
+import { COMMAND, REPO_ROOT } from './invocation.ts';
 import type { OracleDefinition } from './oracle.ts';
 import type { ParamSpecs } from './params.ts';
 
 const ORACLES_DIR = fileURLToPath(new URL('../oracles/', import.meta.url));
-export const REPO_ROOT = fileURLToPath(new URL('../', import.meta.url));
+export { REPO_ROOT } from './invocation.ts';
 
 export class UsageError extends Error {
   override name = 'UsageError';
@@ -30,7 +31,7 @@ export async function loadOracle(id: string): Promise<OracleDefinition<ParamSpec
   const normalized = id.toUpperCase();
   const known = oracleIds();
   if (!known.includes(normalized)) {
-    throw new UsageError(`unknown oracle "${id}" (known: ${known.join(', ')}; \`npm run oracle -- list\` describes them)`);
+    throw new UsageError(`unknown oracle "${id}" (known: ${known.join(', ')}; \`${COMMAND} list\` describes them)`);
   }
   const module = (await import(pathToFileURL(oracleModule(normalized)).href)) as {
     default: OracleDefinition<ParamSpecs>;

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
 import { REPO_ROOT } from '../src/registry.ts';
 import { runPool } from '../src/run-pool.ts';
-import { emitTest } from '../src/explore/emit-test.ts';
+import { emitTest, replayModule } from '../src/explore/emit-test.ts';
 import { explore } from '../src/explore/explore.ts';
 import { readSchedule, replaySchedule } from '../src/explore/replay.ts';
 
@@ -46,3 +46,9 @@ test('the emitted test fails on the bad target and passes on the fixed one', asy
   expect(fixedExpectsPass.exitCode, fixedExpectsPass.stdout).toBe(0); // the fixed target passes the same schedule
   expect(badExpectsPass.exitCode, badExpectsPass.stdout).toBe(1); // the bad target cannot pass it
 }, 300_000);
+
+test('an emitted test imports replaySchedule from the package once installed, else from this repository', () => {
+  expect(replayModule('/project/test/v311.test.ts', true)).toBe('lock-oracles');
+  expect(replayModule(join(REPO_ROOT, 'test/x/v311.test.ts'), false)).toBe('../../src/explore/replay.ts');
+  expect(replayModule(join(REPO_ROOT, 'v311.test.ts'), false)).toBe('./src/explore/replay.ts');
+});

@@ -70,6 +70,9 @@ describe('npm pack, installed into a scratch project', () => {
     expect(init.exitCode, init.stderr).toBe(0);
     expect(init.stdout).toContain('Try: npx lock-oracles V313 --target init.target.ts');
     expect(readFileSync(join(project, 'init.target.ts'), 'utf8')).toContain("import { ioredisSetNx } from 'lock-oracles';");
+    const help = await execa('npx', ['lock-oracles', '--help'], { cwd: project, env, reject: false });
+    expect(help.stdout).toContain('npx lock-oracles <ID> --target <path>'); // usage speaks of the installed command
+    expect(help.stdout).not.toContain('npm run oracle');
 
     // The project's own compiler settings: typechecks every .ts file here and emits api.js.
     const tsc = await execa(join(REPO, 'node_modules/.bin/tsc'), ['-p', project], { cwd: project, reject: false });
@@ -88,8 +91,8 @@ describe('npm pack, installed into a scratch project', () => {
 
     const api = await execa('node', ['api.js'], { cwd: project, reject: false });
     expect(api.exitCode, api.stderr).toBe(0);
-    const result = JSON.parse(api.stdout.trim().split('\n').at(-1)!) as { verdict: string; reportPath: string; runOracle: string };
-    expect(result).toMatchObject({ verdict: 'PASS', runOracle: 'function' });
+    const result = JSON.parse(api.stdout.trim().split('\n').at(-1)!) as { verdict: string; reportPath: string; runOracle: string; replaySchedule: string };
+    expect(result).toMatchObject({ verdict: 'PASS', runOracle: 'function', replaySchedule: 'function' });
     expect(result.reportPath.startsWith(join(project, 'reports'))).toBe(true);
 
     expect(listing(installed)).toEqual(before);

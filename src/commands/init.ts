@@ -13,11 +13,12 @@
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, relative, resolve, sep } from 'node:path';
+import { dirname, relative, resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
 import { REPO_ROOT, UsageError } from '../registry.ts';
 import { EXIT } from '../exit-codes.ts';
+import { COMMAND } from '../invocation.ts';
 
 const CLIENTS = ['ioredis', 'node-redis', 'redlock', '@sesamecare-oss/redlock', 'pg'] as const;
 const SHAPES = ['with-lock', 'binding'] as const;
@@ -33,7 +34,7 @@ const CLIENT_CODE: Record<Client, { imports: string[]; build: string }> = {
   pg: { imports: ["import pg from 'pg';"], build: 'new pg.Pool({ connectionString: url, max: 2 })' },
 };
 
-export const INIT_USAGE = `Usage: npm run oracle -- init --client <${CLIENTS.join(' | ')}> --shape <${SHAPES.join(' | ')}> [options]
+export const INIT_USAGE = `Usage: ${COMMAND} init --client <${CLIENTS.join(' | ')}> --shape <${SHAPES.join(' | ')}> [options]
   --shape with-lock    your withLock(client, key, ttlMs, fn) helper; needs --helper <path> [--export <name>, default withLock]
   --shape binding      the ready binding for the library (ioredis/node-redis: SET NX PX + compare-and-delete;
                        redlock: acquire/release/extend and using(); pg: advisory lock, --scope ${SCOPES.join(' | ')})
@@ -72,8 +73,7 @@ export async function init(argv: string[]): Promise<number> {
     if (answers.helper && !existsSync(answers.helper)) throw new UsageError(`--helper ${helper}: no such file`);
     writeFileSync(answers.out, targetSource(answers));
     const oracles = shape === 'binding' && client === 'pg' ? 'V314 (lock), V312/V313/V315 with --store postgres (job, leader)' : 'V310/V311 (lock), V312/V313 (job), V315 (leader)';
-    const command = REPO_ROOT.split(sep).includes('node_modules') ? 'npx lock-oracles' : 'npm run oracle --';
-    process.stdout.write(`wrote ${values.out}: it serves ${oracles}.\nTry: ${command} V313 --target ${values.out}${client === 'pg' ? ' --store postgres' : ''}\n`);
+    process.stdout.write(`wrote ${values.out}: it serves ${oracles}.\nTry: ${COMMAND} V313 --target ${values.out}${client === 'pg' ? ' --store postgres' : ''}\n`);
     return EXIT.PASS;
   } finally {
     ask?.close();

@@ -4,6 +4,7 @@
  * any verdict or its evidence is wrong. The evidence of every wrong entry is kept (and of every
  * INCONCLUSIVE one with --report-dir): under --report-dir, else in a fresh temp dir it names.
  */
+import { COMMAND } from '../invocation.ts';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,7 +13,7 @@ import { EXIT } from '../exit-codes.ts';
 import { referenceCases, runReferences, type ReferenceOutcome } from '../references.ts';
 import { writeRunReport } from '../report/write-report.ts';
 
-export const REFERENCES_USAGE = `Usage: npm run oracle -- references [<ID> ...] [--jobs J] [--json] [--report-dir <dir> | --no-report] [--quiet]
+export const REFERENCES_USAGE = `Usage: ${COMMAND} references [<ID> ...] [--jobs J] [--json] [--report-dir <dir> | --no-report] [--quiet]
 Runs every reference target of the oracles named (default all; Redis ones on Valkey too), each checked
 against its expected verdict and the evidence that verdict needs; exit 1 when any is wrong.
   --jobs <J>           up to J runs at once (default: twice the core count, a reference run mostly waits);

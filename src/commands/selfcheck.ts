@@ -3,6 +3,7 @@
  * The harness checking itself (src/selfcheck/selfcheck.ts): the reference matrix, every mutation
  * and every hostile fixture, N times; exit 1 on any wrong verdict or anything left behind.
  */
+import { COMMAND } from '../invocation.ts';
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { interruptExitCode, interruption, onInterrupt } from '../cleanup.ts';
@@ -14,7 +15,7 @@ import { declaredCases, label, runSelfcheck, selfcheckCases, type SelfcheckRow }
 
 const MAX_RUNS = 100;
 
-export const SELFCHECK_USAGE = `Usage: npm run oracle -- selfcheck [<ID> ...] [--runs N] [--jobs J] [--json] [--stress] [--cases <file.json>] [--quiet]
+export const SELFCHECK_USAGE = `Usage: ${COMMAND} selfcheck [<ID> ...] [--runs N] [--jobs J] [--json] [--stress] [--cases <file.json>] [--quiet]
 The harness checking itself: the reference matrix, each good reference with its guard removed (must FAIL)
 and every hostile fixture, N times; exit 1 on a wrong verdict or anything left behind (INCONCLUSIVE is
 allowed and counted).

@@ -5,13 +5,12 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
-import { REPO_ROOT } from '../registry.ts';
+import { INSTALLED, REPO_ROOT } from '../invocation.ts';
 import { pointLabel, type Schedule } from './types.ts';
 
 export function emitTest(file: string, schedule: Schedule): string {
   const path = resolve(file);
-  let replay = relative(dirname(path), resolve(REPO_ROOT, 'src/explore/replay.ts'));
-  if (!replay.startsWith('.')) replay = `./${replay}`;
+  const replay = replayModule(path);
   const target = resolve(REPO_ROOT, schedule.target);
   const body = `/**
  * Failing-first test emitted by lock-oracles --explore: it replays the schedule that broke
@@ -34,4 +33,11 @@ test(\`${schedule.oracle} at ${pointLabel(schedule).replace(/`/g, "'")}: \${expe
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, body);
   return path;
+}
+
+/** Where the emitted test imports `replaySchedule` from: the package once installed, else this repository's source. */
+export function replayModule(testFile: string, installed = INSTALLED): string {
+  if (installed) return 'lock-oracles';
+  const path = relative(dirname(testFile), resolve(REPO_ROOT, 'src/explore/replay.ts'));
+  return path.startsWith('.') ? path : `./${path}`;
 }

@@ -1,6 +1,7 @@
 /** `npm run oracle -- <ID> --target T --explore [--max-points N] [--first-fail] [--jobs J] [--emit-test file]` */
 import { join, resolve } from 'node:path';
 import { exitCodeFor, expectationLine } from '../exit-codes.ts';
+import { COMMAND } from '../invocation.ts';
 import { colourVerdict } from '../progress.ts';
 import { UsageError } from '../registry.ts';
 import type { RuntimeChoice } from '../stores/start-store.ts';
@@ -62,7 +63,7 @@ export async function exploreCommand(o: ExploreOptions): Promise<number> {
     if (record.exploration?.points.length) process.stderr.write(`\n${explorationTable(record.exploration).join('\n')}\n`);
     process.stderr.write(
       `\n${colourVerdict(record.verdict)}  ${record.explanation}\n` +
-        (written ? `Evidence: ${written}/${schedule ? `  (replay: npm run oracle -- replay ${join(written, 'schedule.json')} --target ${o.target})` : ''}\n` : ''),
+        (written ? `Evidence: ${written}/${schedule ? `  (replay: ${COMMAND} replay ${join(written, 'schedule.json')} --target ${o.target})` : ''}\n` : ''),
     );
   }
   process.stderr.write(expectationLine(record.verdict, o.expect));

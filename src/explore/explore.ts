@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { combineVerdicts, type EvidenceRecord } from '../evidence.ts';
 import { writeRunReport } from '../report/write-report.ts';
 import type { Judgement } from '../oracle.ts';
+import { COMMAND } from '../invocation.ts';
 import { optionName } from '../params.ts';
 import { loadOracle, UsageError } from '../registry.ts';
 import { runOracle, type RunRequest } from '../run-oracle.ts';
@@ -48,7 +49,7 @@ export async function explore(request: ExploreRequest): Promise<ExploreResult> {
   const progress = request.progress ?? (() => undefined);
   const oracle = await loadOracle(request.oracle);
   const spec = oracle.explore;
-  if (!spec) throw new UsageError(`${oracle.id} cannot be explored yet (\`npm run oracle -- list --json\` says which oracles support --explore)`);
+  if (!spec) throw new UsageError(`${oracle.id} cannot be explored yet (\`${COMMAND} list --json\` says which oracles support --explore)`);
   const given = request.params ?? {};
   for (const [name, value] of Object.entries(spec.params)) {
     if (given[name] !== undefined && String(given[name]) !== String(value)) {

@@ -2,6 +2,7 @@
 import { resolve } from 'node:path';
 import { combineRuns, type EvidenceRecord } from '../evidence.ts';
 import { exitCodeFor, expectationLine } from '../exit-codes.ts';
+import { COMMAND } from '../invocation.ts';
 import { colourVerdict } from '../progress.ts';
 import { UsageError } from '../registry.ts';
 import { writeMultiRunReport, writeRunReport } from '../report/write-report.ts';
@@ -23,7 +24,7 @@ export interface ReplayCommandOptions {
 }
 
 export async function replayCommand(o: ReplayCommandOptions): Promise<number> {
-  if (!o.schedulePath) throw new UsageError('replay needs a schedule: npm run oracle -- replay reports/<run>/schedule.json [--target <path>]');
+  if (!o.schedulePath) throw new UsageError(`replay needs a schedule: ${COMMAND} replay reports/<run>/schedule.json [--target <path>]`);
   const schedule = readSchedule(o.schedulePath);
   const runs = o.runs === undefined ? 1 : Number(o.runs);
   if (!Number.isInteger(runs) || runs < 1) throw new UsageError(`--runs must be a whole number ≥ 1, got "${o.runs}"`);
