@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { binaryRuns } from '../src/stores/binary-runs.ts';
 import { spawnServer, waitUntilReady } from '../src/stores/server-process.ts';
 import { StoreUnavailableError, type StartedStore, type StoreRecipe } from '../src/stores/types.ts';
+import { pgShow } from './pg-show.ts';
 import { giveTo, runAs, serverUser } from './server-user.ts';
 
 const BINARY = '/usr/sbin/pgbouncer';
@@ -110,16 +111,7 @@ export const pgbouncerRecipe: StoreRecipe = {
   },
 };
 
-/** PgBouncer's own version, from its admin console (which answers only simple queries). */
+/** PgBouncer's own version, from its admin console. */
 async function showVersion(port: number): Promise<string> {
-  const { Client } = (await import('pg')).default; // only Postgres runs load pg (start-up time)
-  const client = new Client({ host: '127.0.0.1', port, user: 'postgres', database: 'pgbouncer', connectionTimeoutMillis: 2000 });
-  client.on('error', () => {});
-  try {
-    await client.connect();
-    const result = await client.query<{ version: string }>('SHOW VERSION');
-    return result.rows[0]?.version ?? 'PgBouncer (version unknown)';
-  } finally {
-    await client.end().catch(() => {});
-  }
+  return (await pgShow({ host: '127.0.0.1', port, user: 'postgres', database: 'pgbouncer' }, 'SHOW VERSION', 'version')) ?? 'PgBouncer (version unknown)';
 }

@@ -17,6 +17,7 @@ import { StoreUnavailableError, type StartedStore, type StoreRecipe, type StoreR
 import { serverClockFor } from './clock-offset/server-clock.ts';
 import { findPostgresBinaries, type PostgresBinaries } from './postgres-binaries.ts';
 import { copyTemplate, ensureTemplate } from './postgres-template.ts';
+import { pgShow } from './pg-show.ts';
 import { giveTo, runAs, serverUser, type ServerUser } from './server-user.ts';
 
 const INSTALL = 'npm run setup   (runs: apt-get install -y postgresql)';
@@ -118,16 +119,7 @@ export const postgresRecipe: StoreRecipe = {
 };
 
 async function showServerVersion(url: string): Promise<string> {
-  const { Client } = (await import('pg')).default; // only Postgres runs load pg (start-up time)
-  const client = new Client({ connectionString: url, connectionTimeoutMillis: 2000 });
-  client.on('error', () => {});
-  try {
-    await client.connect();
-    const result = await client.query<{ server_version: string }>('SHOW server_version');
-    return result.rows[0]?.server_version ?? 'unknown';
-  } finally {
-    await client.end().catch(() => {});
-  }
+  return (await pgShow({ connectionString: url }, 'SHOW server_version', 'server_version')) ?? 'unknown';
 }
 
 /**

@@ -4,31 +4,14 @@
  */
 import { describe, expect, test } from 'vitest';
 import { execa } from 'execa';
-import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
+import { taggedCli } from './tagged-cli.ts';
 
-// Every process a CLI run starts (holders, store servers) inherits this tag in its environment.
-const TAG = `LOCK_ORACLES_TEST_TAG=${randomUUID()}`;
-const cli = (args: string[], env: Record<string, string> = {}) =>
-  execa('node', ['bin/lock-oracles.js', ...args], { reject: false, env: { ...env, LOCK_ORACLES_TEST_TAG: TAG.split('=')[1]! }, timeout: 90_000 });
-
-/** Processes still alive that a CLI run of this file started. */
-function leftovers(): string[] {
-  const alive: string[] = [];
-  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
-    try {
-      if (readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0').includes(TAG)) {
-        alive.push(`${pid} ${readFileSync(`/proc/${pid}/cmdline`, 'latin1').replace(/\0/g, ' ')}`);
-      }
-    } catch {
-      /* gone meanwhile */
-    }
-  }
-  return alive;
-}
+// Every process a CLI run starts (holders, store servers) inherits a tag, so leftovers() finds them.
+const { cli, leftovers } = taggedCli();
 
 describe('help and list', () => {
   test('--help and list both answer on stdout; list shows parameters, members needed and references per oracle', async () => {

@@ -5,12 +5,16 @@
 import { execa } from 'execa';
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+/** The launcher a user runs (`npm run oracle` is `node bin/lock-oracles.js`): the compiled CLI, no TypeScript loader. */
+const LAUNCHER = fileURLToPath(new URL('../bin/lock-oracles.js', import.meta.url));
 
 export function taggedCli(options: { timeout?: number; cwd?: string } = {}) {
   const tag = randomUUID();
   const marker = `LOCK_ORACLES_TEST_TAG=${tag}`;
   const cli = (args: string[], env: Record<string, string> = {}) =>
-    execa('npx', ['tsx', 'src/cli.ts', ...args], { reject: false, env: { ...env, LOCK_ORACLES_TEST_TAG: tag }, timeout: options.timeout ?? 90_000, ...(options.cwd ? { cwd: options.cwd } : {}) });
+    execa('node', [LAUNCHER, ...args], { reject: false, env: { ...env, LOCK_ORACLES_TEST_TAG: tag }, timeout: options.timeout ?? 90_000, ...(options.cwd ? { cwd: options.cwd } : {}) });
   /** Processes still alive that a CLI run with this tag started. */
   const leftovers = (): string[] => {
     const alive: string[] = [];

@@ -1,0 +1,14 @@
+/** One `SHOW …` answer from a Postgres-speaking server we started (Postgres itself, or PgBouncer's admin console). */
+import pg from 'pg';
+
+export async function pgShow(connection: pg.ClientConfig, command: string, column: string): Promise<string | undefined> {
+  const client = new pg.Client({ ...connection, connectionTimeoutMillis: 2000 });
+  client.on('error', () => {});
+  try {
+    await client.connect();
+    const result = await client.query<Record<string, string>>(command); // simple query: PgBouncer's console answers no other kind
+    return result.rows[0]?.[column];
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
