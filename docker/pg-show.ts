@@ -1,7 +1,8 @@
 /** One `SHOW …` answer from a Postgres-speaking server we started (Postgres itself, or PgBouncer's admin console). */
-import pg from 'pg';
+import type { ClientConfig } from 'pg';
 
-export async function pgShow(connection: pg.ClientConfig, command: string, column: string): Promise<string | undefined> {
+export async function pgShow(connection: ClientConfig, command: string, column: string): Promise<string | undefined> {
+  const { default: pg } = await import('pg'); // loaded only by runs on a Postgres-speaking store
   const client = new pg.Client({ ...connection, connectionTimeoutMillis: 2000 });
   client.on('error', () => {});
   try {
