@@ -26,6 +26,24 @@ describe('clock-offset library', () => {
     expect(existsSync(first)).toBe(true);
     expect(await clockOffsetLibrary()).toBe(first);
   });
+
+  it('builds once when several runs in one process ask at the same moment, on a machine with no build yet', async () => {
+    // A fresh cache dir (TMPDIR) in a fresh process: the reference matrix on a new machine starts
+    // several V319 runs at once, which once raced on one temporary file and failed with ENOENT.
+    const fresh = mkdtempSync(join(tmpdir(), 'lock-oracles-clock-build-'));
+    try {
+      const code = `import { clockOffsetLibrary } from ${JSON.stringify(new URL('../docker/clock-offset/build.ts', import.meta.url).href)};
+        const paths = await Promise.all([1, 2, 3, 4].map(() => clockOffsetLibrary()));
+        console.log(JSON.stringify(paths));`;
+      const { stdout } = await execa(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], { env: { TMPDIR: fresh } });
+      const paths = JSON.parse(stdout) as string[];
+      expect(new Set(paths).size).toBe(1);
+      expect(existsSync(paths[0]!)).toBe(true);
+      expect(paths[0]!.startsWith(fresh)).toBe(true);
+    } finally {
+      rmSync(fresh, { recursive: true, force: true });
+    }
+  });
 });
 
 describe.each(['redis', 'valkey'] as const)('%s-server under the clock-offset library', (kind) => {

@@ -4,7 +4,7 @@
  * dir rather than in the checkout, because servers that run as another user (Postgres as
  * `postgres`) must be able to load it, and a checkout under /root is not readable to them.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -28,14 +28,25 @@ function cacheDir(): string {
   return dir;
 }
 
-/** The path of a built clock-offset.so for the current source; builds it when missing. */
-export async function clockOffsetLibrary(): Promise<string> {
+let building: Promise<string> | undefined;
+
+/**
+ * The path of a built clock-offset.so for the current source; builds it when missing. Concurrent
+ * runs in one process share one build; other processes build under their own temporary name and
+ * rename it into place, so a half-written library is never loaded.
+ */
+export function clockOffsetLibrary(): Promise<string> {
+  building ??= build().finally(() => (building = undefined));
+  return building;
+}
+
+async function build(): Promise<string> {
   const source = readFileSync(SOURCE);
   const hash = createHash('sha256').update(source).digest('hex').slice(0, 16);
   const dir = cacheDir();
   const library = join(dir, `clock-offset-${hash}.so`);
   if (existsSync(library)) return library;
-  const partial = `${library}.${process.pid}.tmp`;
+  const partial = `${library}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   try {
     await execa('gcc', ['-shared', '-fPIC', '-O2', '-Wall', '-Wextra', '-Werror', '-o', partial, SOURCE, '-ldl']);
   } catch (error) {
