@@ -150,6 +150,7 @@ export default defineOracle({
     let leaseC: LeaseSummary | null = null;
     let cAnsweredAt = 0;
     let bSide: BSide | undefined;
+    let bOwnRefusal: string | undefined;
     let bAcquireStartedAt = 0;
     const retryEvery = Math.max(5, Math.round(p.ttl / 10));
 
@@ -232,6 +233,13 @@ export default defineOracle({
     // B's own lease, still B's in the store, gave B no reason to be refused: its throw is the target's error.
     const bLeaseIntact = after.exists && (typeof leaseB?.token !== 'string' || after.value === leaseB.token);
     if (bSide?.threw !== undefined && bLeaseIntact) throw new TargetCallError('B', bSide.member, bSide.threw, "on its own lease, which the store still showed as B's");
+    // A refusal the store contradicts (B's token still in the key, read after A's release) is B's
+    // own, e.g. redlock refusing by its own clock after a slow acquire: not A's doing, not counted.
+    if (bSide && !bSide.ok && typeof leaseB?.token === 'string' && after.exists && after.value === leaseB.token) {
+      bOwnRefusal = `B's ${bSide.member} of its own lease was refused, though ${after.where} still held B's token after A's release: the refusal is the target's own (its client's clock, say), not A's release's, and is not counted`;
+      s.note(bOwnRefusal);
+      bSide = undefined;
+    }
     // A refusal that came after B's lease could have lapsed proves nothing about A's release: it
     // is then left out, and when nothing else shows the damage the run is INCONCLUSIVE.
     if (bSide && !bSide.ok && !bSide.inWindow) {
@@ -382,7 +390,7 @@ export default defineOracle({
         return `${how}. A's release destroyed B's lock without freeing it: ${what}, a third holder C was denied, but B's ${bSide.member} of its own live lease was refused, so B no longer held the lock it was granted. The release changes the lock (overwrites or marks it) without checking, atomically, that it still holds its own token.`;
       }
       return held
-        ? `${how}. B's lock survived: ${what},${bSaw} and a third holder C was denied. In this interleaving the release did not touch a lock that was no longer its own` +
+        ? `${how}. B's lock survived: ${what},${bSaw} and a third holder C was denied.${bOwnRefusal ? ` (${bOwnRefusal}.)` : ''} In this interleaving the release did not touch a lock that was no longer its own` +
           (p.variant === 'pause' ? ' (a GET→compare→DEL release also passes here: run --variant narrow to pause it between its check and its delete).' : '.')
         : `${how}. A's release removed B's lock: ${what}, and a third holder C ${leaseC ? 'was granted the lock while B still believed it held it' : 'could take it'}. The release does not check, atomically, that the key still holds its own token.`;
     }

@@ -16,6 +16,17 @@ describe("V310 judges only while B's lease is live", () => {
   });
 });
 
+describe("V310 does not count a refusal of B's the store contradicts", () => {
+  // Seen under stress with redlock (--variant narrow): B's extend refused by redlock's own clock
+  // after a slow acquire, while the key still held B's token, was taken as A's release's damage.
+  test.each(['pause', 'narrow'])("a correct lock whose extend refuses by its own clock is never FAIL (--variant %s)", async (variant) => {
+    const record = await runOracle({ oracle: 'V310', target: fixture('extend-refused-by-own-clock'), params: { variant } });
+    expect(['PASS', 'INCONCLUSIVE']).toContain(record.verdict);
+    expect(record.counts.bRefusedOnItsOwnLease).toBe(0);
+    if (record.verdict === 'PASS') expect(record.explanation).toMatch(/the refusal is the target's own .* not counted/);
+  });
+});
+
 describe("V313 judges A's writes only while B's lease is live", () => {
   test('a job that re-takes the lock after B\'s lease lapsed and writes is never FAIL', async () => {
     const record = await runOracle({ oracle: 'V313', target: fixture('job-retakes-free-lock') });

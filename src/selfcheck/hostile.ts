@@ -49,6 +49,7 @@ export const HOSTILE_CASES: readonly HostileCase[] = [
   { oracle: 'V319', target: fixture('clock/cron-never-started'), params: { replicas: 2, days: 'Europe/Berlin:2025-03-30' }, expect: 'INCONCLUSIVE', why: 'a scheduler never armed' },
   { oracle: 'V319', target: fixture('clock/cron-poller-stalls-late'), params: { days: 'Europe/Berlin:2025-06-01' }, expect: 'INCONCLUSIVE', why: "a replica stalls after 200 working advances: the store's clock drifts out of step" },
   { oracle: 'V310', target: fixture('release-then-crash'), expect: 'INCONCLUSIVE', why: 'a holder that exits inside a correct release' },
+  { oracle: 'V310', target: fixture('extend-refused-by-own-clock'), params: { variant: 'narrow' }, expect: 'PASS', why: "a correct lock whose extend refuses by its own clock (redlock after a slow acquire)" },
   { oracle: 'V310', target: fixture('chatty-lock'), expect: 'PASS', why: 'a correct lock that prints on stdout' },
   { oracle: 'V310', target: fixture('members-throw'), expect: 'ERROR', why: "B's extend() throws on its own live lease" },
   { oracle: 'V313', target: fixture('job-throws-for-a'), params: { timeout: 1000 }, expect: 'ERROR', why: "A's job() throws before its acquire on a free lock" },
