@@ -23,17 +23,17 @@
  */
 import { defineOracle, type Check, nothingProven } from '../src/oracle.ts';
 import { acquireWithin } from '../scenarios/retry-acquire.ts';
-import type { LeaseSummary } from '../scenarios/holder-protocol.ts';
-import { TargetCallError, type Holder } from '../scenarios/holder.ts';
-import type { KeyState } from '../scenarios/redis-probe.ts';
-import type { ObservedKey } from '../scenarios/scenario.ts';
-import type { Latch } from '../scenarios/latch.ts';
-import type { WireHold } from '../scenarios/wire/hold.ts';
-import { REDIS_DELETE } from '../scenarios/wire/patterns.ts';
+import type { LeaseSummary } from '../src/holder/holder-protocol.ts';
+import { TargetCallError, type Holder } from '../src/holder/holder.ts';
+import type { KeyState } from '../src/stores/redis-probe.ts';
+import type { ObservedKey } from '../src/scenario.ts';
+import type { Latch } from '../src/holder/latch.ts';
+import type { WireHold } from '../src/wire/hold.ts';
+import { REDIS_DELETE } from '../src/wire/patterns.ts';
 import { armPoint } from '../src/explore/arm-point.ts';
 import { traceAcquireRelease } from '../src/explore/traces.ts';
 import { pointInWords } from '../src/explore/types.ts';
-import { onKey } from '../scenarios/wire/command.ts';
+import { onKey } from '../src/wire/command.ts';
 
 /** Where A is held inside its release: resolves `reached` when A got there. */
 interface ReleaseStop {

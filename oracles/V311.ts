@@ -12,7 +12,7 @@
  */
 import { defineOracle, type Check, nothingProven } from '../src/oracle.ts';
 import { acquireWithin } from '../scenarios/retry-acquire.ts';
-import type { KeyState } from '../scenarios/redis-probe.ts';
+import type { KeyState } from '../src/stores/redis-probe.ts';
 import { armPoint } from '../src/explore/arm-point.ts';
 import { traceAcquireRelease } from '../src/explore/traces.ts';
 import { pointInWords } from '../src/explore/types.ts';

@@ -24,7 +24,7 @@ import { describeLocks, observeAdvisoryLocks } from '../scenarios/pg-observe.ts'
 import { speaksRedis } from '../src/stores/types.ts';
 import { armPoint } from '../src/explore/arm-point.ts';
 import { boundaryLabel, pointInWords } from '../src/explore/types.ts';
-import { throwIfTargetThrew } from '../scenarios/holder.ts';
+import { throwIfTargetThrew } from '../src/holder/holder.ts';
 
 export default defineOracle({
   id: 'V312',

@@ -42,12 +42,12 @@ import { runJobUntilFirstEffect } from '../scenarios/run-job-until-effect.ts';
 import { armPoint } from '../src/explore/arm-point.ts';
 import { traceFromFirstWrite } from '../src/explore/traces.ts';
 import { boundaryLabel, pointInWords } from '../src/explore/types.ts';
-import { throwIfTargetThrew, type CallOutcome, type Holder } from '../scenarios/holder.ts';
-import type { Latch } from '../scenarios/latch.ts';
+import { throwIfTargetThrew, type CallOutcome, type Holder } from '../src/holder/holder.ts';
+import type { Latch } from '../src/holder/latch.ts';
 import { UsageError } from '../src/registry.ts';
-import { PG_RENEWAL, REDIS_RENEWAL } from '../scenarios/wire/patterns.ts';
+import { PG_RENEWAL, REDIS_RENEWAL } from '../src/wire/patterns.ts';
 import { speaksRedis } from '../src/stores/types.ts';
-import { onKey } from '../scenarios/wire/command.ts';
+import { onKey } from '../src/wire/command.ts';
 
 /** How A is kept out of the way while its lease lapses: SIGSTOP, or its renewal held at the wire. */
 interface Stop {

@@ -31,11 +31,11 @@
  */
 import { takeoverCounts, takeoverDetail, takeoverWindow, writesAfterTakeover } from '../src/takeover.ts';
 import { defineOracle, type Check, nothingProven } from '../src/oracle.ts';
-import { throwIfTargetThrew, type CallOutcome } from '../scenarios/holder.ts';
-import type { WireProxy, WireFaultHandle } from '../scenarios/wire/proxy.ts';
-import { killFromStore } from '../scenarios/wire/store-kill.ts';
+import { throwIfTargetThrew, type CallOutcome } from '../src/holder/holder.ts';
+import type { WireProxy, WireFaultHandle } from '../src/wire/proxy.ts';
+import { killFromStore } from '../src/wire/store-kill.ts';
 import { speaksRedis } from '../src/stores/types.ts';
-import type { Scenario } from '../scenarios/scenario.ts';
+import type { Scenario } from '../src/scenario.ts';
 import { armPoint } from '../src/explore/arm-point.ts';
 import { traceFromFirstWrite } from '../src/explore/traces.ts';
 import { boundaryLabel, pointInWords } from '../src/explore/types.ts';

@@ -18,7 +18,7 @@
 import { defineOracle, type Check, nothingProven } from '../src/oracle.ts';
 import type { HistoryEvent } from '../src/history.ts';
 import type { EffectRecord } from '../src/resource.ts';
-import { throwIfTargetThrew, type Holder, type CallOutcome } from '../scenarios/holder.ts';
+import { throwIfTargetThrew, type Holder, type CallOutcome } from '../src/holder/holder.ts';
 
 interface Leg {
   holder: Holder;

@@ -26,8 +26,8 @@
 import pg from 'pg';
 import { defineOracle, type Check, nothingProven } from '../src/oracle.ts';
 import type { HistoryEvent } from '../src/history.ts';
-import type { LeaseSummary } from '../scenarios/holder-protocol.ts';
-import type { Scenario } from '../scenarios/scenario.ts';
+import type { LeaseSummary } from '../src/holder/holder-protocol.ts';
+import type { Scenario } from '../src/scenario.ts';
 import type { StoreKind } from '../src/stores/types.ts';
 import { armClockStep } from '../src/explore/arm-point.ts';
 import { traceAcquireRelease } from '../src/explore/traces.ts';

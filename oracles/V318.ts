@@ -18,8 +18,8 @@
  * A writer has no lock to be refused: write(), read() or decide() throwing is the target's error (ERROR).
  */
 import { defineOracle, type Check, nothingProven, firstLine } from '../src/oracle.ts';
-import { throwIfTargetThrew, type CallOutcome, type Holder } from '../scenarios/holder.ts';
-import type { DecideReply } from '../scenarios/holder-protocol.ts';
+import { throwIfTargetThrew, type CallOutcome, type Holder } from '../src/holder/holder.ts';
+import type { DecideReply } from '../src/holder/holder-protocol.ts';
 
 export default defineOracle({
   id: 'V318',

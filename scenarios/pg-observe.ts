@@ -4,7 +4,7 @@
  */
 import type { StartedStore } from '../src/stores/types.ts';
 import { PgProbe, type AdvisoryLock, type ClientSession } from './pg-probe.ts';
-import type { Scenario } from './scenario.ts';
+import type { Scenario } from '../src/scenario.ts';
 
 const probes = new WeakMap<Scenario, Promise<PgProbe>>();
 

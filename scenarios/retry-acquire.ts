@@ -1,6 +1,6 @@
 /** A contender that keeps trying: acquire every `everyMs` until it gets the lock or time is up. */
-import type { Holder } from './holder.ts';
-import type { LeaseSummary } from './holder-protocol.ts';
+import type { Holder } from '../src/holder/holder.ts';
+import type { LeaseSummary } from '../src/holder/holder-protocol.ts';
 
 export interface RetryResult {
   lease: LeaseSummary | null;

@@ -2,8 +2,8 @@
  * Start a holder's job again and again until it reports an effect (it got the lock and wrote),
  * holding it at that first effect. A denied attempt returns without effects and is retried.
  */
-import type { CallOutcome, Holder } from './holder.ts';
-import type { Latch } from './latch.ts';
+import type { CallOutcome, Holder } from '../src/holder/holder.ts';
+import type { Latch } from '../src/holder/latch.ts';
 
 export interface JobInCriticalSection {
   latch: Latch;

@@ -19,10 +19,10 @@
  */
 import type { EffectRecord } from '../src/resource.ts';
 import type { StoreClock } from '../src/stores/types.ts';
-import type { ClockReply } from './clock-protocol.ts';
-import { throwIfTargetThrew, type Holder } from './holder.ts';
-import type { Scenario } from './scenario.ts';
-import type { WireGate, WireProxy } from './wire/proxy.ts';
+import type { ClockReply } from '../src/holder/clock-protocol.ts';
+import { throwIfTargetThrew, type Holder } from '../src/holder/holder.ts';
+import type { Scenario } from '../src/scenario.ts';
+import type { WireGate, WireProxy } from '../src/wire/proxy.ts';
 import type { ZoneDay } from './zone-days.ts';
 
 export interface Replica {

@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { Redis } from 'ioredis';
-import { serverClockFor } from '../docker/clock-offset/server-clock.ts';
+import { serverClockFor } from '../src/stores/recipes/clock-offset/server-clock.ts';
 import { cleanupAll } from '../src/cleanup.ts';
 import { loadOracle } from '../src/registry.ts';
 import { runOracle } from '../src/run-oracle.ts';

@@ -8,10 +8,10 @@
 import { mkdtempSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { findPostgresBinaries } from '../docker/postgres-binaries.ts';
-import { copyTemplate, ensureTemplate, initCluster } from '../docker/postgres-template.ts';
-import { startPostgresServer } from '../docker/postgres.ts';
-import { giveTo, serverUser } from '../docker/server-user.ts';
+import { findPostgresBinaries } from '../src/stores/recipes/postgres-binaries.ts';
+import { copyTemplate, ensureTemplate, initCluster } from '../src/stores/recipes/postgres-template.ts';
+import { startPostgresServer } from '../src/stores/recipes/postgres.ts';
+import { giveTo, serverUser } from '../src/stores/recipes/server-user.ts';
 import { cleanupAll, cleanupDir } from '../src/cleanup.ts';
 import type { EvidenceRecord } from '../src/evidence.ts';
 import { freePort } from '../src/stores/free-port.ts';

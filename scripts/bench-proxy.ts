@@ -8,7 +8,7 @@
 import { Redis } from 'ioredis';
 import { loadavg } from 'node:os';
 import pg from 'pg';
-import { WireProxy } from '../scenarios/wire/proxy.ts';
+import { WireProxy } from '../src/wire/proxy.ts';
 import { cleanupAll } from '../src/cleanup.ts';
 import { startLocalStore } from '../src/stores/local-runtime.ts';
 

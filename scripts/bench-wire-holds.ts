@@ -13,8 +13,8 @@
  */
 import { Redis } from 'ioredis';
 import { fileURLToPath } from 'node:url';
-import { FaultLog } from '../scenarios/fault-log.ts';
-import { compileHolderModules, Holder } from '../scenarios/holder.ts';
+import { FaultLog } from '../src/fault-log.ts';
+import { compileHolderModules, Holder } from '../src/holder/holder.ts';
 import { acquireWithin } from '../scenarios/retry-acquire.ts';
 import { cleanupAll } from '../src/cleanup.ts';
 import { History } from '../src/history.ts';

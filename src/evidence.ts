@@ -5,7 +5,7 @@
 import type { HistoryEvent } from './history.ts';
 import type { Check, PropertyResult, Verdict } from './oracle.ts';
 import type { EffectRecord } from './resource.ts';
-import type { FaultRecord } from '../scenarios/fault-log.ts';
+import type { FaultRecord } from './fault-log.ts';
 import type { RuntimeName, StoreKind } from './stores/types.ts';
 import type { ExplorationRecord } from './explore/types.ts';
 

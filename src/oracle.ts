@@ -9,8 +9,11 @@ import type { EffectRecord } from './resource.ts';
 import type { ParamSpecs, ParamValues } from './params.ts';
 import type { StoreKind, StoreRequest } from './stores/types.ts';
 import type { TargetMember } from '../targets/contract.ts';
-import type { Scenario } from '../scenarios/scenario.ts';
+import type { Scenario } from './scenario.ts';
 import type { ExploreSpec } from './explore/spec.ts';
+import type { ReferenceRun } from './reference-run.ts';
+
+export type { ReferenceRun } from './reference-run.ts';
 import type { Verdict } from './verdict.ts';
 
 export type { Verdict } from './verdict.ts';
@@ -42,21 +45,6 @@ export interface Judgement {
   counts: Record<string, number>;
   /** One paragraph a reviewer can read without the history. */
   explanation: string;
-}
-
-/** A reference run: a target the oracle must FAIL (bad) or PASS (good) on, with its parameters. */
-export interface ReferenceRun {
-  target: string;
-  expect: 'PASS' | 'FAIL';
-  params?: Record<string, string | number>;
-  /** Which store to run it on, when not the oracle's first. */
-  store?: StoreKind;
-  /**
-   * A bad target this schedule misses (so it PASSes here): why, in a sentence. Such a reference
-   * records today's honest verdict; `list` counts the target as bad, and a search over more
-   * schedules must FAIL it.
-   */
-  knownBad?: string;
 }
 
 /**

@@ -13,14 +13,14 @@ import { Resource } from './resource.ts';
 import { decideVerdict, nothingProven, type Check, type Judgement, type Verdict } from './oracle.ts';
 import { defaultDeadlineMs, ParamError, resolveParams } from './params.ts';
 import { loadOracle, REPO_ROOT, UsageError } from './registry.ts';
-import { recipeFor } from '../docker/index.ts';
+import { recipeFor } from './stores/recipes/index.ts';
 import { startStore, type RuntimeChoice } from './stores/start-store.ts';
 import { StoreUnavailableError, type StartedStore, type StoreKind } from './stores/types.ts';
 import { SCHEMA_VERSION, type EvidenceRecord } from './evidence.ts';
 import { reapLeftovers } from './reaper.ts';
-import { FaultLog } from '../scenarios/fault-log.ts';
-import { compileHolderModules, Holder, TargetCallError, type HolderModules, type ReadyInfo } from '../scenarios/holder.ts';
-import { Scenario } from '../scenarios/scenario.ts';
+import { FaultLog } from './fault-log.ts';
+import { compileHolderModules, Holder, TargetCallError, type HolderModules, type ReadyInfo } from './holder/holder.ts';
+import { Scenario } from './scenario.ts';
 import type { ExplorePoint } from './explore/types.ts';
 
 export interface RunRequest {

@@ -10,8 +10,8 @@ import { execa } from 'execa';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clockOffsetLibrary } from '../docker/clock-offset/build.ts';
-import { serverClockFor } from '../docker/clock-offset/server-clock.ts';
+import { clockOffsetLibrary } from '../src/stores/recipes/clock-offset/build.ts';
+import { serverClockFor } from '../src/stores/recipes/clock-offset/server-clock.ts';
 import { startLocalStore } from '../src/stores/local-runtime.ts';
 import type { StartedStore } from '../src/stores/types.ts';
 
@@ -32,7 +32,7 @@ describe('clock-offset library', () => {
     // several V319 runs at once, which once raced on one temporary file and failed with ENOENT.
     const fresh = mkdtempSync(join(tmpdir(), 'lock-oracles-clock-build-'));
     try {
-      const code = `import { clockOffsetLibrary } from ${JSON.stringify(new URL('../docker/clock-offset/build.ts', import.meta.url).href)};
+      const code = `import { clockOffsetLibrary } from ${JSON.stringify(new URL('../src/stores/recipes/clock-offset/build.ts', import.meta.url).href)};
         const paths = await Promise.all([1, 2, 3, 4].map(() => clockOffsetLibrary()));
         console.log(JSON.stringify(paths));`;
       const { stdout } = await execa(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], { env: { TMPDIR: fresh } });

@@ -11,7 +11,7 @@ import { execa } from 'execa';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterEach, describe, expect, test } from 'vitest';
-import { imageCandidates } from '../docker/images.ts';
+import { imageCandidates } from '../src/stores/recipes/images.ts';
 import { runOracle } from '../src/run-oracle.ts';
 import { refuseRemoteEngine, startContainerStore } from '../src/stores/container-runtime.ts';
 import { dockerSocketPath, engineAnswers } from '../src/stores/engine-socket.ts';

@@ -7,8 +7,8 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { History } from '../src/history.ts';
 import { Resource } from '../src/resource.ts';
-import { FaultLog } from '../scenarios/fault-log.ts';
-import { compileHolderModules, Holder } from '../scenarios/holder.ts';
+import { FaultLog } from '../src/fault-log.ts';
+import { compileHolderModules, Holder } from '../src/holder/holder.ts';
 
 const PROBE = await compileHolderModules(fileURLToPath(new URL('./fixtures/clock-probe.ts', import.meta.url)));
 

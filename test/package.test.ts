@@ -49,7 +49,7 @@ describe('npm pack, installed into a scratch project', () => {
     const paths = files.map((f) => f.path);
     expect(paths).toContain('dist/index.js');
     expect(paths).toContain('dist/types/src/index.d.ts');
-    expect(paths).toContain('scenarios/holder-entry.ts');
+    expect(paths).toContain('src/holder/holder-entry.ts');
     expect(paths).toContain('docker/clock-offset/clock-offset.c');
     expect(paths.some((p) => p.startsWith('test/'))).toBe(false);
     expect(new Set(paths.filter((p) => /^dist\/build-/.test(p)).map((p) => p.split('/')[1])).size).toBe(1); // only the current build

@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import { findPostgresBinaries } from '../docker/postgres-binaries.ts';
-import { ensureTemplate } from '../docker/postgres-template.ts';
-import { serverUser } from '../docker/server-user.ts';
+import { findPostgresBinaries } from '../src/stores/recipes/postgres-binaries.ts';
+import { ensureTemplate } from '../src/stores/recipes/postgres-template.ts';
+import { serverUser } from '../src/stores/recipes/server-user.ts';
 import { startLocalStore } from '../src/stores/local-runtime.ts';
 import type { StartedStore } from '../src/stores/types.ts';
 

@@ -5,10 +5,10 @@
  */
 import { serialize } from 'pg-protocol';
 import { describe, expect, it } from 'vitest';
-import { matchesPattern, sha1 } from '../scenarios/wire/command.ts';
-import type { Frame, Framer } from '../scenarios/wire/framer.ts';
-import { PostgresFrontendFramer } from '../scenarios/wire/pg-framer.ts';
-import { RespRequestFramer } from '../scenarios/wire/resp-framer.ts';
+import { matchesPattern, sha1 } from '../src/wire/command.ts';
+import type { Frame, Framer } from '../src/wire/framer.ts';
+import { PostgresFrontendFramer } from '../src/wire/pg-framer.ts';
+import { RespRequestFramer } from '../src/wire/resp-framer.ts';
 
 function resp(...args: string[]): Buffer {
   return Buffer.from(`*${args.length}\r\n${args.map((a) => `$${Buffer.byteLength(a)}\r\n${a}\r\n`).join('')}`);

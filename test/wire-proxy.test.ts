@@ -8,8 +8,8 @@ import { Redis } from 'ioredis';
 import { connect as netConnect } from 'node:net';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { WireEvent } from '../scenarios/wire/events.ts';
-import { WireProxy } from '../scenarios/wire/proxy.ts';
+import type { WireEvent } from '../src/wire/events.ts';
+import { WireProxy } from '../src/wire/proxy.ts';
 import { startLocalStore } from '../src/stores/local-runtime.ts';
 import type { StartedStore } from '../src/stores/types.ts';
 

@@ -6,11 +6,11 @@
  */
 import { nothingProven, firstLine } from '../../src/oracle.ts';
 import type { Check, Judgement } from '../../src/oracle.ts';
-import { throwIfTargetThrew, type CallOutcome } from '../../scenarios/holder.ts';
+import { throwIfTargetThrew, type CallOutcome } from '../../src/holder/holder.ts';
 import { PgGate } from '../../scenarios/pg-gate.ts';
 import { describeLocks, observeAdvisoryLocks, observeSessions, postgresUrl } from '../../scenarios/pg-observe.ts';
 import { holderApplication, urlForHolder, type AdvisoryLock, type ClientSession } from '../../scenarios/pg-probe.ts';
-import type { Scenario } from '../../scenarios/scenario.ts';
+import type { Scenario } from '../../src/scenario.ts';
 import type { V314Params } from './params.ts';
 
 export async function playPool(s: Scenario, p: V314Params): Promise<Judgement> {

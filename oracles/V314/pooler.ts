@@ -6,11 +6,11 @@
  */
 import { nothingProven, firstLine } from '../../src/oracle.ts';
 import type { Check, Judgement } from '../../src/oracle.ts';
-import type { LeaseSummary } from '../../scenarios/holder-protocol.ts';
+import type { LeaseSummary } from '../../src/holder/holder-protocol.ts';
 import { poolerClients, type PoolerClient } from '../../scenarios/pgbouncer-probe.ts';
 import { describeLocks, observeAdvisoryLocks, observeSessions } from '../../scenarios/pg-observe.ts';
 import { holderApplication, urlForHolder, type AdvisoryLock } from '../../scenarios/pg-probe.ts';
-import type { Scenario } from '../../scenarios/scenario.ts';
+import type { Scenario } from '../../src/scenario.ts';
 import type { V314Params } from './params.ts';
 
 export async function playPooler(s: Scenario, p: V314Params): Promise<Judgement> {

@@ -4,8 +4,8 @@
  * effect's receipt withheld, or the whole process stopped at that receipt) and resolves `reached`
  * when A got there. What happens then (B takes the lock, A is killed...) is the oracle's own flow.
  */
-import type { Holder } from '../../scenarios/holder.ts';
-import type { WireProxy } from '../../scenarios/wire/proxy.ts';
+import type { Holder } from '../holder/holder.ts';
+import type { WireProxy } from '../wire/proxy.ts';
 import { boundaryLabel, FAULT_WORDS, type ExplorePoint } from './types.ts';
 
 export interface PointStop {

@@ -1,8 +1,8 @@
 /** What an oracle declares to be explorable (`explore` in its definition). */
 import type { ParamSpecs, ParamValues } from '../params.ts';
-import type { ReferenceRun } from '../oracle.ts';
+import type { ReferenceRun } from '../reference-run.ts';
 import type { StoreKind } from '../stores/types.ts';
-import type { Scenario } from '../../scenarios/scenario.ts';
+import type { Scenario } from '../scenario.ts';
 import type { Tracer } from './tracer.ts';
 import type { Boundary, ExploreFault } from './types.ts';
 

@@ -3,9 +3,9 @@
  * (per connection, in order), every seam it reaches and every effect it reports, each under the
  * part it belongs to. Positions are what a point later counts to land exactly there.
  */
-import type { Holder } from '../../scenarios/holder.ts';
-import { namesKey } from '../../scenarios/wire/command.ts';
-import type { Scenario } from '../../scenarios/scenario.ts';
+import type { Holder } from '../holder/holder.ts';
+import { namesKey } from '../wire/command.ts';
+import type { Scenario } from '../scenario.ts';
 import type { Boundary, BoundaryKind } from './types.ts';
 
 export class Tracer {

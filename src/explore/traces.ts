@@ -1,6 +1,6 @@
 /** The traces the explorable oracles share: which of A's calls run alone, and under which part. */
-import type { CallOutcome, Holder } from '../../scenarios/holder.ts';
-import type { Scenario } from '../../scenarios/scenario.ts';
+import type { CallOutcome, Holder } from '../holder/holder.ts';
+import type { Scenario } from '../scenario.ts';
 import type { Tracer } from './tracer.ts';
 
 /** A acquires (traced as "acquire") and releases; the release is traced as "release" only when it is the part explored. */

@@ -7,14 +7,14 @@
  *
  * Store faults: pause/resume are docker pause/unpause (the cgroup freezer), kill is docker kill
  * with SIGKILL, and a store clock offset is the clock-offset library bind-mounted into the
- * container and preloaded (docker/clock-offset/server-clock.ts).
+ * container and preloaded (src/stores/recipes/clock-offset/server-clock.ts).
  */
 import { chmodSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { getContainerRuntimeClient, ImageName, type ContainerRuntimeClient } from 'testcontainers';
-import { imageCandidates, imagePins } from '../../docker/images.ts';
-import { recipeFor } from '../../docker/index.ts';
-import { serverClockFor, type ServerClock } from '../../docker/clock-offset/server-clock.ts';
+import { imageCandidates, imagePins } from './recipes/images.ts';
+import { recipeFor } from './recipes/index.ts';
+import { serverClockFor, type ServerClock } from './recipes/clock-offset/server-clock.ts';
 import { onCleanup } from '../cleanup.ts';
 import { makeRunDir } from '../run-dir.ts';
 import { freePort } from './free-port.ts';

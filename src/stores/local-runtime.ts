@@ -3,7 +3,7 @@
  * temp dir (marked with its owner, src/run-dir.ts), started from the store's recipe in docker/ and
  * removed on every exit path.
  */
-import { recipeFor } from '../../docker/index.ts';
+import { recipeFor } from './recipes/index.ts';
 import { makeRunDir } from '../run-dir.ts';
 import { freePort } from './free-port.ts';
 import type { StartedStore, StoreRequest } from './types.ts';

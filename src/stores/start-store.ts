@@ -4,7 +4,7 @@
  * binaries, else the container runtime when a Docker engine answers on its socket, else a usage
  * error naming both fixes.
  */
-import { recipeFor } from '../../docker/index.ts';
+import { recipeFor } from './recipes/index.ts';
 import { dockerSocketPath, engineAnswers } from './engine-socket.ts';
 import { startLocalStore } from './local-runtime.ts';
 import { StoreUnavailableError, type StartedStore, type StoreKind, type StoreRequest } from './types.ts';

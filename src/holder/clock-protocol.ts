@@ -1,4 +1,4 @@
-/** What the harness can ask of a holder's own clock (scenarios/holder-clock.ts), and the replies. */
+/** What the harness can ask of a holder's own clock (src/holder/holder-clock.ts), and the replies. */
 
 export type ClockCommand =
   /** Fake only `Date`: real now + offsetMs, flowing with real time. Monotonic time and timers stay real. */

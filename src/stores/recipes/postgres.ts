@@ -1,6 +1,6 @@
 /**
  * PostgreSQL: a scratch cluster on a loopback port, copied from a per-machine template data dir
- * (docker/postgres-template.ts) into the run's temp dir and started with durability off.
+ * (src/stores/recipes/postgres-template.ts) into the run's temp dir and started with durability off.
  * Local process: Debian's server binaries, run as the `postgres` user when the harness is root.
  * Container: its image (docker/images.json): the same server with the same settings, its data dir
  * baked into the locally built image (the official image initialises it on first start).
@@ -10,10 +10,10 @@
  * postgres://postgres@127.0.0.1:PORT/postgres. A password would protect nothing here.
  */
 import { join } from 'node:path';
-import { signalTree, stopTree } from '../src/stores/process-tree.ts';
-import { postmasterSegment, removeSegment } from '../src/stores/sysv-shm.ts';
-import { spawnServer, waitUntilReady, type ServerProcess } from '../src/stores/server-process.ts';
-import { StoreUnavailableError, type StartedStore, type StoreRecipe, type StoreRequest } from '../src/stores/types.ts';
+import { signalTree, stopTree } from '../process-tree.ts';
+import { postmasterSegment, removeSegment } from '../sysv-shm.ts';
+import { spawnServer, waitUntilReady, type ServerProcess } from '../server-process.ts';
+import { StoreUnavailableError, type StartedStore, type StoreRecipe, type StoreRequest } from '../types.ts';
 import { serverClockFor } from './clock-offset/server-clock.ts';
 import { findPostgresBinaries, type PostgresBinaries } from './postgres-binaries.ts';
 import { copyTemplate, ensureTemplate } from './postgres-template.ts';

@@ -4,7 +4,7 @@
  * may hold the reply: that is how a latch really blocks this process.
  */
 import { pathToFileURL } from 'node:url';
-import type { EffectDetail, EffectReceipt, Lease, ScheduleHandle, StoreLocation, Target, TargetEnv } from '../targets/contract.ts';
+import type { EffectDetail, EffectReceipt, Lease, ScheduleHandle, StoreLocation, Target, TargetEnv } from '../../targets/contract.ts';
 import type { DecideReply, FromHolder, HolderInit, InitReply, LeaseSummary, ToHolder } from './holder-protocol.ts';
 
 /** The compiled module to load, this holder's id, and the target as the user named it. */

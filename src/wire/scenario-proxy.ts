@@ -3,7 +3,7 @@
  * lands goes into the run's fault log (kind "wire": which connections, which command, from when to
  * when), and connections and every command a fault stopped or slowed go into the history.
  */
-import type { History } from '../../src/history.ts';
+import type { History } from '../history.ts';
 import type { FaultLog, FaultRecord } from '../fault-log.ts';
 import { WireProxy } from './proxy.ts';
 import type { WireFaultRecord } from './records.ts';

@@ -5,8 +5,8 @@
  * Every fault is recorded (who, which connections, which command, from when to when).
  */
 import { createServer, type Server, type Socket } from 'node:net';
-import { onCleanup } from '../../src/cleanup.ts';
-import { assertLoopbackUrl } from '../../src/stores/loopback.ts';
+import { onCleanup } from '../cleanup.ts';
+import { assertLoopbackUrl } from '../stores/loopback.ts';
 import type { CommandPattern, WireProtocol } from './command.ts';
 import { ProxiedConnection, type ConnectionHost } from './connection.ts';
 import type { WireEvent, WireListener } from './events.ts';

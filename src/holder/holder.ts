@@ -1,22 +1,22 @@
 /**
  * A holder: one real OS process running the target, driven over IPC. The harness side of
- * scenarios/holder-entry.ts. Faults on it are real signals (SIGSTOP, SIGCONT, SIGKILL) and
+ * src/holder/holder-entry.ts. Faults on it are real signals (SIGSTOP, SIGCONT, SIGKILL) and
  * latches (the holder blocks on a reply the harness withholds).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { execa, type ResultPromise } from 'execa';
 import { fileURLToPath } from 'node:url';
-import { compileModule } from '../src/compile-module.ts';
-import type { History } from '../src/history.ts';
-import type { Resource } from '../src/resource.ts';
-import { cleanupProcess } from '../src/cleanup.ts';
-import { dieWithHarness } from '../src/die-with-harness.ts';
-import { firstLine } from '../src/text.ts';
-import { waitUntilStopped } from '../src/stores/process-tree.ts';
-import type { FaultLog, FaultRecord } from './fault-log.ts';
+import { compileModule } from '../compile-module.ts';
+import type { History } from '../history.ts';
+import type { Resource } from '../resource.ts';
+import { cleanupProcess } from '../cleanup.ts';
+import { dieWithHarness } from '../die-with-harness.ts';
+import { firstLine } from '../text.ts';
+import { waitUntilStopped } from '../stores/process-tree.ts';
+import type { FaultLog, FaultRecord } from '../fault-log.ts';
 import { Latch } from './latch.ts';
 import type { FromHolder, HolderInit, HolderSpan, InitReply, LeaseSummary, Scalar, ToHolder } from './holder-protocol.ts';
-import type { StoreLocation } from '../targets/contract.ts';
+import type { StoreLocation } from '../../targets/contract.ts';
 import type { ClockCommand, ClockReply } from './clock-protocol.ts';
 
 /** connect() and acquire() must come back: a target that blocks there would hang the run. */
@@ -408,7 +408,7 @@ export class Holder {
   }
 
   /**
-   * Step, skew or drive this holder's own wall clock (scenarios/holder-clock.ts). Recorded in the
+   * Step, skew or drive this holder's own wall clock (src/holder/holder-clock.ts). Recorded in the
    * history as a clock-step (harness monotonic time, the command, and the holder's clocks after it)
    * unless `record` is false (a simulated day's thousands of quiet advances).
    */

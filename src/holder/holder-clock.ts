@@ -11,7 +11,7 @@
  * - simulated: `Date` and the timers are fake (a scheduler computes its next fire from Date and
  *   waits with setTimeout, so faking Date alone would not make it fire early); time moves only
  *   when the harness advances it, so a day passes in seconds. After each advance the clock stands
- *   still until the async work the fired timers started has settled (scenarios/work-tracker.ts).
+ *   still until the async work the fired timers started has settled (src/holder/work-tracker.ts).
  */
 import { install, type Clock } from '@sinonjs/fake-timers';
 import type { ClockCommand, ClockReply } from './clock-protocol.ts';

@@ -1,5 +1,5 @@
 /** The messages between the harness and a holder process (JSON over Node IPC). */
-import type { EffectDetail, EffectReceipt, StoreLocation } from '../targets/contract.ts';
+import type { EffectDetail, EffectReceipt, StoreLocation } from '../../targets/contract.ts';
 import type { ClockCommand } from './clock-protocol.ts';
 
 export type Scalar = string | number | boolean;

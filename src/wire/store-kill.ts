@@ -4,7 +4,7 @@
  * store-side addresses of the holder's wire proxy connections, so no other client is touched.
  */
 import { Redis } from 'ioredis';
-import { speaksRedis, type StartedStore } from '../../src/stores/types.ts';
+import { speaksRedis, type StartedStore } from '../stores/types.ts';
 
 export interface StoreKill {
   /** The command as run, for the evidence. */

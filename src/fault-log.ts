@@ -1,5 +1,5 @@
 /** The fault schedule as applied: what was done to whom, when it landed and when it was lifted. */
-import type { History } from '../src/history.ts';
+import type { History } from './history.ts';
 
 export type FaultKind = 'pause' | 'kill' | 'latch' | 'wire' | 'clock' | 'store';
 

@@ -1,5 +1,5 @@
 /** Every store the harness can start, by kind. */
-import type { StoreKind, StoreRecipe } from '../src/stores/types.ts';
+import type { StoreKind, StoreRecipe } from '../types.ts';
 import { pgbouncerRecipe } from './pgbouncer.ts';
 import { postgresRecipe } from './postgres.ts';
 import { redisRecipe, valkeyRecipe } from './redis.ts';

@@ -5,9 +5,9 @@
  * (src/stores/container-runtime.ts).
  */
 import { Redis } from 'ioredis';
-import { binaryRuns } from '../src/stores/binary-runs.ts';
-import { spawnServer, waitUntilReady } from '../src/stores/server-process.ts';
-import { StoreUnavailableError, type StoreKind, type StoreRecipe } from '../src/stores/types.ts';
+import { binaryRuns } from '../binary-runs.ts';
+import { spawnServer, waitUntilReady } from '../server-process.ts';
+import { StoreUnavailableError, type StoreKind, type StoreRecipe } from '../types.ts';
 import { serverClockFor } from './clock-offset/server-clock.ts';
 
 /** Ask a server on 127.0.0.1:`port` its version (INFO server); throws until it answers. */

@@ -13,9 +13,9 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { binaryRuns } from '../src/stores/binary-runs.ts';
-import { spawnServer, waitUntilReady } from '../src/stores/server-process.ts';
-import { StoreUnavailableError, type StartedStore, type StoreRecipe } from '../src/stores/types.ts';
+import { binaryRuns } from '../binary-runs.ts';
+import { spawnServer, waitUntilReady } from '../server-process.ts';
+import { StoreUnavailableError, type StartedStore, type StoreRecipe } from '../types.ts';
 import { pgShow } from './pg-show.ts';
 import { giveTo, runAs, serverUser } from './server-user.ts';
 

@@ -7,12 +7,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
-import { StoreUnavailableError } from '../../src/stores/types.ts';
+import { StoreUnavailableError } from '../../types.ts';
 
-const SOURCE = join(dirname(fileURLToPath(import.meta.url)), 'clock-offset.c');
+const SOURCE = fileURLToPath(new URL('../../../../docker/clock-offset/clock-offset.c', import.meta.url));
 
 /** The cache dir: ours, and writable by no one else (a planted .so would run inside every server). */
 function cacheDir(): string {

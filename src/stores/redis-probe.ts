@@ -4,7 +4,7 @@
  * lapsed) and to judge.
  */
 import { Redis } from 'ioredis';
-import type { StoreLocation } from '../targets/contract.ts';
+import type { StoreLocation } from '../../targets/contract.ts';
 
 export interface KeyState {
   /** Where the harness looked: "GET lock.k" or "HGET job:k owner". */

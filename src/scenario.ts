@@ -3,18 +3,18 @@
  * resource, the history and the fault log, plus event-driven waiting. Oracles are written
  * against this and nothing else.
  */
-import type { History } from '../src/history.ts';
-import type { Resource } from '../src/resource.ts';
-import { speaksRedis, type StartedStore } from '../src/stores/types.ts';
+import type { History } from './history.ts';
+import type { Resource } from './resource.ts';
+import { speaksRedis, type StartedStore } from './stores/types.ts';
 import type { FaultLog } from './fault-log.ts';
-import type { Holder } from './holder.ts';
-import type { Scalar } from './holder-protocol.ts';
-import { RedisProbe, describeLocation, keyOf, type KeyState } from './redis-probe.ts';
+import type { Holder } from './holder/holder.ts';
+import type { Scalar } from './holder/holder-protocol.ts';
+import { RedisProbe, describeLocation, keyOf, type KeyState } from './stores/redis-probe.ts';
 import type { StoreLocation } from '../targets/contract.ts';
-import { assertLoopbackUrl } from '../src/stores/loopback.ts';
+import { assertLoopbackUrl } from './stores/loopback.ts';
 import type { WireProxy } from './wire/proxy.ts';
 import { startScenarioProxy } from './wire/scenario-proxy.ts';
-import type { ExplorePoint } from '../src/explore/types.ts';
+import type { ExplorePoint } from './explore/types.ts';
 
 export interface ScenarioOptions {
   store: StartedStore;

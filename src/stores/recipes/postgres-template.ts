@@ -10,8 +10,8 @@ import { execa } from 'execa';
 import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, chmodSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cleanupDir, cleanupProcess } from '../src/cleanup.ts';
-import { dieWithHarness } from '../src/die-with-harness.ts';
+import { cleanupDir, cleanupProcess } from '../../cleanup.ts';
+import { dieWithHarness } from '../../die-with-harness.ts';
 import type { PostgresBinaries } from './postgres-binaries.ts';
 import { giveTo, runAs, type ServerUser } from './server-user.ts';
 
