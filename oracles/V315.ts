@@ -12,18 +12,16 @@
  * Property: A's writes stop before B's first write: no accepted write by A after B's first write
  * in the resource's arrival order (overlap 0, counted by writer identity at the resource).
  * Preconditions: A led and wrote; A's renewals were stopped or refused at the wire (the proxy stopped A's commands or
- * refused its reconnects); B became leader and wrote while A was cut off; on Redis/Valkey, a violation
- * counts only while B's lease was live by the store's PTTL (read at B's first write and as the cut
- * is lifted): A's writes on a lock B let lapse are not A acting beside a leader.
+ * refused its reconnects); B became leader and wrote while A was cut off; a violation counts only
+ * while B's lease was live by the store's clock (read at B's first write and as the cut is lifted):
+ * A's writes on a lock B let lapse are not A acting beside a leader.
  * Window: from B's first write until both loops are told to stop (the cut plus `observe` ms after
- * it is lifted); on Redis/Valkey only while B's lease is live by the store's PTTL. On Postgres the
- * window's end is NOT checked: B's lease lives in the target's own table (any name and columns: its
- * expiry against now() is readable only with the schema, and storeKey(env) names Redis locations
- * only) or in a session advisory lock (pg_locks shows it granted at the instant it is read, with no
- * expiry and no proof it was held between two reads). So on Postgres a machine loaded enough that
- * B's own renewals come later than its lease could turn B's lapse into a FAIL, as it did on Redis
- * before the PTTL check. Closing it needs a declared lease-row location (table, key and expiry
- * columns) read against the database's now(): not built.
+ * it is lifted), and only while B's lease is live by the store's own clock: the key's PTTL on
+ * Redis/Valkey; on Postgres the lease row the target declares with storeKey(env) (`{ table,
+ * keyColumn, key, expiresColumn }`, read as `expiresColumn - now()`). On Postgres without that
+ * declaration the lease cannot be read (any table, or a session advisory lock with no expiry), so a
+ * violation there is INCONCLUSIVE, never FAIL: a machine loaded enough that B's renewals come late
+ * lets B's lease lapse and A re-take a free lock (seen once in a 5-run selfcheck).
  * A leader loop that throws before its first write (A leading alone, or B waiting to lead: a
  * denied replica waits and retries, it does not end) is the target's error: ERROR naming leader().
  * A's loop may throw once it is cut off (its connection broken by the fault), and either loop once
@@ -36,6 +34,8 @@ import type { WireProxy, WireFaultHandle } from '../src/wire/proxy.ts';
 import { killFromStore } from '../src/wire/store-kill.ts';
 import { speaksRedis } from '../src/stores/types.ts';
 import type { Scenario } from '../src/scenario.ts';
+import { isLeaseRow } from '../src/stores/redis-probe.ts';
+import { observeLeaseRow } from '../scenarios/pg-observe.ts';
 import { armPoint } from '../src/explore/arm-point.ts';
 import { traceFromFirstWrite } from '../src/explore/traces.ts';
 import { boundaryLabel, pointInWords } from '../src/explore/types.ts';
@@ -120,11 +120,17 @@ export default defineOracle({
     const preconditions: Check[] = [];
     let aLoop: Promise<CallOutcome> | undefined;
     let bLoop: Promise<CallOutcome> | undefined;
-    /** When B's lease was live by the store's own PTTL (Redis/Valkey): read at B's first write, and as the cut is lifted. */
+    /**
+     * When B's lease was live by the store's own clock: read at B's first write, and as the cut is
+     * lifted (the key's PTTL on Redis/Valkey; on Postgres the lease row the target declares).
+     */
     const bLive: Array<{ from: number; until: number; when: string }> = [];
+    const leaseRow = () => (isLeaseRow(s.lockLocation) ? s.lockLocation : undefined);
+    const leaseReadable = () => speaksRedis(s.store.kind) || leaseRow() !== undefined;
     const readBsLease = async (when: string) => {
-      if (!speaksRedis(s.store.kind)) return;
-      const seen = await s.observeKey(when);
+      if (!leaseReadable()) return;
+      const row = leaseRow();
+      const seen = row ? await observeLeaseRow(s, when, row) : await s.observeKey(when);
       if (seen.exists) bLive.push({ from: seen.sentAt, until: seen.liveUntil, when });
     };
 
@@ -231,14 +237,22 @@ export default defineOracle({
       // Judged only inside the window the property is about: B's lease still live by the store's
       // clock. On a loaded machine B's own renewals can come late, its lease lapse, and A (its cut
       // lifted) re-take a free lock and write: those writes are not A acting beside a leader.
-      if (!held && speaksRedis(s.store.kind)) {
+      if (!held && !leaseReadable()) {
+        preconditions.push({
+          name: "B's lease was live at A's writes after B's first",
+          held: false,
+          detail:
+            `A's ${aAcceptedAfter.length} write(s) after B's first cannot be shown to come while B's lease lived: on ${s.store.kind} the harness reads a lease only where the target declares it, ` +
+            `and B's renewals may have come late on a loaded machine, its lease lapsed and A re-taken a free lock. Declare the lease row: storeKey: (env) => ({ table, keyColumn, key: env.key, expiresColumn })`,
+        });
+      } else if (!held) {
         const inside = aAcceptedAfter.filter((e) => bLive.some((w) => e.t <= w.until && (w === bLive[0] || e.t >= w.from)));
-        const known = bLive.map((w) => `${w.when}: live until ${w.until.toFixed(1)} ms`).join('; ') || "B's key was not found at B's first write or as the cut was lifted";
+        const known = bLive.map((w) => `${w.when}: live until ${w.until.toFixed(1)} ms`).join('; ') || "B's lease was not found at B's first write or as the cut was lifted";
         preconditions.push({
           name: "B's lease was live at A's writes after B's first",
           held: inside.length > 0,
           detail: inside.length
-            ? `${inside.length} of A's write(s) after B's first reached the resource while B's lease lived by the store's PTTL (${known})`
+            ? `${inside.length} of A's write(s) after B's first reached the resource while B's lease lived by the store's own clock (${known})`
             : `none of A's ${aAcceptedAfter.length} write(s) after B's first (from ${aAcceptedAfter[0]!.t.toFixed(1)} ms) came while B's lease was known live (${known}): B's lease may have lapsed (its renewals late on a loaded machine) and A re-taken a free lock`,
         });
       }

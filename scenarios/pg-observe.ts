@@ -4,7 +4,9 @@
  */
 import type { StartedStore } from '../src/stores/types.ts';
 import { PgProbe, type AdvisoryLock, type ClientSession } from './pg-probe.ts';
-import type { Scenario } from '../src/scenario.ts';
+import type { ObservedKey, Scenario } from '../src/scenario.ts';
+import { describeLocation } from '../src/stores/redis-probe.ts';
+import type { LeaseRow } from '../targets/contract.ts';
 
 const probes = new WeakMap<Scenario, Promise<PgProbe>>();
 
@@ -41,6 +43,21 @@ export async function observeSessions(s: Scenario, label: string): Promise<Clien
   const sessions = await (await pgProbe(s)).clientSessions();
   s.history.add('store-observed', undefined, { label, sessions });
   return sessions;
+}
+
+/**
+ * A lease row's state, read against the database's clock and recorded in the history under
+ * `label`: like Scenario.observeKey on Redis, `liveUntil` is the harness instant before which the
+ * lease surely still lives (sent at + what it had left).
+ */
+export async function observeLeaseRow(s: Scenario, label: string, row: LeaseRow): Promise<ObservedKey> {
+  const sentAt = s.now();
+  const leftMs = await (await pgProbe(s)).leaseLeftMs(row);
+  const receivedAt = s.now();
+  const exists = leftMs !== undefined && leftMs > 0;
+  const state = { where: describeLocation(row), exists, value: null, pttlMs: exists ? Math.floor(leftMs) : -2 };
+  s.history.add('store-observed', undefined, { label, key: row.key, ...state, sentAt });
+  return { ...state, sentAt, receivedAt, liveUntil: exists ? sentAt + leftMs : sentAt };
 }
 
 /** "1 advisory lock (session 123, granted)" — for details and explanations. */

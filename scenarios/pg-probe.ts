@@ -5,6 +5,7 @@
  * to whichever server session runs the client's statement).
  */
 import type pg from 'pg';
+import type { LeaseRow } from '../targets/contract.ts';
 
 const HARNESS_APPLICATION = 'lock-oracles-harness';
 
@@ -76,6 +77,19 @@ export class PgProbe {
       [HARNESS_APPLICATION],
     );
     return result.rows;
+  }
+
+  /**
+   * How long a lease row has left by the database's own clock (`expiresColumn - now()`), in ms;
+   * undefined when the row is missing. `table` may be schema-qualified (`app.leases`).
+   */
+  async leaseLeftMs(row: LeaseRow): Promise<number | undefined> {
+    const id = (name: string) => name.split('.').map((part) => this.client.escapeIdentifier(part)).join('.');
+    const result = await this.client.query<{ left_ms: number }>(
+      `SELECT (extract(epoch FROM (${id(row.expiresColumn)} - now())) * 1000)::float8 AS left_ms FROM ${id(row.table)} WHERE ${id(row.keyColumn)} = $1`,
+      [row.key],
+    );
+    return result.rows[0]?.left_ms;
   }
 
   async close(): Promise<void> {

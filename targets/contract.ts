@@ -107,7 +107,21 @@ export interface Lease {
  * holds the lock and how long it has left, and its wire holds pick out commands naming this key.
  * A hash field's expiry is taken to be its hash key's (PTTL).
  */
-export type StoreLocation = string | { key: string; field: string };
+export type StoreLocation = string | { key: string; field: string } | LeaseRow;
+
+/**
+ * Where a lease lives in a Postgres store: one row of the target's own table, found by its key
+ * column, with the `timestamptz` column the lease runs until. The harness reads
+ * `<expiresColumn> - now()` there, on the database's own clock, to see how long the lease has left
+ * (V315 judges A's writes only while B's lease is live). E.g.
+ * `storeKey: (env) => ({ table: 'leases', keyColumn: 'name', key: env.key, expiresColumn: 'lease_until' })`.
+ */
+export interface LeaseRow {
+  table: string;
+  keyColumn: string;
+  key: string;
+  expiresColumn: string;
+}
 
 /** A value the schedule member returns so the harness can stop the replica's scheduler. */
 export interface ScheduleHandle {
@@ -127,6 +141,8 @@ export interface Target {
    * for a lock kept in a hash field. The value found there is compared with the lease's `token`.
    * Without it the harness looks at `env.key`; when it finds nothing there while your holder holds
    * the lock, the oracle says so (INCONCLUSIVE) instead of judging a key nobody writes.
+   * On Postgres, a lease kept in a row of your own table: `{ table, keyColumn, key, expiresColumn }`
+   * (LeaseRow); without it a V315 FAIL on Postgres cannot be shown inside B's lease (INCONCLUSIVE).
    */
   storeKey?(env: TargetEnv): StoreLocation;
   /** Try once to take the lock `env.key` for `env.ttlMs`. Lease when taken, null/false when denied. */

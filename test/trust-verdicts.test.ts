@@ -45,6 +45,24 @@ describe("V315 judges A's writes only while B's lease is live", () => {
   });
 });
 
+describe("V315 on Postgres judges A's writes only while B's lease row is live", () => {
+  // Seen once in a 5-run selfcheck: the good recheck-each-write leader FAILed on Postgres (fault
+  // kill) when B's renewals came late under load; the lease row was not read at all.
+  test("a leader that re-takes the lease row after B's lapsed is never FAIL (read on the declared row)", async () => {
+    const record = await runOracle({ oracle: 'V315', target: fixture('postgres/leader/b-stops-renewing'), store: 'postgres' });
+    expect(record.verdict).toBe('INCONCLUSIVE');
+    expect(record.counts.aWritesAcceptedAfterBFirstWrite).toBeGreaterThan(0);
+    expect(record.preconditions.filter((c) => !c.held).map((c) => c.name)).toEqual(["B's lease was live at A's writes after B's first"]);
+    expect(record.history.some((e) => e.kind === 'store-observed' && String(e.detail.where).startsWith('lease_until - now() of lock_oracles_leases'))).toBe(true);
+  });
+
+  test('a real bug whose lease row is not declared is INCONCLUSIVE, asking for storeKey', async () => {
+    const record = await runOracle({ oracle: 'V315', target: fixture('postgres/leader/cached-flag-undeclared'), store: 'postgres' });
+    expect(record.verdict).toBe('INCONCLUSIVE');
+    expect(record.preconditions.find((c) => !c.held)?.detail).toMatch(/Declare the lease row: storeKey/);
+  });
+});
+
 describe('a target that breaks the contract is ERROR naming what it did', () => {
   test('acquire() returning 42 is not a lease: ERROR, no release blamed', async () => {
     const record = await runOracle({ oracle: 'V310', target: fixture('acquire-returns-42') });

@@ -60,10 +60,16 @@ function makeEnv(init: HolderInit): TargetEnv {
 }
 
 function checkedLocation(location: StoreLocation): StoreLocation {
+  const named = (value: unknown) => typeof value === 'string' && value !== '';
   const ok =
-    (typeof location === 'string' && location !== '') ||
-    (typeof location === 'object' && location !== null && typeof location.key === 'string' && location.key !== '' && typeof location.field === 'string' && location.field !== '');
-  if (!ok) throw new Error(`storeKey(env) returned ${JSON.stringify(location)}: return a key ('lock.' + env.key) or { key, field } for a lock kept in a hash field`);
+    named(location) ||
+    (typeof location === 'object' && location !== null && named(location.key) &&
+      ('field' in location ? named(location.field) : named(location.table) && named(location.keyColumn) && named(location.expiresColumn)));
+  if (!ok) {
+    throw new Error(
+      `storeKey(env) returned ${JSON.stringify(location)}: return a key ('lock.' + env.key), { key, field } for a lock kept in a hash field, or { table, keyColumn, key, expiresColumn } for a Postgres lease row`,
+    );
+  }
   return location;
 }
 

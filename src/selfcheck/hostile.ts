@@ -54,6 +54,8 @@ export const HOSTILE_CASES: readonly HostileCase[] = [
   { oracle: 'V310', target: fixture('members-throw'), expect: 'ERROR', why: "B's extend() throws on its own live lease" },
   { oracle: 'V313', target: fixture('job-throws-for-a'), params: { timeout: 1000 }, expect: 'ERROR', why: "A's job() throws before its acquire on a free lock" },
   { oracle: 'V313', target: fixture('job-throws-lock-lost'), expect: 'PASS', why: 'a correct job that throws "lock lost" when its renewal is refused' },
+  { oracle: 'V315', target: fixture('postgres/leader/b-stops-renewing'), store: 'postgres', expect: 'INCONCLUSIVE', why: "A writes only on a lease row B let lapse (Postgres)" },
+  { oracle: 'V315', target: fixture('postgres/leader/cached-flag-undeclared'), store: 'postgres', expect: 'INCONCLUSIVE', why: 'a real bug whose lease row is not declared: the window cannot be read' },
   { oracle: 'V315', target: fixture('leader/b-throws-waiting'), expect: 'ERROR', why: 'B\'s leader() throws while waiting to lead' },
   { oracle: 'V318', target: fixture('members-throw'), expect: 'ERROR', why: 'write() throws' },
   { oracle: 'V310', target: fixture('hang/import-never-settles'), deadlineMs: HANG_DEADLINE_MS, expect: 'ERROR', why: 'an import that never settles' },

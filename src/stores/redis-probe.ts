@@ -4,7 +4,7 @@
  * lapsed) and to judge.
  */
 import { Redis } from 'ioredis';
-import type { StoreLocation } from '../../targets/contract.ts';
+import type { LeaseRow, StoreLocation } from '../../targets/contract.ts';
 
 export interface KeyState {
   /** Where the harness looked: "GET lock.k" or "HGET job:k owner". */
@@ -16,14 +16,21 @@ export interface KeyState {
   pttlMs: number;
 }
 
-/** The key a location names (the hash's key for a hash field). */
+/** The key a location names (the hash's key for a hash field, the key column's value for a lease row). */
 export function keyOf(location: StoreLocation): string {
   return typeof location === 'string' ? location : location.key;
 }
 
+/** A location in a Postgres table (a lease row), not in a Redis key. */
+export function isLeaseRow(location: StoreLocation): location is LeaseRow {
+  return typeof location === 'object' && 'table' in location;
+}
+
 /** How the harness reads a location, as the evidence shows it. */
 export function describeLocation(location: StoreLocation): string {
-  return typeof location === 'string' ? `GET ${location}` : `HGET ${location.key} ${location.field}`;
+  if (typeof location === 'string') return `GET ${location}`;
+  if (isLeaseRow(location)) return `${location.expiresColumn} - now() of ${location.table} where ${location.keyColumn} = '${location.key}'`;
+  return `HGET ${location.key} ${location.field}`;
 }
 
 export class RedisProbe {
@@ -35,6 +42,7 @@ export class RedisProbe {
   }
 
   async keyState(location: StoreLocation): Promise<KeyState> {
+    if (isLeaseRow(location)) throw new Error(`storeKey(env) names a Postgres lease row (${describeLocation(location)}), but the store speaks Redis: declare a key or a hash field`);
     const key = keyOf(location);
     const read = this.#client.multi();
     if (typeof location === 'string') read.get(key);

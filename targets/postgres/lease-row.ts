@@ -3,6 +3,10 @@
  * ours and unexpired, deleted only by its holder. `ttlMs` is the lease.
  */
 import type pg from 'pg';
+import type { LeaseRow, TargetEnv } from '../contract.ts';
+
+/** Where the lease lives, for the harness to read its time left (a target's storeKey). */
+export const leaseRow = (env: TargetEnv): LeaseRow => ({ table: 'lock_oracles_leases', keyColumn: 'key', key: env.key, expiresColumn: 'lease_until' });
 
 const TAKE = `INSERT INTO lock_oracles_leases AS l (key, holder, lease_until)
   VALUES ($1, $2, now() + $3 * interval '1 millisecond')

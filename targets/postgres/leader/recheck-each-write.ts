@@ -5,6 +5,7 @@ import { sleep, stepMs } from '../../redis/job-params.ts';
 import { pgPoolSlot } from '../pool.ts';
 import { ensureTable, LEASES } from '../schema.ts';
 import { takeOrRenew } from './lease.ts';
+import { leaseRow } from '../lease-row.ts';
 
 const pool = pgPoolSlot();
 
@@ -17,6 +18,7 @@ function within(answer: Promise<boolean>, ms: number): Promise<boolean> {
 
 export default defineTarget({
   description: 'pg leader: renew-or-take the lease row before every write; write only if confirmed within ttl minus a margin, else step down',
+  storeKey: leaseRow,
   async connect(env) {
     await pool.connect(env);
     await ensureTable(pool.get(), LEASES);
