@@ -5,7 +5,7 @@
  * Real stores, real holders, the CLI as a separate process.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -18,7 +18,7 @@ import { taggedCli } from './tagged-cli.ts';
 const { cli, leftovers } = taggedCli({ timeout: 300_000 });
 
 interface Report {
-  matrix: Array<{ oracle: string; target: string; params: Record<string, unknown>; run: number; expected: string; observed: string; kind: string; outcome: string; problems: string[] }>;
+  matrix: Array<{ oracle: string; target: string; params: Record<string, unknown>; run: number; expected: string; observed: string; kind: string; outcome: string; problems: string[]; evidence?: string }>;
   right: number;
   wrong: number;
   inconclusive: number;
@@ -55,13 +55,20 @@ describe('selfcheck', () => {
     const file = join(dir, 'cases.json');
     // A correct lock declared as one the oracle must FAIL: the selfcheck must say it is wrong.
     writeFileSync(file, JSON.stringify([{ oracle: 'V310', target: 'targets/redis/ioredis/lock-correct.ts', expect: 'FAIL' }]));
-    const { stdout, stderr, exitCode } = await cli(['selfcheck', '--cases', file, '--runs', '1', '--json']);
+    const reports = join(dir, 'evidence');
+    const { stdout, stderr, exitCode } = await cli(['selfcheck', '--cases', file, '--runs', '1', '--json', '--report-dir', reports]);
     expect(exitCode, stderr).toBe(1);
     const report = JSON.parse(stdout) as Report;
     expect(report.wrong).toBe(1);
     expect(report.matrix).toEqual([expect.objectContaining({ oracle: 'V310', expected: 'FAIL', observed: 'PASS', outcome: 'wrong' })]);
     expect(report.matrix[0]!.problems[0]).toMatch(/^PASS, expected FAIL/);
     expect(report.leftovers).toEqual([]);
+    // The wrong row keeps its evidence, named in the row and in the progress lines.
+    const evidence = report.matrix[0]!.evidence!;
+    expect(evidence.startsWith(reports)).toBe(true);
+    expect(JSON.parse(readFileSync(join(evidence, 'evidence.json'), 'utf8'))).toMatchObject({ oracle: { id: 'V310' }, verdict: 'PASS' });
+    expect(stderr).toContain(`evidence: ${evidence}`);
+    rmSync(dir, { recursive: true, force: true });
   });
 
   test('the leftover check sees a process the runs started that still runs, and a run dir this process still owns', async () => {

@@ -4,7 +4,9 @@
  * and every hostile fixture, N times; exit 1 on any wrong verdict or anything left behind.
  */
 import { COMMAND } from '../invocation.ts';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { interruptExitCode, interruption, onInterrupt } from '../cleanup.ts';
 import { EXIT } from '../exit-codes.ts';
@@ -15,7 +17,7 @@ import { declaredCases, label, runSelfcheck, selfcheckCases, type SelfcheckRow }
 
 const MAX_RUNS = 100;
 
-export const SELFCHECK_USAGE = `Usage: ${COMMAND} selfcheck [<ID> ...] [--runs N] [--jobs J] [--json] [--stress] [--cases <file.json>] [--quiet]
+export const SELFCHECK_USAGE = `Usage: ${COMMAND} selfcheck [<ID> ...] [--runs N] [--jobs J] [--json] [--stress] [--cases <file.json>] [--report-dir <dir> | --no-report] [--quiet]
 The harness checking itself: the reference matrix, each good reference with its guard removed (must FAIL)
 and every hostile fixture, N times; exit 1 on a wrong verdict or anything left behind (INCONCLUSIVE is
 allowed and counted).
@@ -24,6 +26,9 @@ allowed and counted).
   --json               {"matrix":[…],"wrong":…,"inconclusive":…,"errors":…,"leftovers":[…]} on stdout
   --stress             a busy process per core for the whole selfcheck (INCONCLUSIVE allowed, never a wrong verdict)
   --cases <file.json>  play these cases instead: [{"oracle","target","expect","params"?,"store"?,"deadlineMs"?}]
+  --report-dir <dir>   keep the evidence of every wrong, ERROR and INCONCLUSIVE row there
+                       (default: wrong and ERROR rows' evidence goes to a fresh temp dir, named in the output)
+  --no-report          keep no evidence
   --quiet              no progress lines`;
 
 export async function selfcheckCommand(argv: string[]): Promise<number> {
@@ -51,11 +56,19 @@ export async function selfcheckCommand(argv: string[]): Promise<number> {
   const stop = new AbortController();
   onInterrupt((signal) => stop.abort(signal));
   progress(`${cases.length} cases × ${runs} run(s), up to ${jobs} at once${values.stress ? ', with a busy process per core' : ''}`);
-  const report = await runSelfcheck(cases, { runs, jobs, stress: values.stress === true, stop: stop.signal, progress, onRow: (row) => progress(line(row)) });
+  if (values['report-dir'] !== undefined && values['no-report']) throw new UsageError('selfcheck: give --report-dir or --no-report, not both');
+  const reportDir = values['report-dir'];
+  const keep = values['no-report']
+    ? undefined
+    : { dir: () => (reportDir !== undefined ? (mkdirSync(reportDir, { recursive: true }), reportDir) : mkdtempSync(join(tmpdir(), 'lock-oracles-selfcheck-'))), inconclusive: reportDir !== undefined };
+  const onRow = (row: SelfcheckRow) => progress(`${line(row)}${row.evidence ? `\n  evidence: ${row.evidence}` : ''}`);
+  const report = await runSelfcheck(cases, { runs, jobs, stress: values.stress === true, stop: stop.signal, progress, onRow, ...(keep ? { keep } : {}) });
   if (values.json) {
     process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   } else {
-    for (const row of report.matrix.filter((r) => r.outcome !== 'right')) process.stdout.write(`${line(row)}\n  ${row.problems.join('\n  ')}\n`);
+    for (const row of report.matrix.filter((r) => r.outcome !== 'right')) {
+      process.stdout.write(`${line(row)}\n  ${row.problems.join('\n  ')}\n${row.evidence ? `  evidence: ${row.evidence}\n` : ''}`);
+    }
     for (const what of report.leftovers) process.stdout.write(`LEFT BEHIND ${what}\n`);
     process.stdout.write(
       `\n${report.matrix.length} runs: ${report.right} right, ${report.wrong} wrong, ${report.inconclusive} inconclusive, ${report.errors} errors, ${report.leftovers.length} left behind; ` +
@@ -73,7 +86,7 @@ function parseSelfcheckArgs(argv: string[]) {
       args: argv,
       allowPositionals: true,
       strict: true,
-      options: { runs: { type: 'string' }, jobs: { type: 'string' }, json: { type: 'boolean' }, stress: { type: 'boolean' }, cases: { type: 'string' }, quiet: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      options: { runs: { type: 'string' }, jobs: { type: 'string' }, json: { type: 'boolean' }, stress: { type: 'boolean' }, cases: { type: 'string' }, 'report-dir': { type: 'string' }, 'no-report': { type: 'boolean' }, quiet: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
     });
   } catch (error) {
     throw new UsageError(`selfcheck: ${(error as Error).message}\n${SELFCHECK_USAGE}`);

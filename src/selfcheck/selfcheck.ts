@@ -10,6 +10,7 @@
  * error. Wrong rows and leftovers make the selfcheck fail.
  */
 import type { EvidenceRecord } from '../evidence.ts';
+import { writeRunReport } from '../report/write-report.ts';
 import type { OracleDefinition, Verdict } from '../oracle.ts';
 import type { ParamSpecs } from '../params.ts';
 import { loadAllOracles, UsageError } from '../registry.ts';
@@ -57,6 +58,8 @@ export interface SelfcheckRow {
   problems: string[];
   wallMs: number;
   playedAgainAlone?: boolean;
+  /** Where this row's evidence was written (wrong and ERROR rows; INCONCLUSIVE ones too under --report-dir). */
+  evidence?: string;
 }
 
 export interface SelfcheckReport {
@@ -147,6 +150,12 @@ export interface SelfcheckOptions {
   stop?: AbortSignal;
   progress?: (message: string) => void;
   onRow?: (row: SelfcheckRow) => void;
+  /**
+   * Keep the evidence of every wrong and ERROR row (and, with `inconclusive`, every INCONCLUSIVE
+   * one), written as soon as the row is final, so an interrupted selfcheck keeps what it saw.
+   * `dir()` is asked once, for the first row kept. Absent: keep nothing.
+   */
+  keep?: { dir: () => string; inconclusive: boolean };
 }
 
 export async function runSelfcheck(cases: readonly SelfcheckCase[], options: SelfcheckOptions): Promise<SelfcheckReport> {
@@ -155,6 +164,15 @@ export async function runSelfcheck(cases: readonly SelfcheckCase[], options: Sel
   const stress = options.stress ? startStress() : undefined;
   const watch = watchLeftovers(() => stress?.pids ?? new Set());
   const load = sampleLoad();
+  const kept = new Map<EvidenceRecord, string>();
+  let keepDir: string | undefined;
+  const keep = (item: (typeof items)[number], record: EvidenceRecord) => {
+    const { outcome } = classify(item.c, record);
+    const wanted = outcome === 'wrong' || outcome === 'error' || (outcome === 'inconclusive' && options.keep?.inconclusive);
+    if (!options.keep || !wanted) return;
+    keepDir ??= options.keep.dir();
+    kept.set(record, writeRunReport(record, keepDir));
+  };
   const row = (item: (typeof items)[number], record: EvidenceRecord): SelfcheckRow => ({
     kind: item.c.kind,
     oracle: item.c.oracle,
@@ -168,6 +186,7 @@ export async function runSelfcheck(cases: readonly SelfcheckCase[], options: Sel
     ...classify(item.c, record),
     wallMs: Math.round(record.timing.wallMs),
     ...(record.crowdedAttempt ? { playedAgainAlone: true } : {}),
+    ...(kept.has(record) ? { evidence: kept.get(record)! } : {}),
   });
   let records: EvidenceRecord[];
   try {
@@ -176,7 +195,10 @@ export async function runSelfcheck(cases: readonly SelfcheckCase[], options: Sel
       {
         jobs: options.jobs,
         onReplay: (index, crowded) => options.progress?.(`${label(items[index]!.c)}: ${crowded.verdict}${crowded.stoppedBy === 'deadline' ? ' (past its deadline)' : ''} among parallel runs; playing it again alone`),
-        onFinal: (index, record) => options.onRow?.(row(items[index]!, record)),
+        onFinal: (index, record) => {
+          keep(items[index]!, record);
+          options.onRow?.(row(items[index]!, record));
+        },
       },
       ({ c }) =>
         runOracle({
