@@ -15,6 +15,7 @@ import { firstLine } from '../text.ts';
 import { waitUntilStopped } from '../stores/process-tree.ts';
 import type { FaultLog, FaultRecord } from '../fault-log.ts';
 import { Latch } from './latch.ts';
+import { holderEnv } from './holder-env.ts';
 import type { FromHolder, HolderInit, HolderSpan, InitReply, LeaseSummary, Scalar, ToHolder } from './holder-protocol.ts';
 import type { StoreLocation } from '../../targets/contract.ts';
 import type { ClockCommand, ClockReply } from './clock-protocol.ts';
@@ -131,6 +132,8 @@ export class Holder {
     this.#process = execa(command, args, {
       ipc: true,
       serialization: 'json',
+      extendEnv: false,
+      env: holderEnv(),
       reject: false,
       stdin: 'ignore',
       // The harness's stdout carries --json: what a target prints goes to stderr, never there.
