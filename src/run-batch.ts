@@ -17,18 +17,24 @@ export interface BatchOptions {
   onReplay?: (index: number, crowded: EvidenceRecord) => void;
   /** Told as soon as a run's record is the one that counts (before the whole batch is done). */
   onFinal?: (index: number, record: EvidenceRecord) => void;
+  /**
+   * A crowded run that needs no replay: its verdict cannot depend on the machine being shared
+   * (selfcheck's hang fixtures, whose expected verdict is the deadline's ERROR).
+   */
+  noReplay?: (index: number, crowded: EvidenceRecord) => boolean;
 }
 
 export async function runBatch<T>(items: readonly T[], options: BatchOptions, play: (item: T, index: number) => Promise<EvidenceRecord>): Promise<EvidenceRecord[]> {
   const jobs = Math.min(options.jobs, items.length);
-  const crowded = (record: EvidenceRecord) => jobs > 1 && (record.verdict === 'INCONCLUSIVE' || record.stoppedBy === 'deadline');
+  const crowded = (record: EvidenceRecord, index: number) =>
+    jobs > 1 && (record.verdict === 'INCONCLUSIVE' || record.stoppedBy === 'deadline') && !options.noReplay?.(index, record);
   const records = await runPool(items, jobs, async (item, index) => {
     const record = await play(item, index);
-    if (!crowded(record)) options.onFinal?.(index, record);
+    if (!crowded(record, index)) options.onFinal?.(index, record);
     return record;
   });
   for (const [index, first] of records.entries()) {
-    if (!crowded(first)) continue;
+    if (!crowded(first, index)) continue;
     options.onReplay?.(index, first);
     const alone = await play(items[index]!, index);
     records[index] = { ...alone, crowdedAttempt: { verdict: first.verdict, explanation: first.explanation, jobs } };

@@ -221,6 +221,17 @@ describe('a batch of runs', () => {
     expect(calls).toBe(2);
   });
 
+  test('a crowded run the caller says needs no replay stands as it came', async () => {
+    let calls = 0;
+    const play = async (_: number, index: number) => {
+      calls++;
+      return { ...record(index === 0 ? 'ERROR' : 'INCONCLUSIVE', 'past its deadline'), stoppedBy: 'deadline' } as EvidenceRecord;
+    };
+    const records = await runBatch([0, 1], { jobs: 2, noReplay: (index) => index === 0 }, play);
+    expect(records.map((r) => r.crowdedAttempt === undefined)).toEqual([true, false]);
+    expect(calls).toBe(3);
+  });
+
   test('a run that missed its deadline among parallel runs is played again alone; any other ERROR stands', async () => {
     const seen: number[] = [];
     const records = await runBatch([0, 1, 2], { jobs: 2 }, async (_, index) => {

@@ -195,6 +195,8 @@ export async function runSelfcheck(cases: readonly SelfcheckCase[], options: Sel
       {
         jobs: options.jobs,
         onReplay: (index, crowded) => options.progress?.(`${label(items[index]!.c)}: ${crowded.verdict}${crowded.stoppedBy === 'deadline' ? ' (past its deadline)' : ''} among parallel runs; playing it again alone`),
+        // A hang fixture must end at its own deadline: that ERROR is the verdict asked for, not starvation.
+        noReplay: (index, crowded) => items[index]!.c.deadlineMs !== undefined && crowded.stoppedBy === 'deadline' && items[index]!.c.expect === 'ERROR',
         onFinal: (index, record) => {
           keep(items[index]!, record);
           options.onRow?.(row(items[index]!, record));
