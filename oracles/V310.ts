@@ -16,7 +16,9 @@
  * stopped/held until B took the lock; A's release ran; B checked its lease while it was still live.
  * Window: B's lease, from B's acquire until the end of its TTL (or of the PTTL read right after B
  * acquired, when later); the key read after A's release, C's try and B's own extend/release count
- * only when answered inside it (else INCONCLUSIVE: B's lease may simply have lapsed).
+ * only when answered inside it (else INCONCLUSIVE: B's lease may simply have lapsed). B's refusal
+ * that the store contradicts (B's token still in the key after A's release) is B's own (its client's
+ * clock, say) and does not count.
  * Throws: acquire() throwing is ERROR; A's release may throw on a lease it lost (a helper's "not the
  * owner"): it may then never have reached the store (INCONCLUSIVE); B's extend/release throwing on a
  * lease the store still shows as B's is ERROR, on a lease gone or not B's it counts as refused.
