@@ -18,6 +18,7 @@ import { writeMultiRunReport, writeRunReport } from './report/write-report.ts';
 import { cleanupAll, interruptExitCode, interruption, onInterrupt } from './cleanup.ts';
 import { defaultJobs, defaultReferenceJobs } from './run-pool.ts';
 import { runBatch } from './run-batch.ts';
+import { prepareRun, RunAhead } from './run-ahead.ts';
 import { firstLine } from './oracle.ts';
 import { COMMAND } from './invocation.ts';
 import { checkWritableDir } from './report/safe-write.ts';
@@ -193,9 +194,14 @@ async function main(argv: string[]): Promise<number> {
   const runIndexes = Array.from({ length: runs }, (_, i) => i);
   const onReplay = (index: number, crowded: EvidenceRecord) =>
     progress(`run ${index + 1}/${runs} was INCONCLUSIVE among ${Math.min(jobs, runs)} parallel runs (${firstLine(crowded.explanation)}); playing it again alone`);
+  // The next run's holders load while a run plays (src/run-ahead.ts).
+  const ahead = runs > 1 ? new RunAhead(runs, () => prepareRun(resolve(values.target!), oracle.holders)) : undefined;
   const records = await runBatch(runIndexes, { jobs, onReplay }, async (index) => {
     const tag = runs > 1 ? `run ${index + 1}/${runs}: ` : '';
+    const prepared = await ahead?.take();
     const record = await runOracle({
+      ...(prepared ? { prepared } : {}),
+      ...(ahead ? { onHoldersReady: () => ahead.holdersReady() } : {}),
       oracle: oracle.id,
       target: values.target!,
       params: extra,
@@ -210,7 +216,7 @@ async function main(argv: string[]): Promise<number> {
     if (dir) dirs.set(index, dir);
     progress(`${tag}${record.oracle.id} ${colourVerdict(record.verdict)} — ${record.property?.detail ?? firstLine(record.explanation)}`);
     return record;
-  });
+  }).finally(() => ahead?.discard());
   const combined = runs > 1 ? combineRuns(records) : undefined;
   const verdict = combined?.verdict ?? records[0]!.verdict;
   const runDirs = [...dirs.entries()].sort(([a], [b]) => a - b).map(([, dir]) => dir);

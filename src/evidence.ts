@@ -40,7 +40,11 @@ export interface EvidenceRecord {
   explanation: string;
   error?: string;
   /** holdersReadyMs: when the holders started first had loaded the target (an oracle's `later` holders load while it plays). */
-  timing: { wallMs: number; storeStartMs: number; holdersReadyMs: number; scenarioMs: number };
+  /**
+   * `holdersStartedAheadMs`: a batch run whose holders were started this long before it began,
+   * while the run before it played (src/run-ahead.ts); its history's times count from then.
+   */
+  timing: { wallMs: number; storeStartMs: number; holdersReadyMs: number; scenarioMs: number; holdersStartedAheadMs?: number };
   environment: { node: string; platform: string; harness: string };
   /** Set when the run did not end by itself: its deadline passed (ERROR) or a signal stopped it (INTERRUPTED). */
   stoppedBy?: 'deadline' | 'signal';

@@ -22,6 +22,7 @@ import { FaultLog } from './fault-log.ts';
 import { compileHolderModules, Holder, TargetCallError, type HolderModules, type ReadyInfo } from './holder/holder.ts';
 import { Scenario } from './scenario.ts';
 import type { ExplorePoint } from './explore/types.ts';
+import type { PreparedRun } from './run-ahead.ts';
 
 export interface RunRequest {
   oracle: string;
@@ -42,6 +43,10 @@ export interface RunRequest {
   holders?: readonly string[];
   /** Play this instead of the oracle's scenario (exploration's trace of A alone). */
   play?: (scenario: Scenario, params: Record<string, string | number>) => Promise<Judgement>;
+  /** This run's holders, started ahead of it while the batch's previous run played (src/run-ahead.ts). */
+  prepared?: PreparedRun;
+  /** Told once this run's first holders are ready, as its scenario is about to play. */
+  onHoldersReady?: () => void;
 }
 
 /**
@@ -110,15 +115,20 @@ export async function runOracle(request: RunRequest): Promise<EvidenceRecord> {
     (reaped) => reaped.removed.forEach((what) => progress(`removed a dead run's leftover: ${what}`)),
     (error: unknown) => progress(`could not look for dead runs' leftovers: ${(error as Error).message}`),
   );
-  const { oracle, params, targetPath, storeRequest } = await checkRequest(request);
+  const { oracle, params, targetPath, storeRequest } = await checkRequest(request).catch(async (error: unknown) => {
+    await Promise.all([...(request.prepared?.holders.values() ?? [])].map((holder) => holder.close(0)));
+    throw error;
+  });
   const needs = oracle.needs(params as never);
 
-  const history = new History();
-  const resource = new Resource();
-  const faults = new FaultLog(history);
+  const { prepared } = request;
+  if (prepared && prepared.targetPath !== targetPath) throw new Error(`holders prepared for ${prepared.targetPath} were given to a run of ${targetPath}`);
+  const history = prepared?.ctx.history ?? new History();
+  const resource = prepared?.ctx.resource ?? new Resource();
+  const faults = prepared?.ctx.faults ?? new FaultLog(history);
   const ctx = { history, resource, faults };
-  const spawned = new Map<string, Holder>();
-  let modules: HolderModules | undefined;
+  const spawned = new Map<string, Holder>(prepared?.holders);
+  let modules: HolderModules | undefined = prepared?.modules;
   const spawnHolder = (id: string) => {
     const ready = spawned.get(id);
     if (ready) return ready;
@@ -164,7 +174,7 @@ export async function runOracle(request: RunRequest): Promise<EvidenceRecord> {
   const play = async () => {
     storeStart = startStore(storeRequest, request.runtime);
     storeStart.catch(() => undefined);
-    modules = await compileHolderModules(targetPath).catch((e: unknown) => {
+    modules ??= await compileHolderModules(targetPath).catch((e: unknown) => {
       throw new UsageError(`the target ${displayPath(targetPath)} failed to load: ${(e as Error).message}`);
     });
     // The oracle's later holders (src/oracle.ts `later`) load while the scenario plays. On an idle
@@ -180,6 +190,7 @@ export async function runOracle(request: RunRequest): Promise<EvidenceRecord> {
     const infos = await Promise.all(spawning.slice(0, first.length).map(usable));
     readyInfo = infos[0];
     holdersReadyMs = performance.now() - began;
+    request.onHoldersReady?.();
     for (const id of later) spawnHolder(id);
     stage = 'starting the store';
     store = await storeStart.catch((e: unknown) => {
@@ -289,6 +300,7 @@ export async function runOracle(request: RunRequest): Promise<EvidenceRecord> {
       storeStartMs: round(store?.startMs ?? 0),
       holdersReadyMs: round(holdersReadyMs),
       scenarioMs: round(scenarioMs),
+      ...(prepared ? { holdersStartedAheadMs: round(began - prepared.startedAt) } : {}),
     },
     environment: { node: process.version, platform: `${process.platform}-${process.arch}`, harness: HARNESS_VERSION },
   };
