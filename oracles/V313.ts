@@ -7,11 +7,15 @@
  * Property: A makes no accepted write after B's first write (in the resource's arrival order),
  * or the resource rejected every such write (a fencing token checked at the write).
  * Preconditions: A reached its critical section; B took the lock and wrote while A was stopped;
- * A ran to the end of its job after resuming; on Redis with the holding contender, B's lease was
- * still live (by the store's PTTL, read while B sits at its first write) when A's offending writes
- * arrived (writes after it lapsed may be A's on a lock it re-took: INCONCLUSIVE).
- * Window: from B's first write to the end of A's job; on Redis/Valkey with --contender hold, only
- * up to B's lease's end by the store's PTTL (read while B sits at its first write).
+ * A ran to the end of its job after resuming; with the holding contender, B's lease was still live
+ * by the store's own clock when A's offending writes arrived (writes after it lapsed may be A's on
+ * a lock it re-took: INCONCLUSIVE).
+ * Window: from B's first write to the end of A's job; with --contender hold, only up to B's lease's
+ * end by the store's own clock, read while B sits at its first write (./V313/b-lease.ts): the
+ * key's PTTL on Redis/Valkey; on Postgres the lease row the target declares with storeKey(env)
+ * (`expiresColumn - now()`), else B's advisory lock granted to the same B session in pg_locks at
+ * B's first write and again after A's job ended. A lease in an undeclared table cannot be read: a
+ * violation there is INCONCLUSIVE (a job re-taking its lease row after B's lapsed FAILed before).
  * A job that throws: running alone (B's solo count) it is the target's error (ERROR naming job());
  * so is A's, when its last try to reach its first write began more than --ttl after B's solo run
  * ended (no lease the job was asked for could still deny it). B's tries while A's lease may live,
@@ -48,6 +52,8 @@ import { UsageError } from '../src/registry.ts';
 import { PG_RENEWAL, REDIS_RENEWAL } from '../src/wire/patterns.ts';
 import { speaksRedis } from '../src/stores/types.ts';
 import { onKey } from '../src/wire/command.ts';
+import { urlForHolder } from '../scenarios/pg-probe.ts';
+import { readBLease, type BLease } from './V313/b-lease.ts';
 
 /** How A is kept out of the way while its lease lapses: SIGSTOP, or its renewal held at the wire. */
 interface Stop {
@@ -179,14 +185,15 @@ export default defineOracle({
     const wireA = p.variant === 'renewal-wire' || point ? await s.wire('A') : undefined;
     // A (and come-and-go's C) load while B counts the job's writes alone: both are awaited before
     // A runs, so each is ready the moment it is needed.
-    const b = await s.holder('B');
+    // On Postgres B connects under its own application_name: pg_locks then shows which session is B's.
+    const b = await s.holder('B', s.store.kind === 'postgres' ? { url: urlForHolder(s.store.url, 'B') } : {});
     const others = Promise.all([s.holder('A', wireA ? { url: wireA.url } : {}), p.contender === 'come-and-go' ? s.holder('C') : undefined]);
     others.catch(() => undefined); // awaited below; a run that ends before then is checked by the engine
     const preconditions: Check[] = [];
     let aRan = false;
     let cTookLock: boolean | undefined;
-    /** hold, on Redis: until when B's lease lives by the store's clock (read while B sits at its first write). */
-    let bLiveUntil: number | undefined;
+    /** hold: until when B's lease surely lived by the store's own clock, B held at its first write (./V313/b-lease.ts). */
+    let bLease: BLease | undefined;
 
     // A is stopped after its first write, so a job with a single write would have nothing left to
     // judge. Learn the job's shape first: B runs it alone, unobstructed, once.
@@ -307,12 +314,13 @@ export default defineOracle({
           ? `B wrote (resource #${bFirst!.seq}) ${stoppedFor.toFixed(1)} ms into A's stop, after ${bIn.attempts} attempt(s); the lease was ${p.ttl} ms`
           : `B did not take the lock and write within ${p.timeout} ms of A's stop (${bIn.attempts} attempt(s)): A's lease never lapsed, so the fault did not land`,
       });
-      if (p.contender === 'hold' && bIn.job && speaksRedis(s.store.kind)) bLiveUntil = (await s.observeKey('B in its critical section (held at its first write)')).liveUntil;
+      const finishBLease = p.contender === 'hold' && bIn.job ? await readBLease(s) : undefined;
       if (p.contender === 'come-and-go' && bIn.job) await bComesAndGoes(bIn.latch, bIn.job);
       const aNext = p.contender === 'come-and-go' ? a.holdNextEffect() : undefined;
       liftAndLog();
       if (aNext && c) await thirdHolderArrives(aNext, c);
       await aRunsOn();
+      if (finishBLease) bLease = await finishBLease();
       bIn.latch.release();
       if (bIn.job) await s.within(bIn.job, p.timeout);
     }
@@ -424,14 +432,18 @@ export default defineOracle({
       const held = aAcceptedAfter.length === 0;
       // Judged only inside the window the property is about: B's lease still live by the store's
       // clock. A's writes that all arrived after it lapsed could be A's on a lock it re-took.
-      if (!held && bLiveUntil !== undefined) {
-        const inside = aAcceptedAfter.filter((e) => e.t <= bLiveUntil!);
+      if (!held && bLease) {
+        const until = bLease.until;
+        const inside = until === undefined ? [] : aAcceptedAfter.filter((e) => e.t <= until);
         preconditions.push({
           name: "B's lease was live at A's writes after B's first",
           held: inside.length > 0,
-          detail: inside.length
-            ? `${inside.length} of A's write(s) after B's first reached the resource by ${inside.at(-1)!.t.toFixed(1)} ms, while B's lease lived (until ${bLiveUntil.toFixed(1)} ms by the store's PTTL)`
-            : `B's lease ended by ${bLiveUntil.toFixed(1)} ms by the store's PTTL, before A's first write after B's (${aAcceptedAfter[0]!.t.toFixed(1)} ms): the window closed before A wrote, so A may have re-taken a free lock`,
+          detail:
+            until === undefined
+              ? bLease.why
+              : inside.length
+                ? `${inside.length} of A's write(s) after B's first reached the resource by ${inside.at(-1)!.t.toFixed(1)} ms, while B's lease lived (until ${until.toFixed(1)} ms ${bLease.how})`
+                : `B's lease is known live only until ${until.toFixed(1)} ms ${bLease.how}, before A's first write after B's (${aAcceptedAfter[0]!.t.toFixed(1)} ms): the window closed before A wrote, so A may have re-taken a free lock`,
         });
       }
       return {

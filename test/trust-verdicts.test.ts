@@ -36,6 +36,32 @@ describe("V313 judges A's writes only while B's lease is live", () => {
   });
 });
 
+describe("V313 on Postgres judges A's writes only while B's lease is live", () => {
+  // On Postgres V313 read no lease at all: a job that re-takes its lease row once B's has lapsed
+  // (B held at its first write, never renewing; on a loaded machine, renewals that come late) FAILed.
+  test("a job that re-takes the lease row after B's lapsed is never FAIL (read on the declared row)", async () => {
+    const record = await runOracle({ oracle: 'V313', target: fixture('postgres/job-retakes-free-row'), store: 'postgres' });
+    expect(record.verdict).toBe('INCONCLUSIVE');
+    expect(record.counts.aWritesAcceptedAfterBFirstWrite).toBe(1);
+    expect(record.preconditions.filter((c) => !c.held).map((c) => c.name)).toEqual(["B's lease was live at A's writes after B's first"]);
+    expect(record.history.some((e) => e.kind === 'store-observed' && String(e.detail.where).startsWith('lease_until - now() of lock_oracles_leases'))).toBe(true);
+  });
+
+  test('undeclared, with no advisory lock of B\'s in pg_locks, it is INCONCLUSIVE, asking for storeKey', async () => {
+    const record = await runOracle({ oracle: 'V313', target: fixture('postgres/job-retakes-free-row-undeclared'), store: 'postgres' });
+    expect(record.verdict).toBe('INCONCLUSIVE');
+    expect(record.preconditions.find((c) => !c.held)?.detail).toMatch(/declare it, storeKey/);
+  });
+
+  test("a session advisory lock B holds at its first write and after A's job shows the window: the idle-timeout job still FAILs", async () => {
+    const record = await runOracle({ oracle: 'V313', target: 'targets/postgres/job-session-lock-idle-timeout.ts', store: 'postgres' });
+    expect(['FAIL', 'INCONCLUSIVE']).toContain(record.verdict);
+    const window = record.preconditions.find((c) => c.name === "B's lease was live at A's writes after B's first");
+    expect(window?.detail).toMatch(/pg_locks/);
+    if (record.verdict === 'FAIL') expect(window?.detail).toMatch(/B's session \d+ held its advisory lock at B's first write and still after A's job ended/);
+  });
+});
+
 describe("V315 judges A's writes only while B's lease is live", () => {
   test("a leader that takes the lock after B's lease lapsed (B stopped renewing) and writes is never FAIL", async () => {
     const record = await runOracle({ oracle: 'V315', target: fixture('leader/b-stops-renewing') });

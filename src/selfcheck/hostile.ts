@@ -36,6 +36,8 @@ export const HOSTILE_CASES: readonly HostileCase[] = [
   { oracle: 'V312', target: fixture('job-never-writes'), params: { timeout: 1000 }, expect: 'INCONCLUSIVE', why: 'a job that never writes' },
   { oracle: 'V313', target: fixture('job-long-lease'), params: { timeout: 1200 }, expect: 'INCONCLUSIVE', why: "a lease longer than the run: B never gets in" },
   { oracle: 'V313', target: fixture('job-retakes-free-lock'), expect: 'INCONCLUSIVE', why: "re-takes the lock only after B's lease lapsed" },
+  { oracle: 'V313', target: fixture('postgres/job-retakes-free-row'), store: 'postgres', expect: 'INCONCLUSIVE', why: "re-takes its lease row only after B's lapsed (Postgres, read on the declared row)" },
+  { oracle: 'V313', target: fixture('postgres/job-retakes-free-row-undeclared'), store: 'postgres', expect: 'INCONCLUSIVE', why: "the same, its lease row not declared: the window cannot be read" },
   { oracle: 'V313', target: fixture('job-one-write'), expect: 'INCONCLUSIVE', why: 'a job with one write: nothing left after the pause' },
   { oracle: 'V314', target: fixture('postgres/query-off-pool'), expect: 'INCONCLUSIVE', why: "a parallel query that never occupies A's pool" },
   { oracle: 'V314', target: fixture('postgres/b-always-denied'), params: { scenario: 'pooler' }, expect: 'INCONCLUSIVE', why: "B denied by something other than A's lock" },

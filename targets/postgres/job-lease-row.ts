@@ -2,13 +2,14 @@
 import { randomUUID } from 'node:crypto';
 import { defineTarget } from '../contract.ts';
 import { sleep, stepMs, steps } from '../redis/job-params.ts';
-import { dropLease, takeLease } from './lease-row.ts';
+import { dropLease, leaseRow, takeLease } from './lease-row.ts';
 import { pgPoolSlot } from './pool.ts';
 import { ensureTable, LEASES } from './schema.ts';
 
 const pool = pgPoolSlot();
 
 export default defineTarget({
+  storeKey: leaseRow,
   description: 'pg job: lease row taken with INSERT … ON CONFLICT … WHERE lease_until < now(), no renewal, writes, delete',
   async connect(env) {
     await pool.connect(env);
