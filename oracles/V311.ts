@@ -8,7 +8,10 @@
  * Preconditions: the key existed when A was killed; the kill really happened (SIGKILL).
  * Window: from A's take of the key to TTL + grace later; B still denied counts only if B's last try
  * began after the key had lapsed by the store's own PTTL (read right after the kill), or the key had
- * no expiry at all (else INCONCLUSIVE: B's tries all came while the lease was running its course).
+ * no expiry at all (else INCONCLUSIVE: B's tries all came while the lease was running its course),
+ * and only if the key, read when B gave up, still held A's token or had no expiry (a key gone or
+ * holding another token shows A's key lapsed: B's denial is B's own, e.g. its client's clock refusing
+ * a lock its SET took, so INCONCLUSIVE).
  */
 import { defineOracle, type Check, nothingProven } from '../src/oracle.ts';
 import { acquireWithin } from '../scenarios/retry-acquire.ts';
@@ -143,8 +146,8 @@ export default defineOracle({
     // PTTL (read right after the kill; A, dead, cannot renew it): a loaded machine can end B's budget
     // before B ever tries past the expiry. A key with no expiry (PTTL -1) needs no such window.
     const lapsedBy = !afterKill.exists ? afterKill.receivedAt : afterKill.pttlMs < 0 ? undefined : afterKill.receivedAt + afterKill.pttlMs;
+    const lastTry = got.lastAttemptAt ?? 0;
     if (!got.lease && lapsedBy !== undefined) {
-      const lastTry = got.lastAttemptAt ?? 0;
       preconditions.push({
         name: "B's last try came after the key lapsed by its PTTL",
         held: lastTry >= lapsedBy,
@@ -152,6 +155,23 @@ export default defineOracle({
           lastTry >= lapsedBy
             ? `B's last try began at ${lastTry.toFixed(1)} ms, after the key's expiry (by ${lapsedBy.toFixed(1)} ms by the PTTL read right after the kill)`
             : `B's last try began at ${lastTry.toFixed(1)} ms, before the key lapsed (by ${lapsedBy.toFixed(1)} ms by the PTTL read right after the kill), and B's ${p.ttl + p.grace} ms budget ran out before another: B was never tried on a lapsed key`,
+      });
+    }
+    // B denied counts only while the store still shows A's key (or a key with no expiry) when B
+    // gives up. A key gone, or holding a token not A's, shows A's key lapsed (and, with a token, was
+    // taken again: only B tries): B's denial is then B's own (redlock refusing by its own clock
+    // after a slow reply, say), not A's lock outliving its TTL, and is not counted.
+    // (Asked only of a denial the window above counts.)
+    const counted = lapsedBy === undefined || lastTry >= lapsedBy;
+    if (stuck && counted && !(stuck.exists && (stuck.pttlMs < 0 || stuck.value === atKill.value))) {
+      preconditions.push({
+        name: "A's key still held the lock when B gave up",
+        held: false,
+        detail:
+          (stuck.exists
+            ? `when B gave up, ${stuck.where} gave ${JSON.stringify(stuck.value)} (PTTL ${stuck.pttlMs} ms), not A's ${JSON.stringify(atKill.value)}: A's key had lapsed and been taken again`
+            : `when B gave up, ${stuck.where} found nothing: A's key had lapsed and the lock was free by the store`) +
+          `, so B's denial is the target's own (its client's clock, say; or a lock kept elsewhere than storeKey(env) says), not A's lock outliving its TTL`,
       });
     }
     return judge({ waitedMs: (got.grantedAt ?? s.now()) - heldSince!, granted: got.lease !== null, attempts: got.attempts, afterKill, stuck });

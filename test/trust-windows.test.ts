@@ -37,3 +37,17 @@ describe("V311 counts B denied only when B tried after the key lapsed by its PTT
     expect(record.preconditions.filter((c) => !c.held).map((c) => c.name)).toEqual(["B's last try came after the key lapsed by its PTTL"]);
   }, 120_000);
 });
+
+describe("V311 counts B denied only while the store still shows A's key when B gives up", () => {
+  // B's acquire refusing a lock its own SET took (redlock's clock check after a slow reply) was
+  // called "the lock outlived its TTL" though the key held B's token.
+  test("a correct lock whose B refuses by its own clock is INCONCLUSIVE, not \"the lock outlived its TTL\"", async () => {
+    const record = await runOracle({ oracle: 'V311', target: fixture('acquire-refused-by-own-clock') });
+    expect(record.verdict).toBe('INCONCLUSIVE');
+    expect(record.counts.bAcquired).toBe(0);
+    expect(record.counts.observationsWithNoExpiry).toBe(0);
+    const unmet = record.preconditions.filter((c) => !c.held);
+    expect(unmet.map((c) => c.name)).toEqual(["A's key still held the lock when B gave up"]);
+    expect(unmet[0]!.detail).toMatch(/B's denial is the target's own/);
+  }, 120_000);
+});

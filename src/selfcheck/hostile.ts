@@ -32,6 +32,7 @@ export const HOSTILE_CASES: readonly HostileCase[] = [
   { oracle: 'V310', target: fixture('release-get-compare-pexpire'), params: { variant: 'narrow', hold: 'wire' }, expect: 'INCONCLUSIVE', why: 'no DEL on the wire to hold' },
   { oracle: 'V311', target: fixture('lock-no-seams'), params: { variant: 'between-commands' }, expect: 'INCONCLUSIVE', why: 'one command: nothing between commands to kill at' },
   { oracle: 'V311', target: fixture('slow-denial'), expect: 'INCONCLUSIVE', why: "B's denial outlasts its budget: never tried on the lapsed key" },
+  { oracle: 'V311', target: fixture('acquire-refused-by-own-clock'), expect: 'INCONCLUSIVE', why: "B refuses a lock its SET took (its own clock): A's key had lapsed" },
   { oracle: 'V312', target: fixture('job-throws-before-lock'), expect: 'ERROR', why: 'job() throws before it takes the lock' },
   { oracle: 'V312', target: fixture('job-never-writes'), params: { timeout: 1000 }, expect: 'INCONCLUSIVE', why: 'a job that never writes' },
   { oracle: 'V313', target: fixture('job-long-lease'), params: { timeout: 1200 }, expect: 'INCONCLUSIVE', why: "a lease longer than the run: B never gets in" },
