@@ -12,8 +12,9 @@
  * throwing acquire() is everywhere; so is P's job throwing before its first write when P runs
  * alone (no explored point: nobody else can hold the lock).
  * Window: A's whole job, while P sits at its first write holding the lock; judged only if P's lock
- * was still live when A's job ended (the key, or its PTTL read while P held it covering each of A's
- * writes, on Redis; P's session still holding the advisory lock in pg_locks on Postgres).
+ * was still live when A's job ended (the key still holding P's token, or its PTTL read while P held
+ * it covering each of A's writes, on Redis: another token there may be A's on a lock it took once
+ * P's lease lapsed; P's session still holding the advisory lock in pg_locks on Postgres).
  *
  * Explored (--explore): A starts its job first and is held before one of its commands on the lock
  * (its acquire, before its first write) while P takes the lock and is held at its first write; then
@@ -182,13 +183,14 @@ export default defineOracle({
     // still counts as live while its PTTL, read when P held the lock, had not run out by A's writes.
     const aWrites = s.resource.effects().filter((e) => e.holder === 'A');
     const pLeaseCoversWrites = keyBefore !== undefined && aWrites.length > 0 && aWrites.every((e) => e.t < keyBefore.liveUntil);
+    // The key counts as P's only with P's token in it: A's token there may be a lock A took once
+    // P's lease had lapsed (a job that waits for the lock and leaves its lease to run out).
+    const stillPs = keyAfter !== undefined && keyAfter.exists && keyAfter.value === keyBefore?.value;
     preconditions.push({
       name: "P's lock was still live when A's job ended",
-      held: keyAfter ? keyAfter.exists || pLeaseCoversWrites : locksAfter ? locksAfter.some((l) => pSessions.has(l.pid)) : liveFor < p.ttl,
+      held: keyAfter ? stillPs || pLeaseCoversWrites : locksAfter ? locksAfter.some((l) => pSessions.has(l.pid)) : liveFor < p.ttl,
       detail: keyAfter
-        ? keyAfter.exists || !pLeaseCoversWrites
-          ? `the key ${keyAfter.exists ? `still held ${JSON.stringify(keyAfter.value)}` : 'was gone'} when A's job ended`
-          : `the key was gone when A's job ended, but P's lease (PTTL ${keyBefore!.pttlMs} ms when P held it) was live by the store's clock at each of A's ${aWrites.length} write(s)`
+        ? keyWhenAEnded(keyAfter.exists, stillPs, pLeaseCoversWrites, JSON.stringify(keyAfter.value), keyBefore?.pttlMs, aWrites.length)
         : locksAfter
           ? `when A's job ended pg_locks showed ${describeLocks(locksAfter)}`
           : `A's job ended ${liveFor.toFixed(0)} ms after P took a ${p.ttl} ms lease`,
@@ -196,6 +198,14 @@ export default defineOracle({
     pFirst.release();
     await s.within(pJob, p.timeout);
     return judge();
+
+    function keyWhenAEnded(exists: boolean, stillPs: boolean, covers: boolean, value: string, pttlWhenPHeld: number | undefined, aWrites: number): string {
+      if (stillPs) return `the key still held P's token ${value} when A's job ended`;
+      const seen = exists ? `the key held ${value}, not P's token,` : 'the key was gone';
+      return covers
+        ? `${seen} when A's job ended, but P's lease (PTTL ${pttlWhenPHeld} ms when P held it) was live by the store's clock at each of A's ${aWrites} write(s)`
+        : `${seen} when A's job ended` + (exists ? `, and P's lease (PTTL ${pttlWhenPHeld} ms when P held it) had run out by the store's clock before A's last write: A may have taken a lock P's lease no longer held` : '');
+    }
 
     function explain(held: boolean, writes: number): string {
       const how = point

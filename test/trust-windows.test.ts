@@ -51,3 +51,16 @@ describe("V311 counts B denied only while the store still shows A's key when B g
     expect(unmet[0]!.detail).toMatch(/B's denial is the target's own/);
   }, 120_000);
 });
+
+describe("V312 takes the key for P's lock only while it holds P's token", () => {
+  // The key holding A's token when A's job ended was taken for P's lock still live: a job that waits
+  // for the lock, takes it once P's lease lapsed and writes FAILed.
+  test("a job that waits out P's lease, then writes on the free lock, is INCONCLUSIVE, not FAIL", async () => {
+    const record = await runOracle({ oracle: 'V312', target: fixture('job-waits-then-keeps-lease'), params: { ttl: 1000 } });
+    expect(record.verdict).toBe('INCONCLUSIVE');
+    expect(record.counts.aEffects).toBe(1);
+    const unmet = record.preconditions.filter((c) => !c.held);
+    expect(unmet.map((c) => c.name)).toEqual(["P's lock was still live when A's job ended"]);
+    expect(unmet[0]!.detail).toMatch(/not P's token/);
+  }, 120_000);
+});

@@ -35,6 +35,7 @@ export const HOSTILE_CASES: readonly HostileCase[] = [
   { oracle: 'V311', target: fixture('acquire-refused-by-own-clock'), expect: 'INCONCLUSIVE', why: "B refuses a lock its SET took (its own clock): A's key had lapsed" },
   { oracle: 'V312', target: fixture('job-throws-before-lock'), expect: 'ERROR', why: 'job() throws before it takes the lock' },
   { oracle: 'V312', target: fixture('job-never-writes'), params: { timeout: 1000 }, expect: 'INCONCLUSIVE', why: 'a job that never writes' },
+  { oracle: 'V312', target: fixture('job-waits-then-keeps-lease'), params: { ttl: 1000 }, expect: 'INCONCLUSIVE', why: "waits out P's lease, then writes on the free lock (its own token in the key)" },
   { oracle: 'V313', target: fixture('job-long-lease'), params: { timeout: 1200 }, expect: 'INCONCLUSIVE', why: "a lease longer than the run: B never gets in" },
   { oracle: 'V313', target: fixture('job-retakes-free-lock'), expect: 'INCONCLUSIVE', why: "re-takes the lock only after B's lease lapsed" },
   { oracle: 'V313', target: fixture('postgres/job-retakes-free-row'), store: 'postgres', expect: 'INCONCLUSIVE', why: "re-takes its lease row only after B's lapsed (Postgres, read on the declared row)" },
