@@ -113,7 +113,7 @@ export type StoreLocation = string | { key: string; field: string } | LeaseRow;
  * Where a lease lives in a Postgres store: one row of the target's own table, found by its key
  * column, with the `timestamptz` column the lease runs until. The harness reads
  * `<expiresColumn> - now()` there, on the database's own clock, to see how long the lease has left
- * (V315 judges A's writes only while B's lease is live). E.g.
+ * (V315 and V313 judge A's writes only while B's lease is live). E.g.
  * `storeKey: (env) => ({ table: 'leases', keyColumn: 'name', key: env.key, expiresColumn: 'lease_until' })`.
  */
 export interface LeaseRow {
@@ -142,7 +142,7 @@ export interface Target {
    * Without it the harness looks at `env.key`; when it finds nothing there while your holder holds
    * the lock, the oracle says so (INCONCLUSIVE) instead of judging a key nobody writes.
    * On Postgres, a lease kept in a row of your own table: `{ table, keyColumn, key, expiresColumn }`
-   * (LeaseRow); without it a V315 FAIL on Postgres cannot be shown inside B's lease (INCONCLUSIVE).
+   * (LeaseRow); without it a V315 or V313 FAIL on Postgres cannot be shown inside B's lease (INCONCLUSIVE).
    */
   storeKey?(env: TargetEnv): StoreLocation;
   /** Try once to take the lock `env.key` for `env.ttlMs`. Lease when taken, null/false when denied. */
