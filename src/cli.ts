@@ -382,11 +382,20 @@ function summarize(verdict: string, explanation: string, written: string | undef
   process.stderr.write(`\n${colourVerdict(verdict as never)}  ${explanation}\n${written ? `Evidence: ${written}/\n` : ''}`);
 }
 
+/**
+ * Resolves once what was written to stdout has been handed to the OS: process.exit drops what a
+ * pipe has not taken yet, e.g. a --json record past the pipe's 64 KiB when its reader is slow.
+ */
+function stdoutWritten(): Promise<void> {
+  return new Promise((resolve) => process.stdout.write('', () => resolve()));
+}
+
 // Exit explicitly once everything the run started is stopped: a socket still closing somewhere
 // must not keep a finished verdict from returning its exit code.
 main(process.argv.slice(2))
   .then(async (code) => {
     await cleanupAll();
+    await stdoutWritten();
     process.exit(code);
   })
   .catch(async (error: unknown) => {

@@ -4,7 +4,11 @@
  */
 import { describe, expect, test } from 'vitest';
 import { execa } from 'execa';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { closeSync, constants, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { once } from 'node:events';
+import { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
@@ -12,6 +16,7 @@ import { taggedCli } from './tagged-cli.ts';
 
 // Every process a CLI run starts (holders, store servers) inherits a tag, so leftovers() finds them.
 const { cli, leftovers } = taggedCli();
+const LAUNCHER = fileURLToPath(new URL('../bin/lock-oracles.js', import.meta.url));
 
 describe('help and list', () => {
   test('--help and list both answer on stdout; list shows parameters, members needed and references per oracle', async () => {
@@ -83,6 +88,33 @@ describe('machine-readable shapes', () => {
     expect(body.runs[0]!.params.ttl).toBe(100);
     expect(body.violations.map((v) => v.verdict)).toEqual(['PASS', 'PASS']);
   });
+});
+
+test('--json reaches a reader that is slow to take it, whole, past a pipe\'s 64 KiB: the CLI exits once the reader has it all', async () => {
+  // A real pipe (a FIFO; node's own 'pipe' stdio is a socket pair, which holds far more). Eight runs
+  // make a record of ~80 KB. Nothing is read until a second after the verdict line is on stderr
+  // (written after the record: by then the pipe is full and the rest is still in the CLI), or
+  // until the CLI exited: one that exits without waiting for its reader loses the rest.
+  const fifoDir = mkdtempSync(join(tmpdir(), 'cli-fifo-'));
+  const fifo = join(fifoDir, 'stdout');
+  await execa('mkfifo', [fifo]);
+  const reader = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
+  const writer = openSync(fifo, 'w');
+  const child = spawn(process.execPath, [LAUNCHER, 'V310', '--target', 'targets/redis/ioredis/release-bare-del.ts', '--runs', '8', '--json', '--no-report', '--quiet'], { stdio: ['ignore', writer, 'pipe'] });
+  closeSync(writer);
+  const chunks: Buffer[] = [];
+  let read: Promise<unknown> | undefined;
+  const readAll = () => (read ??= once(new Socket({ fd: reader, readable: true, writable: false }).on('data', (chunk: Buffer) => chunks.push(chunk)), 'end'));
+  child.stderr!.on('data', (chunk: Buffer) => {
+    if (/^(FAIL|PASS|INCONCLUSIVE|ERROR) /m.test(stripVTControlCharacters(chunk.toString()))) setTimeout(readAll, 1000);
+  });
+  const [exitCode] = (await once(child, 'exit')) as [number | null];
+  await readAll();
+  rmSync(fifoDir, { recursive: true, force: true });
+  const stdout = Buffer.concat(chunks).toString();
+  expect(exitCode).not.toBe(2);
+  expect(stdout.length).toBeGreaterThan(64 * 1024);
+  expect((JSON.parse(stdout) as { runs: unknown[] }).runs).toHaveLength(8);
 });
 
 describe('bad input: a clear message, exit 2, nothing left running', () => {
