@@ -9,13 +9,17 @@
  * Preconditions: A reached its critical section; B took the lock and wrote while A was stopped;
  * A ran to the end of its job after resuming; with the holding contender, B's lease was still live
  * by the store's own clock when A's offending writes arrived (writes after it lapsed may be A's on
- * a lock it re-took: INCONCLUSIVE).
+ * a lock it re-took: INCONCLUSIVE); with --contender come-and-go, A's next write after resuming came
+ * on its old lease (its token still in the key, or no key at all).
  * Window: from B's first write to the end of A's job; with --contender hold, only up to B's lease's
  * end by the store's own clock, read while B sits at its first write (./V313/b-lease.ts): the
  * key's PTTL on Redis/Valkey; on Postgres the lease row the target declares with storeKey(env)
  * (`expiresColumn - now()`), else B's advisory lock granted to the same B session in pg_locks at
  * B's first write and again after A's job ended. A lease in an undeclared table cannot be read: a
  * violation there is INCONCLUSIVE (a job re-taking its lease row after B's lapsed FAILed before).
+ * With --contender come-and-go B's lease is gone before A resumes, so A's writes after B's count
+ * only on A's old lease: the key, read at A's next write, holding A's token from before its stop or
+ * nothing; a new token there is a new lease A took on the free lock (INCONCLUSIVE, not FAIL).
  * A job that throws: running alone (B's solo count) it is the target's error (ERROR naming job());
  * so is A's, when its last try to reach its first write began more than --ttl after B's solo run
  * ended (no lease the job was asked for could still deny it). B's tries while A's lease may live,
@@ -54,6 +58,7 @@ import { speaksRedis } from '../src/stores/types.ts';
 import { onKey } from '../src/wire/command.ts';
 import { urlForHolder } from '../scenarios/pg-probe.ts';
 import { readBLease, type BLease } from './V313/b-lease.ts';
+import type { ObservedKey } from '../src/scenario.ts';
 
 /** How A is kept out of the way while its lease lapses: SIGSTOP, or its renewal held at the wire. */
 interface Stop {
@@ -194,6 +199,8 @@ export default defineOracle({
     let cTookLock: boolean | undefined;
     /** hold: until when B's lease surely lived by the store's own clock, B held at its first write (./V313/b-lease.ts). */
     let bLease: BLease | undefined;
+    /** On Redis: the lock's value as A was stopped (A's token), to tell A's old lease from a new one. */
+    let aTokenAtStop: string | null | undefined;
 
     // A is stopped after its first write, so a job with a single write would have nothing left to
     // judge. Learn the job's shape first: B runs it alone, unobstructed, once.
@@ -351,7 +358,7 @@ export default defineOracle({
      */
     async function thirdHolderArrives(aNext: Latch, c: Holder) {
       const first = await s.within(Promise.race([aNext.reached.then(() => 'write' as const), aJob.then(() => 'ended' as const)]), p.timeout);
-      if (first === 'write') await s.observeKey('A resumed and is at its next write');
+      if (first === 'write') aOnItsOldLease(await s.observeKey('A resumed and is at its next write'));
       const cLatch = c.holdNextEffect();
       const cJob = c.call('job');
       const cFirst = await s.within(Promise.race([cLatch.reached.then(() => 'write' as const), cJob.then(() => 'ended' as const)]), p.timeout);
@@ -401,9 +408,28 @@ export default defineOracle({
      */
     async function markLeaseEnd() {
       const seen = speaksRedis(s.store.kind) ? await s.observeKey("A stopped: its lease's time left") : undefined;
+      if (seen?.exists) aTokenAtStop = seen.value;
       if (seen?.exists && seen.pttlMs < 0) return; // no expiry on the key: the lease never runs out by itself
       if (seen?.exists) s.leaseRanOut('A', seen.liveUntil, `the key's PTTL ${seen.pttlMs} ms, read ${(seen.sentAt - stop.since).toFixed(1)} ms into A's stop`);
       else s.leaseRanOut('A', stop.since + p.ttl, `at the latest: ${p.ttl} ms after A was stopped, by the TTL it was asked to use (A cannot renew while stopped)`);
+    }
+
+    /**
+     * come-and-go: A's writes after B's break A's section only on A's old lease (its token still in
+     * the key, or no lock at all). A new token there is a new lease A took on the free lock, in a
+     * new critical section that B's no longer overlaps (B came and went before): not judged.
+     */
+    function aOnItsOldLease(atNext: ObservedKey) {
+      const newLease = atNext.exists && aTokenAtStop !== undefined && atNext.value !== aTokenAtStop;
+      preconditions.push({
+        name: "A wrote after B's on its old lease",
+        held: !newLease,
+        detail: !atNext.exists
+          ? `at A's next write after resuming ${atNext.where} found nothing: A wrote holding no lock`
+          : newLease
+            ? `at A's next write after resuming ${atNext.where} gave ${JSON.stringify(atNext.value)}, not the token A held when stopped (${JSON.stringify(aTokenAtStop)}): A took the free lock again with a new lease after B had come and gone, so its writes after B's are in a new critical section`
+            : `at A's next write after resuming ${atNext.where} still gave A's token from before its stop (${JSON.stringify(atNext.value)}): A's old lease went on`,
+      });
     }
 
     function liftAndLog() {

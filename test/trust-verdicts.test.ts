@@ -34,6 +34,17 @@ describe("V313 judges A's writes only while B's lease is live", () => {
     expect(record.counts.aWritesAcceptedAfterBFirstWrite).toBe(1);
     expect(record.preconditions.filter((c) => !c.held).map((c) => c.name)).toEqual(["B's lease was live at A's writes after B's first"]);
   });
+
+  // --contender come-and-go: B's lease is gone before A resumes, so A's writes after B's break A's
+  // section only on A's old lease. A job re-taking the free lock with a new token FAILed.
+  test('come-and-go: a job that re-takes the free lock with a new lease and writes is never FAIL', async () => {
+    const record = await runOracle({ oracle: 'V313', target: fixture('job-retakes-free-lock'), params: { contender: 'come-and-go' } });
+    expect(record.verdict).toBe('INCONCLUSIVE');
+    expect(record.counts.aWritesAcceptedAfterBFirstWrite).toBe(1);
+    const unmet = record.preconditions.filter((c) => !c.held);
+    expect(unmet.map((c) => c.name)).toEqual(["A wrote after B's on its old lease"]);
+    expect(unmet[0]!.detail).toMatch(/A took the free lock again with a new lease/);
+  });
 });
 
 describe("V313 on Postgres judges A's writes only while B's lease is live", () => {

@@ -38,6 +38,7 @@ export const HOSTILE_CASES: readonly HostileCase[] = [
   { oracle: 'V312', target: fixture('job-waits-then-keeps-lease'), params: { ttl: 1000 }, expect: 'INCONCLUSIVE', why: "waits out P's lease, then writes on the free lock (its own token in the key)" },
   { oracle: 'V313', target: fixture('job-long-lease'), params: { timeout: 1200 }, expect: 'INCONCLUSIVE', why: "a lease longer than the run: B never gets in" },
   { oracle: 'V313', target: fixture('job-retakes-free-lock'), expect: 'INCONCLUSIVE', why: "re-takes the lock only after B's lease lapsed" },
+  { oracle: 'V313', target: fixture('job-retakes-free-lock'), params: { contender: 'come-and-go' }, expect: 'INCONCLUSIVE', why: 'after B came and went, re-takes the free lock with a new token' },
   { oracle: 'V313', target: fixture('postgres/job-retakes-free-row'), store: 'postgres', expect: 'INCONCLUSIVE', why: "re-takes its lease row only after B's lapsed (Postgres, read on the declared row)" },
   { oracle: 'V313', target: fixture('postgres/job-retakes-free-row-undeclared'), store: 'postgres', expect: 'INCONCLUSIVE', why: "the same, its lease row not declared: the window cannot be read" },
   { oracle: 'V313', target: fixture('job-one-write'), expect: 'INCONCLUSIVE', why: 'a job with one write: nothing left after the pause' },
