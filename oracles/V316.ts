@@ -12,7 +12,12 @@
  * its guard fired, and while the operation was still running); each operation was still running
  * when its limit came, or its guard fired (one that returns on its own first never needed its guard).
  * Window: each operation from its start to --ttl + 2 × --tolerance ms later (a firing is timed on the
- * holder's own monotonic clock, so a late IPC cannot move it); no store lease is involved.
+ * holder's own monotonic clock, so a late IPC cannot move it); no store lease is involved. A guard
+ * silent by then is asked twice for its clock (its event loop goes round, running a timer due while
+ * its process was starved) before it counts as not firing. A firing late by more than --tolerance
+ * counts only when its clock was stepped back by about that much (within --tolerance of the step):
+ * a process starved of CPU fires a correct guard late, never early, and not by the step (else
+ * INCONCLUSIVE, when no other firing counts).
  * timeout() that throws without having reported its timeout is the target's error (ERROR).
  */
 import { defineOracle, type Check, nothingProven } from '../src/oracle.ts';
@@ -106,6 +111,13 @@ export default defineOracle({
     await Promise.all(legs.map((leg) => s.within(leg.call, Math.max(0, leg.startedAt + waitFor - s.now()))));
     // A timeout that fired is timed from the call's start by the holder's clock, which its result carries.
     const firedFor = (leg: Leg) => s.resource.effects().find((e) => e.holder === leg.holder.id && e.name === 'timeout');
+    // A guard not seen firing by then may be one whose process was starved of CPU when it was due:
+    // two clock reads answered one after the other let its event loop go round (its due timers run)
+    // at least once, so a guard still silent after them was not due by its own reckoning.
+    for (const leg of legs.filter((l) => !firedFor(l))) {
+      // (A holder that died answers nothing: the engine's check that every holder lived says so.)
+      for (let round = 0; round < 2; round++) await s.within(leg.holder.clock({ op: 'read' }, false).catch(() => undefined), 10_000);
+    }
     await Promise.all(legs.filter((leg) => firedFor(leg) && !leg.span).map((leg) => s.within(leg.call, 10_000)));
     // Firing is reported with env.effect("timeout"); a throw before that is the target's error.
     for (const leg of legs) {
@@ -141,10 +153,27 @@ export default defineOracle({
       });
       const elapsed = fired ? (fired.holderAt !== undefined && leg.span ? fired.holderAt - leg.span.began : fired.t - leg.startedAt) : undefined;
       const onTime = elapsed !== undefined && Math.abs(elapsed - p.ttl) <= p.tolerance;
-      return { leg, fired, elapsed, onTime };
+      // A process starved of CPU fires a timer late, never early, and by its own lateness, not the
+      // step's: a late firing counts only when the clock was stepped back by about that much.
+      const lateBy = elapsed === undefined ? undefined : elapsed - p.ttl;
+      const lateNotByStep = lateBy !== undefined && lateBy > p.tolerance && !(leg.deltaMs < 0 && lateBy >= -leg.deltaMs - p.tolerance);
+      return { leg, fired, elapsed, onTime, lateBy, lateNotByStep };
     });
 
-    const late = results.filter((r) => !r.onTime);
+    const late = results.filter((r) => !r.onTime && !r.lateNotByStep);
+    const starved = results.filter((r) => r.lateNotByStep);
+    if (late.length === 0) {
+      for (const r of starved) {
+        preconditions.push({
+          name: `${r.leg.holder.id}'s late firing is its wall-clock step's doing`,
+          held: false,
+          detail:
+            `${r.leg.holder.id}'s timeout fired ${r.lateBy!.toFixed(1)} ms late by its own monotonic clock, but its wall clock was stepped ${r.leg.deltaMs > 0 ? 'forward' : 'back'} ${Math.abs(r.leg.deltaMs)} ms: ` +
+            (r.leg.deltaMs > 0 ? 'a step forward makes a guard on the wall clock fire early, never late' : `a guard on the wall clock would fire about ${Math.abs(r.leg.deltaMs)} ms late`) +
+            ', so its process was late (starved of CPU on a loaded machine), not its guard following the wall clock',
+        });
+      }
+    }
     const offending: Array<HistoryEvent | EffectRecord> = late.flatMap((r) => [...(r.leg.step ? [r.leg.step] : []), ...(r.fired ? [r.fired] : [])]);
     const describe = (r: (typeof results)[number]) =>
       r.elapsed === undefined

@@ -64,3 +64,16 @@ describe("V312 takes the key for P's lock only while it holds P's token", () => 
     expect(unmet[0]!.detail).toMatch(/not P's token/);
   }, 120_000);
 });
+
+describe("V316 counts a late firing only when the wall-clock step explains it", () => {
+  // A correct monotonic guard in a process starved of CPU as it fell due fired ~300 ms late and was
+  // called a guard that follows the wall clock (B's clock stepped forward, yet it fired late).
+  test('a monotonic guard whose process is starved 400 ms as it falls due is INCONCLUSIVE, not FAIL', async () => {
+    const record = await runOracle({ oracle: 'V316', target: fixture('clock/timeout-monotonic-starved') });
+    expect(record.verdict).toBe('INCONCLUSIVE');
+    expect(record.counts.AErrorMs).toBeGreaterThan(250);
+    expect(record.counts.BErrorMs).toBeGreaterThan(250);
+    const unmet = record.preconditions.filter((c) => !c.held).map((c) => c.name);
+    expect(unmet).toEqual(["A's late firing is its wall-clock step's doing", "B's late firing is its wall-clock step's doing"]);
+  }, 120_000);
+});

@@ -46,6 +46,7 @@ export const HOSTILE_CASES: readonly HostileCase[] = [
   { oracle: 'V314', target: fixture('postgres/b-always-denied'), params: { scenario: 'pooler' }, expect: 'INCONCLUSIVE', why: "B denied by something other than A's lock" },
   { oracle: 'V315', target: fixture('leader/fixed-long-lease'), params: { ttl: 100, timeout: 600 }, expect: 'INCONCLUSIVE', why: "a leader lease longer than the run" },
   { oracle: 'V315', target: fixture('leader/b-stops-renewing'), expect: 'INCONCLUSIVE', why: "A writes only on a lock B let lapse" },
+  { oracle: 'V316', target: fixture('clock/timeout-monotonic-starved'), expect: 'INCONCLUSIVE', why: 'a monotonic guard in a process starved of CPU 400 ms as it falls due: late, not by the step' },
   { oracle: 'V316', target: fixture('clock/timeout-fast-operation'), params: { ttl: 400, tolerance: 100 }, expect: 'INCONCLUSIVE', why: 'an operation that returns before its timeout' },
   { oracle: 'V317', target: fixture('clock/lease-takeover-only'), store: 'postgres', expect: 'INCONCLUSIVE', why: 'takes over but never holds' },
   { oracle: 'V317', target: fixture('clock/slow-b-acquire'), store: 'redis', expect: 'INCONCLUSIVE', why: "B's early try lands after A's lease lapsed on time" },
