@@ -17,7 +17,7 @@ import { binaryRuns } from '../binary-runs.ts';
 import { spawnServer, waitUntilReady } from '../server-process.ts';
 import { StoreUnavailableError, type StartedStore, type StoreRecipe } from '../types.ts';
 import { pgShow } from './pg-show.ts';
-import { giveTo, runAs, serverUser } from './server-user.ts';
+import { giveTo, runAs, serverUser, serverUserMissing } from './server-user.ts';
 
 const BINARY = '/usr/sbin/pgbouncer';
 
@@ -62,13 +62,7 @@ export const pgbouncerRecipe: StoreRecipe = {
     if (!(await binaryRuns(BINARY))) {
       return new StoreUnavailableError(`${BINARY} is not installed on this machine.`, 'npm run setup   (runs: apt-get install -y pgbouncer)');
     }
-    try {
-      serverUser();
-      return null;
-    } catch (error) {
-      if (error instanceof StoreUnavailableError) return error;
-      throw error;
-    }
+    return serverUserMissing();
   },
   async startLocal({ port, dir, request, startStore }) {
     const user = serverUser();

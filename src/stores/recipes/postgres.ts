@@ -18,7 +18,7 @@ import { serverClockFor } from './clock-offset/server-clock.ts';
 import { findPostgresBinaries, type PostgresBinaries } from './postgres-binaries.ts';
 import { copyTemplate, ensureTemplate } from './postgres-template.ts';
 import { pgShow } from './pg-show.ts';
-import { giveTo, runAs, serverUser, type ServerUser } from './server-user.ts';
+import { giveTo, runAs, serverUser, serverUserMissing, type ServerUser } from './server-user.ts';
 
 const INSTALL = 'npm run setup   (runs: apt-get install -y postgresql)';
 
@@ -100,13 +100,7 @@ export const postgresRecipe: StoreRecipe = {
         INSTALL,
       );
     }
-    try {
-      serverUser();
-      return null;
-    } catch (error) {
-      if (error instanceof StoreUnavailableError) return error;
-      throw error;
-    }
+    return serverUserMissing();
   },
   async startLocal({ port, dir, request }) {
     const bin = findPostgresBinaries();

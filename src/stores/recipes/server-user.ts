@@ -29,6 +29,17 @@ export function serverUser(): ServerUser | undefined {
   return { uid: Number(uid), gid: Number(gid), name: 'postgres' };
 }
 
+/** Why the servers could not run as their user here (for a recipe's `missing()`), or null. */
+export function serverUserMissing(): StoreUnavailableError | null {
+  try {
+    serverUser();
+    return null;
+  } catch (error) {
+    if (error instanceof StoreUnavailableError) return error;
+    throw error;
+  }
+}
+
 /** Give `path` (not recursive) to the server user; a no-op when running as the current user. */
 export function giveTo(user: ServerUser | undefined, path: string): void {
   if (user) chownSync(path, user.uid, user.gid);
