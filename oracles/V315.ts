@@ -34,7 +34,7 @@ import type { WireProxy, WireFaultHandle } from '../src/wire/proxy.ts';
 import { killFromStore } from '../src/wire/store-kill.ts';
 import { speaksRedis } from '../src/stores/types.ts';
 import type { Scenario } from '../src/scenario.ts';
-import { isLeaseRow } from '../src/stores/redis-probe.ts';
+import { isLeaseRow } from '../src/stores/store-location.ts';
 import { observeLeaseRow } from '../scenarios/pg-observe.ts';
 import { armPoint } from '../src/explore/arm-point.ts';
 import { traceFromFirstWrite } from '../src/explore/traces.ts';

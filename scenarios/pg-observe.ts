@@ -5,7 +5,7 @@
 import type { StartedStore } from '../src/stores/types.ts';
 import { PgProbe, type AdvisoryLock, type ClientSession } from './pg-probe.ts';
 import type { ObservedKey, Scenario } from '../src/scenario.ts';
-import { describeLocation } from '../src/stores/redis-probe.ts';
+import { describeLocation } from '../src/stores/store-location.ts';
 import type { LeaseRow } from '../targets/contract.ts';
 
 const probes = new WeakMap<Scenario, Promise<PgProbe>>();

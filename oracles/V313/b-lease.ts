@@ -11,7 +11,7 @@
  */
 import type { Scenario } from '../../src/scenario.ts';
 import { speaksRedis } from '../../src/stores/types.ts';
-import { isLeaseRow } from '../../src/stores/redis-probe.ts';
+import { isLeaseRow } from '../../src/stores/store-location.ts';
 import { describeLocks, observeAdvisoryLocks, observeLeaseRow } from '../../scenarios/pg-observe.ts';
 import { holderApplication } from '../../scenarios/pg-probe.ts';
 

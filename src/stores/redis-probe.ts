@@ -4,7 +4,8 @@
  * lapsed) and to judge.
  */
 import { Redis } from 'ioredis';
-import type { LeaseRow, StoreLocation } from '../../targets/contract.ts';
+import type { StoreLocation } from '../../targets/contract.ts';
+import { describeLocation, isLeaseRow, keyOf } from './store-location.ts';
 
 export interface KeyState {
   /** Where the harness looked: "GET lock.k" or "HGET job:k owner". */
@@ -14,23 +15,6 @@ export interface KeyState {
   value: string | null;
   /** PTTL of the key: ms left, -1 when the key has no expiry, -2 when it does not exist. */
   pttlMs: number;
-}
-
-/** The key a location names (the hash's key for a hash field, the key column's value for a lease row). */
-export function keyOf(location: StoreLocation): string {
-  return typeof location === 'string' ? location : location.key;
-}
-
-/** A location in a Postgres table (a lease row), not in a Redis key. */
-export function isLeaseRow(location: StoreLocation): location is LeaseRow {
-  return typeof location === 'object' && 'table' in location;
-}
-
-/** How the harness reads a location, as the evidence shows it. */
-export function describeLocation(location: StoreLocation): string {
-  if (typeof location === 'string') return `GET ${location}`;
-  if (isLeaseRow(location)) return `${location.expiresColumn} - now() of ${location.table} where ${location.keyColumn} = '${location.key}'`;
-  return `HGET ${location.key} ${location.field}`;
 }
 
 export class RedisProbe {

@@ -2,19 +2,14 @@
 import { randomUUID } from 'node:crypto';
 import { defineTarget } from '../contract.ts';
 import { sleep, stepMs, steps } from '../redis/job-params.ts';
-import { dropLease, leaseRow, takeLease } from './lease-row.ts';
+import { dropLease, leaseRowMembers, takeLease } from './lease-row.ts';
 import { pgPoolSlot } from './pool.ts';
-import { ensureTable, LEASES } from './schema.ts';
 
 const pool = pgPoolSlot();
 
 export default defineTarget({
-  storeKey: leaseRow,
   description: 'pg job: lease row taken with INSERT … ON CONFLICT … WHERE lease_until < now(), no renewal, writes, delete',
-  async connect(env) {
-    await pool.connect(env);
-    await ensureTable(pool.get(), LEASES);
-  },
+  ...leaseRowMembers(pool),
   async job(env) {
     const me = `${env.holder}:${randomUUID()}`;
     if (!(await takeLease(pool.get(), env.key, me, env.ttlMs))) {
@@ -27,5 +22,4 @@ export default defineTarget({
     }
     await dropLease(pool.get(), env.key, me);
   },
-  close: () => pool.close(),
 });

@@ -3,10 +3,27 @@
  * ours and unexpired, deleted only by its holder. `ttlMs` is the lease.
  */
 import type pg from 'pg';
-import type { LeaseRow, TargetEnv } from '../contract.ts';
+import type { LeaseRow, Target, TargetEnv } from '../contract.ts';
+import type { PgPoolSlot } from './pool.ts';
+import { ensureTable, LEASES } from './schema.ts';
 
 /** Where the lease lives, for the harness to read its time left (a target's storeKey). */
 export const leaseRow = (env: TargetEnv): LeaseRow => ({ table: 'lock_oracles_leases', keyColumn: 'key', key: env.key, expiresColumn: 'lease_until' });
+
+/**
+ * The members every target built on this lease row shares: where the lease lives (storeKey),
+ * connecting its pool and creating the lease table, and closing the pool.
+ */
+export function leaseRowMembers(pool: PgPoolSlot): Required<Pick<Target, 'storeKey' | 'connect' | 'close'>> {
+  return {
+    storeKey: leaseRow,
+    async connect(env) {
+      await pool.connect(env);
+      await ensureTable(pool.get(), LEASES);
+    },
+    close: () => pool.close(),
+  };
+}
 
 const TAKE = `INSERT INTO lock_oracles_leases AS l (key, holder, lease_until)
   VALUES ($1, $2, now() + $3 * interval '1 millisecond')

@@ -3,19 +3,14 @@ import { randomUUID } from 'node:crypto';
 import { defineTarget } from '../../contract.ts';
 import { sleep, stepMs } from '../../redis/job-params.ts';
 import { pgPoolSlot } from '../pool.ts';
-import { ensureTable, LEASES } from '../schema.ts';
 import { pollEvery, takeOrRenew } from './lease.ts';
-import { leaseRow } from '../lease-row.ts';
+import { leaseRowMembers } from '../lease-row.ts';
 
 const pool = pgPoolSlot();
 
 export default defineTarget({
   description: 'pg leader: a timer renews or takes the lease row and sets isLeader; each write trusts the flag',
-  storeKey: leaseRow,
-  async connect(env) {
-    await pool.connect(env);
-    await ensureTable(pool.get(), LEASES);
-  },
+  ...leaseRowMembers(pool),
   async leader(env) {
     const me = `${env.holder}:${randomUUID()}`;
     let isLeader = false;
@@ -35,5 +30,4 @@ export default defineTarget({
       clearInterval(timer);
     }
   },
-  close: () => pool.close(),
 });

@@ -3,9 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { defineTarget } from '../../contract.ts';
 import { sleep, stepMs } from '../../redis/job-params.ts';
 import { pgPoolSlot } from '../pool.ts';
-import { ensureTable, LEASES } from '../schema.ts';
 import { takeOrRenew } from './lease.ts';
-import { leaseRow } from '../lease-row.ts';
+import { leaseRowMembers } from '../lease-row.ts';
 
 const pool = pgPoolSlot();
 
@@ -18,11 +17,7 @@ function within(answer: Promise<boolean>, ms: number): Promise<boolean> {
 
 export default defineTarget({
   description: 'pg leader: renew-or-take the lease row before every write; write only if confirmed within ttl minus a margin, else step down',
-  storeKey: leaseRow,
-  async connect(env) {
-    await pool.connect(env);
-    await ensureTable(pool.get(), LEASES);
-  },
+  ...leaseRowMembers(pool),
   async leader(env) {
     const me = `${env.holder}:${randomUUID()}`;
     const validFor = env.ttlMs - Math.max(1, Math.floor(env.ttlMs / 10)); // margin for transit and clock drift
@@ -33,5 +28,4 @@ export default defineTarget({
       await sleep(stepMs(env));
     }
   },
-  close: () => pool.close(),
 });
