@@ -17,7 +17,8 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { inputTimes, isCommonJs, keepSourceLocation, loadWithNodeRequire, REQUIRE_BANNER, REQUIRED, writeAtomically, type SourceLocation } from './compile-module.ts';
+import { isCommonJs } from './module-kind.ts';
+import { inputTimes, keepSourceLocation, loadWithNodeRequire, REQUIRE_BANNER, REQUIRED, writeAtomically, type SourceLocation } from './compile-module.ts';
 
 export interface DistStamp {
   /** The compiled CLI to import, relative to the package root. */

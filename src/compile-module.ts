@@ -18,6 +18,8 @@ import { isBuiltin } from 'node:module';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { isCommonJs } from './module-kind.ts';
+import { bundlePackages, bundlingPackages, packageRoot } from './package-bundle.ts';
 
 const CACHE = join(tmpdir(), 'lock-oracles-cache', 'modules');
 /**
@@ -40,6 +42,8 @@ const TYPESCRIPT = /\.[mc]?tsx?$/;
 interface Compiled {
   file: string;
   inputs: Map<string, number>;
+  /** A package bundle's: the package files it serves. */
+  served?: string[];
 }
 const compiled = new Map<string, Promise<Compiled>>();
 
@@ -49,44 +53,94 @@ const compiled = new Map<string, Promise<Compiled>>();
  * beside the outputs: a fresh CLI whose target did not change starts no esbuild at all.
  */
 export async function compileModule(entry: string): Promise<string> {
-  const known = (await compiled.get(entry)?.catch(() => undefined)) ?? readManifest(entry);
+  return (await cachedBuild(`module ${entry}`, () => compile(entry))).file;
+}
+
+/** What was built for `key`, by this process or an earlier one (a manifest), or a new build when an input changed. */
+async function cachedBuild(key: string, build: () => Promise<Compiled>): Promise<Compiled> {
+  const pending = compiled.get(key);
+  const known = pending ? await pending.catch(() => undefined) : readManifest(key);
   if (known && unchanged(known.inputs) && existsSync(known.file)) {
     touch(dirname(known.file));
-    return known.file;
+    return known;
   }
-  const next = compile(entry);
-  compiled.set(entry, next);
-  next.catch(() => compiled.delete(entry));
-  return (await next).file;
+  const next = build().then((done) => {
+    writeManifest(key, done);
+    return done;
+  });
+  compiled.set(key, next);
+  next.catch(() => compiled.delete(key));
+  return next;
 }
 
-/** A change to how modules are compiled (this file) invalidates what earlier versions compiled. */
-const COMPILER = createHash('sha256').update(readFileSync(fileURLToPath(import.meta.url))).digest('hex');
+/** A change to how modules are compiled (this file and the two it uses) invalidates what earlier versions compiled. */
+const COMPILER = ['./compile-module.ts', './package-bundle.ts', './module-kind.ts']
+  .reduce((hash, file) => hash.update(readFileSync(fileURLToPath(new URL(file, import.meta.url)))), createHash('sha256'))
+  .digest('hex');
 
-function manifestPath(entry: string): string {
-  return join(CACHE, `${createHash('sha256').update(COMPILER).update(entry).digest('hex').slice(0, 24)}.json`);
+function manifestPath(key: string): string {
+  const packages = bundlingPackages() ? 'bundled' : 'node';
+  return join(CACHE, `${createHash('sha256').update(COMPILER).update(packages).update(key).digest('hex').slice(0, 24)}.json`);
 }
 
-function readManifest(entry: string): Compiled | undefined {
+function readManifest(key: string): Compiled | undefined {
   try {
-    const { file, inputs } = JSON.parse(readFileSync(manifestPath(entry), 'utf8')) as { file: string; inputs: Array<[string, number]> };
-    return { file, inputs: new Map(inputs) };
+    const { file, inputs, served } = JSON.parse(readFileSync(manifestPath(key), 'utf8')) as { file: string; inputs: Array<[string, number]>; served?: string[] };
+    return { file, inputs: new Map(inputs), ...(served ? { served } : {}) };
   } catch {
     return undefined;
   }
 }
 
-function writeManifest(entry: string, done: Compiled): void {
-  const path = manifestPath(entry);
+function writeManifest(key: string, done: Compiled): void {
+  const path = manifestPath(key);
   const staging = `${path}.${process.pid}`;
-  writeFileSync(staging, JSON.stringify({ file: done.file, inputs: [...done.inputs] }));
+  writeFileSync(staging, JSON.stringify({ file: done.file, inputs: [...done.inputs], ...(done.served ? { served: done.served } : {}) }));
   renameSync(staging, path);
 }
 
 async function compile(entry: string): Promise<Compiled> {
   pruneOnce();
+  const packages = new Set<string>();
+  let result = await buildTarget(entry, leaveToNode({ packages }));
+  let packageInputs = new Map<string, number>();
+  if (packages.size && bundlingPackages()) {
+    const bundle = await packageBundle([...packages].sort());
+    if (bundle.served?.length) {
+      result = await buildTarget(entry, leaveToNode({ packages, bundle: { file: bundle.file, served: new Set(bundle.served) } }));
+      packageInputs = bundle.inputs;
+    }
+  }
+  const dir = writeOutputs(result.outputFiles);
+  const output = Object.entries(result.metafile.outputs).find(([, o]) => o.entryPoint !== undefined)![0];
+  return { file: join(dir, basename(output)), inputs: new Map([...inputTimes(result.metafile.inputs), ...packageInputs]) };
+}
+
+/** The package bundle for these package files, shared by every target that loads the same ones (src/package-bundle.ts). */
+function packageBundle(entries: string[]): Promise<Compiled> {
+  return cachedBuild(`packages ${entries.join('\n')}`, async () => {
+    const bundle = await bundlePackages({ entries, exclude: [PACKAGE_ROOT.replace(/\/$/, '')] });
+    // None bundled is remembered too: a file serving nothing, rebuilt when one of the entries changes.
+    const contents = bundle?.contents ?? new TextEncoder().encode('module.exports = {};\n');
+    const dir = writeOutputs([{ path: '/packages.cjs', contents }]);
+    const inputs = bundle?.inputs ?? entries;
+    return { file: join(dir, 'packages.cjs'), inputs: new Map(inputs.map((path) => [path, mtime(path)])), served: [...(bundle?.served ?? [])] };
+  });
+}
+
+/** Writes build outputs into the cache dir named by their content (kept if already there); returns that dir. */
+function writeOutputs(files: ReadonlyArray<{ path: string; contents: Uint8Array }>): string {
+  const hash = createHash('sha256');
+  for (const file of files) hash.update(file.path).update(file.contents);
+  const dir = join(CACHE, hash.digest('hex').slice(0, 24));
+  if (existsSync(dir)) touch(dir);
+  else writeAtomically(dir, files);
+  return dir;
+}
+
+async function buildTarget(entry: string, plugin: Plugin) {
   const { build } = await import('esbuild');
-  const result = await build({
+  return build({
     entryPoints: [entry],
     bundle: true,
     splitting: true,
@@ -105,49 +159,64 @@ async function compile(entry: string): Promise<Compiled> {
     metafile: true,
     write: false,
     logLevel: 'silent',
-    plugins: [leaveToNode],
+    plugins: [plugin],
     banner: { js: REQUIRE_BANNER },
   });
-  const hash = createHash('sha256');
-  for (const file of result.outputFiles) hash.update(file.path).update(file.contents);
-  const dir = join(CACHE, hash.digest('hex').slice(0, 24));
-  if (existsSync(dir)) touch(dir);
-  else writeAtomically(dir, result.outputFiles);
-  const output = Object.entries(result.metafile.outputs).find(([, o]) => o.entryPoint !== undefined)![0];
-  const done = { file: join(dir, basename(output)), inputs: inputTimes(result.metafile.inputs) };
-  writeManifest(entry, done);
-  return done;
 }
 
-/** TypeScript is bundled; whatever node can load itself is imported from where it is. */
-const leaveToNode: Plugin = {
-  name: 'leave-to-node',
-  setup(build) {
-    build.onResolve({ filter: /.*/ }, async (args) => {
-      if (args.kind === 'entry-point' || args.pluginData?.resolving) return undefined;
-      if (isBuiltin(args.path)) return { path: args.path, external: true };
-      const self = SELF_IMPORTS[args.path];
-      if (self && !relative(PACKAGE_ROOT, args.importer).startsWith('..')) return { path: join(PACKAGE_ROOT, self) };
-      const found = await build.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: { resolving: true } });
-      if (found.errors.length) return { errors: found.errors };
-      if (found.external) return { path: found.path, external: true };
-      if (TYPESCRIPT.test(found.path)) return { path: found.path };
-      if (isCommonJs(found.path)) return { path: found.path, namespace: REQUIRED };
-      return { path: pathToFileURL(found.path).href, external: true };
-    });
-    loadWithNodeRequire(build);
-    keepSourceLocation(build);
-  },
-};
+interface LeaveToNode {
+  /** Filled with the package files the target loads (what src/package-bundle.ts may bundle). */
+  packages: Set<string>;
+  /** The bundle serving some of them. */
+  bundle?: { file: string; served: Set<string> };
+}
+
+/**
+ * TypeScript is bundled; whatever node can load itself is imported from where it is, or, for a
+ * package file the package bundle serves, taken from that bundle (one require for all of them).
+ */
+function leaveToNode({ packages, bundle }: LeaveToNode): Plugin {
+  return {
+    name: 'leave-to-node',
+    setup(build) {
+      build.onResolve({ filter: /.*/ }, async (args) => {
+        if (args.kind === 'entry-point' || args.pluginData?.resolving) return undefined;
+        if (isBuiltin(args.path)) return { path: args.path, external: true };
+        const self = SELF_IMPORTS[args.path];
+        if (self && !relative(PACKAGE_ROOT, args.importer).startsWith('..')) return { path: join(PACKAGE_ROOT, self) };
+        const found = await build.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: { resolving: true } });
+        if (found.errors.length) return { errors: found.errors };
+        if (found.external) return { path: found.path, external: true };
+        if (TYPESCRIPT.test(found.path)) return { path: found.path };
+        if (packageRoot(found.path)) packages.add(found.path);
+        const asRequired = args.kind === 'require-call';
+        if (bundle?.served.has(found.path)) return { path: found.path, namespace: BUNDLED, pluginData: { bundle: bundle.file, asRequired } };
+        if (isCommonJs(found.path)) return { path: found.path, namespace: REQUIRED, pluginData: { asRequired } };
+        return { path: pathToFileURL(found.path).href, external: true };
+      });
+      loadWithNodeRequire(build);
+      build.onLoad({ filter: /.*/, namespace: BUNDLED }, (args) => {
+        const { bundle: file, asRequired } = args.pluginData as { bundle: string; asRequired: boolean };
+        const exports = `${REQUIRE}(${JSON.stringify(file)})[${JSON.stringify(args.path)}]()`;
+        return { contents: `module.exports = ${asRequired ? exports : `${NODE_NAMESPACE}(${exports})`};`, loader: 'js' };
+      });
+      keepSourceLocation(build);
+    },
+  };
+}
+
+const BUNDLED = 'package-bundle';
 
 /** Resolve a module to `{ path: <what node's require is given>, namespace: REQUIRED }` and it is loaded with node's require (REQUIRE_BANNER). */
 export const REQUIRED = 'node-require';
 
 export function loadWithNodeRequire(build: PluginBuild): void {
-  build.onLoad({ filter: /.*/, namespace: REQUIRED }, (args) => ({
-    contents: `module.exports = ${NODE_NAMESPACE}(${REQUIRE}(${JSON.stringify(args.path)}));`,
-    loader: 'js',
-  }));
+  build.onLoad({ filter: /.*/, namespace: REQUIRED }, (args) => {
+    const exports = `${REQUIRE}(${JSON.stringify(args.path)})`;
+    // A require() call gets module.exports itself; an import gets the namespace node's ESM loader gives.
+    const asRequired = (args.pluginData as { asRequired?: boolean } | undefined)?.asRequired === true;
+    return { contents: `module.exports = ${asRequired ? exports : `${NODE_NAMESPACE}(${exports})`};`, loader: 'js' };
+  });
 }
 
 const REQUIRE = '__lockOraclesRequire';
@@ -158,22 +227,6 @@ export const REQUIRE_BANNER = [
   `const ${REQUIRE} = __lockOraclesCreateRequire(${IMPORT_META}.url);`,
   `const ${NODE_NAMESPACE} = (m) => Object.assign(Object.create(null), m !== null && (typeof m === 'object' || typeof m === 'function') ? m : {}, { default: m, __esModule: true });`,
 ].join('\n');
-
-const packageTypes = new Map<string, string | undefined>();
-/** Whether node loads this file as CommonJS: .cjs, or .js/no extension under a package.json without "type": "module". */
-export function isCommonJs(path: string): boolean {
-  if (path.endsWith('.cjs')) return true;
-  if (!/(\.js|\/[^./]+)$/.test(path)) return false;
-  for (let dir = dirname(path); ; dir = dirname(dir)) {
-    if (!packageTypes.has(dir)) {
-      const manifest = join(dir, 'package.json');
-      packageTypes.set(dir, existsSync(manifest) ? ((JSON.parse(readFileSync(manifest, 'utf8')) as { type?: string }).type ?? 'commonjs') : undefined);
-    }
-    const type = packageTypes.get(dir);
-    if (type !== undefined) return type !== 'module';
-    if (dirname(dir) === dir) return true;
-  }
-}
 
 /** How a bundled file's `import.meta.url` / `.filename` / `.dirname` are written for the source file at `path`. */
 export interface SourceLocation {

@@ -10,9 +10,9 @@
  * lock-oracles-clock-offset-<uid>: the built clock library).
  */
 import { readdirSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { dirOwner, ownerAlive } from './run-owner.ts';
+import { scratchRoots } from './run-dir.ts';
 import { dockerSocketPath, engineAnswers, engineRequest } from './stores/engine-socket.ts';
 import { OWNER_PID_LABEL, OWNER_START_LABEL, RUN_LABEL, STORE_LABEL } from './stores/labels.ts';
 import { postmasterSegment, removeSegment } from './stores/sysv-shm.ts';
@@ -31,7 +31,7 @@ export interface Reaped {
 
 export async function reapLeftovers(now = Date.now()): Promise<Reaped> {
   const reaped: Reaped = { removed: [], failed: [] };
-  reapDirs(tmpdir(), now, reaped);
+  for (const root of scratchRoots()) reapDirs(root, now, reaped);
   await reapContainers(now, reaped);
   return reaped;
 }

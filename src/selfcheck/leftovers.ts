@@ -6,10 +6,10 @@
  * after its parent died is still recognised by pid and start time).
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { dirOwner, processStart } from '../run-owner.ts';
 import { RUN_DIR } from '../reaper.ts';
+import { scratchRoots } from '../run-dir.ts';
 import { dockerSocketPath, engineAnswers, engineRequest } from '../stores/engine-socket.ts';
 import { OWNER_PID_LABEL, STORE_LABEL } from '../stores/labels.ts';
 import { sharedMemorySegments } from '../stores/sysv-shm.ts';
@@ -51,8 +51,10 @@ export function watchLeftovers(exclude: () => ReadonlySet<number>): LeftoverWatc
       for (const s of sharedMemorySegments()) {
         if (!segmentsBefore.has(s.id) && creators.has(s.creatorPid)) found.push(`shared memory segment ${s.id} (${s.bytes} bytes, made by pid ${s.creatorPid}, ${s.attached} attached)`);
       }
-      for (const name of readdirSync(tmpdir())) {
-        if (RUN_DIR.test(name) && dirOwner(join(tmpdir(), name))?.pid === process.pid) found.push(`dir ${join(tmpdir(), name)}`);
+      for (const root of scratchRoots()) {
+        for (const name of readdirSync(root)) {
+          if (RUN_DIR.test(name) && dirOwner(join(root, name))?.pid === process.pid) found.push(`dir ${join(root, name)}`);
+        }
       }
       found.push(...(await ownContainers()));
       return found;

@@ -28,7 +28,7 @@ export interface ServerProcess {
   pause(): Promise<void>;
   resume(): Promise<void>;
   kill(): Promise<void>;
-  /** SIGTERM, then SIGKILL after `graceMs`; resolves when the process is gone. */
+  /** SIGTERM, then SIGKILL after `graceMs` (0: SIGKILL at once); resolves when the process is gone. */
   stop(graceMs?: number): Promise<void>;
 }
 
@@ -69,6 +69,11 @@ export function spawnServer(options: ServerProcessOptions): ServerProcess {
   };
   const stop = async (graceMs = 2000) => {
     if (gone) return;
+    if (graceMs === 0) {
+      signal('SIGKILL');
+      await exited;
+      return;
+    }
     signal('SIGCONT');
     signal('SIGTERM');
     const timer = setTimeout(() => signal('SIGKILL'), graceMs);

@@ -76,6 +76,9 @@ function scratchSettings(port: number, socketDir: string): string[] {
     fsync: 'off',
     synchronous_commit: 'off',
     full_page_writes: 'off',
+    // Dynamic shared memory as files in the data dir (pg_dynshmem/), removed with it: the default
+    // (posix) leaves a /dev/shm/PostgreSQL.* file behind whenever a postmaster is SIGKILLed.
+    dynamic_shared_memory_type: 'mmap',
   };
   return Object.entries(settings).flatMap(([name, value]) => ['-c', `${name}=${value}`]);
 }

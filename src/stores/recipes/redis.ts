@@ -65,7 +65,9 @@ function redisLike(kind: StoreKind, defaultBinary: string, installHint: string):
           kill: server.kill,
           ...(clock ? { clock: clock.control } : {}),
         },
-        stop: () => server.stop(),
+        // Nothing to keep (no RDB, no AOF), and a SIGTERM waits for redis's next serverCron tick
+        // (up to 100 ms at the default hz 10; 22–116 ms measured): killed at once instead.
+        stop: () => server.stop(0),
       };
     },
   };

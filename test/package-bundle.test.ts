@@ -1,0 +1,77 @@
+/**
+ * A target's packages are bundled into one CommonJS file for its holders (src/package-bundle.ts)
+ * only where that changes nothing a module can see: its own __filename / __dirname, its own
+ * strictness, one instance per module; a package that asks node's module system about itself, an
+ * ES module, and everything such a package loads, stay node's. The packages here are written into a
+ * scratch node_modules; the compiled target runs in a real node process.
+ */
+import { execa } from 'execa';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, expect, it } from 'vitest';
+import { bundlePackages, packageRoot } from '../src/package-bundle.ts';
+import { compileModule } from '../src/compile-module.ts';
+
+const project = mkdtempSync(join(tmpdir(), 'lock-oracles-package-bundle-'));
+afterAll(() => rmSync(project, { recursive: true, force: true }));
+const modules = join(project, 'node_modules');
+
+function write(path: string, text: string): void {
+  mkdirSync(dirname(join(project, path)), { recursive: true });
+  writeFileSync(join(project, path), text);
+}
+const pkg = (name: string, extra: object = {}) => write(`node_modules/${name}/package.json`, JSON.stringify({ name, version: '1.0.0', main: 'index.js', ...extra }));
+
+pkg('counter');
+write('node_modules/counter/index.js', 'let n = 0; module.exports = { next: () => ++n };\n');
+pkg('where');
+write('node_modules/where/index.js', [
+  '// a licence header, then the directive: it must stay the first statement',
+  "'use strict';",
+  'module.exports = { file: __filename, dir: __dirname, strict: (function () { return this; })() === undefined, counter: require("counter").next() };',
+  '',
+].join('\n'));
+pkg('sloppy');
+write('node_modules/sloppy/index.js', 'module.exports = { strict: (function () { return this; })() === undefined };\n');
+pkg('asks-node');
+write('node_modules/asks-node/index.js', 'module.exports = { own: require.resolve("./index.js"), counter: require("counter").next() };\n');
+pkg('esm-only', { type: 'module' });
+write('node_modules/esm-only/index.js', 'export const kind = typeof require;\n');
+write('target.ts', [
+  "import where from 'where';",
+  "import sloppy from 'sloppy';",
+  "import asksNode from 'asks-node';",
+  "import { kind } from 'esm-only';",
+  "import counter from 'counter';",
+  'export default { where, sloppy, asksNode, esmKind: kind, counterAfter: counter.next() };',
+  '',
+].join('\n'));
+
+const entry = (name: string) => join(modules, name, 'index.js');
+
+it('bundles the packages it can see all of; leaves to node one that asks node about itself, an ES module, and what they load', async () => {
+  const bundle = await bundlePackages({ entries: ['where', 'sloppy', 'asks-node', 'esm-only', 'counter'].map(entry), exclude: [] });
+  expect([...bundle!.served].map((path) => packageRoot(path)!.slice(modules.length + 1)).sort()).toEqual(['sloppy', 'where']);
+  // `counter` is loaded by asks-node (left to node), so it is node's too: one instance for everyone.
+  expect(bundle!.inputs.some((path) => path.includes('/counter/'))).toBe(false);
+});
+
+it('a compiled target sees each bundled module as node would show it', async () => {
+  const compiled = await compileModule(join(project, 'target.ts'));
+  expect(readFileSync(compiled, 'utf8')).toContain('packages.cjs');
+  const { stdout } = await execa('node', ['--input-type=module', '-e', `console.log(JSON.stringify((await import(${JSON.stringify(compiled)})).default))`]);
+  const seen = JSON.parse(stdout) as { where: { file: string; dir: string; strict: boolean; counter: number }; sloppy: { strict: boolean }; asksNode: { own: string; counter: number }; esmKind: string; counterAfter: number };
+  expect(seen.where).toMatchObject({ file: entry('where'), dir: join(modules, 'where'), strict: true });
+  expect(seen.sloppy.strict).toBe(false);
+  expect(seen.asksNode.own).toBe(entry('asks-node'));
+  expect(seen.esmKind).toBe('undefined');
+  // One counter module for the bundled `where`, node's `asks-node` and the target itself.
+  expect([seen.where.counter, seen.asksNode.counter, seen.counterAfter].sort()).toEqual([1, 2, 3]);
+});
+
+it('LOCK_ORACLES_PACKAGES=node leaves every package to node', async () => {
+  write('compile.mts', `import { compileModule } from ${JSON.stringify(join(process.cwd(), 'src/compile-module.ts'))};\nconsole.log(await compileModule(${JSON.stringify(join(project, 'target.ts'))}));\n`);
+  const { stdout } = await execa('npx', ['tsx', join(project, 'compile.mts')], { env: { LOCK_ORACLES_PACKAGES: 'node' } });
+  expect(readFileSync(stdout.trim(), 'utf8')).not.toContain('packages.cjs');
+});
