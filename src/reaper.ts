@@ -3,7 +3,7 @@
  * temp dirs (and the shared memory segment a killed Postgres named in its data dir) and store
  * containers whose owner process (src/run-owner.ts) is gone. A live run's
  * leftovers are never touched, whoever started it. Store servers and holders need no reaping:
- * they die with the harness (setpriv --pdeathsig). Runs at the start of every run and as
+ * they die with the harness (setpriv --pdeathsig). Runs at the start of a process's first run and as
  * `lock-oracles clean`.
  *
  * Kept on purpose: the shared caches (lock-oracles-cache: the Postgres template;

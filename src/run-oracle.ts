@@ -106,15 +106,19 @@ export async function checkRequest(request: RunRequest) {
   return { oracle, params, targetPath, storeRequest };
 }
 
+/** This process's look for dead runs' leftovers (src/reaper.ts), made by its first run. */
+let reaped: Promise<void> | undefined;
+
 export async function runOracle(request: RunRequest): Promise<EvidenceRecord> {
   const began = performance.now();
   const startedAt = new Date().toISOString();
   const progress = request.progress ?? (() => undefined);
   // What a SIGKILLed earlier run left (its temp dirs, its containers) goes first; never a live run's.
-  const reaping = reapLeftovers().then(
-    (reaped) => reaped.removed.forEach((what) => progress(`removed a dead run's leftover: ${what}`)),
+  // Once per process: a batch's later runs would only scan the temp dirs and ask the engine again.
+  const reaping = (reaped ??= reapLeftovers().then(
+    (found) => found.removed.forEach((what) => progress(`removed a dead run's leftover: ${what}`)),
     (error: unknown) => progress(`could not look for dead runs' leftovers: ${(error as Error).message}`),
-  );
+  ));
   const { oracle, params, targetPath, storeRequest } = await checkRequest(request).catch(async (error: unknown) => {
     await Promise.all([...(request.prepared?.holders.values() ?? [])].map((holder) => holder.close(0)));
     throw error;
