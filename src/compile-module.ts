@@ -11,7 +11,7 @@
  * lazy (code splitting). Outputs live in a content-addressed cache dir whose entries unused for a
  * day are removed.
  */
-import type { Plugin, PluginBuild } from 'esbuild';
+import type { Metafile, Plugin, PluginBuild } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync, existsSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
@@ -101,19 +101,52 @@ function writeManifest(key: string, done: Compiled): void {
 
 async function compile(entry: string): Promise<Compiled> {
   pruneOnce();
-  const packages = new Set<string>();
+  const packages: PackageImport[] = [];
   let result = await buildTarget(entry, leaveToNode({ packages }));
   let packageInputs = new Map<string, number>();
-  if (packages.size && bundlingPackages()) {
-    const bundle = await packageBundle([...packages].sort());
+  if (packages.length && bundlingPackages()) {
+    const eager = eagerPackages(entry, packages, result.metafile);
+    let bundle = await packageBundle(eager);
+    // A lazy import of a package the bundle holds anyway is served from it too: one instance.
+    const held = new Set([...bundle.inputs.keys()].map((file) => packageRoot(file)));
+    const alsoHeld = packages.filter((p) => !eager.includes(p.file) && held.has(packageRoot(p.file))).map((p) => p.file);
+    if (alsoHeld.length) bundle = await packageBundle([...new Set([...eager, ...alsoHeld])].sort());
     if (bundle.served?.length) {
-      result = await buildTarget(entry, leaveToNode({ packages, bundle: { file: bundle.file, served: new Set(bundle.served) } }));
+      result = await buildTarget(entry, leaveToNode({ packages: [], bundle: { file: bundle.file, served: new Set(bundle.served) } }));
       packageInputs = bundle.inputs;
     }
   }
   const dir = writeOutputs(result.outputFiles);
   const output = Object.entries(result.metafile.outputs).find(([, o]) => o.entryPoint !== undefined)![0];
   return { file: join(dir, basename(output)), inputs: new Map([...inputTimes(result.metafile.inputs), ...packageInputs]) };
+}
+
+/** A package file the target's code imports: which file imports it, and how. */
+interface PackageImport {
+  file: string;
+  importer: string;
+  kind: string;
+}
+
+/**
+ * The package files loaded as soon as the target is (imported statically from a file imported
+ * statically from the target), sorted: only those are bundled, since a holder parses the whole
+ * bundle as it loads. A package behind a dynamic import (the harness's container runtime in
+ * `lock-oracles`, say) stays node's and lazy.
+ */
+function eagerPackages(entry: string, packages: PackageImport[], metafile: Metafile): string[] {
+  const eagerFiles = new Set<string>();
+  const queue = [resolve(entry)];
+  while (queue.length) {
+    const file = queue.pop()!;
+    if (eagerFiles.has(file)) continue;
+    eagerFiles.add(file);
+    const input = metafile.inputs[relative(process.cwd(), file)];
+    for (const imported of input?.imports ?? []) {
+      if (imported.kind !== 'dynamic-import' && !imported.external && TYPESCRIPT.test(imported.path)) queue.push(resolve(imported.path));
+    }
+  }
+  return [...new Set(packages.filter((p) => p.kind !== 'dynamic-import' && eagerFiles.has(p.importer)).map((p) => p.file))].sort();
 }
 
 /** The package bundle for these package files, shared by every target that loads the same ones (src/package-bundle.ts). */
@@ -166,7 +199,7 @@ async function buildTarget(entry: string, plugin: Plugin) {
 
 interface LeaveToNode {
   /** Filled with the package files the target loads (what src/package-bundle.ts may bundle). */
-  packages: Set<string>;
+  packages: PackageImport[];
   /** The bundle serving some of them. */
   bundle?: { file: string; served: Set<string> };
 }
@@ -188,7 +221,7 @@ function leaveToNode({ packages, bundle }: LeaveToNode): Plugin {
         if (found.errors.length) return { errors: found.errors };
         if (found.external) return { path: found.path, external: true };
         if (TYPESCRIPT.test(found.path)) return { path: found.path };
-        if (packageRoot(found.path)) packages.add(found.path);
+        if (packageRoot(found.path)) packages.push({ file: found.path, importer: args.importer, kind: args.kind });
         const asRequired = args.kind === 'require-call';
         if (bundle?.served.has(found.path)) return { path: found.path, namespace: BUNDLED, pluginData: { bundle: bundle.file, asRequired } };
         if (isCommonJs(found.path)) return { path: found.path, namespace: REQUIRED, pluginData: { asRequired } };

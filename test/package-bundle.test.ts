@@ -70,6 +70,31 @@ it('a compiled target sees each bundled module as node would show it', async () 
   expect([seen.where.counter, seen.asksNode.counter, seen.counterAfter].sort()).toEqual([1, 2, 3]);
 });
 
+write('lazy-target.ts', [
+  "import where from 'where';",
+  'export default async () => {',
+  "  const counter = (await import('counter')).default;",
+  "  const sloppy = (await import('sloppy')).default;",
+  '  return { where, counterAfter: counter.next(), sloppy };',
+  '};',
+  '',
+].join('\n'));
+
+it('bundles only what loads with the target; a lazy import stays lazy, unless the bundle holds its package anyway', async () => {
+  const compiled = await compileModule(join(project, 'lazy-target.ts'));
+  const bundleFile = /__lockOraclesRequire\("([^"]+packages\.cjs)"\)/.exec(readFileSync(compiled, 'utf8'))?.[1];
+  expect(bundleFile).toBeDefined();
+  const bundle = readFileSync(bundleFile!, 'utf8');
+  // `where` loads with the target; `counter` is inside the bundle through it, so the lazy import is served from there.
+  expect(bundle).toContain(JSON.stringify(entry('where')));
+  expect(bundle).toContain(`${JSON.stringify(entry('counter'))}: () =>`);
+  expect(bundle).not.toContain(entry('sloppy'));
+  const { stdout } = await execa('node', ['--input-type=module', '-e', `console.log(JSON.stringify(await (await import(${JSON.stringify(compiled)})).default()))`]);
+  const seen = JSON.parse(stdout) as { where: { counter: number }; counterAfter: number; sloppy: { strict: boolean } };
+  expect([seen.where.counter, seen.counterAfter]).toEqual([1, 2]);
+  expect(seen.sloppy.strict).toBe(false);
+});
+
 it('LOCK_ORACLES_PACKAGES=node leaves every package to node', async () => {
   write('compile.mts', `import { compileModule } from ${JSON.stringify(join(process.cwd(), 'src/compile-module.ts'))};\nconsole.log(await compileModule(${JSON.stringify(join(project, 'target.ts'))}));\n`);
   const { stdout } = await execa('npx', ['tsx', join(project, 'compile.mts')], { env: { LOCK_ORACLES_PACKAGES: 'node' } });
