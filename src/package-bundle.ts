@@ -17,7 +17,7 @@ import { isBuiltin } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { isCommonJs } from './module-kind.ts';
 
-/** What node must load itself, whatever this file does: the harness's own package. */
+/** What to bundle. */
 export interface BundleRequest {
   /** Absolute paths of the package files the target loads (its bare imports, resolved). */
   entries: string[];
