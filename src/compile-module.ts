@@ -1,15 +1,15 @@
 /**
  * Holders start with plain `node`, no TypeScript loader: a module and the TypeScript files it
  * imports are compiled with esbuild into plain ES modules, once per harness process and content.
- * Everything node loads by itself stays node's: built-ins, JavaScript files and packages are not
- * bundled but loaded from where they are, resolved at build time from the importing file's own
- * directory, so a target runs with its own node_modules and versions. An ES module is imported by
- * its absolute file URL; a CommonJS file is loaded with node's own `require` (createRequire), with
- * the namespace node's ESM loader would give it (default = module.exports, plus its properties):
- * the same module instance, without the ESM loader's CommonJS export scan, which cost ~90 ms of CPU
- * per holder for ioredis alone on the project's machine (docs/benchmarks.md). Dynamic imports stay
- * lazy (code splitting). Outputs live in a content-addressed cache dir whose entries unused for a
- * day are removed.
+ * Packages are resolved at build time from the importing file's own directory, so a target runs
+ * with its own node_modules and versions. The CommonJS packages the target loads with itself come
+ * from one bundle (src/package-bundle.ts: one require instead of hundreds of files); whatever that
+ * leaves to node stays node's: an ES module is imported by its absolute file URL; a CommonJS file is
+ * loaded with node's own `require` (createRequire), with the namespace node's ESM loader would give
+ * it (default = module.exports, plus its properties): the same module instance, without the ESM
+ * loader's CommonJS export scan, which cost ~90 ms of CPU per holder for ioredis alone on the
+ * project's machine (docs/benchmarks.md). Dynamic imports stay lazy (code splitting). Outputs live
+ * in a content-addressed cache dir whose entries unused for a day are removed.
  */
 import type { Metafile, Plugin, PluginBuild } from 'esbuild';
 import { createHash } from 'node:crypto';
