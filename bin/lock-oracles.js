@@ -58,6 +58,13 @@ async function rebuild() {
   }
 }
 
+// Ctrl-C before the CLI has installed its own handlers (src/cleanup.ts, as it starts) ends the
+// process as interrupted (nothing has started yet) instead of killing it by the signal, which
+// `npm run` may report as exit code 1. Removed once the CLI module has run its first line.
+const early = [['SIGINT', () => process.exit(130)], ['SIGTERM', () => process.exit(143)]];
+for (const [signal, exit] of early) process.on(signal, exit);
+
 // `--build-only` (npm's prepack): build dist/ now and start nothing.
 if (process.argv[2] === '--build-only') await rebuild();
 else await import(pathToFileURL(currentBuild() ?? (await rebuild())).href);
+for (const [signal, exit] of early) process.off(signal, exit);

@@ -91,6 +91,15 @@ export function onInterrupt(listener: (signal: InterruptSignal) => void): () => 
   return () => interruptListeners.delete(listener);
 }
 
+/**
+ * From a command's first line: a SIGINT/SIGTERM before anything started exits 130/143 at once,
+ * rather than killing the process by the signal (which `npm run` may then report as exit 1); once
+ * something started, it is stopped in order first.
+ */
+export function handleInterrupts(): void {
+  installSignalHandlers();
+}
+
 /** How long an orderly stop may take before everything left is killed outright. */
 const HARD_STOP_MS = 20_000;
 

@@ -15,7 +15,7 @@ import { optionName } from './params.ts';
 import { runOracle } from './run-oracle.ts';
 import { combineRuns, type EvidenceRecord } from './evidence.ts';
 import { writeMultiRunReport, writeRunReport } from './report/write-report.ts';
-import { cleanupAll, interruptExitCode, interruption, onInterrupt } from './cleanup.ts';
+import { cleanupAll, handleInterrupts, interruptExitCode, interruption, onInterrupt } from './cleanup.ts';
 import { defaultJobs, defaultReferenceJobs } from './run-pool.ts';
 import { runBatch } from './run-batch.ts';
 import { prepareRun, RunAhead } from './run-ahead.ts';
@@ -113,6 +113,7 @@ Reruns one explored point exactly (the schedule.json an --explore run wrote); --
 // Each sub-command is imported when it is asked for: a plain run loads none of them (start-up
 // time, docs/benchmarks.md).
 async function main(argv: string[]): Promise<number> {
+  handleInterrupts();
   if (argv[0] === 'settle') return (await import('./commands/settle.ts')).settleCommand(argv.slice(1));
   if (argv[0] === 'init') return (await import('./commands/init.ts')).init(argv.slice(1));
   if (argv[0] === 'selfcheck') return (await import('./commands/selfcheck.ts')).selfcheckCommand(argv.slice(1));

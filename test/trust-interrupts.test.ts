@@ -68,7 +68,8 @@ test(`SIGINT through npm run oracle at ${INSTANTS} random instants leaves nothin
       /* already finished: an instant after the end */
     }
     const result = await child;
-    return { ...run, exit: result.exitCode ?? result.signal };
+    // What the harness and npm printed last: an unexpected exit says there what it was.
+    return { ...run, exit: result.exitCode ?? result.signal, stderrTail: result.stderr.slice(-1500) };
   });
   // npm alone may exit before its orphaned harness has finished stopping: give that stop its time.
   const deadline = Date.now() + 30_000;
@@ -79,4 +80,20 @@ test(`SIGINT through npm run oracle at ${INSTANTS} random instants leaves nothin
   // An interrupted run exits 130 (npm itself may die of the SIGINT), or finished first with its
   // verdict's code (PASS, or INCONCLUSIVE on a loaded machine); never a crash (2) or a wrong FAIL (1).
   for (const outcome of outcomes) expect([0, 3, 130, 143, 'SIGINT'], JSON.stringify(outcome)).toContain(outcome.exit);
+});
+
+test('a SIGINT before anything started ends the command as interrupted (exit 130), not killed by the signal', async () => {
+  // The handlers the CLI installs on its first line (src/cleanup.ts handleInterrupts); this process
+  // then waits, as the CLI does while it checks a request, with nothing started.
+  const waiting = execa(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', [
+    "import { handleInterrupts } from './src/cleanup.ts';",
+    'handleInterrupts();',
+    "console.log('ready');",
+    'setInterval(() => {}, 1000);',
+  ].join('\n')], { reject: false, timeout: 60_000 });
+  await new Promise<void>((resolve) => waiting.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes('ready') && resolve()));
+  process.kill(waiting.pid!, 'SIGINT');
+  const result = await waiting;
+  expect(result.signal ?? null).toBeNull();
+  expect(result.exitCode).toBe(130);
 });
