@@ -230,8 +230,7 @@ function leaveToNode({ packages, bundle }: LeaveToNode): Plugin {
       loadWithNodeRequire(build);
       build.onLoad({ filter: /.*/, namespace: BUNDLED }, (args) => {
         const { bundle: file, asRequired } = args.pluginData as { bundle: string; asRequired: boolean };
-        const exports = `${REQUIRE}(${JSON.stringify(file)})[${JSON.stringify(args.path)}]()`;
-        return { contents: `module.exports = ${asRequired ? exports : `${NODE_NAMESPACE}(${exports})`};`, loader: 'js' };
+        return { contents: moduleExports(`${REQUIRE}(${JSON.stringify(file)})[${JSON.stringify(args.path)}]()`, asRequired), loader: 'js' };
       });
       keepSourceLocation(build);
     },
@@ -245,11 +244,14 @@ export const REQUIRED = 'node-require';
 
 export function loadWithNodeRequire(build: PluginBuild): void {
   build.onLoad({ filter: /.*/, namespace: REQUIRED }, (args) => {
-    const exports = `${REQUIRE}(${JSON.stringify(args.path)})`;
-    // A require() call gets module.exports itself; an import gets the namespace node's ESM loader gives.
     const asRequired = (args.pluginData as { asRequired?: boolean } | undefined)?.asRequired === true;
-    return { contents: `module.exports = ${asRequired ? exports : `${NODE_NAMESPACE}(${exports})`};`, loader: 'js' };
+    return { contents: moduleExports(`${REQUIRE}(${JSON.stringify(args.path)})`, asRequired), loader: 'js' };
   });
+}
+
+/** A stub module exporting what `loaded` (an expression) gives: module.exports itself to a require() call, to an import the namespace node's ESM loader would give. */
+function moduleExports(loaded: string, asRequired: boolean): string {
+  return `module.exports = ${asRequired ? loaded : `${NODE_NAMESPACE}(${loaded})`};`;
 }
 
 const REQUIRE = '__lockOraclesRequire';

@@ -26,7 +26,10 @@ let root: string | undefined;
  * docs/benchmarks.md); else the temp dir.
  */
 export function scratchRoot(): string {
-  root ??= process.env.TMPDIR || process.env.TMP || process.env.TEMP || !roomy(SHARED_MEMORY) ? tmpdir() : SHARED_MEMORY;
+  if (root === undefined) {
+    const tempDirChosen = Boolean(process.env.TMPDIR || process.env.TMP || process.env.TEMP);
+    root = tempDirChosen || !roomy(SHARED_MEMORY) ? tmpdir() : SHARED_MEMORY;
+  }
   return root;
 }
 

@@ -3,11 +3,10 @@
  * never PASS, naming the precondition that was not met; nothing counts as violated.
  */
 import { describe, expect, test } from 'vitest';
-import type { EvidenceRecord } from '../src/evidence.ts';
 import { runOracle } from '../src/run-oracle.ts';
+import { unmet } from './unmet.ts';
 
 const fixture = (name: string) => `test/fixtures/targets/${name}.ts`;
-const unmet = (record: EvidenceRecord) => record.preconditions.filter((c) => !c.held).map((c) => c.name);
 
 describe('INCONCLUSIVE when the fault did not land (V315-V319, wire holds)', () => {
   test("V315 on a leader with a hard-coded 60 s lease: cut off, A's lease never lapses and B never leads", async () => {

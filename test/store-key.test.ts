@@ -5,6 +5,7 @@
  */
 import { expect, test } from 'vitest';
 import { runOracle } from '../src/run-oracle.ts';
+import { unmetChecks } from './unmet.ts';
 
 const undeclared = 'test/fixtures/targets/lock-prefixed-undeclared.ts';
 
@@ -15,7 +16,7 @@ test.each([
 ] as const)('%s on a prefixed-key lock without storeKey: INCONCLUSIVE, naming storeKey', async (oracle, params, unmet) => {
   const record = await runOracle({ oracle, target: undeclared, params });
   expect(record.verdict, record.explanation).toBe('INCONCLUSIVE');
-  const failed = record.preconditions.filter((c) => !c.held);
+  const failed = unmetChecks(record);
   expect(failed.map((c) => c.name)).toEqual([unmet]);
   expect(failed[0]!.detail).toMatch(/storeKey\(env\)/);
 });

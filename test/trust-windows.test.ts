@@ -5,6 +5,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { runOracle } from '../src/run-oracle.ts';
+import { unmet, unmetChecks } from './unmet.ts';
 
 const fixture = (name: string) => `test/fixtures/targets/${name}.ts`;
 
@@ -12,7 +13,7 @@ describe("V319 judges a day only while the store's clock is in step at every adv
   test('a replica stalling 1.5 s real time after its 200th working advance drifts the store clock: INCONCLUSIVE, not PASS', async () => {
     const record = await runOracle({ oracle: 'V319', target: fixture('clock/cron-poller-stalls-late'), params: { days: 'Europe/Berlin:2025-06-01' } });
     expect(record.verdict).toBe('INCONCLUSIVE');
-    expect(record.preconditions.filter((c) => !c.held).map((c) => c.name)).toEqual(["the store's clock was in step with the simulated clock"]);
+    expect(unmet(record)).toEqual(["the store's clock was in step with the simulated clock"]);
     expect(record.counts.storeSkewMaxMs).toBeGreaterThan(1000);
   }, 240_000);
 });
@@ -22,9 +23,9 @@ describe("V317 counts an early takeover only when B's try was answered inside A'
     const record = await runOracle({ oracle: 'V317', target: fixture('clock/slow-b-acquire'), store: 'redis' });
     expect(record.verdict).toBe('INCONCLUSIVE');
     expect(record.counts.earlyTakeovers).toBeGreaterThan(0);
-    const unmet = record.preconditions.filter((c) => !c.held).map((c) => c.name);
-    expect(unmet.length).toBeGreaterThan(0);
-    expect(unmet.every((name) => /B's early try was answered inside A's lease/.test(name))).toBe(true);
+    const unmetNames = unmet(record);
+    expect(unmetNames.length).toBeGreaterThan(0);
+    expect(unmetNames.every((name) => /B's early try was answered inside A's lease/.test(name))).toBe(true);
   }, 120_000);
 });
 
@@ -34,7 +35,7 @@ describe("V311 counts B denied only when B tried after the key lapsed by its PTT
     expect(record.verdict).toBe('INCONCLUSIVE');
     expect(record.counts.bAcquired).toBe(0);
     expect(record.counts.observationsWithNoExpiry).toBe(0);
-    expect(record.preconditions.filter((c) => !c.held).map((c) => c.name)).toEqual(["B's last try came after the key lapsed by its PTTL"]);
+    expect(unmet(record)).toEqual(["B's last try came after the key lapsed by its PTTL"]);
   }, 120_000);
 });
 
@@ -46,9 +47,9 @@ describe("V311 counts B denied only while the store still shows A's key when B g
     expect(record.verdict).toBe('INCONCLUSIVE');
     expect(record.counts.bAcquired).toBe(0);
     expect(record.counts.observationsWithNoExpiry).toBe(0);
-    const unmet = record.preconditions.filter((c) => !c.held);
-    expect(unmet.map((c) => c.name)).toEqual(["A's key still held the lock when B gave up"]);
-    expect(unmet[0]!.detail).toMatch(/B's denial is the target's own/);
+    const failed = unmetChecks(record);
+    expect(failed.map((c) => c.name)).toEqual(["A's key still held the lock when B gave up"]);
+    expect(failed[0]!.detail).toMatch(/B's denial is the target's own/);
   }, 120_000);
 });
 
@@ -59,9 +60,9 @@ describe("V312 takes the key for P's lock only while it holds P's token", () => 
     const record = await runOracle({ oracle: 'V312', target: fixture('job-waits-then-keeps-lease'), params: { ttl: 1000 } });
     expect(record.verdict).toBe('INCONCLUSIVE');
     expect(record.counts.aEffects).toBe(1);
-    const unmet = record.preconditions.filter((c) => !c.held);
-    expect(unmet.map((c) => c.name)).toEqual(["P's lock was still live when A's job ended"]);
-    expect(unmet[0]!.detail).toMatch(/not P's token/);
+    const failed = unmetChecks(record);
+    expect(failed.map((c) => c.name)).toEqual(["P's lock was still live when A's job ended"]);
+    expect(failed[0]!.detail).toMatch(/not P's token/);
   }, 120_000);
 });
 
@@ -73,7 +74,6 @@ describe("V316 counts a late firing only when the wall-clock step explains it", 
     expect(record.verdict).toBe('INCONCLUSIVE');
     expect(record.counts.AErrorMs).toBeGreaterThan(250);
     expect(record.counts.BErrorMs).toBeGreaterThan(250);
-    const unmet = record.preconditions.filter((c) => !c.held).map((c) => c.name);
-    expect(unmet).toEqual(["A's late firing is its wall-clock step's doing", "B's late firing is its wall-clock step's doing"]);
+    expect(unmet(record)).toEqual(["A's late firing is its wall-clock step's doing", "B's late firing is its wall-clock step's doing"]);
   }, 120_000);
 });
