@@ -9,12 +9,17 @@
  * all of it: it is an ES module, it asks node's module system about itself (`require.resolve`,
  * `require.cache`, `module.parent` …), it loads a native addon, or esbuild warns about any of its
  * files (a `require` by a computed name, say); so is every package such a package loads, so that no
- * module is loaded twice. LOCK_ORACLES_PACKAGES=node leaves every package to node.
+ * module is loaded twice. An optional dependency that is not installed (node-redis's OpenTelemetry
+ * and xxhash, debug's supports-color) does not stop its package from being bundled: a `require` of
+ * it becomes node's own require from the importing file's place, run when the code gets there; the
+ * one file with an `import()` of it is left to node, with the files it loads. Either way node
+ * resolves it where it would have, even once installed later. LOCK_ORACLES_PACKAGES=node leaves
+ * every package to node.
  */
 import type { Message, Metafile, Plugin } from 'esbuild';
 import { readFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
-import { dirname, resolve } from 'node:path';
+import { dirname, relative, resolve } from 'node:path';
 import { isCommonJs } from './module-kind.ts';
 
 /** What to bundle. */
@@ -39,17 +44,20 @@ export const bundlingPackages = (): boolean => process.env.LOCK_ORACLES_PACKAGES
 
 /** The bundle for `request`, or undefined when no entry can be bundled (or esbuild could not build it). */
 export async function bundlePackages(request: BundleRequest): Promise<PackageBundle | undefined> {
+  /** Package roots, and single files, that node loads from where they are. */
   const leftToNode = new Set(request.exclude);
   for (let attempt = 0; attempt < 5; attempt++) {
-    const served = request.entries.filter((entry) => !leftToNode.has(packageRoot(entry) ?? ''));
+    const served = request.entries.filter((entry) => !leftToNode.has(packageRoot(entry) ?? '') && !leftToNode.has(entry));
     if (!served.length) return undefined;
     const outcome = await buildOnce(served, leftToNode);
     const grown = [...outcome.unsafe].filter((root) => !leftToNode.has(root));
-    if (!grown.length && outcome.result) {
+    const grownFiles = [...outcome.unsafeFiles].filter((file) => !leftToNode.has(file));
+    if (!grown.length && !grownFiles.length && outcome.result) {
       return { contents: outcome.result.contents, served: new Set(served), inputs: outcome.result.inputs };
     }
-    if (!grown.length) return undefined; // failed for a reason no package explains
+    if (!grown.length && !grownFiles.length) return undefined; // failed for a reason no package explains
     for (const root of withWhatTheyLoad(grown, outcome.metafile)) leftToNode.add(root);
+    for (const file of filesWithWhatTheyLoad(grownFiles, outcome.metafile)) leftToNode.add(file);
   }
   return undefined;
 }
@@ -70,12 +78,19 @@ const LOADABLE = /\.(c?js|json)$/;
 interface Outcome {
   result?: { contents: Uint8Array; inputs: string[] };
   metafile?: Metafile;
+  /** Packages esbuild cannot see all of: node's, with every package they load. */
   unsafe: Set<string>;
+  /** Single files only node can load faithfully (an import() of a package not installed): node's, with every file they load. */
+  unsafeFiles: Set<string>;
 }
+
+/** An optional dependency that is not installed, required from a bundled file: node's require from that file's place. */
+const ANCHORED = 'required-from-importer';
 
 async function buildOnce(entries: string[], leftToNode: Set<string>): Promise<Outcome> {
   const { build } = await import('esbuild');
   const unsafe = new Set<string>();
+  const unsafeFiles = new Set<string>();
   const flag = (file: string | undefined) => {
     const root = file && packageRoot(resolve(file));
     if (root) unsafe.add(root);
@@ -94,12 +109,22 @@ async function buildOnce(entries: string[], leftToNode: Set<string>): Promise<Ou
         if (args.pluginData?.resolving) return undefined;
         if (isBuiltin(args.path)) return { path: args.path, external: true };
         const found = await b.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: { resolving: true } });
+        if (found.errors.length && args.kind === 'require-call') {
+          // An optional dependency that is not installed (a require in a try): node's own require,
+          // from the importer's own place, when the bundled code gets there.
+          return { path: `${args.importer}?require=${args.path}`, namespace: ANCHORED, pluginData: { importer: args.importer, request: args.path } };
+        }
+        if (found.errors.length && args.kind === 'dynamic-import') {
+          // Only node can import it from the importer's place: that one file is node's.
+          if (args.importer) unsafeFiles.add(resolve(args.importer));
+          return { path: args.path, external: true };
+        }
         if (found.errors.length || found.external) {
           flag(args.importer);
           return { path: args.path, external: true };
         }
         const root = packageRoot(found.path);
-        if (!root || leftToNode.has(root)) {
+        if (!root || leftToNode.has(root) || leftToNode.has(found.path)) {
           // Loaded by node from where it is; a bundled file that loads it is fine (same instance for all).
           return { path: found.path, external: true };
         }
@@ -115,6 +140,10 @@ async function buildOnce(entries: string[], leftToNode: Set<string>): Promise<Ou
         const source = readFileSync(args.path, 'utf8');
         if (!isCommonJs(args.path) || ASKS_NODE.test(source)) flag(args.path);
         return { contents: withOwnLocation(source, args.path), loader: 'js' };
+      });
+      b.onLoad({ filter: /.*/, namespace: ANCHORED }, (args) => {
+        const { importer, request } = args.pluginData as { importer: string; request: string };
+        return { contents: `module.exports = require('node:module').createRequire(${JSON.stringify(importer)})(${JSON.stringify(request)});`, loader: 'js' };
       });
     },
   };
@@ -138,12 +167,12 @@ async function buildOnce(entries: string[], leftToNode: Set<string>): Promise<Ou
     });
     for (const warning of result.warnings) flag(warning.location?.file);
     const inputs = Object.keys(result.metafile.inputs)
-      .filter((path) => !path.startsWith('entries:'))
+      .filter((path) => !path.startsWith('entries:') && !path.startsWith(`${ANCHORED}:`))
       .map((path) => resolve(path));
-    return { result: { contents: result.outputFiles[0]!.contents, inputs }, metafile: result.metafile, unsafe };
+    return { result: { contents: result.outputFiles[0]!.contents, inputs }, metafile: result.metafile, unsafe, unsafeFiles };
   } catch (error) {
     for (const message of ((error as { errors?: Message[] }).errors ?? [])) flag(message.location?.file);
-    return { unsafe };
+    return { unsafe, unsafeFiles };
   }
 }
 
@@ -164,6 +193,23 @@ function withWhatTheyLoad(roots: string[], metafile: Metafile | undefined): Set<
   while (queue.length) {
     for (const next of edges.get(queue.pop()!) ?? []) {
       if (!out.has(next)) {
+        out.add(next);
+        queue.push(next);
+      }
+    }
+  }
+  return out;
+}
+
+/** `files`, and every file they load (directly or not), from the last build's graph. */
+function filesWithWhatTheyLoad(files: string[], metafile: Metafile | undefined): Set<string> {
+  const out = new Set(files);
+  const queue = [...files];
+  while (queue.length) {
+    const input = metafile?.inputs[relative(process.cwd(), queue.pop()!)];
+    for (const imported of input?.imports ?? []) {
+      const next = resolve(imported.path);
+      if (!imported.external && metafile!.inputs[imported.path] && !out.has(next)) {
         out.add(next);
         queue.push(next);
       }

@@ -100,3 +100,42 @@ it('LOCK_ORACLES_PACKAGES=node leaves every package to node', async () => {
   const { stdout } = await execa('npx', ['tsx', join(project, 'compile.mts')], { env: { LOCK_ORACLES_PACKAGES: 'node' } });
   expect(readFileSync(stdout.trim(), 'utf8')).not.toContain('packages.cjs');
 });
+
+pkg('optional');
+write('node_modules/optional/index.js', [
+  'let plugin;',
+  'try { plugin = require("optional-plugin"); } catch (error) { plugin = { missing: error.code }; }',
+  'module.exports = { plugin, digest: require("./digest.js"), counter: require("counter").next() };',
+  '',
+].join('\n'));
+write('node_modules/optional/digest.js', 'module.exports = { load: () => import("optional-esm").then((m) => m.kind, (error) => error.code), file: __filename, counter: require("counter").next() };\n');
+write('optional-target.ts', "import optional from 'optional';\nexport default optional;\n");
+
+it('an optional dependency that is not installed: node resolves it from the importer, when the code gets there', async () => {
+  const bundle = await bundlePackages({ entries: [entry('optional')], exclude: [] });
+  expect([...bundle!.served]).toEqual([entry('optional')]);
+  // A require of it is bundled (node's require from optional/index.js runs it); the one file with an
+  // import() of it is node's, and so is what that file loads (counter): one instance for both.
+  expect(bundle!.inputs).toContain(entry('optional'));
+  expect(bundle!.inputs.some((path) => path.endsWith('/digest.js') || path.includes('/counter/'))).toBe(false);
+
+  const compiled = await compileModule(join(project, 'optional-target.ts'));
+  const run = async () => {
+    const { stdout } = await execa('node', ['--input-type=module', '-e', `const o = (await import(${JSON.stringify(compiled)})).default; console.log(JSON.stringify({ ...o, loaded: await o.digest.load() }))`]);
+    return JSON.parse(stdout) as { plugin: { missing?: string; name?: string }; digest: { file: string; counter: number }; counter: number; loaded: string };
+  };
+  const before = await run();
+  expect(before.plugin).toEqual({ missing: 'MODULE_NOT_FOUND' });
+  expect(before.loaded).toBe('ERR_MODULE_NOT_FOUND');
+  expect(before.digest.file).toBe(join(modules, 'optional', 'digest.js'));
+  expect([before.digest.counter, before.counter]).toEqual([1, 2]);
+
+  // Installed afterwards, the compiled target (not rebuilt) finds both where node would.
+  pkg('optional-plugin');
+  write('node_modules/optional-plugin/index.js', 'module.exports = { name: "optional-plugin" };\n');
+  pkg('optional-esm', { type: 'module' });
+  write('node_modules/optional-esm/index.js', 'export const kind = "esm";\n');
+  const after = await run();
+  expect(after.plugin).toEqual({ name: 'optional-plugin' });
+  expect(after.loaded).toBe('esm');
+});
