@@ -20,6 +20,7 @@ import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { isCommonJs } from './module-kind.ts';
 import { bundlePackages, bundlingPackages, packageRoot } from './package-bundle.ts';
+import { BUNDLE_BODY, BUNDLE_FILE, BUNDLE_LOADER } from './bundle-loader.ts';
 
 const CACHE = join(tmpdir(), 'lock-oracles-cache', 'modules');
 /**
@@ -73,8 +74,8 @@ async function cachedBuild(key: string, build: () => Promise<Compiled>): Promise
   return next;
 }
 
-/** A change to how modules are compiled (this file and the two it uses) invalidates what earlier versions compiled. */
-const COMPILER = ['./compile-module.ts', './package-bundle.ts', './module-kind.ts']
+/** A change to how modules are compiled (this file and the three it uses) invalidates what earlier versions compiled. */
+const COMPILER = ['./compile-module.ts', './package-bundle.ts', './module-kind.ts', './bundle-loader.ts']
   .reduce((hash, file) => hash.update(readFileSync(fileURLToPath(new URL(file, import.meta.url)))), createHash('sha256'))
   .digest('hex');
 
@@ -155,9 +156,12 @@ function packageBundle(entries: string[]): Promise<Compiled> {
     const bundle = await bundlePackages({ entries, exclude: [PACKAGE_ROOT.replace(/\/$/, '')] });
     // None bundled is remembered too: a file serving nothing, rebuilt when one of the entries changes.
     const contents = bundle?.contents ?? new TextEncoder().encode('module.exports = {};\n');
-    const dir = writeOutputs([{ path: '/packages.cjs', contents }]);
+    const dir = writeOutputs([
+      { path: `/${BUNDLE_BODY}`, contents },
+      { path: `/${BUNDLE_FILE}`, contents: new TextEncoder().encode(BUNDLE_LOADER) },
+    ]);
     const inputs = bundle?.inputs ?? entries;
-    return { file: join(dir, 'packages.cjs'), inputs: new Map(inputs.map((path) => [path, mtime(path)])), served: [...(bundle?.served ?? [])] };
+    return { file: join(dir, BUNDLE_FILE), inputs: new Map(inputs.map((path) => [path, mtime(path)])), served: [...(bundle?.served ?? [])] };
   });
 }
 

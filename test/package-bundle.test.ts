@@ -6,12 +6,13 @@
  * scratch node_modules; the compiled target runs in a real node process.
  */
 import { execa } from 'execa';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { bundlePackages, packageRoot } from '../src/package-bundle.ts';
 import { compileModule } from '../src/compile-module.ts';
+import { BUNDLE_BODY } from '../src/bundle-loader.ts';
 
 const project = mkdtempSync(join(tmpdir(), 'lock-oracles-package-bundle-'));
 afterAll(() => rmSync(project, { recursive: true, force: true }));
@@ -84,7 +85,7 @@ it('bundles only what loads with the target; a lazy import stays lazy, unless th
   const compiled = await compileModule(join(project, 'lazy-target.ts'));
   const bundleFile = /__lockOraclesRequire\("([^"]+packages\.cjs)"\)/.exec(readFileSync(compiled, 'utf8'))?.[1];
   expect(bundleFile).toBeDefined();
-  const bundle = readFileSync(bundleFile!, 'utf8');
+  const bundle = readFileSync(join(dirname(bundleFile!), BUNDLE_BODY), 'utf8');
   // `where` loads with the target; `counter` is inside the bundle through it, so the lazy import is served from there.
   expect(bundle).toContain(JSON.stringify(entry('where')));
   expect(bundle).toContain(`${JSON.stringify(entry('counter'))}: () =>`);
@@ -138,4 +139,26 @@ it('an optional dependency that is not installed: node resolves it from the impo
   const after = await run();
   expect(after.plugin).toEqual({ name: 'optional-plugin' });
   expect(after.loaded).toBe('esm');
+});
+
+it("a holder compiles the bundle with V8's code cache, made by the first process that ran it; a cache V8 refuses is made again", async () => {
+  write('cached-target.ts', "import where from 'where';\nexport default where;\n");
+  const compiled = await compileModule(join(project, 'cached-target.ts'));
+  const bundleDir = dirname(/__lockOraclesRequire\("([^"]+packages\.cjs)"\)/.exec(readFileSync(compiled, 'utf8'))![1]!);
+  const cacheFile = join(bundleDir, `${BUNDLE_BODY}.${process.version}-${process.arch}.v8cache`);
+  rmSync(cacheFile, { force: true });
+  const run = async () => JSON.parse((await execa('node', ['--input-type=module', '-e', `console.log(JSON.stringify((await import(${JSON.stringify(compiled)})).default))`])).stdout) as { file: string };
+  const expected = { file: entry('where') };
+
+  expect(await run()).toMatchObject(expected);
+  const made = statSync(cacheFile);
+  expect(made.size).toBeGreaterThan(0);
+  // Used as it is: not written again.
+  expect(await run()).toMatchObject(expected);
+  expect(statSync(cacheFile).ino).toBe(made.ino);
+  // Refused (not a code cache at all): the bundle still loads, and the cache is made afresh.
+  writeFileSync(cacheFile, 'not a code cache');
+  expect(await run()).toMatchObject(expected);
+  expect(readFileSync(cacheFile, 'utf8')).not.toBe('not a code cache');
+  expect(statSync(cacheFile).size).toBeGreaterThan(100);
 });
