@@ -1,8 +1,8 @@
 /**
  * A target's packages (the files it loads from node_modules), bundled into one CommonJS file that a
  * holder loads with one `require`, instead of node resolving and reading hundreds of files: on the
- * project's machine node-redis 5 loads in ~80 instead of ~200 ms of CPU, ioredis in ~27 instead of
- * ~55 (docs/benchmarks.md). Still the target's own node_modules and versions, the same code:
+ * project's machine a whole node-redis 5 holder process costs ~210 instead of ~410 ms of CPU
+ * (docs/benchmarks.md). Still the target's own node_modules and versions, the same code:
  * CommonJS output wraps each module in its own function, keeps its own "use strict" (or not), and
  * runs it on its first `require`, as node does; a module that uses `__filename` / `__dirname` sees
  * its own. A package is left to node (loaded from where it is, as before) when esbuild cannot see
