@@ -162,3 +162,14 @@ it("a holder compiles the bundle with V8's code cache, made by the first process
   expect(readFileSync(cacheFile, 'utf8')).not.toBe('not a code cache');
   expect(statSync(cacheFile).size).toBeGreaterThan(100);
 });
+
+it('an import() in bundled code still loads what node loads (here a package left to node)', async () => {
+  pkg('dynamic');
+  write('node_modules/dynamic/index.js', 'module.exports = { load: () => import("asks-node").then((m) => m.default.own) };\n');
+  write('dynamic-target.ts', "import dynamic from 'dynamic';\nexport default dynamic;\n");
+  const compiled = await compileModule(join(project, 'dynamic-target.ts'));
+  const bundleFile = /__lockOraclesRequire\("([^"]+packages\.cjs)"\)/.exec(readFileSync(compiled, 'utf8'))?.[1];
+  expect(readFileSync(join(dirname(bundleFile!), BUNDLE_BODY), 'utf8')).toContain(JSON.stringify(entry('dynamic')));
+  const { stdout } = await execa('node', ['--input-type=module', '-e', `console.log(await (await import(${JSON.stringify(compiled)})).default.load())`]);
+  expect(stdout).toBe(entry('asks-node'));
+});
