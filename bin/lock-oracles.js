@@ -7,7 +7,8 @@
  * does not keep mtimes, and its directory may be read-only).
  */
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -63,6 +64,32 @@ async function rebuild() {
 // `npm run` may report as exit code 1. Removed once the CLI module has run its first line.
 const early = [['SIGINT', () => process.exit(130)], ['SIGTERM', () => process.exit(143)]];
 for (const [signal, exit] of early) process.on(signal, exit);
+
+/**
+ * A run of one oracle (`<ID> --target …`): a holder process starts booting node now, beside the
+ * CLI's own loading, and becomes the first run's first holder (bin/holder-shell.js,
+ * src/holder/holder-shell.ts). Started as src/holder/holder.ts starts a holder: dying with this
+ * process (src/die-with-harness.ts) and without NODE_EXTRA_CA_CERTS (src/holder/holder-env.ts).
+ */
+function startHolderShell() {
+  const argv = ['--enable-source-maps', fileURLToPath(new URL('./holder-shell.js', import.meta.url))];
+  const setpriv = '/usr/bin/setpriv';
+  const [command, args] = existsSync(setpriv) ? [setpriv, ['--pdeathsig', 'KILL', '--', process.execPath, ...argv]] : [process.execPath, argv];
+  const { NODE_EXTRA_CA_CERTS: _notPassed, ...env } = process.env;
+  const shell = spawn(command, args, { stdio: ['ignore', 2, 'pipe', 'ipc'], serialization: 'json', env });
+  shell.on('error', () => undefined); // never started: the holder is spawned as usual
+  // Unused, it must not keep the CLI alive, and it ends with it.
+  shell.unref();
+  shell.channel?.unref();
+  shell.stderr?.unref();
+  const slot = Symbol.for('lock-oracles.holder-shell');
+  globalThis[slot] = shell;
+  process.once('exit', () => {
+    if (globalThis[slot] === shell) shell.kill('SIGKILL');
+  });
+}
+const [first, ...rest] = process.argv.slice(2);
+if (/^V\d+$/i.test(first ?? '') && rest.includes('--target') && !rest.includes('--help') && !rest.includes('-h')) startHolderShell();
 
 // `--build-only` (npm's prepack): build dist/ now and start nothing.
 if (process.argv[2] === '--build-only') await rebuild();

@@ -61,6 +61,9 @@ describe('machine-readable shapes', () => {
     }
     expect(record.verdict).toBe('FAIL');
     expect(failed.stderr).toMatch(/A stopped \(SIGSTOP\)/);
+    // The run's first holder (V313's B) booted while the CLI loaded (bin/holder-shell.js); A was spawned by the run.
+    const ready = (record.history as Array<{ kind: string; holder?: string; detail?: { bootedWithTheCli?: boolean } }>).filter((e) => e.kind === 'holder-ready');
+    expect(ready.map((e) => [e.holder, e.detail?.bootedWithTheCli === true]).sort()).toEqual([['A', false], ['B', true]]);
     const [runDir] = readdirSync(reportDir);
     expect(readdirSync(join(reportDir, runDir!)).sort()).toEqual(['evidence.json', 'summary.md', 'timeline.html', 'timeline.svg']);
     expect(readFileSync(join(reportDir, runDir!, 'summary.md'), 'utf8')).toMatch(/^# V313 FAIL/);
@@ -69,6 +72,7 @@ describe('machine-readable shapes', () => {
     expect(expected.exitCode).toBe(0);
     // --quiet drops the progress lines, never the verdict line nor what --expect made of it.
     expect(stripVTControlCharacters(expected.stderr).trim().split('\n')).toEqual([expect.stringMatching(/^FAIL\s+\S/), 'FAIL, as expected']);
+    expect(leftovers()).toEqual([]);
   });
 
   test('--json parses when the target prints on stdout: holders never write to the harness\'s stdout', async () => {

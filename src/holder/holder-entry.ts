@@ -9,8 +9,8 @@ import type { DecideReply, FromHolder, HolderInit, InitReply, LeaseSummary, ToHo
 
 /** The compiled module to load, this holder's id, and the target as the user named it. */
 const [modulePath, holderId, targetPath] = process.argv.slice(2) as [string, string, string];
-// Node's own IPC channel (the parent side is execa's, in JSON mode, which speaks the same plain
-// messages): loading execa here would add ~130 ms to every holder's start.
+// Node's own IPC channel, in JSON mode (the parent side is node's child_process too, see
+// holder.ts): loading execa here would add ~130 ms to every holder's start.
 const send = (message: FromHolder) =>
   new Promise<void>((resolve) => {
     if (!process.send || !process.connected) return resolve();

@@ -4,8 +4,8 @@
  * latches (the holder blocks on a reply the harness withholds).
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { execa, type ResultPromise } from 'execa';
-import { fileURLToPath } from 'node:url';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { compileModule } from '../compile-module.ts';
 import type { History } from '../history.ts';
 import type { Resource } from '../resource.ts';
@@ -16,6 +16,7 @@ import { waitUntilStopped } from '../stores/process-tree.ts';
 import type { FaultLog, FaultRecord } from '../fault-log.ts';
 import { Latch } from './latch.ts';
 import { holderEnv } from './holder-env.ts';
+import { takeHolderShell } from './holder-shell.ts';
 import type { FromHolder, HolderInit, HolderSpan, InitReply, LeaseSummary, Scalar, ToHolder } from './holder-protocol.ts';
 import type { StoreLocation } from '../../targets/contract.ts';
 import type { ClockCommand, ClockReply } from './clock-protocol.ts';
@@ -104,7 +105,7 @@ export function throwIfTargetThrew(holder: string, member: string, outcome: Call
 export class Holder {
   readonly ready: Promise<ReadyInfo>;
   readonly exited: Promise<HolderExit>;
-  #process: ResultPromise<{ ipc: true }>;
+  #process: ChildProcess;
   #nextId = 1;
   #calls = new Map<number, (result: { ok: boolean; value?: unknown; error?: string; threw?: true }) => void>();
   /** What each call in flight is, by request id: named when a run ends with calls still pending. */
@@ -119,6 +120,8 @@ export class Holder {
   /** The harness asked this process to end (close or kill). */
   #endRequested = false;
   #unregister: () => Promise<void>;
+  /** Booted while the CLI loaded (bin/holder-shell.js), not spawned by this run. */
+  readonly #fromShell: boolean;
 
   readonly targetPath: string;
 
@@ -128,19 +131,23 @@ export class Holder {
     private readonly ctx: HolderContext,
   ) {
     const targetPath = (this.targetPath = modules.targetPath);
-    const [command, args] = dieWithHarness(process.execPath, ['--enable-source-maps', modules.entry, modules.target, id, targetPath]);
-    this.#process = execa(command, args, {
-      ipc: true,
-      serialization: 'json',
-      extendEnv: false,
-      env: holderEnv(),
-      reject: false,
-      stdin: 'ignore',
-      // The harness's stdout carries --json: what a target prints goes to stderr, never there.
-      stdout: 2,
-      stderr: 'pipe',
-      buffer: false,
-    }) as ResultPromise<{ ipc: true }>;
+    const argv = [modules.entry, modules.target, id, targetPath];
+    // Node's own child_process, not execa: the launcher starts a holder shell (bin/holder-shell.js)
+    // before the CLI, and with it execa, is loaded; both kinds of holder are driven the same way.
+    const shell = takeHolderShell();
+    this.#fromShell = shell !== undefined;
+    if (shell) {
+      this.#process = shell;
+      shell.send({ t: 'become', entryUrl: pathToFileURL(modules.entry).href, argv }, () => undefined);
+    } else {
+      const [command, args] = dieWithHarness(process.execPath, ['--enable-source-maps', ...argv]);
+      this.#process = spawn(command, args, {
+        // The harness's stdout carries --json: what a target prints goes to stderr, never there.
+        stdio: ['ignore', 2, 'pipe', 'ipc'],
+        serialization: 'json',
+        env: holderEnv(),
+      });
+    }
     let stderr = '';
     this.#process.stderr?.on('data', (chunk: Buffer) => {
       if (stderr.length < 32_000) stderr += chunk.toString();
@@ -151,11 +158,15 @@ export class Holder {
       this.#signal('SIGKILL');
       await this.exited;
     });
-    this.exited = this.#process.then((result) => {
-      this.#exit = { t: ctx.history.now(), code: result.exitCode, signal: result.signal };
-      this.ctx.history.add('holder-exit', id, { code: result.exitCode ?? null, signal: result.signal ?? null });
+    this.exited = new Promise<{ code: number | undefined; signal: string | undefined }>((resolve) => {
+      // 'close': once its output is read too (a load failure's message); 'error': it never started.
+      this.#process.once('close', (code, signal) => resolve({ code: code ?? undefined, signal: signal ?? undefined }));
+      this.#process.once('error', () => resolve({ code: undefined, signal: undefined }));
+    }).then((result) => {
+      this.#exit = { t: ctx.history.now(), code: result.code, signal: result.signal };
+      this.ctx.history.add('holder-exit', id, { code: result.code ?? null, signal: result.signal ?? null });
       for (const settle of this.#calls.values()) {
-        settle({ ok: false, error: `holder ${id} exited (${result.signal ?? `code ${result.exitCode}`}) before answering` });
+        settle({ ok: false, error: `holder ${id} exited (${result.signal ?? `code ${result.code}`}) before answering` });
       }
       this.#calls.clear();
       return this.#exit;
@@ -164,7 +175,7 @@ export class Holder {
       void this.exited.then(() =>
         reject(new Error(`holder ${id} exited while loading ${targetPath}:\n${stderr.trim() || '(no output)'}`)),
       );
-      void this.#listen(resolve, reject);
+      this.#process.on('message', (message: FromHolder) => this.#onMessage(message, resolve, reject));
     });
     this.ready.then(
       () => (this.#readySettled = true),
@@ -206,31 +217,28 @@ export class Holder {
     return this.pid !== undefined && processEnded(this.pid) ? 'exited' : undefined;
   }
 
-  async #listen(resolve: (info: ReadyInfo) => void, reject: (error: Error) => void): Promise<void> {
-    for await (const raw of this.#process.getEachMessage()) {
-      const message = raw as FromHolder;
-      switch (message.t) {
-        case 'ready':
-          this.ctx.history.add('holder-ready', this.id, { pid: message.pid, members: message.members });
-          resolve(message);
-          break;
-        case 'load-error':
-          reject(new Error(`could not load the target ${this.targetPath}:\n${message.message}`));
-          break;
-        case 'result':
-          this.#calls.get(message.id)?.(message.ok ? message : { ...message, threw: true });
-          this.#calls.delete(message.id);
-          break;
-        case 'effect':
-          void this.#onEffect(message.id, message.name, message.detail, message.at);
-          break;
-        case 'seam':
-          void this.#onSeam(message.id, message.name);
-          break;
-        case 'log':
-          this.ctx.history.add('log', this.id, { message: message.message });
-          break;
-      }
+  #onMessage(message: FromHolder, resolve: (info: ReadyInfo) => void, reject: (error: Error) => void): void {
+    switch (message.t) {
+      case 'ready':
+        this.ctx.history.add('holder-ready', this.id, { pid: message.pid, members: message.members, ...(this.#fromShell ? { bootedWithTheCli: true } : {}) });
+        resolve(message);
+        break;
+      case 'load-error':
+        reject(new Error(`could not load the target ${this.targetPath}:\n${message.message}`));
+        break;
+      case 'result':
+        this.#calls.get(message.id)?.(message.ok ? message : { ...message, threw: true });
+        this.#calls.delete(message.id);
+        break;
+      case 'effect':
+        void this.#onEffect(message.id, message.name, message.detail, message.at);
+        break;
+      case 'seam':
+        void this.#onSeam(message.id, message.name);
+        break;
+      case 'log':
+        this.ctx.history.add('log', this.id, { message: message.message });
+        break;
     }
   }
 
@@ -272,7 +280,8 @@ export class Holder {
   #send(message: ToHolder): void {
     if (this.#exit) return;
     try {
-      this.#process.sendMessage(message as never).catch(() => undefined);
+      // With a callback, a closed channel is reported there (and ignored), never thrown or emitted.
+      this.#process.send(message, () => undefined);
     } catch {
       /* the process exited between the check and the send: its exit settles every pending call */
     }
