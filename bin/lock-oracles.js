@@ -7,14 +7,13 @@
  * does not keep mtimes, and its directory may be read-only).
  */
 import { createHash } from 'node:crypto';
-import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 
-/** The compiled CLI of the current build, or undefined when it must be rebuilt. */
+/** The current build's stamp (dist/build.json: src/build-dist.ts DistStamp), or undefined when it must be rebuilt. */
 function currentBuild() {
   try {
     const stamp = JSON.parse(readFileSync(join(ROOT, 'dist', 'build.json'), 'utf8'));
@@ -23,7 +22,7 @@ function currentBuild() {
       if (statSync(file).mtimeMs !== mtimeMs && createHash('sha256').update(readFileSync(file)).digest('hex') !== sha256) return undefined;
     }
     const oracles = JSON.stringify(stamp.oracles);
-    return oracles === JSON.stringify(oracleFiles()) ? join(ROOT, stamp.cli) : undefined;
+    return oracles === JSON.stringify(oracleFiles()) ? stamp : undefined;
   } catch {
     return undefined;
   }
@@ -53,7 +52,7 @@ async function rebuild() {
   });
   try {
     const { buildDist } = await import(pathToFileURL(builder).href);
-    return join(ROOT, (await buildDist()).cli);
+    return await buildDist();
   } finally {
     rmSync(builder, { force: true });
   }
@@ -68,15 +67,12 @@ for (const [signal, exit] of early) process.on(signal, exit);
 /**
  * A run of one oracle (`<ID> --target …`): a holder process starts booting node now, beside the
  * CLI's own loading, and becomes the first run's first holder (bin/holder-shell.js,
- * src/holder/holder-shell.ts). Started as src/holder/holder.ts starts a holder: dying with this
- * process (src/die-with-harness.ts) and without NODE_EXTRA_CA_CERTS (src/holder/holder-env.ts).
+ * src/holder/holder-shell.ts), started as every holder is (src/holder/holder-command.ts, built).
  */
-function startHolderShell() {
-  const argv = ['--enable-source-maps', fileURLToPath(new URL('./holder-shell.js', import.meta.url))];
-  const setpriv = '/usr/bin/setpriv';
-  const [command, args] = existsSync(setpriv) ? [setpriv, ['--pdeathsig', 'KILL', '--', process.execPath, ...argv]] : [process.execPath, argv];
-  const { NODE_EXTRA_CA_CERTS: _notPassed, ...env } = process.env;
-  const shell = spawn(command, args, { stdio: ['ignore', 2, 'pipe', 'ipc'], serialization: 'json', env });
+async function startHolderShell(build) {
+  if (!build.holderCommand) return;
+  const { spawnHolderProcess } = await import(pathToFileURL(join(ROOT, build.holderCommand)).href);
+  const shell = spawnHolderProcess([fileURLToPath(new URL('./holder-shell.js', import.meta.url))]);
   shell.on('error', () => undefined); // never started: the holder is spawned as usual
   // Unused, it must not keep the CLI alive, and it ends with it.
   shell.unref();
@@ -89,9 +85,13 @@ function startHolderShell() {
   });
 }
 const [first, ...rest] = process.argv.slice(2);
-if (/^V\d+$/i.test(first ?? '') && rest.includes('--target') && !rest.includes('--help') && !rest.includes('-h')) startHolderShell();
+const runsOneOracle = /^V\d+$/i.test(first ?? '') && rest.includes('--target') && !rest.includes('--help') && !rest.includes('-h');
 
 // `--build-only` (npm's prepack): build dist/ now and start nothing.
 if (process.argv[2] === '--build-only') await rebuild();
-else await import(pathToFileURL(currentBuild() ?? (await rebuild())).href);
+else {
+  const build = currentBuild() ?? (await rebuild());
+  if (runsOneOracle) await startHolderShell(build);
+  await import(pathToFileURL(join(ROOT, build.cli)).href);
+}
 for (const [signal, exit] of early) process.off(signal, exit);

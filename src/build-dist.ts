@@ -1,6 +1,6 @@
 /**
  * The CLI as plain JavaScript, so `lock-oracles` starts with plain node and no loader
- * (bin/lock-oracles.js calls this when a source changed). src/cli.ts, the public entries
+ * (bin/lock-oracles.js calls this when a source changed). src/cli.ts, src/holder/holder-command.ts, the public entries
  * (src/index.ts, src/vitest.ts) and every oracles/Vnnn.ts are compiled with esbuild into
  * dist/<build>/ with code splitting (one instance of each module; lazy imports stay lazy);
  * packages stay bare imports, found from this package's node_modules. import.meta keeps naming the
@@ -23,6 +23,8 @@ import { inputTimes, keepSourceLocation, loadWithNodeRequire, REQUIRE_BANNER, RE
 export interface DistStamp {
   /** The compiled CLI to import, relative to the package root. */
   cli: string;
+  /** The compiled src/holder/holder-command.ts, which the launcher imports before the CLI (bin/holder-shell.js). */
+  holderCommand: string;
   /**
    * Every source the build read, relative to the package root: its mtime and sha256. The launcher
    * compares mtimes first and, where one differs (an installed package: npm does not keep mtimes),
@@ -65,7 +67,13 @@ export async function buildDist(): Promise<DistStamp> {
   const outdir = join(DIST, `build-${Date.now().toString(36)}-${process.pid}`);
   const result = await build({
     absWorkingDir: ROOT,
-    entryPoints: ['src/cli.ts', ...PUBLIC_ENTRIES.map((name) => `src/${name}.ts`), ...oracles.map((f) => `oracles/${f}`)],
+    entryPoints: [
+      'src/cli.ts',
+      // Two levels below the build dir, as every output must be.
+      { in: 'src/holder/holder-command.ts', out: 'src/holder-command' },
+      ...PUBLIC_ENTRIES.map((name) => `src/${name}.ts`),
+      ...oracles.map((f) => `oracles/${f}`),
+    ],
     bundle: true,
     splitting: true,
     format: 'esm',
@@ -95,6 +103,7 @@ export async function buildDist(): Promise<DistStamp> {
   inputs.set(fileURLToPath(import.meta.url), statSync(fileURLToPath(import.meta.url)).mtimeMs);
   const stamp: DistStamp = {
     cli: relative(ROOT, join(outdir, 'src', 'cli.js')),
+    holderCommand: relative(ROOT, join(outdir, 'src', 'holder-command.js')),
     inputs: Object.fromEntries([...inputs].map(([path, mtimeMs]) => [relative(ROOT, path), { mtimeMs, sha256: sha256(path) }])),
     oracles,
   };

@@ -4,18 +4,17 @@
  * latches (the holder blocks on a reply the harness withholds).
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { compileModule } from '../compile-module.ts';
 import type { History } from '../history.ts';
 import type { Resource } from '../resource.ts';
 import { cleanupProcess } from '../cleanup.ts';
-import { dieWithHarness } from '../die-with-harness.ts';
 import { firstLine } from '../text.ts';
 import { waitUntilStopped } from '../stores/process-tree.ts';
 import type { FaultLog, FaultRecord } from '../fault-log.ts';
 import { Latch } from './latch.ts';
-import { holderEnv } from './holder-env.ts';
+import { spawnHolderProcess } from './holder-command.ts';
 import { takeHolderShell } from './holder-shell.ts';
 import type { FromHolder, HolderInit, HolderSpan, InitReply, LeaseSummary, Scalar, ToHolder } from './holder-protocol.ts';
 import type { StoreLocation } from '../../targets/contract.ts';
@@ -133,20 +132,14 @@ export class Holder {
     const targetPath = (this.targetPath = modules.targetPath);
     const argv = [modules.entry, modules.target, id, targetPath];
     // Node's own child_process, not execa: the launcher starts a holder shell (bin/holder-shell.js)
-    // before the CLI, and with it execa, is loaded; both kinds of holder are driven the same way.
+    // before the CLI, and with it execa, is loaded; both kinds start and are driven the same way.
     const shell = takeHolderShell();
     this.#fromShell = shell !== undefined;
     if (shell) {
       this.#process = shell;
       shell.send({ t: 'become', entryUrl: pathToFileURL(modules.entry).href, argv }, () => undefined);
     } else {
-      const [command, args] = dieWithHarness(process.execPath, ['--enable-source-maps', ...argv]);
-      this.#process = spawn(command, args, {
-        // The harness's stdout carries --json: what a target prints goes to stderr, never there.
-        stdio: ['ignore', 2, 'pipe', 'ipc'],
-        serialization: 'json',
-        env: holderEnv(),
-      });
+      this.#process = spawnHolderProcess(argv);
     }
     let stderr = '';
     this.#process.stderr?.on('data', (chunk: Buffer) => {
