@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * lock-oracles with plain node, no TypeScript loader: runs the compiled CLI in dist/ (see
- * src/build-dist.ts), rebuilding it first when any source it was built from changed or an oracle
+ * src/build/build-dist.ts), rebuilding it first when any source it was built from changed or an oracle
  * file was added or removed. The check is one small JSON read and a stat per source file; a source
  * whose mtime differs is compared by content (an installed package keeps its prebuilt dist/: npm
  * does not keep mtimes, and its directory may be read-only).
@@ -13,13 +13,17 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 
-/** The current build's stamp (dist/build.json: src/build-dist.ts DistStamp), or undefined when it must be rebuilt. */
+/** The current build's stamp (dist/build.json: src/build/build-dist.ts DistStamp), or undefined when it must be rebuilt. */
 function currentBuild() {
   try {
     const stamp = JSON.parse(readFileSync(join(ROOT, 'dist', 'build.json'), 'utf8'));
     for (const [path, { mtimeMs, sha256 }] of Object.entries(stamp.inputs)) {
       const file = join(ROOT, path);
-      if (statSync(file).mtimeMs !== mtimeMs && createHash('sha256').update(readFileSync(file)).digest('hex') !== sha256) return undefined;
+      if (
+        statSync(file).mtimeMs !== mtimeMs &&
+        createHash('sha256').update(readFileSync(file)).digest('hex') !== sha256
+      )
+        return undefined;
     }
     const oracles = JSON.stringify(stamp.oracles);
     return oracles === JSON.stringify(oracleFiles()) ? stamp : undefined;
@@ -28,7 +32,7 @@ function currentBuild() {
   }
 }
 
-// The same rule as src/build-dist.ts's oracleFiles(), which cannot be imported before a build.
+// The same rule as src/build/build-dist.ts's oracleFiles(), which cannot be imported before a build.
 function oracleFiles() {
   return readdirSync(join(ROOT, 'oracles'))
     .filter((f) => /^V\d+\.ts$/.test(f))
@@ -38,7 +42,7 @@ function oracleFiles() {
 /** Builds dist/: the builder is TypeScript too, so it is bundled for this one call first. */
 async function rebuild() {
   const { build } = await import('esbuild');
-  const source = join(ROOT, 'src', 'build-dist.ts');
+  const source = join(ROOT, 'src', 'build', 'build-dist.ts');
   const builder = join(ROOT, 'dist', `builder-${process.pid}.mjs`);
   await build({
     entryPoints: [source],
@@ -58,10 +62,13 @@ async function rebuild() {
   }
 }
 
-// Ctrl-C before the CLI has installed its own handlers (src/cleanup.ts, as it starts) ends the
+// Ctrl-C before the CLI has installed its own handlers (src/process/cleanup.ts, as it starts) ends the
 // process as interrupted (nothing has started yet) instead of killing it by the signal, which
 // `npm run` may report as exit code 1. Removed once the CLI module has run its first line.
-const early = [['SIGINT', () => process.exit(130)], ['SIGTERM', () => process.exit(143)]];
+const early = [
+  ['SIGINT', () => process.exit(130)],
+  ['SIGTERM', () => process.exit(143)],
+];
 for (const [signal, exit] of early) process.on(signal, exit);
 
 /**
@@ -85,7 +92,8 @@ async function startHolderShell(build) {
   });
 }
 const [first, ...rest] = process.argv.slice(2);
-const runsOneOracle = /^V\d+$/i.test(first ?? '') && rest.includes('--target') && !rest.includes('--help') && !rest.includes('-h');
+const runsOneOracle =
+  /^V\d+$/i.test(first ?? '') && rest.includes('--target') && !rest.includes('--help') && !rest.includes('-h');
 
 // `--build-only` (npm's prepack): build dist/ now and start nothing.
 if (process.argv[2] === '--build-only') await rebuild();

@@ -23,18 +23,20 @@
  * owner"): it may then never have reached the store (INCONCLUSIVE); B's extend/release throwing on a
  * lease the store still shows as B's is ERROR, on a lease gone or not B's it counts as refused.
  */
-import { defineOracle, type Check, nothingProven } from '../src/oracle.ts';
+import { defineOracle } from '../src/oracle/definition.ts';
+import { type Check, nothingProven } from '../src/core/judgement.ts';
 import { acquireWithin } from '../scenarios/retry-acquire.ts';
 import type { LeaseSummary } from '../src/holder/holder-protocol.ts';
-import { TargetCallError, type Holder } from '../src/holder/holder.ts';
+import { type Holder } from '../src/holder/holder.ts';
+import { TargetCallError } from '../src/core/errors.ts';
 import type { KeyState } from '../src/stores/redis-probe.ts';
-import type { ObservedKey } from '../src/scenario.ts';
+import type { ObservedKey } from '../src/oracle/scenario.ts';
 import type { Latch } from '../src/holder/latch.ts';
 import type { WireHold } from '../src/wire/hold.ts';
 import { REDIS_DELETE } from '../src/wire/patterns.ts';
-import { armPoint } from '../src/explore/arm-point.ts';
-import { traceAcquireRelease } from '../src/explore/traces.ts';
-import { pointInWords } from '../src/explore/types.ts';
+import { armPoint } from '../src/oracle/arm-point.ts';
+import { traceAcquireRelease } from '../src/oracle/traces.ts';
+import { pointInWords } from '../src/oracle/explore-point.ts';
 import { onKey } from '../src/wire/command.ts';
 
 /** Where A is held inside its release: resolves `reached` when A got there. */
@@ -52,13 +54,19 @@ export default defineOracle({
   class: 'LK-1 release without an owner check (incl. the narrow GET → compare → DEL)',
   scenario:
     'A takes the lock and is stopped (or, "narrow", held inside its release between its check and its delete) until its TTL lapses and B takes the lock; then A releases.',
-  property: "B's lock survives A's release: the key still holds B's token, B can still extend (or release) its lease, and a third holder C is denied.",
+  property:
+    "B's lock survives A's release: the key still holds B's token, B can still extend (or release) its lease, and a third holder C is denied.",
   stores: ['redis', 'valkey'],
   holders: ['A', 'B', 'C'],
   later: ['B', 'C'],
   params: {
     ttl: { kind: 'ms', default: 200, min: 20, doc: 'lock TTL the target is asked to use' },
-    variant: { kind: 'choice', default: 'pause', choices: ['pause', 'narrow'], doc: 'pause: SIGSTOP A before its release; narrow: hold A inside its release, after its check, before its delete' },
+    variant: {
+      kind: 'choice',
+      default: 'pause',
+      choices: ['pause', 'narrow'],
+      doc: 'pause: SIGSTOP A before its release; narrow: hold A inside its release, after its check, before its delete',
+    },
     hold: {
       kind: 'choice',
       default: 'wire',
@@ -94,7 +102,11 @@ export default defineOracle({
     { target: 'targets/redis/node-redis/release-bare-del.ts', expect: 'FAIL' },
     { target: 'targets/redis/ioredis/release-get-compare-del.ts', expect: 'FAIL', params: { variant: 'narrow' } },
     { target: 'targets/redis/node-redis/release-get-compare-del.ts', expect: 'FAIL', params: { variant: 'narrow' } },
-    { target: 'targets/redis/ioredis/release-get-compare-del.ts', expect: 'FAIL', params: { variant: 'narrow', hold: 'seam' } },
+    {
+      target: 'targets/redis/ioredis/release-get-compare-del.ts',
+      expect: 'FAIL',
+      params: { variant: 'narrow', hold: 'seam' },
+    },
     { target: 'targets/redis/ioredis/lock-correct.ts', expect: 'PASS' },
     { target: 'targets/redis/ioredis/lock-correct.ts', expect: 'PASS', params: { variant: 'narrow' } },
     { target: 'targets/redis/ioredis/lock-correct.ts', expect: 'PASS', params: { variant: 'narrow', hold: 'seam' } },
@@ -105,7 +117,8 @@ export default defineOracle({
     {
       target: 'targets/redis/ioredis/release-clock-guarded.ts',
       expect: 'PASS',
-      knownBad: "A resumes after its own deadline and skips its DEL; only a hold between its clock check and its DEL (--variant narrow) shows it deleting B's lock",
+      knownBad:
+        "A resumes after its own deadline and skips its DEL; only a hold between its clock check and its DEL (--variant narrow) shows it deleting B's lock",
     },
     { target: 'targets/redis/ioredis/release-clock-guarded.ts', expect: 'FAIL', params: { variant: 'narrow' } },
     { target: 'targets/redis/ioredis/release-clock-guarded-cad.ts', expect: 'PASS' },
@@ -121,14 +134,20 @@ export default defineOracle({
       of: 'targets/redis/ioredis/lock-correct.ts',
       guard: 'the compare in compare-and-delete (a bare DEL)',
       edits: [
-        ['(await redis.get().eval(COMPARE_AND_DELETE, 1, env.key, String(lease.token))) === 1', '(await redis.get().del(env.key)) === 1'],
+        [
+          '(await redis.get().eval(COMPARE_AND_DELETE, 1, env.key, String(lease.token))) === 1',
+          '(await redis.get().del(env.key)) === 1',
+        ],
       ],
     },
     {
       of: 'targets/redis/node-redis/lock-correct.ts',
       guard: 'the compare in compare-and-delete (a bare DEL)',
       edits: [
-        ['(await redis.get().eval(COMPARE_AND_DELETE, { keys: [env.key], arguments: [String(lease.token)] })) === 1', '(await redis.get().del(env.key)) === 1'],
+        [
+          '(await redis.get().eval(COMPARE_AND_DELETE, { keys: [env.key], arguments: [String(lease.token)] })) === 1',
+          '(await redis.get().del(env.key)) === 1',
+        ],
       ],
     },
   ],
@@ -137,7 +156,9 @@ export default defineOracle({
     // An explored point (--explore) lands inside the release like the narrow variant, at its own boundary.
     const wireA = p.variant === 'narrow' && (p.hold === 'wire' || s.point) ? await s.wire('A') : undefined;
     const point = s.point;
-    const where = point ? `at ${point.boundary.part}#${point.boundary.index} (${point.boundary.text})` : 'inside its release, before its delete';
+    const where = point
+      ? `at ${point.boundary.part}#${point.boundary.index} (${point.boundary.text})`
+      : 'inside its release, before its delete';
     const a = await s.holder('A', wireA ? { url: wireA.url } : {});
     // B and C load while A takes the lock, and are awaited while A is stopped or held: its lease
     // lapses meanwhile anyway, and B's lease (the window judged) begins only after both are ready.
@@ -184,12 +205,15 @@ export default defineOracle({
     const locateOnB = async () => {
       seenB = await s.observeKey('after B acquired');
       const mayHaveLapsed = !seenB.exists && seenB.sentAt - bAcquireStartedAt >= p.ttl;
-      if (aLate && leaseB && !mayHaveLapsed) preconditions.push(locatedCheck(seenB, leaseB.token, s.now() - bAcquireStartedAt, 'B'));
+      if (aLate && leaseB && !mayHaveLapsed)
+        preconditions.push(locatedCheck(seenB, leaseB.token, s.now() - bAcquireStartedAt, 'B'));
     };
 
     if (p.variant === 'pause') {
       await a.pause();
-      s.progress(`A stopped (SIGSTOP) holding the lock; waiting for its ${p.ttl} ms TTL to lapse and B to take the lock`);
+      s.progress(
+        `A stopped (SIGSTOP) holding the lock; waiting for its ${p.ttl} ms TTL to lapse and B to take the lock`,
+      );
       [b, c] = await contenders;
       const got = await acquireWithin(b, () => s.now(), p.timeout, retryEvery);
       bAcquireStartedAt = got.lastAttemptAt ?? 0;
@@ -201,14 +225,24 @@ export default defineOracle({
       const release = await s.within(a.release(leaseA), p.timeout);
       ran(release !== undefined, release?.error);
     } else {
-      const stop = point ? armPoint(point, a, wireA, s.lockKey) : wireA ? wireStop(wireA.hold(onKey(REDIS_DELETE, s.lockKey))) : seamStop(a.holdSeam('release:before-delete'));
+      const stop = point
+        ? armPoint(point, a, wireA, s.lockKey)
+        : wireA
+          ? wireStop(wireA.hold(onKey(REDIS_DELETE, s.lockKey)))
+          : seamStop(a.holdSeam('release:before-delete'));
       const release = a.release(leaseA);
-      const first = await s.within(Promise.race([stop.reached.then(() => 'stop' as const), release.then(() => 'done' as const)]), p.timeout);
+      const first = await s.within(
+        Promise.race([stop.reached.then(() => 'stop' as const), release.then(() => 'done' as const)]),
+        p.timeout,
+      );
       if (first !== 'stop') {
         preconditions.push({
           name: `A was held ${where}`,
           held: false,
-          detail: first === 'done' ? stop.missed : `A's release neither finished nor reached ${point ? 'the point' : 'its delete'} within ${p.timeout} ms`,
+          detail:
+            first === 'done'
+              ? stop.missed
+              : `A's release neither finished nor reached ${point ? 'the point' : 'its delete'} within ${p.timeout} ms`,
         });
         stop.release();
         return judge();
@@ -218,7 +252,10 @@ export default defineOracle({
       const got = await acquireWithin(b, () => s.now(), p.timeout, retryEvery);
       bAcquireStartedAt = got.lastAttemptAt ?? 0;
       leaseB = got.lease;
-      landed(leaseB !== null && !stop.isReleased, `B took the lock while A was held ${where} (${got.attempts} attempt(s))`);
+      landed(
+        leaseB !== null && !stop.isReleased,
+        `B took the lock while A was held ${where} (${got.attempts} attempt(s))`,
+      );
       await locateOnB();
       stop.release();
       const outcome = await s.within(release, p.timeout);
@@ -234,7 +271,13 @@ export default defineOracle({
     if (!bExtends && leaseB && !leaseC) bSide = await checkB(b, leaseB, 'release');
     // B's own lease, still B's in the store, gave B no reason to be refused: its throw is the target's error.
     const bLeaseIntact = after.exists && (typeof leaseB?.token !== 'string' || after.value === leaseB.token);
-    if (bSide?.threw !== undefined && bLeaseIntact) throw new TargetCallError('B', bSide.member, bSide.threw, "on its own lease, which the store still showed as B's");
+    if (bSide?.threw !== undefined && bLeaseIntact)
+      throw new TargetCallError(
+        'B',
+        bSide.member,
+        bSide.threw,
+        "on its own lease, which the store still showed as B's",
+      );
     // A refusal the store contradicts (B's token still in the key, read after A's release) is B's
     // own, e.g. redlock refusing by its own clock after a slow acquire: not A's doing, not counted.
     if (bSide && !bSide.ok && typeof leaseB?.token === 'string' && after.exists && after.value === leaseB.token) {
@@ -249,7 +292,8 @@ export default defineOracle({
       bSide = undefined;
       const tokenKnown = typeof leaseB?.token === 'string';
       const othersHeld = after !== undefined && leaseC === null && (!tokenKnown || after.value === leaseB!.token);
-      if (othersHeld) preconditions.push({ name: 'B checked its lease while it was still live', held: false, detail: late });
+      if (othersHeld)
+        preconditions.push({ name: 'B checked its lease while it was still live', held: false, detail: late });
       else s.note(`${late}; not counted`);
     }
     return judge();
@@ -257,7 +301,7 @@ export default defineOracle({
     function locatedCheck(state: KeyState, token: string | undefined, lookedAfterMs: number, who: string): Check {
       const tokenMatches = token === undefined || state.value === token;
       return {
-        name: "the harness found the lock where the target says it lives",
+        name: 'the harness found the lock where the target says it lives',
         held: state.exists && tokenMatches,
         detail: !state.exists
           ? s.lockNotFound(`while ${who} held the lock`, lookedAfterMs)
@@ -270,9 +314,20 @@ export default defineOracle({
     /** B extends (or releases) its own lease: it must still be B's after A's stale release. */
     async function checkB(holder: Holder, lease: LeaseSummary, member: 'extend' | 'release'): Promise<BSide> {
       // A release that returns false says it found the lock was no longer its own.
-      const answer = member === 'extend' ? await holder.extend(lease, p.ttl) : await holder.release(lease).then((outcome) => ({ extended: outcome.ok && outcome.value !== false, outcome }));
+      const answer =
+        member === 'extend'
+          ? await holder.extend(lease, p.ttl)
+          : await holder
+              .release(lease)
+              .then((outcome) => ({ extended: outcome.ok && outcome.value !== false, outcome }));
       const endedAt = s.now();
-      return { member, ok: answer.extended, endedAt, inWindow: endedAt < bLiveUntil(), ...(answer.outcome.threw ? { threw: answer.outcome.error ?? '' } : {}) };
+      return {
+        member,
+        ok: answer.extended,
+        endedAt,
+        inWindow: endedAt < bLiveUntil(),
+        ...(answer.outcome.threw ? { threw: answer.outcome.error ?? '' } : {}),
+      };
     }
 
     /**
@@ -281,14 +336,18 @@ export default defineOracle({
      */
     function bLiveUntil(): number {
       const byTtl = bAcquireStartedAt + p.ttl;
-      return seenB?.exists && (typeof leaseB?.token !== 'string' || seenB.value === leaseB.token) ? Math.max(byTtl, seenB.liveUntil) : byTtl;
+      return seenB?.exists && (typeof leaseB?.token !== 'string' || seenB.value === leaseB.token)
+        ? Math.max(byTtl, seenB.liveUntil)
+        : byTtl;
     }
 
     function landed(held: boolean, detail: string) {
       preconditions.push({
         name: "A's lease lapsed and B took the lock while A was stopped",
         held,
-        detail: held ? detail : `B could not take the lock within ${p.timeout} ms: A's lease never lapsed, so the fault did not land`,
+        detail: held
+          ? detail
+          : `B could not take the lock within ${p.timeout} ms: A's lease never lapsed, so the fault did not land`,
       });
     }
 
@@ -313,9 +372,13 @@ export default defineOracle({
       const held = after !== undefined && leaseC === null && (!tokenKnown || keyIsB) && !bRefused;
       if (after) insideBsLease(held, keyIsB || (!tokenKnown && after.exists));
       const cGranted = s.history.filter((e) => e.kind === 'acquire-ok' && e.holder === 'C');
-      const observedAfter = s.history.filter((e) => e.kind === 'store-observed' && e.detail.label === "after A's release");
+      const observedAfter = s.history.filter(
+        (e) => e.kind === 'store-observed' && e.detail.label === "after A's release",
+      );
       const aReleases = s.history.filter((e) => e.kind === 'release' && e.holder === 'A');
-      const bRefusals = s.history.filter((e) => (e.kind === 'extend-failed' || e.kind === 'release') && e.holder === 'B');
+      const bRefusals = s.history.filter(
+        (e) => (e.kind === 'extend-failed' || e.kind === 'release') && e.holder === 'B',
+      );
       const what = !after
         ? 'not judged'
         : keyGone
@@ -353,7 +416,8 @@ export default defineOracle({
      * extend or second release refused counts when it was answered before B's lease could lapse).
      */
     function insideBsLease(held: boolean, keyWasB: boolean) {
-      const seenLive = seenB !== undefined && seenB.exists && (typeof leaseB?.token !== 'string' || seenB.value === leaseB.token);
+      const seenLive =
+        seenB !== undefined && seenB.exists && (typeof leaseB?.token !== 'string' || seenB.value === leaseB.token);
       if (!seenLive) {
         preconditions.push({
           name: "B's lease was live when the harness judged",
@@ -387,13 +451,17 @@ export default defineOracle({
         : p.variant === 'pause'
           ? `A took a ${p.ttl} ms lock and was stopped (SIGSTOP) until it lapsed and B took the lock; then A resumed and released`
           : `A took a ${p.ttl} ms lock and began its release, but was held after its check and before its delete (${p.hold === 'wire' ? "its delete command kept at A's wire proxy" : 'at the seam release:before-delete'}) until the lock lapsed and B took it; then A's release went on`;
-      const bSaw = bSide ? ` B's ${bSide.member} of its own lease ${bSide.ok ? 'still succeeded' : 'was refused'},` : '';
+      const bSaw = bSide
+        ? ` B's ${bSide.member} of its own lease ${bSide.ok ? 'still succeeded' : 'was refused'},`
+        : '';
       if (!held && leaseC === null && bSide && !bSide.ok) {
         return `${how}. A's release destroyed B's lock without freeing it: ${what}, a third holder C was denied, but B's ${bSide.member} of its own live lease was refused, so B no longer held the lock it was granted. The release changes the lock (overwrites or marks it) without checking, atomically, that it still holds its own token.`;
       }
       return held
         ? `${how}. B's lock survived: ${what},${bSaw} and a third holder C was denied.${bOwnRefusal ? ` (${bOwnRefusal}.)` : ''} In this interleaving the release did not touch a lock that was no longer its own` +
-          (p.variant === 'pause' ? ' (a GET→compare→DEL release also passes here: run --variant narrow to pause it between its check and its delete).' : '.')
+            (p.variant === 'pause'
+              ? ' (a GET→compare→DEL release also passes here: run --variant narrow to pause it between its check and its delete).'
+              : '.')
         : `${how}. A's release removed B's lock: ${what}, and a third holder C ${leaseC ? 'was granted the lock while B still believed it held it' : 'could take it'}. The release does not check, atomically, that the key still holds its own token.`;
     }
   },
@@ -418,7 +486,7 @@ function wireStop(hold: WireHold): ReleaseStop {
       return !hold.holding && !hold.armed;
     },
     missed:
-      "A's release finished without sending a delete of the lock's key the wire proxy recognises (DEL, UNLINK, DELEX, or EVAL/EVALSHA/FCALL of a script calling del/unlink, naming the key; declare the key with storeKey(env) when it is not env.key): nothing was held between its check and its delete. If the release deletes another way, run with --hold seam and call env.seam(\"release:before-delete\") before the delete",
+      'A\'s release finished without sending a delete of the lock\'s key the wire proxy recognises (DEL, UNLINK, DELEX, or EVAL/EVALSHA/FCALL of a script calling del/unlink, naming the key; declare the key with storeKey(env) when it is not env.key): nothing was held between its check and its delete. If the release deletes another way, run with --hold seam and call env.seam("release:before-delete") before the delete',
   };
 }
 

@@ -13,12 +13,13 @@
  * holding another token shows A's key lapsed: B's denial is B's own, e.g. its client's clock refusing
  * a lock its SET took, so INCONCLUSIVE).
  */
-import { defineOracle, type Check, nothingProven } from '../src/oracle.ts';
+import { defineOracle } from '../src/oracle/definition.ts';
+import { type Check, nothingProven } from '../src/core/judgement.ts';
 import { acquireWithin } from '../scenarios/retry-acquire.ts';
 import type { KeyState } from '../src/stores/redis-probe.ts';
-import { armPoint } from '../src/explore/arm-point.ts';
-import { traceAcquireRelease } from '../src/explore/traces.ts';
-import { pointInWords } from '../src/explore/types.ts';
+import { armPoint } from '../src/oracle/arm-point.ts';
+import { traceAcquireRelease } from '../src/oracle/traces.ts';
+import { pointInWords } from '../src/oracle/explore-point.ts';
 
 export default defineOracle({
   id: 'V311',
@@ -46,14 +47,29 @@ export default defineOracle({
     faults: ['kill-after-reply'],
     params: { variant: 'between-commands' },
     doc: "every command of A's acquire on the lock key: A is SIGKILLed the moment the command's reply reaches A's wire proxy, before A can send the next (no seam needed); B then retries",
-    references: { safe: ['targets/redis/ioredis/acquire-nx-px.ts', 'targets/redis/ioredis/lock-correct.ts', 'targets/redis/node-redis/lock-correct.ts', 'targets/redis/ioredis/lock-prefixed-key.ts'] },
+    references: {
+      safe: [
+        'targets/redis/ioredis/acquire-nx-px.ts',
+        'targets/redis/ioredis/lock-correct.ts',
+        'targets/redis/node-redis/lock-correct.ts',
+        'targets/redis/ioredis/lock-prefixed-key.ts',
+      ],
+    },
     trace: traceAcquireRelease(false),
   },
   references: [
     { target: 'targets/redis/ioredis/acquire-no-ttl.ts', expect: 'FAIL' },
     { target: 'targets/redis/node-redis/acquire-no-ttl.ts', expect: 'FAIL' },
-    { target: 'targets/redis/ioredis/acquire-setnx-then-expire.ts', expect: 'FAIL', params: { variant: 'between-commands' } },
-    { target: 'targets/redis/node-redis/acquire-setnx-then-expire.ts', expect: 'FAIL', params: { variant: 'between-commands' } },
+    {
+      target: 'targets/redis/ioredis/acquire-setnx-then-expire.ts',
+      expect: 'FAIL',
+      params: { variant: 'between-commands' },
+    },
+    {
+      target: 'targets/redis/node-redis/acquire-setnx-then-expire.ts',
+      expect: 'FAIL',
+      params: { variant: 'between-commands' },
+    },
     { target: 'targets/redis/ioredis/lock-correct.ts', expect: 'PASS' },
     { target: 'targets/redis/ioredis/lock-correct.ts', expect: 'PASS', params: { variant: 'between-commands' } },
     { target: 'targets/redis/node-redis/lock-correct.ts', expect: 'PASS' },
@@ -61,7 +77,8 @@ export default defineOracle({
     {
       target: 'targets/redis/ioredis/acquire-nx-then-pexpire.ts',
       expect: 'PASS',
-      knownBad: 'A is killed after both commands, so the key has its TTL; the kill must land after the SET NX reply, and between-commands needs a seam this helper lacks (INCONCLUSIVE)',
+      knownBad:
+        'A is killed after both commands, so the key has its TTL; the kill must land after the SET NX reply, and between-commands needs a seam this helper lacks (INCONCLUSIVE)',
     },
     { target: 'targets/redis/ioredis/acquire-nx-px.ts', expect: 'PASS' },
     { target: 'targets/redis/ioredis/lock-prefixed-key.ts', expect: 'PASS' },
@@ -72,9 +89,7 @@ export default defineOracle({
     {
       of: 'targets/redis/ioredis/acquire-nx-px.ts',
       guard: 'the TTL on the acquire (SET NX without PX)',
-      edits: [
-        ['set(env.key, token, \'PX\', env.ttlMs, \'NX\')', 'set(env.key, token, \'NX\')'],
-      ],
+      edits: [["set(env.key, token, 'PX', env.ttlMs, 'NX')", "set(env.key, token, 'NX')"]],
     },
   ],
 
@@ -95,13 +110,22 @@ export default defineOracle({
     } else {
       const stop = point ? armPoint(point, a, wireA, s.lockKey) : a.holdSeam('acquire:after-set');
       const acquire = a.acquire();
-      const first = await s.within(Promise.race([stop.reached.then(() => 'seam' as const), acquire.then(() => 'done' as const)]), p.timeout);
+      const first = await s.within(
+        Promise.race([stop.reached.then(() => 'seam' as const), acquire.then(() => 'done' as const)]),
+        p.timeout,
+      );
       if (first === 'seam') {
         heldSince = 'hit' in stop && stop.hit ? stop.hit.t : s.now();
-        atKill = await s.observeKey(point ? `A stopped at ${point.boundary.part}#${point.boundary.index}; about to kill A` : 'A held after creating the key; about to kill A');
+        atKill = await s.observeKey(
+          point
+            ? `A stopped at ${point.boundary.part}#${point.boundary.index}; about to kill A`
+            : 'A held after creating the key; about to kill A',
+        );
       } else {
         preconditions.push({
-          name: point ? `A was stopped at ${point.boundary.part}#${point.boundary.index} (${point.boundary.text})` : 'A was stopped between creating the key and anything else',
+          name: point
+            ? `A was stopped at ${point.boundary.part}#${point.boundary.index} (${point.boundary.text})`
+            : 'A was stopped between creating the key and anything else',
           held: false,
           detail:
             first === 'done'
@@ -116,7 +140,11 @@ export default defineOracle({
     preconditions.push({
       name: 'the key existed when A was killed',
       held: atKill?.exists === true,
-      detail: !atKill ? 'A was denied on an empty store' : atKill.exists ? `${atKill.where} gave ${JSON.stringify(atKill.value)}, PTTL ${atKill.pttlMs} ms` : s.lockNotFound('while A held the lock', s.now() - acquireStartedAt),
+      detail: !atKill
+        ? 'A was denied on an empty store'
+        : atKill.exists
+          ? `${atKill.where} gave ${JSON.stringify(atKill.value)}, PTTL ${atKill.pttlMs} ms`
+          : s.lockNotFound('while A held the lock', s.now() - acquireStartedAt),
     });
     if (!atKill?.exists) return judge(undefined);
     // A key with no expiry at all is this oracle's finding; one with a longer expiry than asked
@@ -139,13 +167,19 @@ export default defineOracle({
     });
     const afterKill = await s.observeKey('right after the kill');
     const budget = Math.max(0, heldSince! + p.ttl + p.grace - s.now());
-    s.progress(`B retries for up to ${budget.toFixed(0)} ms (TTL ${p.ttl} + grace ${p.grace} from when A took the key)`);
+    s.progress(
+      `B retries for up to ${budget.toFixed(0)} ms (TTL ${p.ttl} + grace ${p.grace} from when A took the key)`,
+    );
     const got = await acquireWithin(b, () => s.now(), budget, Math.max(5, Math.round(p.ttl / 10)));
     const stuck = got.lease ? undefined : await s.observeKey('B gave up');
     // B denied counts only if its last try began after the key had surely lapsed by the store's own
     // PTTL (read right after the kill; A, dead, cannot renew it): a loaded machine can end B's budget
     // before B ever tries past the expiry. A key with no expiry (PTTL -1) needs no such window.
-    const lapsedBy = !afterKill.exists ? afterKill.receivedAt : afterKill.pttlMs < 0 ? undefined : afterKill.receivedAt + afterKill.pttlMs;
+    const lapsedBy = !afterKill.exists
+      ? afterKill.receivedAt
+      : afterKill.pttlMs < 0
+        ? undefined
+        : afterKill.receivedAt + afterKill.pttlMs;
     const lastTry = got.lastAttemptAt ?? 0;
     if (!got.lease && lapsedBy !== undefined) {
       preconditions.push({
@@ -174,9 +208,19 @@ export default defineOracle({
           `, so B's denial is the target's own (its client's clock, say; or a lock kept elsewhere than storeKey(env) says), not A's lock outliving its TTL`,
       });
     }
-    return judge({ waitedMs: (got.grantedAt ?? s.now()) - heldSince!, granted: got.lease !== null, attempts: got.attempts, afterKill, stuck });
+    return judge({
+      waitedMs: (got.grantedAt ?? s.now()) - heldSince!,
+      granted: got.lease !== null,
+      attempts: got.attempts,
+      afterKill,
+      stuck,
+    });
 
-    function judge(outcome: { waitedMs: number; granted: boolean; attempts: number; afterKill: KeyState; stuck: KeyState | undefined } | undefined) {
+    function judge(
+      outcome:
+        | { waitedMs: number; granted: boolean; attempts: number; afterKill: KeyState; stuck: KeyState | undefined }
+        | undefined,
+    ) {
       const immortal = s.history.filter((e) => e.kind === 'store-observed' && e.detail.pttlMs === -1);
       const held = outcome !== undefined && outcome.granted && immortal.length === 0;
       return {
@@ -204,7 +248,10 @@ export default defineOracle({
       const noExpiry = s.history.events().some((e) => e.kind === 'store-observed' && e.detail.pttlMs === -1);
       const unproven = nothingProven(preconditions);
       if (unproven || !outcome) return unproven ?? 'Nothing was proven.';
-      const when = p.variant === 'after-acquire' ? 'right after its acquire returned' : 'after it created the key and before its next command';
+      const when =
+        p.variant === 'after-acquire'
+          ? 'right after its acquire returned'
+          : 'after it created the key and before its next command';
       const killed = point ? `${pointInWords(point)}.` : `A was killed (SIGKILL) ${when}.`;
       return held
         ? `${killed} The key carried an expiry, so it lapsed and B took the lock ${outcome.waitedMs.toFixed(0)} ms after A had taken it (TTL ${p.ttl} ms).`

@@ -20,25 +20,32 @@
  * (its acquire, before its first write) while P takes the lock and is held at its first write; then
  * A's command goes on. A check-then-act acquire (GET, then a plain SET) is caught there.
  */
-import { defineOracle, type Check, nothingProven } from '../src/oracle.ts';
+import { defineOracle } from '../src/oracle/definition.ts';
+import { type Check, nothingProven } from '../src/core/judgement.ts';
 import { describeLocks, observeAdvisoryLocks } from '../scenarios/pg-observe.ts';
 import { speaksRedis } from '../src/stores/types.ts';
-import { armPoint } from '../src/explore/arm-point.ts';
-import { boundaryLabel, pointInWords } from '../src/explore/types.ts';
+import { armPoint } from '../src/oracle/arm-point.ts';
+import { boundaryLabel, pointInWords } from '../src/oracle/explore-point.ts';
 import { throwIfTargetThrew } from '../src/holder/holder.ts';
 
 export default defineOracle({
   id: 'V312',
   title: 'Acquire result ignored',
   class: 'LK-3 acquire result ignored',
-  scenario: 'Holder P takes the lock through the job and is held at its first write; then A runs the same job to the end.',
+  scenario:
+    'Holder P takes the lock through the job and is held at its first write; then A runs the same job to the end.',
   property: 'A performs 0 effects while the lock is held by another holder.',
   stores: ['redis', 'valkey', 'postgres'],
   holders: ['P', 'A'],
   params: {
     ttl: { kind: 'ms', default: 5000, min: 100, doc: "lease TTL; must outlast A's whole job" },
     steps: { kind: 'count', default: 3, min: 1, max: 1000, doc: 'writes the reference jobs make (env.params.steps)' },
-    stepMs: { kind: 'ms', default: 5, min: 1, doc: 'work between two writes in the reference jobs (env.params.stepMs)' },
+    stepMs: {
+      kind: 'ms',
+      default: 5,
+      min: 1,
+      doc: 'work between two writes in the reference jobs (env.params.stepMs)',
+    },
     timeout: { kind: 'ms', default: 5000, min: 100, doc: 'longest wait for any step' },
   },
   needs: () => ['job'],
@@ -54,17 +61,18 @@ export default defineOracle({
   mutations: [
     {
       of: 'targets/redis/ioredis/job-checks-acquire.ts',
-      guard: 'the check of the acquire\'s result',
-      edits: [
-        ['\'PX\', env.ttlMs, \'NX\')) === null) {', '\'PX\', env.ttlMs, \'NX\')) === null && false) {'],
-      ],
+      guard: "the check of the acquire's result",
+      edits: [["'PX', env.ttlMs, 'NX')) === null) {", "'PX', env.ttlMs, 'NX')) === null && false) {"]],
     },
     {
       of: 'targets/postgres/job-checks-try-lock.ts',
-      guard: 'the check of pg_try_advisory_lock\'s result',
+      guard: "the check of pg_try_advisory_lock's result",
       store: 'postgres',
       edits: [
-        ['if (!ok(await client.query(TRY_LOCK, [env.key]))) {', 'if (!ok(await client.query(TRY_LOCK, [env.key])) && false) {'],
+        [
+          'if (!ok(await client.query(TRY_LOCK, [env.key]))) {',
+          'if (!ok(await client.query(TRY_LOCK, [env.key])) && false) {',
+        ],
       ],
     },
   ],
@@ -77,7 +85,11 @@ export default defineOracle({
     params: {},
     doc: "every command of A's job on the lock before its first write (its acquire): held at A's wire proxy while P takes the lock and is held at its first write; then A's command and job go on",
     references: {
-      safe: ['targets/redis/ioredis/job-checks-acquire.ts', 'targets/redis/node-redis/job-checks-acquire.ts', { target: 'targets/postgres/job-checks-try-lock.ts', store: 'postgres' }],
+      safe: [
+        'targets/redis/ioredis/job-checks-acquire.ts',
+        'targets/redis/node-redis/job-checks-acquire.ts',
+        { target: 'targets/postgres/job-checks-try-lock.ts', store: 'postgres' },
+      ],
       alsoBad: ['targets/redis/ioredis/job-get-then-set.ts'],
     },
     async trace(s, tracer) {
@@ -106,17 +118,28 @@ export default defineOracle({
     const stop = point ? armPoint(point, a, wireA, s.lockKey) : undefined;
     const tries: string[] = [];
     const touchesLock = (text: string, args: readonly string[]) =>
-      isRedis ? args.includes(s.lockKey) || text.includes(s.lockKey) : /pg_\w*advisory\w*lock/i.test(text) || text.includes(s.key) || args.includes(s.key);
+      isRedis
+        ? args.includes(s.lockKey) || text.includes(s.lockKey)
+        : /pg_\w*advisory\w*lock/i.test(text) || text.includes(s.key) || args.includes(s.key);
     const stopWatching = wireA.on((event) => {
-      if (event.type === 'command' && touchesLock(event.command.text, event.command.args)) tries.push(event.command.text);
+      if (event.type === 'command' && touchesLock(event.command.text, event.command.args))
+        tries.push(event.command.text);
     });
     const aJob = stop ? a.call('job') : undefined;
     if (stop && aJob) {
-      const first = await s.within(Promise.race([stop.reached.then(() => 'held' as const), aJob.then(() => 'ended' as const)]), p.timeout);
+      const first = await s.within(
+        Promise.race([stop.reached.then(() => 'held' as const), aJob.then(() => 'ended' as const)]),
+        p.timeout,
+      );
       preconditions.push({
         name: `A was held at ${boundaryLabel(point!.boundary)}`,
         held: first === 'held',
-        detail: first === 'held' ? pointInWords(point!) : first === 'ended' ? stop.missed : `A's job neither reached the point nor ended within ${p.timeout} ms`,
+        detail:
+          first === 'held'
+            ? pointInWords(point!)
+            : first === 'ended'
+              ? stop.missed
+              : `A's job neither reached the point nor ended within ${p.timeout} ms`,
       });
       if (first !== 'held') {
         stop.release();
@@ -136,7 +159,10 @@ export default defineOracle({
     const locksBefore = pFirst.isReached ? await pgLocks('P holds the lock') : undefined;
     preconditions.push({
       name: 'P held the lock',
-      held: pFirst.isReached && (keyBefore === undefined || keyBefore.exists) && (locksBefore === undefined || locksBefore.length > 0),
+      held:
+        pFirst.isReached &&
+        (keyBefore === undefined || keyBefore.exists) &&
+        (locksBefore === undefined || locksBefore.length > 0),
       detail: !pFirst.isReached
         ? `P made no write within ${p.timeout} ms: the lock was never pre-held`
         : keyBefore
@@ -166,7 +192,9 @@ export default defineOracle({
     preconditions.push({
       name: "A's job finished",
       held: aEnd !== undefined,
-      detail: aEnd ? `A's job ${aEnd.ok ? 'returned' : `threw (${(aEnd.error ?? '').split('\n')[0]})`}` : `A's job did not finish within ${p.timeout} ms`,
+      detail: aEnd
+        ? `A's job ${aEnd.ok ? 'returned' : `threw (${(aEnd.error ?? '').split('\n')[0]})`}`
+        : `A's job did not finish within ${p.timeout} ms`,
     });
     preconditions.push({
       name: 'A tried to take the lock while P held it',
@@ -182,15 +210,27 @@ export default defineOracle({
     // On Redis, A's own SET may have overwritten P's key (and A's release removed it): P's lease
     // still counts as live while its PTTL, read when P held the lock, had not run out by A's writes.
     const aWrites = s.resource.effects().filter((e) => e.holder === 'A');
-    const pLeaseCoversWrites = keyBefore !== undefined && aWrites.length > 0 && aWrites.every((e) => e.t < keyBefore.liveUntil);
+    const pLeaseCoversWrites =
+      keyBefore !== undefined && aWrites.length > 0 && aWrites.every((e) => e.t < keyBefore.liveUntil);
     // The key counts as P's only with P's token in it: A's token there may be a lock A took once
     // P's lease had lapsed (a job that waits for the lock and leaves its lease to run out).
     const stillPs = keyAfter !== undefined && keyAfter.exists && keyAfter.value === keyBefore?.value;
     preconditions.push({
       name: "P's lock was still live when A's job ended",
-      held: keyAfter ? stillPs || pLeaseCoversWrites : locksAfter ? locksAfter.some((l) => pSessions.has(l.pid)) : liveFor < p.ttl,
+      held: keyAfter
+        ? stillPs || pLeaseCoversWrites
+        : locksAfter
+          ? locksAfter.some((l) => pSessions.has(l.pid))
+          : liveFor < p.ttl,
       detail: keyAfter
-        ? keyWhenAEnded(keyAfter.exists, stillPs, pLeaseCoversWrites, JSON.stringify(keyAfter.value), keyBefore?.pttlMs, aWrites.length)
+        ? keyWhenAEnded(
+            keyAfter.exists,
+            stillPs,
+            pLeaseCoversWrites,
+            JSON.stringify(keyAfter.value),
+            keyBefore?.pttlMs,
+            aWrites.length,
+          )
         : locksAfter
           ? `when A's job ended pg_locks showed ${describeLocks(locksAfter)}`
           : `A's job ended ${liveFor.toFixed(0)} ms after P took a ${p.ttl} ms lease`,
@@ -199,12 +239,22 @@ export default defineOracle({
     await s.within(pJob, p.timeout);
     return judge();
 
-    function keyWhenAEnded(exists: boolean, stillPs: boolean, covers: boolean, value: string, pttlWhenPHeld: number | undefined, aWrites: number): string {
+    function keyWhenAEnded(
+      exists: boolean,
+      stillPs: boolean,
+      covers: boolean,
+      value: string,
+      pttlWhenPHeld: number | undefined,
+      aWrites: number,
+    ): string {
       if (stillPs) return `the key still held P's token ${value} when A's job ended`;
       const seen = exists ? `the key held ${value}, not P's token,` : 'the key was gone';
       return covers
         ? `${seen} when A's job ended, but P's lease (PTTL ${pttlWhenPHeld} ms when P held it) was live by the store's clock at each of A's ${aWrites} write(s)`
-        : `${seen} when A's job ended` + (exists ? `, and P's lease (PTTL ${pttlWhenPHeld} ms when P held it) had run out by the store's clock before A's last write: A may have taken a lock P's lease no longer held` : '');
+        : `${seen} when A's job ended` +
+            (exists
+              ? `, and P's lease (PTTL ${pttlWhenPHeld} ms when P held it) had run out by the store's clock before A's last write: A may have taken a lock P's lease no longer held`
+              : '');
     }
 
     function explain(held: boolean, writes: number): string {

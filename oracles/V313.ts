@@ -44,21 +44,22 @@
  * held, or A SIGSTOPped at a write's receipt (its timers too: a helper renewing on a timer keeps its
  * lease through a held receipt) — × each contender schedule (Redis).
  */
-import { takeoverCounts, takeoverDetail, takeoverWindow, writesAfterTakeover } from '../src/takeover.ts';
-import { defineOracle, type Check, nothingProven, firstLine } from '../src/oracle.ts';
+import { takeoverCounts, takeoverDetail, takeoverWindow, writesAfterTakeover } from '../src/judging/takeover.ts';
+import { defineOracle } from '../src/oracle/definition.ts';
+import { type Check, nothingProven, firstLine } from '../src/core/judgement.ts';
 import { runJobUntilFirstEffect } from '../scenarios/run-job-until-effect.ts';
-import { armPoint } from '../src/explore/arm-point.ts';
-import { traceFromFirstWrite } from '../src/explore/traces.ts';
-import { boundaryLabel, pointInWords } from '../src/explore/types.ts';
+import { armPoint } from '../src/oracle/arm-point.ts';
+import { traceFromFirstWrite } from '../src/oracle/traces.ts';
+import { boundaryLabel, pointInWords } from '../src/oracle/explore-point.ts';
 import { throwIfTargetThrew, type CallOutcome, type Holder } from '../src/holder/holder.ts';
 import type { Latch } from '../src/holder/latch.ts';
-import { UsageError } from '../src/registry.ts';
+import { UsageError } from '../src/core/errors.ts';
 import { PG_RENEWAL, REDIS_RENEWAL } from '../src/wire/patterns.ts';
 import { speaksRedis } from '../src/stores/types.ts';
 import { onKey } from '../src/wire/command.ts';
 import { urlForHolder } from '../scenarios/pg-probe.ts';
 import { readBLease, type BLease } from './V313/b-lease.ts';
-import type { ObservedKey } from '../src/scenario.ts';
+import type { ObservedKey } from '../src/oracle/scenario.ts';
 
 /** How A is kept out of the way while its lease lapses: SIGSTOP, or its renewal held at the wire. */
 interface Stop {
@@ -77,7 +78,8 @@ export default defineOracle({
   class: 'LK-4 lease shorter than the work; renewal missing or its result ignored',
   scenario:
     'A runs the job and writes once; A is stopped (SIGSTOP) until its lease lapses and B has taken the lock and written; then A resumes.',
-  property: 'A performs no accepted write after B acquired (B wrote), or the resource rejected every such write (fencing).',
+  property:
+    'A performs no accepted write after B acquired (B wrote), or the resource rejected every such write (fencing).',
   stores: ['redis', 'valkey', 'postgres'],
   holders: ['A', 'B'],
   later: ['A'],
@@ -100,19 +102,36 @@ export default defineOracle({
       default: 3,
       min: 2,
       max: 1000,
-      doc: 'writes the reference jobs make (targets read env.params.steps); renewal-wire: steps × stepMs must outlast the helper\'s own renewal period, or the job ends before it renews (INCONCLUSIVE)',
+      doc: "writes the reference jobs make (targets read env.params.steps); renewal-wire: steps × stepMs must outlast the helper's own renewal period, or the job ends before it renews (INCONCLUSIVE)",
     },
-    stepMs: { kind: 'ms', default: 20, min: 1, doc: 'work between two writes in the reference jobs (env.params.stepMs); see steps' },
-    timeout: { kind: 'ms', default: 5000, min: 100, doc: 'longest wait for any step (A reaching a write, B taking the lock, A finishing)' },
+    stepMs: {
+      kind: 'ms',
+      default: 20,
+      min: 1,
+      doc: 'work between two writes in the reference jobs (env.params.stepMs); see steps',
+    },
+    timeout: {
+      kind: 'ms',
+      default: 5000,
+      min: 100,
+      doc: 'longest wait for any step (A reaching a write, B taking the lock, A finishing)',
+    },
   },
   needs: () => ['job'],
   storeRequest: (p, kind) => {
     if (p.contender !== 'hold' && kind !== 'redis' && kind !== 'valkey') {
-      throw new UsageError(`--contender ${p.contender} reads the lock key in the store to see B go / A's lease lapse, which needs a Redis or Valkey store; on ${kind} use --contender hold`);
+      throw new UsageError(
+        `--contender ${p.contender} reads the lock key in the store to see B go / A's lease lapse, which needs a Redis or Valkey store; on ${kind} use --contender hold`,
+      );
     }
     return { kind };
   },
-  validate: (p) => (p.timeout <= p.ttl ? [`--timeout (${p.timeout}) must be longer than --ttl (${p.ttl}): B can only take the lock after A's lease lapses`] : []),
+  validate: (p) =>
+    p.timeout <= p.ttl
+      ? [
+          `--timeout (${p.timeout}) must be longer than --ttl (${p.ttl}): B can only take the lock after A's lease lapses`,
+        ]
+      : [],
   references: [
     { target: 'targets/redis/ioredis/lease-no-renewal.ts', expect: 'FAIL' },
     { target: 'targets/redis/ioredis/lease-extend-ignored.ts', expect: 'FAIL' },
@@ -132,11 +151,17 @@ export default defineOracle({
     { target: 'targets/redis/node-redis/lease-extend-ignored.ts', expect: 'FAIL', params: { variant: 'renewal-wire' } },
     { target: 'targets/redis/ioredis/lease-renew-checked.ts', expect: 'PASS', params: { variant: 'renewal-wire' } },
     { target: 'targets/redis/node-redis/lease-renew-checked.ts', expect: 'PASS', params: { variant: 'renewal-wire' } },
-    { target: 'targets/postgres/job-lease-row-renew-checked.ts', expect: 'PASS', store: 'postgres', params: { variant: 'renewal-wire' } },
+    {
+      target: 'targets/postgres/job-lease-row-renew-checked.ts',
+      expect: 'PASS',
+      store: 'postgres',
+      params: { variant: 'renewal-wire' },
+    },
     {
       target: 'targets/redis/ioredis/lease-renew-resurrects.ts',
       expect: 'PASS',
-      knownBad: "B still holds the lock when A resumes, so A's renewal sees a foreign key and stops; it re-creates the key only after B came and went (--contender come-and-go)",
+      knownBad:
+        "B still holds the lock when A resumes, so A's renewal sees a foreign key and stops; it re-creates the key only after B came and went (--contender come-and-go)",
     },
     { target: 'targets/redis/ioredis/lease-renew-resurrects.ts', expect: 'FAIL', params: { contender: 'come-and-go' } },
     { target: 'targets/redis/ioredis/lease-renew-checked.ts', expect: 'PASS', params: { contender: 'come-and-go' } },
@@ -145,7 +170,11 @@ export default defineOracle({
     // redlock extends by EVALSHA of a script B's calibration run loaded; its extension timer is due
     // ttl/2 after acquire, so the job must outlast it (20 × 40 ms). Why using-checks-signal is no
     // PASS reference here: targets/redis/README.md ("redlock under renewal-wire").
-    { target: 'targets/redis/redlock/using-ignores-signal.ts', expect: 'FAIL', params: { variant: 'renewal-wire', steps: 20, stepMs: 40 } },
+    {
+      target: 'targets/redis/redlock/using-ignores-signal.ts',
+      expect: 'FAIL',
+      params: { variant: 'renewal-wire', steps: 20, stepMs: 40 },
+    },
     { target: 'targets/redis/ioredis/lock-prefixed-key.ts', expect: 'PASS', params: { variant: 'renewal-wire' } },
     { target: 'targets/redis/ioredis/lock-hash-field.ts', expect: 'PASS', params: { variant: 'renewal-wire' } },
   ],
@@ -153,17 +182,13 @@ export default defineOracle({
   mutations: [
     {
       of: 'targets/redis/ioredis/lease-renew-checked.ts',
-      guard: 'the check of the renewal\'s result',
-      edits: [
-        ['env.key, token, env.ttlMs)) !== 1) {', 'env.key, token, env.ttlMs)) !== 1 && false) {'],
-      ],
+      guard: "the check of the renewal's result",
+      edits: [['env.key, token, env.ttlMs)) !== 1) {', 'env.key, token, env.ttlMs)) !== 1 && false) {']],
     },
     {
       of: 'targets/redis/ioredis/lease-fenced.ts',
       guard: 'the fencing token on each write',
-      edits: [
-        ['await env.effect(\'write\', { fence, value: i });', 'await env.effect(\'write\', { value: i });'],
-      ],
+      edits: [["await env.effect('write', { fence, value: i });", "await env.effect('write', { value: i });"]],
     },
   ],
 
@@ -172,11 +197,18 @@ export default defineOracle({
     // A pause at a write stops A's timers too: a helper renewing on a timer keeps its lease through a held receipt.
     faults: ['hold-before', 'hold-reply', 'pause'],
     params: { variant: 'pause' },
-    dimensions: (kind) => ({ contender: kind === 'redis' || kind === 'valkey' ? ['hold', 'come-and-go', 'after-lift'] : ['hold'] }),
+    dimensions: (kind) => ({
+      contender: kind === 'redis' || kind === 'valkey' ? ['hold', 'come-and-go', 'after-lift'] : ['hold'],
+    }),
     doc: "every command on the lock key and every write of A's job after its first write: held before it, or its reply (the write's receipt) held from A, or (a write) A stopped by SIGSTOP at its receipt, its timers too, until A's lease lapsed and the contenders acted (each --contender schedule on Redis); then A goes on",
     // node-redis/lease-fenced.ts (the same fence on another client) PASSes all 18 points too
     // (docs/benchmarks.md); it is left out of the suite for its cost (~80 s at load 30).
-    references: { safe: ['targets/redis/ioredis/lease-fenced.ts', { target: 'targets/postgres/job-xact-lock.ts', store: 'postgres' }] },
+    references: {
+      safe: [
+        'targets/redis/ioredis/lease-fenced.ts',
+        { target: 'targets/postgres/job-xact-lock.ts', store: 'postgres' },
+      ],
+    },
     async trace(s, tracer) {
       const { call } = await traceFromFirstWrite(tracer, await tracer.holder(s), 'job');
       await call;
@@ -192,7 +224,10 @@ export default defineOracle({
     // A runs, so each is ready the moment it is needed.
     // On Postgres B connects under its own application_name: pg_locks then shows which session is B's.
     const b = await s.holder('B', s.store.kind === 'postgres' ? { url: urlForHolder(s.store.url, 'B') } : {});
-    const others = Promise.all([s.holder('A', wireA ? { url: wireA.url } : {}), p.contender === 'come-and-go' ? s.holder('C') : undefined]);
+    const others = Promise.all([
+      s.holder('A', wireA ? { url: wireA.url } : {}),
+      p.contender === 'come-and-go' ? s.holder('C') : undefined,
+    ]);
     others.catch(() => undefined); // awaited below; a run that ends before then is checked by the engine
     const preconditions: Check[] = [];
     let aRan = false;
@@ -207,7 +242,12 @@ export default defineOracle({
     s.progress('B runs the job alone once, to count the writes it makes unobstructed');
     s.phase('solo', 'B alone, counting writes (not judged)');
     const alone = await s.within(b.call('job'), p.timeout);
-    throwIfTargetThrew('B', 'job', alone, 'running alone on a free lock, with no fault (the run that counts the writes)');
+    throwIfTargetThrew(
+      'B',
+      'job',
+      alone,
+      'running alone on a free lock, with no fault (the run that counts the writes)',
+    );
     const calibration = s.resource.effects().length;
     const aloneWrites = s.resource.effects().filter((e) => e.holder === 'B').length;
     preconditions.push({
@@ -229,7 +269,12 @@ export default defineOracle({
     // A lease B's solo run left behind lapses within --ttl: a throw on a try begun later is no denial.
     const lastTry = aIn.job ? undefined : aIn.lastOutcome;
     if (lastTry && alone && lastTry.startedAt - alone.endedAt > p.ttl) {
-      throwIfTargetThrew('A', 'job', lastTry, `on its try #${aIn.attempts} to reach its first write, begun ${(lastTry.startedAt - alone.endedAt).toFixed(0)} ms after B's solo run ended (longer than the ${p.ttl} ms lease: nobody could hold the lock)`);
+      throwIfTargetThrew(
+        'A',
+        'job',
+        lastTry,
+        `on its try #${aIn.attempts} to reach its first write, begun ${(lastTry.startedAt - alone.endedAt).toFixed(0)} ms after B's solo run ended (longer than the ${p.ttl} ms lease: nobody could hold the lock)`,
+      );
     }
     preconditions.push({
       name: 'A reached its critical section',
@@ -245,12 +290,20 @@ export default defineOracle({
     if (point) {
       const at = armPoint(point, a, wireA, s.lockKey);
       aFirst.release();
-      const first = await s.within(Promise.race([at.reached.then(() => 'held' as const), aJob.then(() => 'ended' as const)]), p.timeout);
+      const first = await s.within(
+        Promise.race([at.reached.then(() => 'held' as const), aJob.then(() => 'ended' as const)]),
+        p.timeout,
+      );
       const since = s.now();
       preconditions.push({
         name: `A was stopped at ${boundaryLabel(point.boundary)}`,
         held: first === 'held',
-        detail: first === 'held' ? `${pointInWords(point)} from ${since.toFixed(1)} ms` : first === 'ended' ? at.missed : `A did not reach the point within ${p.timeout} ms of its first write`,
+        detail:
+          first === 'held'
+            ? `${pointInWords(point)} from ${since.toFixed(1)} ms`
+            : first === 'ended'
+              ? at.missed
+              : `A did not reach the point within ${p.timeout} ms of its first write`,
       });
       if (first !== 'held') {
         at.release();
@@ -269,7 +322,10 @@ export default defineOracle({
     } else if (wireA) {
       const hold = wireA.hold(speaksRedis(s.store.kind) ? onKey(REDIS_RENEWAL, s.lockKey) : PG_RENEWAL);
       aFirst.release();
-      const first = await s.within(Promise.race([hold.reached.then(() => 'held' as const), aJob.then(() => 'ended' as const)]), p.timeout);
+      const first = await s.within(
+        Promise.race([hold.reached.then(() => 'held' as const), aJob.then(() => 'ended' as const)]),
+        p.timeout,
+      );
       const held = first === 'held' ? await hold.reached : undefined;
       preconditions.push({
         name: "A's renewal was held at the wire",
@@ -278,9 +334,13 @@ export default defineOracle({
           ? `A's renewal (${held.command.text}) was held at its wire proxy from ${held.atMs} ms`
           : first === 'ended'
             ? `A's job ended without renewing its lease (${hold.record.what}) after its first write: nothing to hold. A helper with no renewal is judged by --variant pause; one that renews on a timer needs --steps × --stepMs longer than its renewal period` +
-              (speaksRedis(s.store.kind) ? `; one whose lock does not live under ${s.lockKey} must declare where with storeKey(env)` : '')
+              (speaksRedis(s.store.kind)
+                ? `; one whose lock does not live under ${s.lockKey} must declare where with storeKey(env)`
+                : '')
             : `A sent no renewal the wire proxy recognises within ${p.timeout} ms of its first write (${hold.record.what})` +
-              (speaksRedis(s.store.kind) ? `; if the lock does not live under ${s.lockKey}, declare where with storeKey(env) (targets/contract.ts)` : ''),
+              (speaksRedis(s.store.kind)
+                ? `; if the lock does not live under ${s.lockKey}, declare where with storeKey(env) (targets/contract.ts)`
+                : ''),
       });
       if (!held) {
         hold.release();
@@ -309,7 +369,9 @@ export default defineOracle({
 
     /** hold / come-and-go: B takes the lock while A is stopped. */
     async function contendWhileStopped() {
-      s.progress(`A ${stop.what} after its first write; waiting for its ${p.ttl} ms lease to lapse and B to take the lock`);
+      s.progress(
+        `A ${stop.what} after its first write; waiting for its ${p.ttl} ms lease to lapse and B to take the lock`,
+      );
       const bIn = await runJobUntilFirstEffect(b, p.timeout, retryEvery);
       const bFirst = s.resource.effects().find((e) => e.holder === 'B' && e.seq > calibration);
       const bWroteWhileAStopped = bIn.job !== undefined && stop.active() && bFirst !== undefined;
@@ -334,10 +396,12 @@ export default defineOracle({
 
     /** come-and-go: B, held at its first write, is let go: it finishes its job and its lock is gone before A resumes. */
     async function bComesAndGoes(bLatch: Latch, bJob: Promise<CallOutcome>) {
-      const during = await s.observeKey("B in its critical section (held at its first write)");
+      const during = await s.observeKey('B in its critical section (held at its first write)');
       bLatch.release();
       const bEnd = await s.within(bJob, p.timeout);
-      const gone = bEnd !== undefined && (await s.waitUntil(async () => !(await s.redis().keyState(s.lockLocation)).exists, p.timeout, retryEvery));
+      const gone =
+        bEnd !== undefined &&
+        (await s.waitUntil(async () => !(await s.redis().keyState(s.lockLocation)).exists, p.timeout, retryEvery));
       const after = await s.observeKey("B's job ended");
       const went = bEnd !== undefined && gone && !after.exists && stop.active();
       preconditions.push({
@@ -357,13 +421,21 @@ export default defineOracle({
      * write while a third holder C runs the job: C denied shows A silently re-took the lock.
      */
     async function thirdHolderArrives(aNext: Latch, c: Holder) {
-      const first = await s.within(Promise.race([aNext.reached.then(() => 'write' as const), aJob.then(() => 'ended' as const)]), p.timeout);
+      const first = await s.within(
+        Promise.race([aNext.reached.then(() => 'write' as const), aJob.then(() => 'ended' as const)]),
+        p.timeout,
+      );
       if (first === 'write') aOnItsOldLease(await s.observeKey('A resumed and is at its next write'));
       const cLatch = c.holdNextEffect();
       const cJob = c.call('job');
-      const cFirst = await s.within(Promise.race([cLatch.reached.then(() => 'write' as const), cJob.then(() => 'ended' as const)]), p.timeout);
+      const cFirst = await s.within(
+        Promise.race([cLatch.reached.then(() => 'write' as const), cJob.then(() => 'ended' as const)]),
+        p.timeout,
+      );
       cTookLock = cFirst === 'write';
-      s.note(`C arrived ${first === 'write' ? "while A was at its next write after resuming" : "after A's job ended"} and ${cTookLock ? 'took the lock' : 'did not take the lock'}`);
+      s.note(
+        `C arrived ${first === 'write' ? 'while A was at its next write after resuming' : "after A's job ended"} and ${cTookLock ? 'took the lock' : 'did not take the lock'}`,
+      );
       aNext.release();
       await aRunsOn();
       cLatch.release();
@@ -373,7 +445,11 @@ export default defineOracle({
     /** after-lift: A's lease lapses in the store while A is stopped; A resumes; only then B contends. */
     async function contendAfterLift() {
       s.progress(`A ${stop.what} after its first write; waiting for its ${p.ttl} ms lease to lapse in the store`);
-      const lapsed = await s.waitUntil(async () => !(await s.redis().keyState(s.lockLocation)).exists, p.timeout, retryEvery);
+      const lapsed = await s.waitUntil(
+        async () => !(await s.redis().keyState(s.lockLocation)).exists,
+        p.timeout,
+        retryEvery,
+      );
       const seen = await s.observeKey('A stopped; its lease lapsed?');
       preconditions.push({
         name: "A's lease lapsed in the store while A was stopped",
@@ -384,8 +460,13 @@ export default defineOracle({
       });
       const aNext = a.holdNextEffect();
       liftAndLog();
-      const first = await s.within(Promise.race([aNext.reached.then(() => 'write' as const), aJob.then(() => 'ended' as const)]), p.timeout);
-      s.progress(`B runs the job after A's fault lifted (${first === 'write' ? 'A is held at its next write' : "A's job ended"})`);
+      const first = await s.within(
+        Promise.race([aNext.reached.then(() => 'write' as const), aJob.then(() => 'ended' as const)]),
+        p.timeout,
+      );
+      s.progress(
+        `B runs the job after A's fault lifted (${first === 'write' ? 'A is held at its next write' : "A's job ended"})`,
+      );
       const bIn = await runJobUntilFirstEffect(b, p.timeout, retryEvery);
       const bFirst = s.resource.effects().find((e) => e.holder === 'B' && e.seq > calibration);
       preconditions.push({
@@ -410,8 +491,18 @@ export default defineOracle({
       const seen = speaksRedis(s.store.kind) ? await s.observeKey("A stopped: its lease's time left") : undefined;
       if (seen?.exists) aTokenAtStop = seen.value;
       if (seen?.exists && seen.pttlMs < 0) return; // no expiry on the key: the lease never runs out by itself
-      if (seen?.exists) s.leaseRanOut('A', seen.liveUntil, `the key's PTTL ${seen.pttlMs} ms, read ${(seen.sentAt - stop.since).toFixed(1)} ms into A's stop`);
-      else s.leaseRanOut('A', stop.since + p.ttl, `at the latest: ${p.ttl} ms after A was stopped, by the TTL it was asked to use (A cannot renew while stopped)`);
+      if (seen?.exists)
+        s.leaseRanOut(
+          'A',
+          seen.liveUntil,
+          `the key's PTTL ${seen.pttlMs} ms, read ${(seen.sentAt - stop.since).toFixed(1)} ms into A's stop`,
+        );
+      else
+        s.leaseRanOut(
+          'A',
+          stop.since + p.ttl,
+          `at the latest: ${p.ttl} ms after A was stopped, by the TTL it was asked to use (A cannot renew while stopped)`,
+        );
     }
 
     /**
@@ -477,7 +568,9 @@ export default defineOracle({
         counts: {
           ...takeoverCounts(takeover, effects),
           writesWhenRunAlone: aloneWrites,
-          ...(cTookLock !== undefined ? { cTookLock: cTookLock ? 1 : 0, cWrites: effects.filter((e) => e.holder === 'C').length } : {}),
+          ...(cTookLock !== undefined
+            ? { cTookLock: cTookLock ? 1 : 0, cWrites: effects.filter((e) => e.holder === 'C').length }
+            : {}),
         },
         property: {
           name: 'no accepted write by A after B acquired',
@@ -498,7 +591,9 @@ export default defineOracle({
           `A took a ${p.ttl} ms lease and wrote, then was ${stopWhat()} ${contention()}. ` +
           (p.contender === 'come-and-go'
             ? `When A resumed, with B gone, it went on writing: ${accepted} write(s) reached the resource after B's, so B's whole critical section ran inside A's` +
-              (cTookLock === false ? ', and a third holder C arriving after was denied: A had silently re-taken a lock it had lost. ' : '. ')
+              (cTookLock === false
+                ? ', and a third holder C arriving after was denied: A had silently re-taken a lock it had lost. '
+                : '. ')
             : `When A resumed it went on writing: ${accepted} write(s) reached the resource after B's, so two holders acted at once (overlap ${overlapMs.toFixed(1)} ms by the resource's clock). `) +
           `The helper neither renewed-and-checked its lease before writing (a renewal must fail when the key is missing or not its own) nor carried a fencing token the resource could check.`
         );
@@ -509,8 +604,10 @@ export default defineOracle({
     }
 
     function contention(): string {
-      if (p.contender === 'come-and-go') return 'until its lease lapsed and B took the lock, wrote and released it (B came and went)';
-      if (p.contender === 'after-lift') return 'until its lease lapsed in the store; A resumed and only then B took the lock and wrote';
+      if (p.contender === 'come-and-go')
+        return 'until its lease lapsed and B took the lock, wrote and released it (B came and went)';
+      if (p.contender === 'after-lift')
+        return 'until its lease lapsed in the store; A resumed and only then B took the lock and wrote';
       return 'until its lease lapsed and B took the lock and wrote';
     }
 
@@ -520,4 +617,3 @@ export default defineOracle({
     }
   },
 });
-

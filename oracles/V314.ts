@@ -16,7 +16,7 @@
  * Throws: acquire() throwing is ERROR; so is query() throwing before it reached the server; a
  * release that throws while its pool is occupied is behaviour the scenario provoked (INCONCLUSIVE).
  */
-import { defineOracle } from '../src/oracle.ts';
+import { defineOracle } from '../src/oracle/definition.ts';
 import { v314Params } from './V314/params.ts';
 import { playPool } from './V314/pool.ts';
 import { playPooler } from './V314/pooler.ts';
@@ -27,20 +27,39 @@ export default defineOracle({
   class: 'LK-6 session advisory lock through a pool or a transaction pooler',
   scenario:
     'pool: A locks through its pool (max 2), then releases while a parallel query from the same pool is held on the server; pooler: A and B lock through one PgBouncer (transaction mode), B while A holds.',
-  property: 'pool: pg_locks shows 0 advisory locks after the unlock; pooler: the second holder is denied while the first holds.',
+  property:
+    'pool: pg_locks shows 0 advisory locks after the unlock; pooler: the second holder is denied while the first holds.',
   stores: ['postgres', 'pgbouncer'],
   holders: ['A', 'B'],
   params: v314Params,
   needs: (p) => (p.scenario === 'pool' ? ['acquire', 'release', 'query'] : ['acquire', 'release']),
   // The pooler scenario always runs through a scratch PgBouncer (in front of its own Postgres).
-  storeRequest: (p, kind) => (p.scenario === 'pooler' || kind === 'pgbouncer' ? { kind: 'pgbouncer', poolMode: p.poolMode as 'transaction' | 'session' } : { kind }),
+  storeRequest: (p, kind) =>
+    p.scenario === 'pooler' || kind === 'pgbouncer'
+      ? { kind: 'pgbouncer', poolMode: p.poolMode as 'transaction' | 'session' }
+      : { kind },
   references: [
     { target: 'targets/postgres/advisory-lock-pool-query.ts', expect: 'FAIL' },
     { target: 'targets/postgres/advisory-lock-checked-out-client.ts', expect: 'PASS' },
     { target: 'targets/postgres/advisory-xact-lock.ts', expect: 'PASS' },
-    { target: 'targets/postgres/advisory-lock-pool-query.ts', expect: 'FAIL', store: 'pgbouncer', params: { scenario: 'pooler' } },
-    { target: 'targets/postgres/advisory-lock-checked-out-client.ts', expect: 'FAIL', store: 'pgbouncer', params: { scenario: 'pooler' } },
-    { target: 'targets/postgres/advisory-xact-lock.ts', expect: 'PASS', store: 'pgbouncer', params: { scenario: 'pooler' } },
+    {
+      target: 'targets/postgres/advisory-lock-pool-query.ts',
+      expect: 'FAIL',
+      store: 'pgbouncer',
+      params: { scenario: 'pooler' },
+    },
+    {
+      target: 'targets/postgres/advisory-lock-checked-out-client.ts',
+      expect: 'FAIL',
+      store: 'pgbouncer',
+      params: { scenario: 'pooler' },
+    },
+    {
+      target: 'targets/postgres/advisory-xact-lock.ts',
+      expect: 'PASS',
+      store: 'pgbouncer',
+      params: { scenario: 'pooler' },
+    },
     {
       target: 'targets/postgres/advisory-lock-checked-out-client.ts',
       expect: 'PASS',
@@ -54,7 +73,10 @@ export default defineOracle({
       of: 'targets/postgres/advisory-lock-checked-out-client.ts',
       guard: 'the lock taken on the checked-out client that unlocks it (taken through the pool instead)',
       edits: [
-        ['if (ok(await client.query(TRY_LOCK, [env.key]))) return { client };', 'if (ok(await pool.get().query(TRY_LOCK, [env.key]))) return { client };'],
+        [
+          'if (ok(await client.query(TRY_LOCK, [env.key]))) return { client };',
+          'if (ok(await pool.get().query(TRY_LOCK, [env.key]))) return { client };',
+        ],
       ],
     },
   ],

@@ -27,18 +27,19 @@
  * A's loop may throw once it is cut off (its connection broken by the fault), and either loop once
  * env.signal aborted: that is the loop ending, judged.
  */
-import { takeoverCounts, takeoverDetail, takeoverWindow, writesAfterTakeover } from '../src/takeover.ts';
-import { defineOracle, type Check, nothingProven } from '../src/oracle.ts';
+import { takeoverCounts, takeoverDetail, takeoverWindow, writesAfterTakeover } from '../src/judging/takeover.ts';
+import { defineOracle } from '../src/oracle/definition.ts';
+import { type Check, nothingProven } from '../src/core/judgement.ts';
 import { throwIfTargetThrew, type CallOutcome } from '../src/holder/holder.ts';
 import type { WireProxy, WireFaultHandle } from '../src/wire/proxy.ts';
 import { killFromStore } from '../src/wire/store-kill.ts';
 import { speaksRedis } from '../src/stores/types.ts';
-import type { Scenario } from '../src/scenario.ts';
+import type { Scenario } from '../src/oracle/scenario.ts';
 import { isLeaseRow } from '../src/stores/store-location.ts';
 import { observeLeaseRow } from '../scenarios/pg-observe.ts';
-import { armPoint } from '../src/explore/arm-point.ts';
-import { traceFromFirstWrite } from '../src/explore/traces.ts';
-import { boundaryLabel, pointInWords } from '../src/explore/types.ts';
+import { armPoint } from '../src/oracle/arm-point.ts';
+import { traceFromFirstWrite } from '../src/oracle/traces.ts';
+import { boundaryLabel, pointInWords } from '../src/oracle/explore-point.ts';
 
 /** How many of the leader loop's commands on the lock, after A's first write, --explore tries. */
 const EXPLORED_COMMANDS = 2; // one take-or-extend round (SET NX, then the compare-and-pexpire), or two renewals
@@ -49,23 +50,42 @@ export default defineOracle({
   class: 'LK-7 a leader keeps acting after losing leadership',
   scenario:
     "A leads and writes; A's connection is cut at its wire proxy (blackholed or dropped) so its renewals fail while it keeps running; its lease lapses; B becomes leader and writes.",
-  property: "A's writes stop before B's first write: no accepted write by A after B's (overlap 0, by writer identity at the resource).",
+  property:
+    "A's writes stop before B's first write: no accepted write by A after B's (overlap 0, by writer identity at the resource).",
   stores: ['redis', 'valkey', 'postgres'],
   holders: ['A', 'B'],
   params: {
     ttl: { kind: 'ms', default: 300, min: 20, doc: 'leader lease the target is asked to use' },
-    stepMs: { kind: 'ms', default: 20, min: 1, doc: 'time between two leader writes in the reference targets (env.params.stepMs)' },
+    stepMs: {
+      kind: 'ms',
+      default: 20,
+      min: 1,
+      doc: 'time between two leader writes in the reference targets (env.params.stepMs)',
+    },
     fault: {
       kind: 'choice',
       default: 'blackhole',
       choices: ['blackhole', 'drop', 'kill'],
       doc: "how A is cut off: blackhole (its proxy delivers nothing either way, the connection stays open), drop (its proxy resets its connections and refuses reconnects), kill (the store closes A's connections: CLIENT KILL / pg_terminate_backend; its proxy refuses reconnects)",
     },
-    observe: { kind: 'ms', default: 300, min: 0, doc: "how long A stays cut off after B's first write, watching for A's writes" },
-    timeout: { kind: 'ms', default: 5000, min: 100, doc: 'longest wait for any step (A leading, B taking over, the loops stopping)' },
+    observe: {
+      kind: 'ms',
+      default: 300,
+      min: 0,
+      doc: "how long A stays cut off after B's first write, watching for A's writes",
+    },
+    timeout: {
+      kind: 'ms',
+      default: 5000,
+      min: 100,
+      doc: 'longest wait for any step (A leading, B taking over, the loops stopping)',
+    },
   },
   needs: () => ['leader'],
-  validate: (p) => (p.timeout <= p.ttl ? [`--timeout (${p.timeout}) must be longer than --ttl (${p.ttl}): B can only lead after A's lease lapses`] : []),
+  validate: (p) =>
+    p.timeout <= p.ttl
+      ? [`--timeout (${p.timeout}) must be longer than --ttl (${p.ttl}): B can only lead after A's lease lapses`]
+      : [],
   references: [
     { target: 'targets/redis/leader/cached-flag.ts', expect: 'FAIL' },
     { target: 'targets/redis/leader/cached-flag.ts', expect: 'FAIL', params: { fault: 'drop' } },
@@ -78,18 +98,26 @@ export default defineOracle({
     { target: 'targets/postgres/leader/cached-flag.ts', expect: 'FAIL', store: 'postgres' },
     { target: 'targets/postgres/leader/cached-flag.ts', expect: 'FAIL', store: 'postgres', params: { fault: 'drop' } },
     { target: 'targets/postgres/leader/recheck-each-write.ts', expect: 'PASS', store: 'postgres' },
-    { target: 'targets/postgres/leader/recheck-each-write.ts', expect: 'PASS', store: 'postgres', params: { fault: 'drop' } },
+    {
+      target: 'targets/postgres/leader/recheck-each-write.ts',
+      expect: 'PASS',
+      store: 'postgres',
+      params: { fault: 'drop' },
+    },
     { target: 'targets/postgres/leader/cached-flag.ts', expect: 'FAIL', store: 'postgres', params: { fault: 'kill' } },
-    { target: 'targets/postgres/leader/recheck-each-write.ts', expect: 'PASS', store: 'postgres', params: { fault: 'kill' } },
+    {
+      target: 'targets/postgres/leader/recheck-each-write.ts',
+      expect: 'PASS',
+      store: 'postgres',
+      params: { fault: 'kill' },
+    },
   ],
   // Each good reference with its guard removed must FAIL (lock-oracles selfcheck).
   mutations: [
     {
       of: 'targets/redis/leader/recheck-each-write.ts',
       guard: 'the leadership check before each write',
-      edits: [
-        ['if (held && performance.now() < sentAt + validFor) await env.effect', 'await env.effect'],
-      ],
+      edits: [['if (held && performance.now() < sentAt + validFor) await env.effect', 'await env.effect']],
     },
   ],
 
@@ -111,7 +139,8 @@ export default defineOracle({
       a.abort();
       await s.within(loop, p.timeout);
     },
-    select: (boundaries) => boundaries.filter((b) => b.kind === 'command' && b.onKey === true).slice(0, EXPLORED_COMMANDS),
+    select: (boundaries) =>
+      boundaries.filter((b) => b.kind === 'command' && b.onKey === true).slice(0, EXPLORED_COMMANDS),
   },
 
   async play(s, p) {
@@ -138,7 +167,8 @@ export default defineOracle({
     const aFirst = a.holdNextEffect();
     aLoop = a.call('leader');
     const aStarted = await s.within(Promise.race([aFirst.reached.then(() => 'wrote' as const), aLoop]), p.timeout);
-    if (aStarted !== 'wrote') throwIfTargetThrew('A', 'leader', aStarted, 'before its first write, leading alone with no fault');
+    if (aStarted !== 'wrote')
+      throwIfTargetThrew('A', 'leader', aStarted, 'before its first write, leading alone with no fault');
     preconditions.push({
       name: 'A led and wrote',
       held: aFirst.isReached,
@@ -153,29 +183,51 @@ export default defineOracle({
     if (point) {
       const at = armPoint(point, a, wireA, s.lockKey);
       aFirst.release();
-      const first = await s.within(Promise.race([at.reached.then(() => 'held' as const), aLoop.then(() => 'ended' as const)]), p.timeout);
+      const first = await s.within(
+        Promise.race([at.reached.then(() => 'held' as const), aLoop.then(() => 'ended' as const)]),
+        p.timeout,
+      );
       preconditions.push({
         name: `A was held at ${boundaryLabel(point.boundary)}`,
         held: first === 'held',
-        detail: first === 'held' ? `${pointInWords(point)}; the rest of A's traffic blackholed` : first === 'ended' ? at.missed : `A's leader loop did not reach the point within ${p.timeout} ms of its first write`,
+        detail:
+          first === 'held'
+            ? `${pointInWords(point)}; the rest of A's traffic blackholed`
+            : first === 'ended'
+              ? at.missed
+              : `A's leader loop did not reach the point within ${p.timeout} ms of its first write`,
       });
       if (first !== 'held') {
         at.release();
         return finish();
       }
       const rest = wireA.blackhole();
-      cut = { record: rest.record, killed: 0, how: `${boundaryLabel(point.boundary)}, ${point.fault}`, held: () => !at.isReleased, lift: () => (at.release(), rest.lift()) };
+      cut = {
+        record: rest.record,
+        killed: 0,
+        how: `${boundaryLabel(point.boundary)}, ${point.fault}`,
+        held: () => !at.isReleased,
+        lift: () => (at.release(), rest.lift()),
+      };
     } else {
       cut = await cutOff(s, wireA, p.fault);
     }
     const bFirst = b.holdNextEffect();
     bLoop = b.call('leader');
     aFirst.release();
-    s.progress(`A cut off at its wire proxy (${cut.how}) while it keeps running; waiting for its ${p.ttl} ms lease to lapse and B to lead`);
+    s.progress(
+      `A cut off at its wire proxy (${cut.how}) while it keeps running; waiting for its ${p.ttl} ms lease to lapse and B to lead`,
+    );
 
     const bFirstOrEnd = await s.within(Promise.race([bFirst.reached.then(() => 'wrote' as const), bLoop]), p.timeout);
     // B's loop ended before it ever wrote: a throw there is no denial (a denied replica waits and retries).
-    if (bFirstOrEnd !== 'wrote') throwIfTargetThrew('B', 'leader', bFirstOrEnd, 'before its first write, while waiting to lead (a denied replica must wait and retry, not throw)');
+    if (bFirstOrEnd !== 'wrote')
+      throwIfTargetThrew(
+        'B',
+        'leader',
+        bFirstOrEnd,
+        'before its first write, while waiting to lead (a denied replica must wait and retry, not throw)',
+      );
     const bWrote = bFirstOrEnd === 'wrote';
     const bWroteWhileCut = bWrote && cut.held();
     if (bWrote) await readBsLease("B's lease at its first write (B held there)");
@@ -192,23 +244,26 @@ export default defineOracle({
       // A blackholed renewal does not fail, it waits: only once the cut is lifted does A get its
       // real answer (B holds the lease now). Keep B leading and watch A for one more window, so a
       // loop that ignores that answer is seen writing before the loops are told to stop.
-      s.progress(`cut lifted: A's held commands get their real answers; watching A for another ${p.observe} ms while B leads`);
+      s.progress(
+        `cut lifted: A's held commands get their real answers; watching A for another ${p.observe} ms while B leads`,
+      );
       await s.sleep(p.observe);
     }
 
     const stoppedA = blocked.commandsAffected + blocked.refusedConnections;
     const killedOk = point !== undefined || p.fault !== 'kill' || cut.killed > 0;
-    if (!point) preconditions.push({
-      name: "A's renewals were stopped or refused at the wire",
-      held: stoppedA > 0 && killedOk,
-      detail: !killedOk
-        ? `the store closed none of A's connections (${cut.how}): A was not cut off`
-        : stoppedA > 0
-          ? p.fault === 'blackhole'
-            ? `A's wire proxy stopped ${blocked.commandsAffected} command(s) A sent while cut off (${blocked.sampleCommands.slice(0, 2).join('; ')})`
-            : `${p.fault === 'kill' ? `the store closed ${cut.killed} of A's connection(s) (${cut.how}) and` : `A's wire proxy reset ${blocked.connections.length} connection(s) and`} refused ${blocked.refusedConnections} reconnect(s) while A was cut off`
-          : "A sent nothing to the store while it was cut off: it never tried to renew, so its lease lapsing is not V315's fault (a lease with no renewal is V313's)",
-    });
+    if (!point)
+      preconditions.push({
+        name: "A's renewals were stopped or refused at the wire",
+        held: stoppedA > 0 && killedOk,
+        detail: !killedOk
+          ? `the store closed none of A's connections (${cut.how}): A was not cut off`
+          : stoppedA > 0
+            ? p.fault === 'blackhole'
+              ? `A's wire proxy stopped ${blocked.commandsAffected} command(s) A sent while cut off (${blocked.sampleCommands.slice(0, 2).join('; ')})`
+              : `${p.fault === 'kill' ? `the store closed ${cut.killed} of A's connection(s) (${cut.how}) and` : `A's wire proxy reset ${blocked.connections.length} connection(s) and`} refused ${blocked.refusedConnections} reconnect(s) while A was cut off`
+            : "A sent nothing to the store while it was cut off: it never tried to renew, so its lease lapsing is not V315's fault (a lease with no renewal is V313's)",
+      });
     const bFirstWrite = s.resource.effects().find((e) => e.holder === 'B');
     preconditions.push({
       name: 'B became leader and wrote while A was cut off',
@@ -224,8 +279,11 @@ export default defineOracle({
     async function finish() {
       a.abort();
       b.abort();
-      const ends = await Promise.all([aLoop, bLoop].map((loop) => (loop ? s.within(loop, p.timeout) : Promise.resolve(undefined))));
-      if (aLoop && ends[0] === undefined) s.note(`A's leader loop did not return within ${p.timeout} ms of being aborted`);
+      const ends = await Promise.all(
+        [aLoop, bLoop].map((loop) => (loop ? s.within(loop, p.timeout) : Promise.resolve(undefined))),
+      );
+      if (aLoop && ends[0] === undefined)
+        s.note(`A's leader loop did not return within ${p.timeout} ms of being aborted`);
       return judge();
     }
 
@@ -246,8 +304,12 @@ export default defineOracle({
             `and B's renewals may have come late on a loaded machine, its lease lapsed and A re-taken a free lock. Declare the lease row: storeKey: (env) => ({ table, keyColumn, key: env.key, expiresColumn })`,
         });
       } else if (!held) {
-        const inside = aAcceptedAfter.filter((e) => bLive.some((w) => e.t <= w.until && (w === bLive[0] || e.t >= w.from)));
-        const known = bLive.map((w) => `${w.when}: live until ${w.until.toFixed(1)} ms`).join('; ') || "B's lease was not found at B's first write or as the cut was lifted";
+        const inside = aAcceptedAfter.filter((e) =>
+          bLive.some((w) => e.t <= w.until && (w === bLive[0] || e.t >= w.from)),
+        );
+        const known =
+          bLive.map((w) => `${w.when}: live until ${w.until.toFixed(1)} ms`).join('; ') ||
+          "B's lease was not found at B's first write or as the cut was lifted";
         preconditions.push({
           name: "B's lease was live at A's writes after B's first",
           held: inside.length > 0,
@@ -273,7 +335,13 @@ export default defineOracle({
     function explain(held: boolean, accepted: number, rejected: number, overlapMs: number): string {
       const unproven = nothingProven(preconditions);
       if (unproven) return unproven;
-      const cutHow = point ? `cut at ${boundaryLabel(point.boundary)} (${pointInWords(point)}; everything else A sent blackholed)` : { blackhole: 'blackholed at its wire proxy', drop: 'dropped at its wire proxy (reset, reconnects refused)', kill: 'killed by the store (reconnects refused at its wire proxy)' }[p.fault];
+      const cutHow = point
+        ? `cut at ${boundaryLabel(point.boundary)} (${pointInWords(point)}; everything else A sent blackholed)`
+        : {
+            blackhole: 'blackholed at its wire proxy',
+            drop: 'dropped at its wire proxy (reset, reconnects refused)',
+            kill: 'killed by the store (reconnects refused at its wire proxy)',
+          }[p.fault];
       const how =
         `A led with a ${p.ttl} ms lease and wrote; then its connection was ${cutHow} ` +
         `while the process kept running, so its renewals failed; its lease lapsed and B became leader and wrote`;
@@ -301,7 +369,13 @@ interface Cut extends WireFaultHandle {
 async function cutOff(s: Scenario, wire: WireProxy, fault: string): Promise<Cut> {
   const inForce = (handle: WireFaultHandle): Cut => {
     let lifted = false;
-    return { record: handle.record, killed: 0, how: fault, held: () => !lifted, lift: () => ((lifted = true), handle.lift()) };
+    return {
+      record: handle.record,
+      killed: 0,
+      how: fault,
+      held: () => !lifted,
+      lift: () => ((lifted = true), handle.lift()),
+    };
   };
   if (fault === 'blackhole') return inForce(wire.blackhole());
   if (fault === 'drop') return inForce(wire.drop({ refuseNew: true }));

@@ -20,9 +20,10 @@
  * INCONCLUSIVE, when no other firing counts).
  * timeout() that throws without having reported its timeout is the target's error (ERROR).
  */
-import { defineOracle, type Check, nothingProven } from '../src/oracle.ts';
-import type { HistoryEvent } from '../src/history.ts';
-import type { EffectRecord } from '../src/resource.ts';
+import { defineOracle } from '../src/oracle/definition.ts';
+import { type Check, nothingProven } from '../src/core/judgement.ts';
+import type { HistoryEvent } from '../src/core/history.ts';
+import type { EffectRecord } from '../src/core/resource.ts';
 import { throwIfTargetThrew, type Holder, type CallOutcome } from '../src/holder/holder.ts';
 
 interface Leg {
@@ -43,18 +44,40 @@ export default defineOracle({
   title: 'Wall-clock duration guarding a timeout or lease',
   class: 'CK-1 wall-clock duration guarding a timeout or lease',
   scenario:
-    'Each holder runs an operation guarded by the target\'s timeout; halfway through, A\'s wall clock is stepped back and B\'s forward (only Date moves; monotonic time stays real).',
+    "Each holder runs an operation guarded by the target's timeout; halfway through, A's wall clock is stepped back and B's forward (only Date moves; monotonic time stays real).",
   property: 'Each timeout fires --ttl ms after its operation began on the monotonic clock, within --tolerance ms.',
   stores: ['redis', 'valkey'],
   holders: ['A', 'B'],
   params: {
     ttl: { kind: 'ms', default: 1000, min: 50, doc: 'the timeout the target guards its operation with (env.ttlMs)' },
-    step: { kind: 'ms', default: 10_000, min: 1, max: 86_400_000, waited: false, doc: 'how far the wall clock is stepped: A back, B forward' },
-    tolerance: { kind: 'ms', default: 250, min: 1, doc: 'how far from --ttl a firing may land and still count as on time' },
-    direction: { kind: 'choice', default: 'both', choices: ['both', 'back', 'forward'], doc: 'which steps to apply (back: A only; forward: B only)' },
+    step: {
+      kind: 'ms',
+      default: 10_000,
+      min: 1,
+      max: 86_400_000,
+      waited: false,
+      doc: 'how far the wall clock is stepped: A back, B forward',
+    },
+    tolerance: {
+      kind: 'ms',
+      default: 250,
+      min: 1,
+      doc: 'how far from --ttl a firing may land and still count as on time',
+    },
+    direction: {
+      kind: 'choice',
+      default: 'both',
+      choices: ['both', 'back', 'forward'],
+      doc: 'which steps to apply (back: A only; forward: B only)',
+    },
   },
   needs: () => ['timeout'],
-  validate: (p) => (p.tolerance * 2 >= p.ttl ? [`--tolerance (${p.tolerance}) must be under half of --ttl (${p.ttl}), or an early firing at the mid-operation step would count as on time`] : []),
+  validate: (p) =>
+    p.tolerance * 2 >= p.ttl
+      ? [
+          `--tolerance (${p.tolerance}) must be under half of --ttl (${p.ttl}), or an early firing at the mid-operation step would count as on time`,
+        ]
+      : [],
   references: [
     { target: 'targets/clock/timeout-wall-clock.ts', expect: 'FAIL' },
     { target: 'targets/clock/timeout-deadline-wall-clock.ts', expect: 'FAIL' },
@@ -98,9 +121,14 @@ export default defineOracle({
     await s.sleep(p.ttl / 2);
     await Promise.all(
       legs.map(async (leg) => {
-        const fault = s.faults.apply('clock', leg.holder.id, `wall clock stepped ${leg.deltaMs > 0 ? 'forward' : 'back'} ${Math.abs(leg.deltaMs)} ms`, {
-          deltaMs: leg.deltaMs,
-        });
+        const fault = s.faults.apply(
+          'clock',
+          leg.holder.id,
+          `wall clock stepped ${leg.deltaMs > 0 ? 'forward' : 'back'} ${Math.abs(leg.deltaMs)} ms`,
+          {
+            deltaMs: leg.deltaMs,
+          },
+        );
         await leg.holder.clock({ op: 'step', deltaMs: leg.deltaMs });
         leg.step = s.history.filter((e) => e.kind === 'clock-step' && e.holder === leg.holder.id).at(-1);
         s.faults.lift(fault);
@@ -116,12 +144,22 @@ export default defineOracle({
     // at least once, so a guard still silent after them was not due by its own reckoning.
     for (const leg of legs.filter((l) => !firedFor(l))) {
       // (A holder that died answers nothing: the engine's check that every holder lived says so.)
-      for (let round = 0; round < 2; round++) await s.within(leg.holder.clock({ op: 'read' }, false).catch(() => undefined), 10_000);
+      for (let round = 0; round < 2; round++)
+        await s.within(
+          leg.holder.clock({ op: 'read' }, false).catch(() => undefined),
+          10_000,
+        );
     }
     await Promise.all(legs.filter((leg) => firedFor(leg) && !leg.span).map((leg) => s.within(leg.call, 10_000)));
     // Firing is reported with env.effect("timeout"); a throw before that is the target's error.
     for (const leg of legs) {
-      if (!firedFor(leg)) throwIfTargetThrew(leg.holder.id, 'timeout', leg.outcome, 'without reporting its timeout (env.effect("timeout"))');
+      if (!firedFor(leg))
+        throwIfTargetThrew(
+          leg.holder.id,
+          'timeout',
+          leg.outcome,
+          'without reporting its timeout (env.effect("timeout"))',
+        );
     }
 
     const preconditions: Check[] = [];
@@ -130,7 +168,12 @@ export default defineOracle({
       const stepAt = leg.step?.t;
       const sentAt = Number(leg.step?.detail.sentAt);
       const endedFirst = fired === undefined && leg.endedAt !== undefined && leg.endedAt <= sentAt;
-      const landed = stepAt !== undefined && stepAt > leg.startedAt && stepAt < leg.startedAt + p.ttl && (fired === undefined || fired.t > sentAt) && !endedFirst;
+      const landed =
+        stepAt !== undefined &&
+        stepAt > leg.startedAt &&
+        stepAt < leg.startedAt + p.ttl &&
+        (fired === undefined || fired.t > sentAt) &&
+        !endedFirst;
       preconditions.push({
         name: `${leg.holder.id}'s wall-clock step landed mid-operation`,
         held: landed,
@@ -139,7 +182,9 @@ export default defineOracle({
             ? `${leg.holder.id}'s clock was never stepped`
             : `${leg.holder.id}'s operation began at ${leg.startedAt} ms; its clock was stepped ${leg.deltaMs > 0 ? '+' : ''}${leg.deltaMs} ms at ${stepAt} ms ` +
               `(limit at ${(leg.startedAt + p.ttl).toFixed(1)} ms)${fired && !landed ? `, but its timeout had already fired at ${fired.t} ms` : ''}` +
-              (endedFirst ? `, but its operation had already returned at ${leg.endedAt} ms without its timeout firing: the guard was no longer running when the clock moved` : ''),
+              (endedFirst
+                ? `, but its operation had already returned at ${leg.endedAt} ms without its timeout firing: the guard was no longer running when the clock moved`
+                : ''),
       });
       const returnedEarly = fired === undefined && leg.endedAt !== undefined && leg.endedAt < leg.startedAt + p.ttl;
       preconditions.push({
@@ -151,12 +196,17 @@ export default defineOracle({
             ? `${leg.holder.id}'s timeout fired at ${fired.t} ms`
             : `${leg.holder.id}'s operation ${leg.endedAt === undefined ? 'was still running' : `returned at ${leg.endedAt} ms`}, past its limit at ${(leg.startedAt + p.ttl).toFixed(1)} ms, without its timeout firing`,
       });
-      const elapsed = fired ? (fired.holderAt !== undefined && leg.span ? fired.holderAt - leg.span.began : fired.t - leg.startedAt) : undefined;
+      const elapsed = fired
+        ? fired.holderAt !== undefined && leg.span
+          ? fired.holderAt - leg.span.began
+          : fired.t - leg.startedAt
+        : undefined;
       const onTime = elapsed !== undefined && Math.abs(elapsed - p.ttl) <= p.tolerance;
       // A process starved of CPU fires a timer late, never early, and by its own lateness, not the
       // step's: a late firing counts only when the clock was stepped back by about that much.
       const lateBy = elapsed === undefined ? undefined : elapsed - p.ttl;
-      const lateNotByStep = lateBy !== undefined && lateBy > p.tolerance && !(leg.deltaMs < 0 && lateBy >= -leg.deltaMs - p.tolerance);
+      const lateNotByStep =
+        lateBy !== undefined && lateBy > p.tolerance && !(leg.deltaMs < 0 && lateBy >= -leg.deltaMs - p.tolerance);
       return { leg, fired, elapsed, onTime, lateBy, lateNotByStep };
     });
 
@@ -169,12 +219,17 @@ export default defineOracle({
           held: false,
           detail:
             `${r.leg.holder.id}'s timeout fired ${r.lateBy!.toFixed(1)} ms late by its own monotonic clock, but its wall clock was stepped ${r.leg.deltaMs > 0 ? 'forward' : 'back'} ${Math.abs(r.leg.deltaMs)} ms: ` +
-            (r.leg.deltaMs > 0 ? 'a step forward makes a guard on the wall clock fire early, never late' : `a guard on the wall clock would fire about ${Math.abs(r.leg.deltaMs)} ms late`) +
+            (r.leg.deltaMs > 0
+              ? 'a step forward makes a guard on the wall clock fire early, never late'
+              : `a guard on the wall clock would fire about ${Math.abs(r.leg.deltaMs)} ms late`) +
             ', so its process was late (starved of CPU on a loaded machine), not its guard following the wall clock',
         });
       }
     }
-    const offending: Array<HistoryEvent | EffectRecord> = late.flatMap((r) => [...(r.leg.step ? [r.leg.step] : []), ...(r.fired ? [r.fired] : [])]);
+    const offending: Array<HistoryEvent | EffectRecord> = late.flatMap((r) => [
+      ...(r.leg.step ? [r.leg.step] : []),
+      ...(r.fired ? [r.fired] : []),
+    ]);
     const describe = (r: (typeof results)[number]) =>
       r.elapsed === undefined
         ? `${r.leg.holder.id} (clock ${r.leg.deltaMs > 0 ? 'forward' : 'back'}): no timeout within ${waitFor} ms`
@@ -182,7 +237,8 @@ export default defineOracle({
     const counts: Record<string, number> = { limitMs: p.ttl, toleranceMs: p.tolerance, stepMs: p.step };
     for (const r of results) {
       counts[`${r.leg.holder.id}FiredAfterMs`] = r.elapsed === undefined ? -1 : Math.round(r.elapsed * 10) / 10;
-      counts[`${r.leg.holder.id}ErrorMs`] = r.elapsed === undefined ? -1 : Math.round(Math.abs(r.elapsed - p.ttl) * 10) / 10;
+      counts[`${r.leg.holder.id}ErrorMs`] =
+        r.elapsed === undefined ? -1 : Math.round(Math.abs(r.elapsed - p.ttl) * 10) / 10;
     }
     const held = late.length === 0;
     return {

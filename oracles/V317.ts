@@ -24,14 +24,15 @@
  * ahead or back right before A prepares that command (B's and the store's clocks real); one leg.
  */
 import pg from 'pg';
-import { defineOracle, type Check, nothingProven } from '../src/oracle.ts';
-import type { HistoryEvent } from '../src/history.ts';
+import { defineOracle } from '../src/oracle/definition.ts';
+import { type Check, nothingProven } from '../src/core/judgement.ts';
+import type { HistoryEvent } from '../src/core/history.ts';
 import type { LeaseSummary } from '../src/holder/holder-protocol.ts';
-import type { Scenario } from '../src/scenario.ts';
+import type { Scenario } from '../src/oracle/scenario.ts';
 import type { StoreKind } from '../src/stores/types.ts';
-import { armClockStep } from '../src/explore/arm-point.ts';
-import { traceAcquireRelease } from '../src/explore/traces.ts';
-import { boundaryLabel, pointInWords } from '../src/explore/types.ts';
+import { armClockStep } from '../src/oracle/arm-point.ts';
+import { traceAcquireRelease } from '../src/oracle/traces.ts';
+import { boundaryLabel, pointInWords } from '../src/oracle/explore-point.ts';
 
 type Variant = 'app-ahead' | 'store-ahead' | 'a-ahead' | 'b-ahead' | 'a-back';
 
@@ -94,7 +95,7 @@ export default defineOracle({
   holders: ['A', 'B'],
   params: {
     ttl: { kind: 'ms', default: 1000, min: 100, doc: 'the lease TTL the target is asked to use (env.ttlMs)' },
-    skew: { kind: 'ms', default: 5000, min: 1, doc: 'how far one side\'s clock runs ahead of the other' },
+    skew: { kind: 'ms', default: 5000, min: 1, doc: "how far one side's clock runs ahead of the other" },
     margin: { kind: 'ms', default: 300, min: 1, doc: 'how long after the lease lapses B tries again' },
     variant: {
       kind: 'choice',
@@ -109,7 +110,9 @@ export default defineOracle({
   validate: (p) =>
     p.skew > p.ttl / 2 && p.skew > p.margin
       ? []
-      : [`--skew (${p.skew}) must exceed half of --ttl (${p.ttl / 2}) and --margin (${p.margin}): B's tries at ttl/2 and ttl + margin could not see a smaller skew`],
+      : [
+          `--skew (${p.skew}) must exceed half of --ttl (${p.ttl / 2}) and --margin (${p.margin}): B's tries at ttl/2 and ttl + margin could not see a smaller skew`,
+        ],
   storeRequest: (p, kind) => (legsFor(p.variant, kind).includes('store-ahead') ? { kind, clockOffsetMs: 0 } : { kind }),
   references: [
     { target: 'targets/clock/lease-app-clock-expiry.ts', expect: 'FAIL' },
@@ -123,18 +126,22 @@ export default defineOracle({
       expect: 'PASS',
       store: 'redis',
       params: { variant: 'app-ahead' },
-      knownBad: 'both workers run the same skew, so an expiry written on one worker\'s clock and read on the other\'s is not moved; only holder against holder (a-ahead / b-ahead) shows it',
+      knownBad:
+        "both workers run the same skew, so an expiry written on one worker's clock and read on the other's is not moved; only holder against holder (a-ahead / b-ahead) shows it",
     },
   ],
   // Each good reference with its guard removed must FAIL (lock-oracles selfcheck).
   mutations: [
     {
       of: 'targets/clock/redis-queue-store-clock-expiry.ts',
-      guard: 'the store\'s clock for the expiry (the caller\'s Date.now() instead)',
+      guard: "the store's clock for the expiry (the caller's Date.now() instead)",
       store: 'redis',
       edits: [
         ['import { CLAIM_ON_STORE_CLOCK, UNLOCK_IF_OWNER }', 'import { CLAIM_ON_CALLER_CLOCK, UNLOCK_IF_OWNER }'],
-        ['eval(CLAIM_ON_STORE_CLOCK, 1, env.key, env.holder, env.ttlMs)', 'eval(CLAIM_ON_CALLER_CLOCK, 1, env.key, env.holder, env.ttlMs, Date.now())'],
+        [
+          'eval(CLAIM_ON_STORE_CLOCK, 1, env.key, env.holder, env.ttlMs)',
+          'eval(CLAIM_ON_CALLER_CLOCK, 1, env.key, env.holder, env.ttlMs, Date.now())',
+        ],
       ],
     },
   ],
@@ -157,9 +164,12 @@ export default defineOracle({
     // An explored point (--explore) is one leg: A's clock stepped at its boundary, nobody else's skewed.
     const point = s.point;
     const wireA = point ? await s.wire('A') : undefined;
-    const variants: Variant[] = point ? [point.fault === 'clock-back' ? 'a-back' : 'a-ahead'] : legsFor(p.variant, s.store.kind);
+    const variants: Variant[] = point
+      ? [point.fault === 'clock-back' ? 'a-back' : 'a-ahead']
+      : legsFor(p.variant, s.store.kind);
     const storeClock = s.store.capabilities.clock;
-    if (variants.includes('store-ahead') && !storeClock) throw new Error(`the ${s.store.kind} store was started without a clock; V317's store-ahead leg needs to skew it`);
+    if (variants.includes('store-ahead') && !storeClock)
+      throw new Error(`the ${s.store.kind} store was started without a clock; V317's store-ahead leg needs to skew it`);
     const storeSkew = await storeSkewReader(s);
     const [a, b] = await Promise.all([s.holder('A', wireA ? { url: wireA.url } : {}), s.holder('B')]);
     let stepLanded: boolean | undefined;
@@ -179,10 +189,17 @@ export default defineOracle({
         storeOffsetMs,
       });
       // A point starts every clock real; A's is stepped at the point, right before A prepares that command.
-      await Promise.all([a, b].map((h, i) => h.clock({ op: legs.length ? 'set-offset' : 'install-wall', offsetMs: point ? 0 : appOffsetsMs[i]! })));
+      await Promise.all(
+        [a, b].map((h, i) =>
+          h.clock({ op: legs.length ? 'set-offset' : 'install-wall', offsetMs: point ? 0 : appOffsetsMs[i]! }),
+        ),
+      );
       await storeClock?.setOffsetMs(storeOffsetMs);
       const measuredStoreSkewMs = await storeSkew();
-      s.history.add('store-observed', undefined, { label: `${variant}: store clock minus real clock`, skewMs: Math.round(measuredStoreSkewMs) });
+      s.history.add('store-observed', undefined, {
+        label: `${variant}: store clock minus real clock`,
+        skewMs: Math.round(measuredStoreSkewMs),
+      });
       s.progress(`${variant}: A takes a ${p.ttl} ms lease`);
 
       const step = point ? await armClockStep(point, a, wireA, s.lockKey, offsets.a) : undefined;
@@ -194,7 +211,18 @@ export default defineOracle({
         stepLanded = await step.landed;
         stepMissed = step.missed;
       }
-      const leg: Leg = { variant, appOffsetsMs, storeOffsetMs, measuredStoreSkewMs, appOffsetsAfterMs: [], aLease, aStartedAt, aAt, early: undefined, late: undefined };
+      const leg: Leg = {
+        variant,
+        appOffsetsMs,
+        storeOffsetMs,
+        measuredStoreSkewMs,
+        appOffsetsAfterMs: [],
+        aLease,
+        aStartedAt,
+        aAt,
+        early: undefined,
+        late: undefined,
+      };
       legs.push(leg);
       if (aLease) {
         await s.sleep(Math.max(0, aAt + p.ttl / 2 - s.now()));
@@ -206,8 +234,13 @@ export default defineOracle({
           leg.late = { at: s.now(), lease: await b.acquire() };
         }
       }
-      leg.appOffsetsAfterMs = (await Promise.all([a, b].map((h) => h.clock({ op: 'read' })))).map((r) => Math.round(r.offsetMs));
-      for (const [holder, lease] of [[a, aLease], [b, leg.early?.lease ?? leg.late?.lease ?? null]] as const) {
+      leg.appOffsetsAfterMs = (await Promise.all([a, b].map((h) => h.clock({ op: 'read' })))).map((r) =>
+        Math.round(r.offsetMs),
+      );
+      for (const [holder, lease] of [
+        [a, aLease],
+        [b, leg.early?.lease ?? leg.late?.lease ?? null],
+      ] as const) {
         if (lease) await holder.release(lease);
       }
       s.faults.lift(fault);
@@ -223,36 +256,44 @@ export default defineOracle({
           },
         ]
       : [];
-    preconditions.push(...legs.flatMap((leg) => [
-      {
-        name: `${leg.variant}: the skew was in force`,
-        held: Math.abs(leg.measuredStoreSkewMs - leg.storeOffsetMs) <= tolerance && leg.appOffsetsAfterMs.every((o, i) => o === leg.appOffsetsMs[i]),
-        detail:
-          `A's clock ${signed(leg.appOffsetsMs[0])} ms and B's ${signed(leg.appOffsetsMs[1])} ms (they still reported ${leg.appOffsetsAfterMs.map(signed).join(' and ')} ms after B's last attempt); ` +
-          `store clock measured ${signed(Math.round(leg.measuredStoreSkewMs))} ms off real time (asked ${signed(leg.storeOffsetMs)} ms, accepted ±${tolerance} ms)`,
-      },
-      {
-        name: `${leg.variant}: A took the lease`,
-        held: leg.aLease !== null,
-        detail: leg.aLease ? `A took the ${p.ttl} ms lease at ${leg.aAt} ms` : 'A was denied the lease, so nothing was tested',
-      },
-      // The window of an early takeover: A's lease, which lives at least --ttl from when A's acquire
-      // began. A takeover answered after that (a loaded machine, a slow acquire) may be on time.
-      ...(leg.early?.lease
-        ? [
-            {
-              name: `${leg.variant}: B's early try was answered inside A's lease`,
-              held: leg.early.answeredAt < leg.aStartedAt + p.ttl,
-              detail: `B tried at ${leg.early.at.toFixed(1)} ms and was answered at ${leg.early.answeredAt.toFixed(1)} ms; A's lease lived at least until ${(leg.aStartedAt + p.ttl).toFixed(1)} ms (${p.ttl} ms from when A's acquire began)${leg.early.answeredAt < leg.aStartedAt + p.ttl ? '' : ': B may have been granted a lease that had lapsed on time'}`,
-            },
-          ]
-        : []),
-    ]));
+    preconditions.push(
+      ...legs.flatMap((leg) => [
+        {
+          name: `${leg.variant}: the skew was in force`,
+          held:
+            Math.abs(leg.measuredStoreSkewMs - leg.storeOffsetMs) <= tolerance &&
+            leg.appOffsetsAfterMs.every((o, i) => o === leg.appOffsetsMs[i]),
+          detail:
+            `A's clock ${signed(leg.appOffsetsMs[0])} ms and B's ${signed(leg.appOffsetsMs[1])} ms (they still reported ${leg.appOffsetsAfterMs.map(signed).join(' and ')} ms after B's last attempt); ` +
+            `store clock measured ${signed(Math.round(leg.measuredStoreSkewMs))} ms off real time (asked ${signed(leg.storeOffsetMs)} ms, accepted ±${tolerance} ms)`,
+        },
+        {
+          name: `${leg.variant}: A took the lease`,
+          held: leg.aLease !== null,
+          detail: leg.aLease
+            ? `A took the ${p.ttl} ms lease at ${leg.aAt} ms`
+            : 'A was denied the lease, so nothing was tested',
+        },
+        // The window of an early takeover: A's lease, which lives at least --ttl from when A's acquire
+        // began. A takeover answered after that (a loaded machine, a slow acquire) may be on time.
+        ...(leg.early?.lease
+          ? [
+              {
+                name: `${leg.variant}: B's early try was answered inside A's lease`,
+                held: leg.early.answeredAt < leg.aStartedAt + p.ttl,
+                detail: `B tried at ${leg.early.at.toFixed(1)} ms and was answered at ${leg.early.answeredAt.toFixed(1)} ms; A's lease lived at least until ${(leg.aStartedAt + p.ttl).toFixed(1)} ms (${p.ttl} ms from when A's acquire began)${leg.early.answeredAt < leg.aStartedAt + p.ttl ? '' : ': B may have been granted a lease that had lapsed on time'}`,
+              },
+            ]
+          : []),
+      ]),
+    );
     const early = legs.filter((l) => l.early?.lease);
     const skipped = legs.filter((l) => l.aLease && !l.early?.lease && !l.late?.lease);
     const held = early.length === 0 && skipped.length === 0;
     const acquireEvents = (leg: Leg): HistoryEvent[] =>
-      s.history.filter((e) => e.holder === 'B' && (e.kind === 'acquire-ok' || e.kind === 'acquire-denied') && e.t >= leg.aAt);
+      s.history.filter(
+        (e) => e.holder === 'B' && (e.kind === 'acquire-ok' || e.kind === 'acquire-denied') && e.t >= leg.aAt,
+      );
     const describe = (leg: Leg) =>
       !leg.aLease
         ? `${leg.variant}: A was denied the lease, so B was not tried`
@@ -261,7 +302,12 @@ export default defineOracle({
           : leg.late?.lease
             ? `${leg.variant}: B was denied halfway and took over ${(leg.late.at - leg.aAt).toFixed(0)} ms after A (on time)`
             : `${leg.variant}: B was still denied ${leg.late ? (leg.late.at - leg.aAt).toFixed(0) : '?'} ms after A took a ${p.ttl} ms lease (skipped takeover)`;
-    const counts: Record<string, number> = { ttlMs: p.ttl, skewMs: p.skew, earlyTakeovers: early.length, skippedTakeovers: skipped.length };
+    const counts: Record<string, number> = {
+      ttlMs: p.ttl,
+      skewMs: p.skew,
+      earlyTakeovers: early.length,
+      skippedTakeovers: skipped.length,
+    };
     for (const leg of legs) {
       counts[`${leg.variant} overlapMs`] = leg.early?.lease ? Math.round(leg.aAt + p.ttl - leg.early.at) : 0;
       counts[`${leg.variant} measuredStoreSkewMs`] = Math.round(leg.measuredStoreSkewMs);
@@ -302,7 +348,9 @@ async function storeSkewReader(s: Scenario): Promise<() => Promise<number>> {
     s.onClose(() => db.end());
     return async () => {
       const before = Date.now();
-      const { rows } = await db.query<{ ms: string }>('select (extract(epoch from clock_timestamp()) * 1000)::bigint as ms');
+      const { rows } = await db.query<{ ms: string }>(
+        'select (extract(epoch from clock_timestamp()) * 1000)::bigint as ms',
+      );
       return Number(rows[0]!.ms) - (before + Date.now()) / 2;
     };
   }

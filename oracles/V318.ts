@@ -17,7 +17,8 @@
  * A's, however slow a loaded machine made the writes; else INCONCLUSIVE). No store lease is involved.
  * A writer has no lock to be refused: write(), read() or decide() throwing is the target's error (ERROR).
  */
-import { defineOracle, type Check, nothingProven, firstLine } from '../src/oracle.ts';
+import { defineOracle } from '../src/oracle/definition.ts';
+import { type Check, nothingProven, firstLine } from '../src/core/judgement.ts';
 import { throwIfTargetThrew, type CallOutcome, type Holder } from '../src/holder/holder.ts';
 import type { DecideReply } from '../src/holder/holder-protocol.ts';
 
@@ -26,16 +27,21 @@ export default defineOracle({
   title: 'Last-write-wins on wall-clock timestamps',
   class: 'CK-3 last-write-wins on wall-clock timestamps',
   scenario: 'Writer A (clock +skew) writes the record; then, later in real time, writer B (clock −skew) writes it.',
-  property: 'The later write in real order wins: the record ends with B\'s value.',
+  property: "The later write in real order wins: the record ends with B's value.",
   stores: ['redis', 'valkey', 'postgres'],
   holders: ['A', 'B'],
   params: {
-    skew: { kind: 'ms', default: 2000, min: 1, doc: 'A\'s wall clock runs this far ahead of real time, B\'s this far behind' },
+    skew: {
+      kind: 'ms',
+      default: 2000,
+      min: 1,
+      doc: "A's wall clock runs this far ahead of real time, B's this far behind",
+    },
     writer: {
       kind: 'choice',
       default: 'store',
       choices: ['store', 'decide'],
-      doc: 'store: the target writes and reads the record itself (write/read); decide: the harness keeps the record and asks the target\'s decide(incoming, existing)',
+      doc: "store: the target writes and reads the record itself (write/read); decide: the harness keeps the record and asks the target's decide(incoming, existing)",
     },
   },
   needs: (p) => (p.writer === 'decide' ? ['decide'] : ['write', 'read']),
@@ -67,11 +73,15 @@ export default defineOracle({
     s.progress(`A's clock is ${skews[0]!.offsetMs} ms off real time, B's ${skews[1]!.offsetMs} ms`);
 
     const record = p.writer === 'decide' ? keptRecord() : undefined;
-    const write = (holder: Holder, value: string) => (record ? record.write(holder, value) : holder.call('write', [value]));
+    const write = (holder: Holder, value: string) =>
+      record ? record.write(holder, value) : holder.call('write', [value]);
     const read = (holder: Holder) => (record ? record.read() : holder.call('read'));
     // Nothing can refuse a writer: a throw is the target's own error, never an answer.
     const writeMember = record ? 'decide' : 'write';
-    const checked = (holder: Holder, member: string, outcome: CallOutcome) => (throwIfTargetThrew(holder.id, member, outcome, '(a writer has no lock to be refused, so a throw is no answer)'), outcome);
+    const checked = (holder: Holder, member: string, outcome: CallOutcome) => (
+      throwIfTargetThrew(holder.id, member, outcome, '(a writer has no lock to be refused, so a throw is no answer)'),
+      outcome
+    );
     const aWrite = checked(a, writeMember, await write(a, aValue));
     const afterA = checked(a, 'read', await read(a));
     const bWrite = checked(b, writeMember, await write(b, bValue));
@@ -79,15 +89,18 @@ export default defineOracle({
     // The skews still in force after the writes, as each holder reports its own clock.
     const after = await Promise.all([a.clock({ op: 'read' }), b.clock({ op: 'read' })]);
 
-    const skewHeld = [skews, after].every((replies) => replies[0]!.offsetMs === p.skew && replies[1]!.offsetMs === -p.skew);
+    const skewHeld = [skews, after].every(
+      (replies) => replies[0]!.offsetMs === p.skew && replies[1]!.offsetMs === -p.skew,
+    );
     preconditions.push({
-      name: 'each writer\'s skew was in force when it wrote',
+      name: "each writer's skew was in force when it wrote",
       held: skewHeld,
       detail: `A's offset ${skews[0]!.offsetMs} ms before and ${after[0]!.offsetMs} ms after the writes; B's ${skews[1]!.offsetMs} ms before and ${after[1]!.offsetMs} ms after`,
     });
-    const inOrder = aWrite.ok && afterA.ok && afterA.value === aValue && bWrite.ok && aWrite.endedAt <= bWrite.startedAt;
+    const inOrder =
+      aWrite.ok && afterA.ok && afterA.value === aValue && bWrite.ok && aWrite.endedAt <= bWrite.startedAt;
     preconditions.push({
-      name: 'both writes happened, A\'s before B\'s in real time',
+      name: "both writes happened, A's before B's in real time",
       held: inOrder,
       detail: inOrder
         ? `A wrote (${aWrite.startedAt}–${aWrite.endedAt} ms) and its value was read back; B wrote later (${bWrite.startedAt}–${bWrite.endedAt} ms)`
@@ -107,11 +120,17 @@ export default defineOracle({
     const bEvents = s.history.filter((e) => e.holder === 'B' && (e.kind === 'call-end' || e.kind === 'call-error'));
     return {
       preconditions,
-      counts: { skewMs: p.skew, realGapMs: Math.round((bWrite.startedAt - aWrite.endedAt) * 1000) / 1000, laterWriteWon: held ? 1 : 0 },
+      counts: {
+        skewMs: p.skew,
+        realGapMs: Math.round((bWrite.startedAt - aWrite.endedAt) * 1000) / 1000,
+        laterWriteWon: held ? 1 : 0,
+      },
       property: {
         name: 'the later write (in real order) wins',
         held,
-        detail: held ? `the record reads ${JSON.stringify(bValue)}, B's later write` : `the record reads ${JSON.stringify(final.value ?? final.error)}, not B's later write ${JSON.stringify(bValue)}`,
+        detail: held
+          ? `the record reads ${JSON.stringify(bValue)}, B's later write`
+          : `the record reads ${JSON.stringify(final.value ?? final.error)}, not B's later write ${JSON.stringify(bValue)}`,
         offending: held ? [] : bEvents,
       },
       explanation: explain(),
@@ -125,7 +144,10 @@ export default defineOracle({
           const outcome = await holder.call('decide', [value, kept?.json ?? '']);
           const reply = outcome.value as DecideReply | undefined;
           if (outcome.ok && reply?.replaces) kept = { value, json: reply.incoming };
-          s.history.add('note', holder.id, { text: `decide: ${reply?.replaces ? 'the write replaces the kept record' : 'the kept record stays'}`, incoming: reply?.incoming ?? null });
+          s.history.add('note', holder.id, {
+            text: `decide: ${reply?.replaces ? 'the write replaces the kept record' : 'the kept record stays'}`,
+            incoming: reply?.incoming ?? null,
+          });
           return outcome;
         },
         async read(): Promise<CallOutcome> {
@@ -138,7 +160,9 @@ export default defineOracle({
     function readBack(): string {
       if (!afterA.ok) return `reading the record back threw (${firstLine(afterA.error)})`;
       const value = JSON.stringify(afterA.value ?? null);
-      return afterA.value === aValue ? `its value was read back` : `the record read back ${value}, not A's ${JSON.stringify(aValue)}: A's write is not in the record`;
+      return afterA.value === aValue
+        ? `its value was read back`
+        : `the record read back ${value}, not A's ${JSON.stringify(aValue)}: A's write is not in the record`;
     }
 
     function explain(): string {
@@ -151,4 +175,3 @@ export default defineOracle({
     }
   },
 });
-

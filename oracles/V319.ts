@@ -26,19 +26,21 @@
  * off by at most 2 × --in-step (1 s by default, against fleet locks of minutes). Else INCONCLUSIVE.
  */
 import { Redis } from 'ioredis';
-import { defineOracle, type Check, nothingProven } from '../src/oracle.ts';
-import type { HistoryEvent } from '../src/history.ts';
+import { defineOracle } from '../src/oracle/definition.ts';
+import { type Check, nothingProven } from '../src/core/judgement.ts';
+import type { HistoryEvent } from '../src/core/history.ts';
 import { runSimulatedDay, type DayRun } from '../scenarios/simulated-day.ts';
 import { localTime, parseZoneDays } from '../scenarios/zone-days.ts';
 
-const TRANSITION_DAYS = 'Europe/Berlin:2025-03-30,Europe/Berlin:2025-10-26,America/New_York:2025-03-09,America/New_York:2025-11-02';
+const TRANSITION_DAYS =
+  'Europe/Berlin:2025-03-30,Europe/Berlin:2025-10-26,America/New_York:2025-03-09,America/New_York:2025-11-02';
 
 export default defineOracle({
   id: 'V319',
   title: 'DST and local-time schedules, coordinated',
   class: 'CK-4 local-time schedule across DST transitions under a fleet lock',
   scenario:
-    'A fleet of replicas runs the target\'s schedule under its fleet lock on simulated clocks in the job\'s zone, through the spring and autumn transition days, with the store\'s clock kept in step.',
+    "A fleet of replicas runs the target's schedule under its fleet lock on simulated clocks in the job's zone, through the spring and autumn transition days, with the store's clock kept in step.",
   property: 'On every simulated local day the job fires the documented number of times across the fleet.',
   stores: ['redis', 'valkey'],
   holders: ['R1', 'R2', 'R3'],
@@ -46,9 +48,26 @@ export default defineOracle({
     replicas: { kind: 'count', default: 3, min: 2, max: 8, doc: 'replica processes in the fleet' },
     days: { kind: 'text', default: TRANSITION_DAYS, doc: 'local days to simulate, Zone:YYYY-MM-DD, comma-separated' },
     perDay: { kind: 'count', default: 1, min: 0, doc: 'documented fires per local day across the fleet' },
-    ttl: { kind: 'ms', default: 600_000, min: 1, max: 86_400_000, waited: false, doc: 'the fleet lock TTL the target is asked to use (env.ttlMs), in simulated time' },
-    settleTimeout: { kind: 'ms', default: 3000, min: 10, doc: 'real ms a replica may take to finish the work one fire started' },
-    inStep: { kind: 'ms', default: 1000, min: 1, doc: 'largest store-clock minus simulated-clock difference accepted as in step' },
+    ttl: {
+      kind: 'ms',
+      default: 600_000,
+      min: 1,
+      max: 86_400_000,
+      waited: false,
+      doc: 'the fleet lock TTL the target is asked to use (env.ttlMs), in simulated time',
+    },
+    settleTimeout: {
+      kind: 'ms',
+      default: 3000,
+      min: 10,
+      doc: 'real ms a replica may take to finish the work one fire started',
+    },
+    inStep: {
+      kind: 'ms',
+      default: 1000,
+      min: 1,
+      doc: 'largest store-clock minus simulated-clock difference accepted as in step',
+    },
     timerBudget: {
       kind: 'count',
       default: 100_000,
@@ -56,7 +75,11 @@ export default defineOracle({
       max: 100_000_000,
       doc: 'timers a replica may run in one simulated day (a poll every simulated second is 90 000 on a 25 h day); past it the day stops as a timer storm and the days after it are not simulated',
     },
-    hostTz: { kind: 'text', default: '', doc: "the replicas' TZ (e.g. UTC, a host not running in the job's zone); empty: each day's own zone" },
+    hostTz: {
+      kind: 'text',
+      default: '',
+      doc: "the replicas' TZ (e.g. UTC, a host not running in the job's zone); empty: each day's own zone",
+    },
   },
   needs: () => ['schedule'],
   validate: (p) => {
@@ -84,11 +107,19 @@ export default defineOracle({
   references: [
     { target: 'targets/clock/croner-0230-tz.ts', expect: 'FAIL', params: { days: 'Europe/Berlin:2025-03-30' } },
     { target: 'targets/clock/cron-0230-ten-minute-lock.ts', expect: 'FAIL' },
-    { target: 'targets/clock/croner-utc.ts', expect: 'PASS', params: { days: 'Europe/Berlin:2025-03-30,Europe/Berlin:2025-10-26' } },
+    {
+      target: 'targets/clock/croner-utc.ts',
+      expect: 'PASS',
+      params: { days: 'Europe/Berlin:2025-03-30,Europe/Berlin:2025-10-26' },
+    },
     { target: 'targets/clock/cron-0230-date-key-lock.ts', expect: 'PASS' },
     // On a host running in UTC the same croner schedule (no zone of its own) fires at 02:30 UTC:
     // once every Berlin day, the transition days included.
-    { target: 'targets/clock/croner-0230-tz.ts', expect: 'PASS', params: { days: 'Europe/Berlin:2025-03-30', hostTz: 'UTC' } },
+    {
+      target: 'targets/clock/croner-0230-tz.ts',
+      expect: 'PASS',
+      params: { days: 'Europe/Berlin:2025-03-30', hostTz: 'UTC' },
+    },
   ],
   // Each good reference with its guard removed must FAIL (lock-oracles selfcheck).
   mutations: [
@@ -104,7 +135,10 @@ export default defineOracle({
 
   async play(s, p) {
     const storeClock = s.store.capabilities.clock;
-    if (!storeClock) throw new Error(`the ${s.store.kind} store was started without a clock; V319 needs the store's clock in step with the simulated one`);
+    if (!storeClock)
+      throw new Error(
+        `the ${s.store.kind} store was started without a clock; V319 needs the store's clock in step with the simulated one`,
+      );
     const probe = new Redis(s.store.url, { lazyConnect: true, maxRetriesPerRequest: 1 });
     probe.on('error', () => undefined);
     s.onClose(async () => probe.disconnect());
@@ -125,7 +159,9 @@ export default defineOracle({
     const runs: DayRun[] = [];
     const dayEvents = new Map<DayRun, HistoryEvent>();
     for (const day of days) {
-      s.progress(`simulating ${day.date} in ${day.zone} (${(day.endMs - day.startMs) / 3_600_000} h) on ${p.replicas} replicas`);
+      s.progress(
+        `simulating ${day.date} in ${day.zone} (${(day.endMs - day.startMs) / 3_600_000} h) on ${p.replicas} replicas`,
+      );
       const run = await runSimulatedDay(s, replicas, storeClock, day, {
         settleTimeoutMs: p.settleTimeout,
         storeNow,
@@ -154,7 +190,7 @@ export default defineOracle({
     const preconditions: Check[] = [];
     const unarmed = runs.filter((r) => r.unarmed.length);
     preconditions.push({
-      name: 'every replica\'s scheduler was armed',
+      name: "every replica's scheduler was armed",
       held: unarmed.length === 0,
       detail: unarmed.length
         ? unarmed.map((r) => `${label(r)}: ${r.unarmed.join(', ')} had no timer pending after schedule()`).join('; ')
@@ -166,13 +202,18 @@ export default defineOracle({
       name: 'every day ran to its end within the timer budget',
       held: unjudged.length === 0,
       detail: runs.some((r) => r.storm)
-        ? runs.filter((r) => r.storm).map((r) => `${label(r)}: ${stormText(r)}${r.fires.length > p.perDay ? `, after ${r.fires.length} fire(s) already` : ''}`).join('; ') +
-          (skipped.length ? `; not simulated after the storm: ${skipped.join(', ')}` : '')
+        ? runs
+            .filter((r) => r.storm)
+            .map(
+              (r) =>
+                `${label(r)}: ${stormText(r)}${r.fires.length > p.perDay ? `, after ${r.fires.length} fire(s) already` : ''}`,
+            )
+            .join('; ') + (skipped.length ? `; not simulated after the storm: ${skipped.join(', ')}` : '')
         : `no replica ran more than ${p.timerBudget} timers in a day (most: ${Math.max(0, ...runs.flatMap((r) => Object.values(r.timers)))})`,
     });
     const unsettled = runs.flatMap((r) => r.unsettled.map((u) => `${u.replica} at ${localTime(r.day.zone, u.simMs)}`));
     preconditions.push({
-      name: 'each fire\'s work settled at its own simulated instant',
+      name: "each fire's work settled at its own simulated instant",
       held: unsettled.length === 0,
       detail: unsettled.length
         ? `work was still pending after ${p.settleTimeout} ms real: ${unsettled.slice(0, 5).join('; ')}`
@@ -180,14 +221,23 @@ export default defineOracle({
     });
     const skews = runs.flatMap((r) => r.storeSkewsMs);
     const maxSkew = Math.max(0, ...skews.map(Math.abs));
-    const drift = runs.map((r) => ({ run: r, storeMoved: r.storeEndMs - r.storeStartMs, simulated: r.endedMs - r.day.startMs }));
+    const drift = runs.map((r) => ({
+      run: r,
+      storeMoved: r.storeEndMs - r.storeStartMs,
+      simulated: r.endedMs - r.day.startMs,
+    }));
     const moved = drift.every((d) => Math.abs(d.storeMoved - d.simulated) <= p.inStep + d.run.wallMs);
     preconditions.push({
-      name: 'the store\'s clock was in step with the simulated clock',
+      name: "the store's clock was in step with the simulated clock",
       held: skews.length > 0 && maxSkew <= p.inStep && moved,
       detail:
         `${skews.length} reading(s) of the store's clock (TIME), at each day's start and end and right after every instant that did work settled, differed from the simulated instant by at most ${maxSkew.toFixed(1)} ms (accepted: ${p.inStep} ms); ` +
-        drift.map((d) => `${label(d.run)}: store clock moved ${(d.storeMoved / 3_600_000).toFixed(3)} h for ${(d.simulated / 3_600_000).toFixed(3)} h simulated`).join('; ') +
+        drift
+          .map(
+            (d) =>
+              `${label(d.run)}: store clock moved ${(d.storeMoved / 3_600_000).toFixed(3)} h for ${(d.simulated / 3_600_000).toFixed(3)} h simulated`,
+          )
+          .join('; ') +
         `; mechanism: ${storeClock.mechanism}`,
     });
 

@@ -4,7 +4,7 @@
  */
 import type { StartedStore } from '../src/stores/types.ts';
 import { PgProbe, type AdvisoryLock, type ClientSession } from './pg-probe.ts';
-import type { ObservedKey, Scenario } from '../src/scenario.ts';
+import type { ObservedKey, Scenario } from '../src/oracle/scenario.ts';
 import { describeLocation } from '../src/stores/store-location.ts';
 import type { LeaseRow } from '../targets/contract.ts';
 
@@ -14,7 +14,9 @@ const probes = new WeakMap<Scenario, Promise<PgProbe>>();
 export function postgresUrl(store: StartedStore): string {
   const postgres = store.kind === 'pgbouncer' ? store.backend : store;
   if (postgres?.kind !== 'postgres') {
-    throw new Error(`this scenario inspects Postgres (pg_locks), but the store is ${store.kind}: run it with --store postgres or pgbouncer`);
+    throw new Error(
+      `this scenario inspects Postgres (pg_locks), but the store is ${store.kind}: run it with --store postgres or pgbouncer`,
+    );
   }
   return postgres.url;
 }
@@ -63,6 +65,8 @@ export async function observeLeaseRow(s: Scenario, label: string, row: LeaseRow)
 /** "1 advisory lock (session 123, granted)" — for details and explanations. */
 export function describeLocks(locks: AdvisoryLock[]): string {
   if (locks.length === 0) return 'no advisory lock';
-  const each = locks.map((l) => `session ${l.pid}${l.application ? ` ${l.application}` : ''}, ${l.granted ? 'granted' : 'waiting'}`);
+  const each = locks.map(
+    (l) => `session ${l.pid}${l.application ? ` ${l.application}` : ''}, ${l.granted ? 'granted' : 'waiting'}`,
+  );
   return `${locks.length} advisory lock(s) (${each.join('; ')})`;
 }

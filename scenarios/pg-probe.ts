@@ -42,7 +42,11 @@ export function urlForHolder(url: string, id: string): string {
 /** Connect as the harness (its own sessions are left out of every listing). */
 export async function harnessClient(url: string): Promise<pg.Client> {
   const { Client } = (await import('pg')).default; // only Postgres runs load pg (start-up time)
-  const client = new Client({ connectionString: url, application_name: HARNESS_APPLICATION, connectionTimeoutMillis: 5000 });
+  const client = new Client({
+    connectionString: url,
+    application_name: HARNESS_APPLICATION,
+    connectionTimeoutMillis: 5000,
+  });
   client.on('error', () => undefined);
   await client.connect();
   return client;
@@ -84,7 +88,11 @@ export class PgProbe {
    * undefined when the row is missing. `table` may be schema-qualified (`app.leases`).
    */
   async leaseLeftMs(row: LeaseRow): Promise<number | undefined> {
-    const id = (name: string) => name.split('.').map((part) => this.client.escapeIdentifier(part)).join('.');
+    const id = (name: string) =>
+      name
+        .split('.')
+        .map((part) => this.client.escapeIdentifier(part))
+        .join('.');
     const result = await this.client.query<{ left_ms: number }>(
       `SELECT (extract(epoch FROM (${id(row.expiresColumn)} - now())) * 1000)::float8 AS left_ms FROM ${id(row.table)} WHERE ${id(row.keyColumn)} = $1`,
       [row.key],

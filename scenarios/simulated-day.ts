@@ -17,11 +17,11 @@
  * at most `timerBudget` timers a day: a scheduler that storms past it stops the day, and the storm
  * (timers run, over how much simulated time) is reported instead of a day's count.
  */
-import type { EffectRecord } from '../src/resource.ts';
+import type { EffectRecord } from '../src/core/resource.ts';
 import type { StoreClock } from '../src/stores/types.ts';
 import type { ClockReply } from '../src/holder/clock-protocol.ts';
 import { throwIfTargetThrew, type Holder } from '../src/holder/holder.ts';
-import type { Scenario } from '../src/scenario.ts';
+import type { Scenario } from '../src/oracle/scenario.ts';
 import type { WireGate, WireProxy } from '../src/wire/proxy.ts';
 import type { ZoneDay } from './zone-days.ts';
 
@@ -101,7 +101,13 @@ interface ReplicaState {
   gate: WireGate;
 }
 
-export async function runSimulatedDay(s: Scenario, replicas: Replica[], storeClock: StoreClock, day: ZoneDay, options: DayOptions): Promise<DayRun> {
+export async function runSimulatedDay(
+  s: Scenario,
+  replicas: Replica[],
+  storeClock: StoreClock,
+  day: ZoneDay,
+  options: DayOptions,
+): Promise<DayRun> {
   const began = performance.now();
   const stepStore = async (simMs: number) => storeClock.setOffsetMs(Math.round(simMs - Date.now()));
   const storeSkewsMs: number[] = [];
@@ -109,19 +115,33 @@ export async function runSimulatedDay(s: Scenario, replicas: Replica[], storeClo
   const observeStore = async (simMs: number, label: string, recorded = true) => {
     const storeMs = await options.storeNow();
     storeSkewsMs.push(storeMs - simMs);
-    if (recorded) s.history.add('store-observed', undefined, { label, simMs, storeMs: Math.round(storeMs), skewMs: Math.round((storeMs - simMs) * 10) / 10 });
+    if (recorded)
+      s.history.add('store-observed', undefined, {
+        label,
+        simMs,
+        storeMs: Math.round(storeMs),
+        skewMs: Math.round((storeMs - simMs) * 10) / 10,
+      });
     return storeMs;
   };
   await stepStore(day.startMs);
   const storeStartMs = await observeStore(day.startMs, `store clock at the start of ${day.zone} ${day.date}`);
-  const storeFault = s.faults.apply('store', undefined, `store wall clock kept in step with the simulated day ${day.zone} ${day.date}`, {
-    zone: day.zone,
-    date: day.date,
-    offsetMs: storeClock.offsetMs(),
-    mechanism: storeClock.mechanism,
-  });
+  const storeFault = s.faults.apply(
+    'store',
+    undefined,
+    `store wall clock kept in step with the simulated day ${day.zone} ${day.date}`,
+    {
+      zone: day.zone,
+      date: day.date,
+      offsetMs: storeClock.offsetMs(),
+      mechanism: storeClock.mechanism,
+    },
+  );
   const clockFaults = replicas.map((r) =>
-    s.faults.apply('clock', r.holder.id, `simulated clock (Date and timers) through ${day.date} in ${day.zone}`, { startMs: day.startMs, endMs: day.endMs }),
+    s.faults.apply('clock', r.holder.id, `simulated clock (Date and timers) through ${day.date} in ${day.zone}`, {
+      startMs: day.startMs,
+      endMs: day.endMs,
+    }),
   );
   let effectsSeen = s.resource.effects().length;
   const next = new Map<string, number | null>();
@@ -132,7 +152,11 @@ export async function runSimulatedDay(s: Scenario, replicas: Replica[], storeClo
       throwIfTargetThrew(r.id, 'schedule', scheduled, 'starting its scheduler (nothing can refuse it)');
       if (!scheduled.ok) throw new Error(`replica ${r.id}: schedule() did not answer: ${scheduled.error}`);
       // A clock command answers with the replica's next pending timer.
-      next.set(r.id, (await r.clock({ op: 'advance', toMs: day.startMs, settleTimeoutMs: options.settleTimeoutMs })).nextTimerMs ?? null);
+      next.set(
+        r.id,
+        (await r.clock({ op: 'advance', toMs: day.startMs, settleTimeoutMs: options.settleTimeoutMs })).nextTimerMs ??
+          null,
+      );
     }),
   );
   const unarmed = replicas.filter((r) => next.get(r.holder.id) === null).map((r) => r.holder.id);
@@ -159,14 +183,17 @@ export async function runSimulatedDay(s: Scenario, replicas: Replica[], storeClo
     id: replica.holder.id,
     atMs: day.startMs,
     workLeft: false,
-    gate: replica.wire.gate(`hold everything ${replica.holder.id} sends the store (and its replies) whenever its simulated clock may be ahead of the store's (${day.zone} ${day.date})`),
+    gate: replica.wire.gate(
+      `hold everything ${replica.holder.id} sends the store (and its replies) whenever its simulated clock may be ahead of the store's (${day.zone} ${day.date})`,
+    ),
   }));
   const stateOf = new Map(states.map((st) => [st.id, st]));
   /** Fires reported since the last look, each at the instant its replica's work was for. */
   const takeFires = (fallbackMs: number) => {
     const effects = s.resource.effects();
     for (const effect of effects.slice(effectsSeen)) {
-      if (effect.name === 'fire') run.fires.push({ effect, replica: effect.holder, simMs: stateOf.get(effect.holder)?.atMs ?? fallbackMs });
+      if (effect.name === 'fire')
+        run.fires.push({ effect, replica: effect.holder, simMs: stateOf.get(effect.holder)?.atMs ?? fallbackMs });
     }
     effectsSeen = effects.length;
   };
@@ -180,7 +207,13 @@ export async function runSimulatedDay(s: Scenario, replicas: Replica[], storeClo
         free.map(async (st) => {
           // Stop once past half the budget too: a storm's rate is measured over its second half.
           const limit = run.timers[st.id]! <= halfBudget ? halfBudget + 1 : options.timerBudget + 1;
-          const command = { op: 'advance', toMs: lastInstant, settleTimeoutMs: options.settleTimeoutMs, maxFires: limit - run.timers[st.id]!, untilWork: true } as const;
+          const command = {
+            op: 'advance',
+            toMs: lastInstant,
+            settleTimeoutMs: options.settleTimeoutMs,
+            maxFires: limit - run.timers[st.id]!,
+            untilWork: true,
+          } as const;
           return [st, await st.replica.holder.clock(command, false)] as const;
         }),
       );
@@ -190,7 +223,8 @@ export async function runSimulatedDay(s: Scenario, replicas: Replica[], storeClo
         st.workLeft = reply.workLeft === true;
         st.stoppedBy = reply;
         run.timers[st.id]! += reply.fired ?? 0;
-        if (run.timers[st.id]! > options.timerBudget / 2 && !halfBudgetAt.has(st.id)) halfBudgetAt.set(st.id, { simMs: st.atMs, timers: run.timers[st.id]! });
+        if (run.timers[st.id]! > options.timerBudget / 2 && !halfBudgetAt.has(st.id))
+          halfBudgetAt.set(st.id, { simMs: st.atMs, timers: run.timers[st.id]! });
         if (reply.settled === false) run.unsettled.push({ replica: st.id, simMs: st.atMs });
       }
       const stormy = states.find((st) => run.timers[st.id]! > options.timerBudget);
@@ -199,7 +233,12 @@ export async function runSimulatedDay(s: Scenario, replicas: Replica[], storeClo
         const half = halfBudgetAt.get(stormy.id)!;
         const timers = run.timers[stormy.id]!;
         const perSimulatedSecond = ((timers - half.timers) * 1000) / Math.max(1, run.endedMs - half.simMs);
-        run.storm = { replica: stormy.id, timers, simulatedMs: run.endedMs - day.startMs, perSimulatedSecond: Math.round(perSimulatedSecond) };
+        run.storm = {
+          replica: stormy.id,
+          timers,
+          simulatedMs: run.endedMs - day.startMs,
+          perSimulatedSecond: Math.round(perSimulatedSecond),
+        };
         break;
       }
       const waiting = states.filter((st) => st.workLeft);
@@ -213,7 +252,13 @@ export async function runSimulatedDay(s: Scenario, replicas: Replica[], storeClo
       await stepStore(at);
       for (const st of working) st.gate.open();
       const settled = await Promise.all(
-        working.map(async (st) => [st, await st.replica.holder.clock({ op: 'settle', settleTimeoutMs: options.settleTimeoutMs }, false)] as const),
+        working.map(
+          async (st) =>
+            [
+              st,
+              await st.replica.holder.clock({ op: 'settle', settleTimeoutMs: options.settleTimeoutMs }, false),
+            ] as const,
+        ),
       );
       run.workingAdvances += 1;
       for (const [st, reply] of settled) {
@@ -226,13 +271,17 @@ export async function runSimulatedDay(s: Scenario, replicas: Replica[], storeClo
       // ran on in real time since the step); only the first ones are recorded one by one.
       const recorded = run.workingAdvances <= WORKING_EVENTS_KEPT;
       await observeStore(at, 'store clock after an instant that did work settled', recorded);
-      if (recorded) for (const [st, reply] of settled) s.history.add('clock-step', st.id, { op: 'advance', untilWork: true, ...st.stoppedBy, settle: reply });
+      if (recorded)
+        for (const [st, reply] of settled)
+          s.history.add('clock-step', st.id, { op: 'advance', untilWork: true, ...st.stoppedBy, settle: reply });
     }
   } finally {
     for (const st of states) st.gate.lift();
   }
   if (run.workingAdvances > WORKING_EVENTS_KEPT) {
-    s.note(`${run.workingAdvances - WORKING_EVENTS_KEPT} more instants that did work on ${day.zone} ${day.date} are counted and their store clock checked, not recorded one by one`);
+    s.note(
+      `${run.workingAdvances - WORKING_EVENTS_KEPT} more instants that did work on ${day.zone} ${day.date} are counted and their store clock checked, not recorded one by one`,
+    );
   }
   await stepStore(run.endedMs);
   run.storeEndMs = await observeStore(run.endedMs, `store clock at the end of ${day.zone} ${day.date}`);

@@ -32,8 +32,19 @@ function formatter(zone: string): Intl.DateTimeFormat {
 
 /** The local wall time at `t` in `zone`, as the epoch ms it would be if that wall time were UTC. */
 function wallAsUtc(zone: string, t: number): number {
-  const parts = Object.fromEntries(formatter(zone).formatToParts(t).map((p) => [p.type, p.value]));
-  return Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute), Number(parts.second));
+  const parts = Object.fromEntries(
+    formatter(zone)
+      .formatToParts(t)
+      .map((p) => [p.type, p.value]),
+  );
+  return Date.UTC(
+    Number(parts.year),
+    Number(parts.month) - 1,
+    Number(parts.day),
+    Number(parts.hour),
+    Number(parts.minute),
+    Number(parts.second),
+  );
 }
 
 /** "YYYY-MM-DD" of `t` in `zone`. */

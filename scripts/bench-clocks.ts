@@ -16,9 +16,9 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { Redis } from 'ioredis';
 import { serverClockFor } from '../src/stores/recipes/clock-offset/server-clock.ts';
-import { cleanupAll } from '../src/cleanup.ts';
-import { loadOracle } from '../src/registry.ts';
-import { runOracle } from '../src/run-oracle.ts';
+import { cleanupAll } from '../src/process/cleanup.ts';
+import { loadOracle } from '../src/run/registry.ts';
+import { runOracle } from '../src/run/run-oracle.ts';
 import { startLocalStore } from '../src/stores/local-runtime.ts';
 
 const DATE_CALLS = 2_000_000;
@@ -70,17 +70,24 @@ async function libraryOverhead(): Promise<string[]> {
 
 async function oracleTimes(): Promise<string[]> {
   const rows = ['| oracle | target | params | verdict | wall ms | scenario ms |', '|---|---|---|---|---|---|'];
-  const days: string[] = ['| target | day | fires | advances | real ms for the simulated day | store clock minus simulated, max ms |', '|---|---|---|---|---|---|'];
+  const days: string[] = [
+    '| target | day | fires | advances | real ms for the simulated day | store clock minus simulated, max ms |',
+    '|---|---|---|---|---|---|',
+  ];
   for (const id of ['V316', 'V317', 'V318', 'V319']) {
     const oracle = await loadOracle(id);
     for (const reference of oracle.references) {
       // V319: every reference on all four default days, so each simulated day is timed.
       const params = id === 'V319' ? {} : (reference.params ?? {});
       const record = await runOracle({ oracle: id, target: reference.target, params });
-      rows.push(`| ${id} | ${reference.target} | ${JSON.stringify(params)} | ${record.verdict} | ${record.timing.wallMs.toFixed(0)} | ${record.timing.scenarioMs.toFixed(0)} |`);
+      rows.push(
+        `| ${id} | ${reference.target} | ${JSON.stringify(params)} | ${record.verdict} | ${record.timing.wallMs.toFixed(0)} | ${record.timing.scenarioMs.toFixed(0)} |`,
+      );
       if (record.error) console.error(`${id} ${reference.target}: ${record.error}`);
       if (id !== 'V319') continue;
-      for (const event of record.history.filter((e) => e.kind === 'note' && String(e.detail.text).startsWith('simulated '))) {
+      for (const event of record.history.filter(
+        (e) => e.kind === 'note' && String(e.detail.text).startsWith('simulated '),
+      )) {
         const fires = (event.detail.fires as unknown[]).length;
         days.push(
           `| ${reference.target} | ${String(event.detail.text).replace('simulated ', '')} | ${fires} | ${String(event.detail.advances)} | ${String(event.detail.wallMs)} | ${String(event.detail.storeSkewMaxMs)} |`,
@@ -93,7 +100,15 @@ async function oracleTimes(): Promise<string[]> {
 
 async function main(): Promise<void> {
   const load = () => loadavg()[0]!.toFixed(1);
-  const out = [`Load average at start: ${load()}`, '', ...(await libraryOverhead()), '', ...(await oracleTimes()), '', `Load average at end: ${load()}`];
+  const out = [
+    `Load average at start: ${load()}`,
+    '',
+    ...(await libraryOverhead()),
+    '',
+    ...(await oracleTimes()),
+    '',
+    `Load average at end: ${load()}`,
+  ];
   console.log(out.join('\n'));
 }
 

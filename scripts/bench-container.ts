@@ -7,8 +7,8 @@
  *   npx tsx scripts/bench-container.ts [repetitions, default 5]
  */
 import { loadavg } from 'node:os';
-import { cleanupAll } from '../src/cleanup.ts';
-import { runOracle, type RunRequest } from '../src/run-oracle.ts';
+import { cleanupAll } from '../src/process/cleanup.ts';
+import { runOracle, type RunRequest } from '../src/run/run-oracle.ts';
 import { startStore } from '../src/stores/start-store.ts';
 import type { StoreKind } from '../src/stores/types.ts';
 
@@ -20,19 +20,30 @@ const RUNS: Record<StoreKind, Omit<RunRequest, 'runtime'>> = {
   redis: { oracle: 'V310', target: 'targets/redis/ioredis/release-bare-del.ts', store: 'redis' },
   valkey: { oracle: 'V310', target: 'targets/redis/ioredis/release-bare-del.ts', store: 'valkey' },
   postgres: { oracle: 'V312', target: 'targets/postgres/job-ignores-try-lock.ts', store: 'postgres' },
-  pgbouncer: { oracle: 'V314', target: 'targets/postgres/advisory-xact-lock.ts', store: 'pgbouncer', params: { scenario: 'pooler' } },
+  pgbouncer: {
+    oracle: 'V314',
+    target: 'targets/postgres/advisory-xact-lock.ts',
+    store: 'pgbouncer',
+    params: { scenario: 'pooler' },
+  },
 };
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 const ms = (x: number) => x.toFixed(0);
-const load = () => loadavg().map((l) => l.toFixed(1)).join(' / ');
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' / ');
 
 async function main(): Promise<void> {
   const importBegan = performance.now();
   await import('testcontainers');
   const importMs = performance.now() - importBegan;
   const loadBefore = load();
-  const rows = ['| store | runtime | start to first answer (startMs) | stop | reference run | verdict | wall | store start | scenario |', '|---|---|---|---|---|---|---|---|---|'];
+  const rows = [
+    '| store | runtime | start to first answer (startMs) | stop | reference run | verdict | wall | store start | scenario |',
+    '|---|---|---|---|---|---|---|---|---|',
+  ];
   for (const kind of KINDS) {
     for (const runtime of RUNTIMES) {
       const starts: number[] = [];

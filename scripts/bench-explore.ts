@@ -24,16 +24,32 @@ const flags = args.filter((a) => a.startsWith('--'));
 const rows = args.filter((a) => !a.startsWith('--')).length ? args.filter((a) => !a.startsWith('--')) : DEFAULT;
 const load = () => loadavg()[0]!.toFixed(1);
 
-console.log(`| oracle | target | store | verdict | points${flags.length ? ` (${flags.join(' ')})` : ''} | exploration wall ms | wall / point ms | command wall ms | CPU s | load before → after |`);
+console.log(
+  `| oracle | target | store | verdict | points${flags.length ? ` (${flags.join(' ')})` : ''} | exploration wall ms | wall / point ms | command wall ms | CPU s | load before → after |`,
+);
 console.log('|---|---|---|---|---|---|---|---|---|---|');
 for (const row of rows) {
   const [oracle, target, store] = row.split(':') as [string, string, string | undefined];
   const before = load();
   const began = performance.now();
-  const cli = ['node', 'bin/lock-oracles.js', oracle, '--target', target, ...(store ? ['--store', store] : []), '--explore', ...flags, '--json', '--no-report'];
+  const cli = [
+    'node',
+    'bin/lock-oracles.js',
+    oracle,
+    '--target',
+    target,
+    ...(store ? ['--store', store] : []),
+    '--explore',
+    ...flags,
+    '--json',
+    '--no-report',
+  ];
   const run = await execa('/usr/bin/time', ['-f', 'cpu %U %S', ...cli], { reject: false });
   const commandMs = Math.round(performance.now() - began);
-  const record = JSON.parse(run.stdout) as { verdict: string; exploration: { points: unknown[]; notStarted?: unknown[]; wallMs: number } };
+  const record = JSON.parse(run.stdout) as {
+    verdict: string;
+    exploration: { points: unknown[]; notStarted?: unknown[]; wallMs: number };
+  };
   const x = record.exploration;
   const [user, sys] = (/cpu ([\d.]+) ([\d.]+)\s*$/.exec(run.stderr) ?? []).slice(1).map(Number);
   const cpu = user !== undefined && sys !== undefined ? (user + sys).toFixed(1) : '?';

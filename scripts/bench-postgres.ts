@@ -12,11 +12,11 @@ import { findPostgresBinaries } from '../src/stores/recipes/postgres-binaries.ts
 import { copyTemplate, ensureTemplate, initCluster } from '../src/stores/recipes/postgres-template.ts';
 import { startPostgresServer } from '../src/stores/recipes/postgres.ts';
 import { giveTo, serverUser } from '../src/stores/recipes/server-user.ts';
-import { cleanupAll, cleanupDir } from '../src/cleanup.ts';
-import type { EvidenceRecord } from '../src/evidence.ts';
+import { cleanupAll, cleanupDir } from '../src/process/cleanup.ts';
+import type { EvidenceRecord } from '../src/report/evidence.ts';
 import { freePort } from '../src/stores/free-port.ts';
 import { startLocalStore } from '../src/stores/local-runtime.ts';
-import { runOracle } from '../src/run-oracle.ts';
+import { runOracle } from '../src/run/run-oracle.ts';
 
 const REPETITIONS = Number(process.argv[2] ?? 5);
 
@@ -36,7 +36,14 @@ async function startVia(prepare: (dataDir: string) => Promise<void>): Promise<{ 
     const began = performance.now();
     await prepare(dataDir);
     const prepared = performance.now();
-    const server = await startPostgresServer({ bin, user, dataDir, runDir, port: await freePort(), request: { kind: 'postgres' } });
+    const server = await startPostgresServer({
+      bin,
+      user,
+      dataDir,
+      runDir,
+      port: await freePort(),
+      request: { kind: 'postgres' },
+    });
     const answered = performance.now();
     await server.stop();
     return { prepareMs: prepared - began, startMs: answered - prepared };
@@ -60,7 +67,10 @@ async function main(): Promise<void> {
   const line = (name: string, runs: Array<{ prepareMs: number; startMs: number }>) =>
     `| ${name} | ${ms(median(runs.map((r) => r.prepareMs)))} | ${ms(median(runs.map((r) => r.startMs)))} | ${ms(median(runs.map((r) => r.prepareMs + r.startMs)))} |`;
   rows.push('| Postgres start | make the data dir | start to first answer | total |', '|---|---|---|---|');
-  rows.push(line('initdb --no-sync, then start', viaInitdb), line('copy the cached template (cp -a), then start', viaCopy));
+  rows.push(
+    line('initdb --no-sync, then start', viaInitdb),
+    line('copy the cached template (cp -a), then start', viaCopy),
+  );
 
   const postgres = [];
   const pgbouncer = [];
@@ -77,23 +87,40 @@ async function main(): Promise<void> {
   rows.push(`| pgbouncer, including its own Postgres | ${ms(median(pgbouncer.map((b) => b.total)))} |`);
   rows.push(`| pgbouncer alone (spawn to first admin-console answer) | ${ms(median(pgbouncer.map((b) => b.own)))} |`);
 
-  rows.push('', '| V314 run (median of ' + REPETITIONS + ') | verdict | wall | store start | holders ready | scenario |', '|---|---|---|---|---|---|');
+  rows.push(
+    '',
+    '| V314 run (median of ' + REPETITIONS + ') | verdict | wall | store start | holders ready | scenario |',
+    '|---|---|---|---|---|---|',
+  );
   const cases = [
     { name: 'pool, bad: advisory-lock-pool-query', target: 'targets/postgres/advisory-lock-pool-query.ts', params: {} },
     { name: 'pool, good: advisory-xact-lock', target: 'targets/postgres/advisory-xact-lock.ts', params: {} },
-    { name: 'pooler (transaction), bad: advisory-lock-pool-query', target: 'targets/postgres/advisory-lock-pool-query.ts', params: { scenario: 'pooler' } },
-    { name: 'pooler (transaction), good: advisory-xact-lock', target: 'targets/postgres/advisory-xact-lock.ts', params: { scenario: 'pooler' } },
+    {
+      name: 'pooler (transaction), bad: advisory-lock-pool-query',
+      target: 'targets/postgres/advisory-lock-pool-query.ts',
+      params: { scenario: 'pooler' },
+    },
+    {
+      name: 'pooler (transaction), good: advisory-xact-lock',
+      target: 'targets/postgres/advisory-xact-lock.ts',
+      params: { scenario: 'pooler' },
+    },
   ];
   for (const c of cases) {
     const runs: EvidenceRecord[] = [];
-    for (let i = 0; i < REPETITIONS; i++) runs.push(await runOracle({ oracle: 'V314', target: c.target, params: c.params }));
+    for (let i = 0; i < REPETITIONS; i++)
+      runs.push(await runOracle({ oracle: 'V314', target: c.target, params: c.params }));
     const verdicts = [...new Set(runs.map((r) => r.verdict))].join('/');
     const t = (pick: (r: EvidenceRecord) => number) => ms(median(runs.map(pick)));
     rows.push(
       `| ${c.name} | ${verdicts} | ${t((r) => r.timing.wallMs)} | ${t((r) => r.timing.storeStartMs)} | ${t((r) => r.timing.holdersReadyMs)} | ${t((r) => r.timing.scenarioMs)} |`,
     );
   }
-  console.log(`load average ${loadavg().map((x) => x.toFixed(1)).join(' ')} (after the run), ${REPETITIONS} repetitions, ms\n`);
+  console.log(
+    `load average ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')} (after the run), ${REPETITIONS} repetitions, ms\n`,
+  );
   console.log(rows.join('\n'));
 }
 

@@ -9,7 +9,7 @@ import { Redis } from 'ioredis';
 import { loadavg } from 'node:os';
 import pg from 'pg';
 import { WireProxy } from '../src/wire/proxy.ts';
-import { cleanupAll } from '../src/cleanup.ts';
+import { cleanupAll } from '../src/process/cleanup.ts';
 import { startLocalStore } from '../src/stores/local-runtime.ts';
 
 const ROUNDS = Number(process.argv[2] ?? 2000);
@@ -53,7 +53,15 @@ async function main(): Promise<void> {
   const redisProxy = await WireProxy.start({ holder: 'A', storeUrl: redisStore.url });
   const redisDirect = new Redis(redisStore.url);
   const redisThrough = new Redis(redisProxy.url);
-  rows.push(row(`redis ${redisStore.version}: ioredis PING`, await compare(() => redisDirect.ping(), () => redisThrough.ping())));
+  rows.push(
+    row(
+      `redis ${redisStore.version}: ioredis PING`,
+      await compare(
+        () => redisDirect.ping(),
+        () => redisThrough.ping(),
+      ),
+    ),
+  );
   redisDirect.disconnect();
   redisThrough.disconnect();
   await redisProxy.close();
@@ -65,16 +73,34 @@ async function main(): Promise<void> {
   const pgThrough = new pg.Client({ connectionString: pgProxy.url });
   await pgDirect.connect();
   await pgThrough.connect();
-  rows.push(row(`${pgStore.version}: pg SELECT 1 (simple)`, await compare(() => pgDirect.query('SELECT 1'), () => pgThrough.query('SELECT 1'))));
   rows.push(
-    row(`${pgStore.version}: pg SELECT $1 (extended)`, await compare(() => pgDirect.query('SELECT $1::int', [1]), () => pgThrough.query('SELECT $1::int', [1]))),
+    row(
+      `${pgStore.version}: pg SELECT 1 (simple)`,
+      await compare(
+        () => pgDirect.query('SELECT 1'),
+        () => pgThrough.query('SELECT 1'),
+      ),
+    ),
+  );
+  rows.push(
+    row(
+      `${pgStore.version}: pg SELECT $1 (extended)`,
+      await compare(
+        () => pgDirect.query('SELECT $1::int', [1]),
+        () => pgThrough.query('SELECT $1::int', [1]),
+      ),
+    ),
   );
   await pgDirect.end();
   await pgThrough.end();
   await pgProxy.close();
   await pgStore.stop();
 
-  console.log(`Round-trip latency in µs, ${ROUNDS} sequential round trips per case, direct and proxied alternating, after ${WARMUP} warm-up; load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}.\n`);
+  console.log(
+    `Round-trip latency in µs, ${ROUNDS} sequential round trips per case, direct and proxied alternating, after ${WARMUP} warm-up; load average ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')}.\n`,
+  );
   console.log('| case | direct median | proxied median | added per round trip | p99 direct / proxied |');
   console.log('|---|---|---|---|---|');
   for (const line of rows) console.log(line);

@@ -27,12 +27,34 @@ async function settleOnce(jobs: number): Promise<Sample> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-settle-'));
   const loadBefore = loadavg()[0]!;
   const began = performance.now();
-  const run = await execa('node', ['bin/lock-oracles.js', 'settle', ROWS, '--jobs', String(jobs), '--out', join(dir, 'out.json'), '--no-report', '--quiet', '--fail-on', 'never'], { reject: false });
+  const run = await execa(
+    'node',
+    [
+      'bin/lock-oracles.js',
+      'settle',
+      ROWS,
+      '--jobs',
+      String(jobs),
+      '--out',
+      join(dir, 'out.json'),
+      '--no-report',
+      '--quiet',
+      '--fail-on',
+      'never',
+    ],
+    { reject: false },
+  );
   const wallS = (performance.now() - began) / 1000;
   if (run.exitCode !== 0) throw new Error(`settle --jobs ${jobs} exited ${run.exitCode}: ${run.stderr}`);
   const settled = JSON.parse(readFileSync(join(dir, 'out.json'), 'utf8')) as RowsFile;
   rmSync(dir, { recursive: true, force: true });
-  return { jobs, wallS, loadBefore, loadAfter: loadavg()[0]!, statuses: settled.rows.map((r) => `${r.id}:${r.status}`).join(' ') };
+  return {
+    jobs,
+    wallS,
+    loadBefore,
+    loadAfter: loadavg()[0]!,
+    statuses: settled.rows.map((r) => `${r.id}:${r.status}`).join(' '),
+  };
 }
 
 const samples: Sample[] = [];
@@ -42,7 +64,9 @@ for (let pair = 0; pair < PAIRS; pair++) {
   for (const jobs of [1, 2]) {
     const sample = await settleOnce(jobs);
     samples.push(sample);
-    process.stderr.write(`--jobs ${jobs}: ${sample.wallS.toFixed(1)} s (load ${sample.loadBefore.toFixed(1)} → ${sample.loadAfter.toFixed(1)})\n`);
+    process.stderr.write(
+      `--jobs ${jobs}: ${sample.wallS.toFixed(1)} s (load ${sample.loadBefore.toFixed(1)} → ${sample.loadAfter.toFixed(1)})\n`,
+    );
   }
 }
 
@@ -53,10 +77,22 @@ const median = (values: number[]) => {
 };
 const wall = (jobs: number) => median(samples.filter((s) => s.jobs === jobs).map((s) => s.wallS));
 const rows = (JSON.parse(readFileSync(ROWS, 'utf8')) as RowsFile).rows.length;
-console.log(`${rows} rows (${ROWS}), ${PAIRS} pair(s), measured ${new Date().toISOString().slice(0, 16)}Z on ${process.env.HOSTNAME ?? 'this machine'}\n`);
+console.log(
+  `${rows} rows (${ROWS}), ${PAIRS} pair(s), measured ${new Date().toISOString().slice(0, 16)}Z on ${process.env.HOSTNAME ?? 'this machine'}\n`,
+);
 console.log('| run | --jobs | wall (s) | load 1-min before → after |');
 console.log('|---|---|---|---|');
-samples.forEach((s, i) => console.log(`| ${i + 1} | ${s.jobs} | ${s.wallS.toFixed(1)} | ${s.loadBefore.toFixed(1)} → ${s.loadAfter.toFixed(1)} |`));
-console.log(`\nmedian --jobs 1: ${wall(1).toFixed(1)} s; median --jobs 2: ${wall(2).toFixed(1)} s; ratio ${(wall(2) / wall(1)).toFixed(2)}`);
+samples.forEach((s, i) =>
+  console.log(
+    `| ${i + 1} | ${s.jobs} | ${s.wallS.toFixed(1)} | ${s.loadBefore.toFixed(1)} → ${s.loadAfter.toFixed(1)} |`,
+  ),
+);
+console.log(
+  `\nmedian --jobs 1: ${wall(1).toFixed(1)} s; median --jobs 2: ${wall(2).toFixed(1)} s; ratio ${(wall(2) / wall(1)).toFixed(2)}`,
+);
 const distinct = new Set(samples.map((s) => s.statuses));
-console.log(distinct.size === 1 ? 'every run gave every row the same status' : `statuses differed between runs:\n${[...distinct].join('\n')}`);
+console.log(
+  distinct.size === 1
+    ? 'every run gave every row the same status'
+    : `statuses differed between runs:\n${[...distinct].join('\n')}`,
+);

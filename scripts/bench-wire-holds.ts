@@ -13,13 +13,13 @@
  */
 import { Redis } from 'ioredis';
 import { fileURLToPath } from 'node:url';
-import { FaultLog } from '../src/fault-log.ts';
+import { FaultLog } from '../src/core/fault-log.ts';
 import { compileHolderModules, Holder } from '../src/holder/holder.ts';
 import { acquireWithin } from '../scenarios/retry-acquire.ts';
-import { cleanupAll } from '../src/cleanup.ts';
-import { History } from '../src/history.ts';
-import { Resource } from '../src/resource.ts';
-import { runOracle } from '../src/run-oracle.ts';
+import { cleanupAll } from '../src/process/cleanup.ts';
+import { History } from '../src/core/history.ts';
+import { Resource } from '../src/core/resource.ts';
+import { runOracle } from '../src/run/run-oracle.ts';
 import { startLocalStore } from '../src/stores/local-runtime.ts';
 
 const RUNS = Number(process.argv[2] ?? 20);
@@ -27,7 +27,11 @@ const NARROW_BAD = 'targets/redis/ioredis/release-get-compare-del.ts';
 const TTL = 200;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function verdicts(oracle: string, target: string, params: Record<string, string | number>): Promise<{ fails: number; wallMs: number[] }> {
+async function verdicts(
+  oracle: string,
+  target: string,
+  params: Record<string, string | number>,
+): Promise<{ fails: number; wallMs: number[] }> {
   let fails = 0;
   const wallMs: number[] = [];
   for (let i = 0; i < RUNS; i++) {
@@ -77,20 +81,34 @@ async function main(): Promise<void> {
   const renewal = await verdicts('V313', 'targets/redis/ioredis/lease-extend-ignored.ts', { variant: 'renewal-wire' });
   const v315: string[] = [];
   const leaders = [
-    ...['cached-flag', 'taken-once', 'recheck-each-write', 'cached-flag-fenced'].map((name) => ({ store: 'redis' as const, target: `targets/redis/leader/${name}.ts` })),
-    ...['cached-flag', 'recheck-each-write'].map((name) => ({ store: 'postgres' as const, target: `targets/postgres/leader/${name}.ts` })),
+    ...['cached-flag', 'taken-once', 'recheck-each-write', 'cached-flag-fenced'].map((name) => ({
+      store: 'redis' as const,
+      target: `targets/redis/leader/${name}.ts`,
+    })),
+    ...['cached-flag', 'recheck-each-write'].map((name) => ({
+      store: 'postgres' as const,
+      target: `targets/postgres/leader/${name}.ts`,
+    })),
   ];
   for (const { store, target } of leaders) {
     for (const fault of ['blackhole', 'drop', 'kill']) {
       const record = await runOracle({ oracle: 'V315', target, store, params: { fault } });
-      v315.push(`| ${target} | ${fault} | ${record.verdict} | ${record.timing.wallMs.toFixed(0)} | ${record.timing.scenarioMs.toFixed(0)} |`);
+      v315.push(
+        `| ${target} | ${fault} | ${record.verdict} | ${record.timing.wallMs.toFixed(0)} | ${record.timing.scenarioMs.toFixed(0)} |`,
+      );
     }
   }
   console.log(`| race | forced by | reproduced | median run wall ms |`);
   console.log(`|---|---|---|---|`);
-  console.log(`| V310 narrow (ioredis GET→compare→DEL) | DEL held at A's wire proxy | ${wire.fails}/${RUNS} | ${median(wire.wallMs).toFixed(0)} |`);
-  console.log(`| V310 narrow (ioredis GET→compare→DEL) | timing only (release 3–0 ms before the TTL lapses, B retries every 1 ms) | ${timing}/${RUNS} | — |`);
-  console.log(`| V313 renewal (ioredis extend ignored) | compare-and-pexpire held at A's wire proxy | ${renewal.fails}/${RUNS} | ${median(renewal.wallMs).toFixed(0)} |`);
+  console.log(
+    `| V310 narrow (ioredis GET→compare→DEL) | DEL held at A's wire proxy | ${wire.fails}/${RUNS} | ${median(wire.wallMs).toFixed(0)} |`,
+  );
+  console.log(
+    `| V310 narrow (ioredis GET→compare→DEL) | timing only (release 3–0 ms before the TTL lapses, B retries every 1 ms) | ${timing}/${RUNS} | — |`,
+  );
+  console.log(
+    `| V313 renewal (ioredis extend ignored) | compare-and-pexpire held at A's wire proxy | ${renewal.fails}/${RUNS} | ${median(renewal.wallMs).toFixed(0)} |`,
+  );
   console.log(`\n| V315 target | fault | verdict | wall ms | scenario ms |\n|---|---|---|---|---|`);
   for (const line of v315) console.log(line);
 }

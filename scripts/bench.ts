@@ -19,11 +19,16 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { loadOracle } from '../src/registry.ts';
-import { resolveParams } from '../src/params.ts';
+import { loadOracle } from '../src/run/registry.ts';
+import { resolveParams } from '../src/core/params.ts';
 
 const { values } = parseArgs({
-  options: { repeat: { type: 'string', default: '5' }, write: { type: 'boolean' }, oracles: { type: 'string', default: 'V310,V312,V313' }, matrix: { type: 'boolean' } },
+  options: {
+    repeat: { type: 'string', default: '5' },
+    write: { type: 'boolean' },
+    oracles: { type: 'string', default: 'V310,V312,V313' },
+    matrix: { type: 'boolean' },
+  },
 });
 const repeat = Number(values.repeat);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -48,7 +53,10 @@ const TIME = '/usr/bin/time';
  * command and every child it waited for: holders, store servers): on a shared, loaded machine the
  * CPU time is the honest cost, the wall time mostly says how busy the machine was.
  */
-async function timed(command: string, args: string[]): Promise<{ ms: number; cpuMs: number | undefined; stdout: string }> {
+async function timed(
+  command: string,
+  args: string[],
+): Promise<{ ms: number; cpuMs: number | undefined; stdout: string }> {
   const began = performance.now();
   const cpuFile = join(tmpdir(), `lock-oracles-bench-cpu-${process.pid}`);
   const withTime = existsSync(TIME);
@@ -72,9 +80,13 @@ const say = (line = '') => {
   lines.push(line);
 };
 
-say(`Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, ${availableParallelism()} cores, node ${process.version}; first-run figures are the median of ${repeat}.`);
+say(
+  `Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, ${availableParallelism()} cores, node ${process.version}; first-run figures are the median of ${repeat}.`,
+);
 say();
-say('| oracle | target | inherent ms | harness wall ms (first run) | ratio | first holders ready ms | command wall ms (node bin/lock-oracles.js) | command CPU ms | npm run oracle ms | per run at --runs 10 --jobs 2 ms | ratio | CPU per run ms | verdicts | load before → after |');
+say(
+  '| oracle | target | inherent ms | harness wall ms (first run) | ratio | first holders ready ms | command wall ms (node bin/lock-oracles.js) | command CPU ms | npm run oracle ms | per run at --runs 10 --jobs 2 ms | ratio | CPU per run ms | verdicts | load before → after |',
+);
 say('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
 for (const id of values.oracles.split(',')) {
   const oracle = await loadOracle(id);
@@ -113,13 +125,24 @@ for (const id of values.oracles.split(',')) {
 }
 
 say();
-say('Side by side, the V310 pause scenario (A takes a 200 ms lock, is stopped past its TTL, B takes the lock, A releases with a bare DEL; assert B lost its lock) as a user would otherwise write it: one vitest file, `npx vitest run` as the whole command, median of ' + `${repeat}:`);
+say(
+  'Side by side, the V310 pause scenario (A takes a 200 ms lock, is stopped past its TTL, B takes the lock, A releases with a bare DEL; assert B lost its lock) as a user would otherwise write it: one vitest file, `npx vitest run` as the whole command, median of ' +
+    `${repeat}:`,
+);
 say();
 say('| how | what it starts | command wall ms | load before → after |');
 say('|---|---|---|---|');
 const handwritten = [
-  { how: 'hand-written vitest, local redis-server', file: 'scripts/handwritten/v310-local-redis.test.ts', starts: 'one redis-server process, two ioredis clients in the test process' },
-  { how: 'hand-written vitest, testcontainers Redis module', file: 'scripts/handwritten/v310-testcontainers.test.ts', starts: 'one Redis container (@testcontainers/redis), two ioredis clients in the test process' },
+  {
+    how: 'hand-written vitest, local redis-server',
+    file: 'scripts/handwritten/v310-local-redis.test.ts',
+    starts: 'one redis-server process, two ioredis clients in the test process',
+  },
+  {
+    how: 'hand-written vitest, testcontainers Redis module',
+    file: 'scripts/handwritten/v310-testcontainers.test.ts',
+    starts: 'one Redis container (@testcontainers/redis), two ioredis clients in the test process',
+  },
 ];
 for (const h of handwritten) {
   const before = load();
@@ -127,46 +150,79 @@ for (const h of handwritten) {
   let failed = 0;
   for (let i = 0; i < repeat; i++) {
     const began = performance.now();
-    const run = await execa('npx', ['vitest', 'run', '--config', 'scripts/handwritten/vitest.config.ts', h.file], { reject: false, all: true });
+    const run = await execa('npx', ['vitest', 'run', '--config', 'scripts/handwritten/vitest.config.ts', h.file], {
+      reject: false,
+      all: true,
+    });
     walls.push(performance.now() - began);
     if (run.exitCode !== 0) failed++;
   }
-  say(`| ${h.how} | ${h.starts} | ${failed ? `${failed}/${repeat} runs failed` : median(walls).toFixed(0)} | ${before} → ${load()} |`);
+  say(
+    `| ${h.how} | ${h.starts} | ${failed ? `${failed}/${repeat} runs failed` : median(walls).toFixed(0)} | ${before} → ${load()} |`,
+  );
 }
 {
   const before = load();
   const walls: number[] = [];
-  for (let i = 0; i < repeat; i++) walls.push((await timed('node', ['bin/lock-oracles.js', 'V310', '--target', 'targets/redis/ioredis/release-bare-del.ts', '--no-report', '--quiet'])).ms);
-  say(`| lock-oracles V310 (node bin/lock-oracles.js) | a scratch redis-server, three holder processes (A, B, C), real SIGSTOP | ${median(walls).toFixed(0)} | ${before} → ${load()} |`);
+  for (let i = 0; i < repeat; i++)
+    walls.push(
+      (
+        await timed('node', [
+          'bin/lock-oracles.js',
+          'V310',
+          '--target',
+          'targets/redis/ioredis/release-bare-del.ts',
+          '--no-report',
+          '--quiet',
+        ])
+      ).ms,
+    );
+  say(
+    `| lock-oracles V310 (node bin/lock-oracles.js) | a scratch redis-server, three holder processes (A, B, C), real SIGSTOP | ${median(walls).toFixed(0)} | ${before} → ${load()} |`,
+  );
 }
 
 let matrixByOracle = new Map<string, number>();
 if (values.matrix) {
   say();
-  say('The whole reference matrix: at `--jobs 2`, as `npm test` runs it beside its other files, and at the default (`--jobs` twice the cores: a reference run mostly waits), as a user and CI run it (`node bin/lock-oracles.js references [--jobs 2] --json`):');
+  say(
+    'The whole reference matrix: at `--jobs 2`, as `npm test` runs it beside its other files, and at the default (`--jobs` twice the cores: a reference run mostly waits), as a user and CI run it (`node bin/lock-oracles.js references [--jobs 2] --json`):',
+  );
   say();
-  say(`| --jobs | entries | right | wrong | played again alone | command wall s | command CPU s | sum of run walls s | load before → after |`);
+  say(
+    `| --jobs | entries | right | wrong | played again alone | command wall s | command CPU s | sum of run walls s | load before → after |`,
+  );
   say('|---|---|---|---|---|---|---|---|---|');
   for (const jobs of ['2', String(2 * availableParallelism())]) {
     const before = load();
     const run = await timed('node', ['bin/lock-oracles.js', 'references', '--jobs', jobs, '--json']);
-    const body = JSON.parse(run.stdout) as { right: number; wrong: number; references: Array<{ oracle: string; wallMs: number; verdict: string; crowdedAttempt?: unknown }> };
+    const body = JSON.parse(run.stdout) as {
+      right: number;
+      wrong: number;
+      references: Array<{ oracle: string; wallMs: number; verdict: string; crowdedAttempt?: unknown }>;
+    };
     const byOracle = new Map<string, number>();
     for (const r of body.references) byOracle.set(r.oracle, (byOracle.get(r.oracle) ?? 0) + r.wallMs);
     const replayed = body.references.filter((r) => r.crowdedAttempt).length;
     const cpu = run.cpuMs === undefined ? '—' : (run.cpuMs / 1000).toFixed(1);
-    say(`| ${jobs} | ${body.references.length} | ${body.right} | ${body.wrong} | ${replayed} | ${(run.ms / 1000).toFixed(1)} | ${cpu} | ${([...byOracle.values()].reduce((a, b) => a + b, 0) / 1000).toFixed(1)} | ${before} → ${load()} |`);
+    say(
+      `| ${jobs} | ${body.references.length} | ${body.right} | ${body.wrong} | ${replayed} | ${(run.ms / 1000).toFixed(1)} | ${cpu} | ${([...byOracle.values()].reduce((a, b) => a + b, 0) / 1000).toFixed(1)} | ${before} → ${load()} |`,
+    );
     if (jobs === '2') matrixByOracle = byOracle;
   }
   say();
-  say(`Sum of run walls per oracle at --jobs 2 (s): ${[...matrixByOracle].map(([id, ms]) => `${id} ${(ms / 1000).toFixed(1)}`).join(', ')}.`);
+  say(
+    `Sum of run walls per oracle at --jobs 2 (s): ${[...matrixByOracle].map(([id, ms]) => `${id} ${(ms / 1000).toFixed(1)}`).join(', ')}.`,
+  );
 }
 
 if (values.write) {
   const doc = readFileSync('docs/benchmarks.md', 'utf8');
   const [start, end] = ['<!-- bench:speed -->', '<!-- /bench:speed -->'];
   const section = `${start}\n${lines.join('\n')}\n${end}`;
-  const next = doc.includes(start) ? doc.replace(new RegExp(`${start}[\\s\\S]*${end}`), section) : `${doc.trimEnd()}\n\n## Speed: a verdict against the inherent wait (\`npm run bench\`)\n\n${section}\n`;
+  const next = doc.includes(start)
+    ? doc.replace(new RegExp(`${start}[\\s\\S]*${end}`), section)
+    : `${doc.trimEnd()}\n\n## Speed: a verdict against the inherent wait (\`npm run bench\`)\n\n${section}\n`;
   writeFileSync('docs/benchmarks.md', next);
   console.log('\nwritten to docs/benchmarks.md');
 }

@@ -7,8 +7,8 @@
  */
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
-import { runOracle } from '../src/run-oracle.ts';
-import { cleanupAll } from '../src/cleanup.ts';
+import { runOracle } from '../src/run/run-oracle.ts';
+import { cleanupAll } from '../src/process/cleanup.ts';
 import type { StoreKind } from '../src/stores/types.ts';
 
 interface Cell {
@@ -39,7 +39,16 @@ const PG_CELLS: Cell[] = [
 const GROUPS: Array<{ title: string; targets: string[]; cells: Cell[] }> = [
   {
     title: 'Redis bindings',
-    targets: ['ioredis-set-nx', 'ioredis-set-nx-fenced', 'node-redis-set-nx', 'node-redis-set-nx-fenced', 'redlock5', 'redlock5-check-signal', 'sesame-redlock', 'sesame-redlock-check-signal'].map((t) => `targets/bindings/${t}.ts`),
+    targets: [
+      'ioredis-set-nx',
+      'ioredis-set-nx-fenced',
+      'node-redis-set-nx',
+      'node-redis-set-nx-fenced',
+      'redlock5',
+      'redlock5-check-signal',
+      'sesame-redlock',
+      'sesame-redlock-check-signal',
+    ].map((t) => `targets/bindings/${t}.ts`),
     cells: REDIS_CELLS,
   },
   {
@@ -64,25 +73,39 @@ const loads: number[] = [];
 for (const group of GROUPS) {
   const targets = group.targets.filter((t) => !values.only || t.includes(values.only));
   if (!targets.length) continue;
-  console.log(`\n### ${group.title}\n\n| target | ${group.cells.map((c) => c.label).join(' | ')} |\n|---|${group.cells.map(() => '---').join('|')}|`);
+  console.log(
+    `\n### ${group.title}\n\n| target | ${group.cells.map((c) => c.label).join(' | ')} |\n|---|${group.cells.map(() => '---').join('|')}|`,
+  );
   for (const target of targets) {
     const row: string[] = [];
     for (const cell of group.cells) {
       const verdicts: string[] = [];
       for (let i = 0; i < runs; i++) {
         loads.push(loadavg()[0]!);
-        const record = await runOracle({ oracle: cell.oracle, target, ...(cell.params ? { params: cell.params } : {}), ...(cell.store ? { store: cell.store } : {}) });
+        const record = await runOracle({
+          oracle: cell.oracle,
+          target,
+          ...(cell.params ? { params: cell.params } : {}),
+          ...(cell.store ? { store: cell.store } : {}),
+        });
         verdicts.push(record.verdict);
-        if (i === 0 && record.verdict !== 'PASS') notes.push(`${target} ${cell.label}: ${record.verdict} — ${(record.property?.detail ?? record.explanation).split('\n')[0]}`);
+        if (i === 0 && record.verdict !== 'PASS')
+          notes.push(
+            `${target} ${cell.label}: ${record.verdict} — ${(record.property?.detail ?? record.explanation).split('\n')[0]}`,
+          );
       }
-      const counts = [...new Set(verdicts)].map((v) => `${short[v] ?? v}${runs > 1 ? ` ${verdicts.filter((x) => x === v).length}/${runs}` : ''}`);
+      const counts = [...new Set(verdicts)].map(
+        (v) => `${short[v] ?? v}${runs > 1 ? ` ${verdicts.filter((x) => x === v).length}/${runs}` : ''}`,
+      );
       row.push(counts.join(', '));
       process.stderr.write(`${target} ${cell.label}: ${row.at(-1)}\n`);
     }
     console.log(`| \`${target.split('/').pop()}\` | ${row.join(' | ')} |`);
   }
 }
-console.log(`\n${runs} run(s) per cell, ${((performance.now() - started) / 1000).toFixed(0)} s, load average ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}.\n`);
+console.log(
+  `\n${runs} run(s) per cell, ${((performance.now() - started) / 1000).toFixed(0)} s, load average ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}.\n`,
+);
 console.log('Not PASS, why (first run):\n');
 for (const note of notes) console.log(`- ${note}`);
 await cleanupAll();

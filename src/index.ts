@@ -9,36 +9,77 @@
  * harness is loaded only when one of its functions is first called: importing this module starts
  * nothing, registers no signal handler and loads none of the engine.
  */
-import type { RunRequest } from './run-oracle.ts';
-import type { EvidenceRecord } from './evidence.ts';
+import type { RunRequest } from './run/run-oracle.ts';
+import type { EvidenceRecord } from './report/evidence.ts';
 import type { SettleOptions, SettleResult } from './settle/settle.ts';
 import type { RowsFile } from './settle/rows.ts';
 import type { ProveOptions, Proof } from './prove/prove.ts';
-import type { RepeatedRun } from './run-repeated.ts';
+import type { RepeatedRun } from './run/run-repeated.ts';
 import type { ReplayOptions } from './explore/replay.ts';
-import type { Schedule } from './explore/types.ts';
+import type { Schedule } from './oracle/explore-point.ts';
 
 export { defineTarget } from '../targets/contract.ts';
-export type { EffectDetail, EffectReceipt, Lease, ScheduleHandle, StoreLocation, Target, TargetEnv, TargetMember } from '../targets/contract.ts';
+export type {
+  EffectDetail,
+  EffectReceipt,
+  Lease,
+  ScheduleHandle,
+  StoreLocation,
+  Target,
+  TargetEnv,
+  TargetMember,
+} from '../targets/contract.ts';
 export { fromWithLock, type FromWithLockOptions, type WithLock } from '../targets/adapters/from-with-lock.ts';
-export { ioredisSetNx, nodeRedisSetNx, type IoredisLike, type NodeRedisLike, type SetNxOptions } from '../targets/adapters/redis-set-nx.ts';
-export { fromRedlock, type FromRedlockOptions, type RedlockLike, type RedlockLockLike } from '../targets/adapters/redlock.ts';
-export { pgAdvisoryLock, type AdvisoryScope, type PgAdvisoryOptions, type PgClientLike, type PgPoolLike } from '../targets/adapters/pg-advisory.ts';
+export {
+  ioredisSetNx,
+  nodeRedisSetNx,
+  type IoredisLike,
+  type NodeRedisLike,
+  type SetNxOptions,
+} from '../targets/adapters/redis-set-nx.ts';
+export {
+  fromRedlock,
+  type FromRedlockOptions,
+  type RedlockLike,
+  type RedlockLockLike,
+} from '../targets/adapters/redlock.ts';
+export {
+  pgAdvisoryLock,
+  type AdvisoryScope,
+  type PgAdvisoryOptions,
+  type PgClientLike,
+  type PgPoolLike,
+} from '../targets/adapters/pg-advisory.ts';
 
-export type { RunRequest, EvidenceRecord, SettleOptions, SettleResult, RowsFile, ProveOptions, Proof, RepeatedRun, ReplayOptions, Schedule };
-export type { Verdict } from './oracle.ts';
-export type { MultiRunRecord } from './evidence.ts';
+export type {
+  RunRequest,
+  EvidenceRecord,
+  SettleOptions,
+  SettleResult,
+  RowsFile,
+  ProveOptions,
+  Proof,
+  RepeatedRun,
+  ReplayOptions,
+  Schedule,
+};
+export type { Verdict } from './core/judgement.ts';
+export type { MultiRunRecord } from './report/evidence.ts';
 export type { Row, RowStatus, OracleResult } from './settle/rows.ts';
 export type { StoreKind } from './stores/types.ts';
 
 /** Runs one oracle once against a target on a scratch store it starts and stops; returns the evidence (writes no report). */
 export async function runOracle(request: RunRequest): Promise<EvidenceRecord> {
-  return (await import('./run-oracle.ts')).runOracle(request);
+  return (await import('./run/run-oracle.ts')).runOracle(request);
 }
 
 /** Runs one oracle `runs` times (each on a fresh store) and writes the report under `reportDir` (none when undefined). */
-export async function runRepeated(request: RunRequest, runs: number, reportDir: string | undefined): Promise<RepeatedRun> {
-  return (await import('./run-repeated.ts')).runRepeated(request, runs, reportDir);
+export async function runRepeated(
+  request: RunRequest,
+  runs: number,
+  reportDir: string | undefined,
+): Promise<RepeatedRun> {
+  return (await import('./run/run-repeated.ts')).runRepeated(request, runs, reportDir);
 }
 
 /** Settles a rows file (a path, or the parsed rows): each row gets Confirmed / Refuted / Unconfirmed (see the README's `settle`). */

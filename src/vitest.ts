@@ -12,11 +12,14 @@
  * imports nothing from vitest, so it works in any runner that fails a test on a rejected promise.
  */
 import { resolve } from 'node:path';
-import type { RunRequest } from './run-oracle.ts';
-import type { RepeatedRun } from './run-repeated.ts';
-import type { Verdict } from './oracle.ts';
+import type { RunRequest } from './run/run-oracle.ts';
+import type { RepeatedRun } from './run/run-repeated.ts';
+import type { Verdict } from './core/judgement.ts';
 
-export interface ExpectOracleOptions extends Pick<RunRequest, 'params' | 'store' | 'runtime' | 'deadlineMs' | 'progress'> {
+export interface ExpectOracleOptions extends Pick<
+  RunRequest,
+  'params' | 'store' | 'runtime' | 'deadlineMs' | 'progress'
+> {
   /** Runs, each on a fresh store: toPass needs every one to PASS, toFail at least one to FAIL. Default 1. */
   runs?: number;
   /** Where the report is written (default reports/ under the current directory); null writes none. */
@@ -46,12 +49,15 @@ export class OracleExpectationError extends Error {
 export function expectOracle(oracle: string, target: string, options: ExpectOracleOptions = {}): OracleExpectation {
   const check = async (expected: Verdict): Promise<RepeatedRun> => {
     const { runs = 1, reportDir, ...request } = options;
-    const { runRepeated } = await import('./run-repeated.ts');
+    const { runRepeated } = await import('./run/run-repeated.ts');
     const dir = reportDir === null ? undefined : resolve(reportDir ?? 'reports');
     const run = await runRepeated({ ...request, oracle, target }, runs, dir);
     if (run.verdict === expected) return run;
     const report = run.reportPath ? `\nreport: ${run.reportPath}` : '';
-    throw new OracleExpectationError(`${oracle} on ${target}: expected ${expected}, got ${run.verdict}.\n${run.explanation}${report}`, run);
+    throw new OracleExpectationError(
+      `${oracle} on ${target}: expected ${expected}, got ${run.verdict}.\n${run.explanation}${report}`,
+      run,
+    );
   };
   return { toPass: () => check('PASS'), toFail: () => check('FAIL'), toBe: check };
 }

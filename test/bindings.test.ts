@@ -4,10 +4,16 @@
  * row apart (its FAIL and the PASS of its fix). The full table: scripts/measure-bindings.ts.
  */
 import { describe, expect, test } from 'vitest';
-import { runOracle } from '../src/run-oracle.ts';
+import { runOracle } from '../src/run/run-oracle.ts';
 import type { StoreKind } from '../src/stores/types.ts';
 
-type Row = [target: string, oracle: string, expected: 'PASS' | 'FAIL', params: Record<string, string>, store?: StoreKind];
+type Row = [
+  target: string,
+  oracle: string,
+  expected: 'PASS' | 'FAIL',
+  params: Record<string, string>,
+  store?: StoreKind,
+];
 const rows: Row[] = [
   ['ioredis-set-nx', 'V313', 'FAIL', {}],
   ['ioredis-set-nx-fenced', 'V313', 'PASS', {}],
@@ -24,7 +30,12 @@ const rows: Row[] = [
 
 describe('ready bindings', () => {
   test.each(rows)('%s: %s %s %j', async (target, oracle, expected, params, store) => {
-    const record = await runOracle({ oracle, target: `targets/bindings/${target}.ts`, params, ...(store ? { store } : {}) });
+    const record = await runOracle({
+      oracle,
+      target: `targets/bindings/${target}.ts`,
+      params,
+      ...(store ? { store } : {}),
+    });
     expect(record.verdict, record.explanation).toBe(expected);
     expect(record.preconditions.every((c) => c.held)).toBe(true);
   });

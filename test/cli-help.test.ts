@@ -8,15 +8,25 @@ import { execa } from 'execa';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runOracle } from '../src/run-oracle.ts';
-import { loadOracle } from '../src/registry.ts';
-import { checkReference, type ReferenceOutcome } from '../src/references.ts';
-import { keepEvidence } from '../src/commands/references.ts';
+import { runOracle } from '../src/run/run-oracle.ts';
+import { loadOracle } from '../src/run/registry.ts';
+import { checkReference, type ReferenceOutcome } from '../src/run/references.ts';
+import { keepEvidence } from '../src/cli/commands/references.ts';
 
 const cli = (args: string[]) => execa('node', ['bin/lock-oracles.js', ...args], { reject: false, timeout: 120_000 });
 
 describe('--help on every sub-command', () => {
-  test.each([['selfcheck'], ['references'], ['list'], ['clean'], ['replay'], ['settle'], ['init'], ['prove'], ['V310']])(
+  test.each([
+    ['selfcheck'],
+    ['references'],
+    ['list'],
+    ['clean'],
+    ['replay'],
+    ['settle'],
+    ['init'],
+    ['prove'],
+    ['V310'],
+  ])(
     '%s --help prints its usage on stdout and exits 0',
     async (command) => {
       const result = await cli([command, '--help']);
@@ -36,10 +46,20 @@ describe('references keeps evidence', () => {
     expect(record.verdict).toBe('FAIL');
     // The same real record, checked against the opposite expectation, is a wrong entry.
     const reference = { target: 'targets/clock/lww-wall-clock.ts', expect: 'PASS' as const };
-    const wrong: ReferenceOutcome = { oracle, reference, store: 'redis', name: 'lww-wall-clock (expected PASS)', record, problems: checkReference(reference, 'redis', record) };
+    const wrong: ReferenceOutcome = {
+      oracle,
+      reference,
+      store: 'redis',
+      name: 'lww-wall-clock (expected PASS)',
+      record,
+      problems: checkReference(reference, 'redis', record),
+    };
     expect(wrong.problems.length).toBeGreaterThan(0);
     const right: ReferenceOutcome = { ...wrong, reference: { ...reference, expect: 'FAIL' }, problems: [] };
-    const inconclusive: ReferenceOutcome = { ...right, record: { ...record, runId: `${record.runId}-i`, verdict: 'INCONCLUSIVE' } };
+    const inconclusive: ReferenceOutcome = {
+      ...right,
+      record: { ...record, runId: `${record.runId}-i`, verdict: 'INCONCLUSIVE' },
+    };
 
     const byDefault = keepEvidence([wrong, right, inconclusive], undefined);
     expect([...byDefault.keys()]).toEqual([wrong]);

@@ -35,7 +35,9 @@ describe('clock-offset library', () => {
       const code = `import { clockOffsetLibrary } from ${JSON.stringify(new URL('../src/stores/recipes/clock-offset/build.ts', import.meta.url).href)};
         const paths = await Promise.all([1, 2, 3, 4].map(() => clockOffsetLibrary()));
         console.log(JSON.stringify(paths));`;
-      const { stdout } = await execa(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], { env: { TMPDIR: fresh } });
+      const { stdout } = await execa(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], {
+        env: { TMPDIR: fresh },
+      });
       const paths = JSON.parse(stdout) as string[];
       expect(new Set(paths).size).toBe(1);
       expect(existsSync(paths[0]!)).toBe(true);
@@ -113,7 +115,9 @@ describe('postgres under the clock-offset library', () => {
 
   it('now() and clock_timestamp() follow a step on an open connection', async () => {
     const skewOf = async () => {
-      const { rows } = await client.query<{ now: Date; clock: Date }>('select now() as now, clock_timestamp() as clock');
+      const { rows } = await client.query<{ now: Date; clock: Date }>(
+        'select now() as now, clock_timestamp() as clock',
+      );
       return { now: rows[0]!.now.getTime() - Date.now(), clock: rows[0]!.clock.getTime() - Date.now() };
     };
     expect(Math.abs((await skewOf()).now)).toBeLessThan(2000);
@@ -140,7 +144,10 @@ describe('node under the clock-offset library', () => {
     // The child prints "Date.now performance.now" for every line it reads.
     const child = execa(
       process.execPath,
-      ['-e', `require('readline').createInterface({input: process.stdin}).on('line', () => console.log(Date.now(), performance.now()))`],
+      [
+        '-e',
+        `require('readline').createInterface({input: process.stdin}).on('line', () => console.log(Date.now(), performance.now()))`,
+      ],
       { env: clock.env, extendEnv: true, stdin: 'pipe', stdout: 'pipe', reject: false },
     );
     const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();

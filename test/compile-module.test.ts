@@ -1,7 +1,7 @@
 /**
  * A compiled holder module must see its packages exactly as node would: the same files, the same
  * module instances, the same default and named imports. The same source is run twice, as plain
- * .mjs by node itself (the ground truth) and compiled by src/compile-module.ts from a .ts copy,
+ * .mjs by node itself (the ground truth) and compiled by src/build/compile-module.ts from a .ts copy,
  * against a scratch project with a CommonJS package (module.exports with __esModule and its own
  * `default`, the case where bundlers and node disagree) and an ES module package.
  */
@@ -10,7 +10,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { compileModule } from '../src/compile-module.ts';
+import { compileModule } from '../src/build/compile-module.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'lock-oracles-compile-test-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -49,10 +49,20 @@ writeFileSync(join(dir, 'entry.mjs'), source);
 writeFileSync(join(dir, 'entry.ts'), source);
 
 test('a compiled module sees its CommonJS and ES module packages as node does, one instance each', async () => {
-  const byNode = JSON.parse((await execa(process.execPath, [join(dir, 'entry.mjs')])).stdout) as Record<string, unknown>;
+  const byNode = JSON.parse((await execa(process.execPath, [join(dir, 'entry.mjs')])).stdout) as Record<
+    string,
+    unknown
+  >;
   const compiled = await compileModule(join(dir, 'entry.ts'));
   expect(readFileSync(compiled, 'utf8'), 'the package is loaded by node, not bundled').not.toContain('named export');
   const byCompiled = JSON.parse((await execa(process.execPath, [compiled])).stdout) as Record<string, unknown>;
-  expect(byNode).toMatchObject({ defaultIsModuleExports: true, named: 'named export', where: true, sameInstanceThroughEsm: true, loads: 1, esm: 'esm default' });
+  expect(byNode).toMatchObject({
+    defaultIsModuleExports: true,
+    named: 'named export',
+    where: true,
+    sameInstanceThroughEsm: true,
+    loads: 1,
+    esm: 'esm default',
+  });
   expect(byCompiled).toEqual(byNode);
 });

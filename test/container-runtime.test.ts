@@ -12,34 +12,54 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterEach, describe, expect, test } from 'vitest';
 import { imageCandidates } from '../src/stores/recipes/images.ts';
-import { runOracle } from '../src/run-oracle.ts';
+import { runOracle } from '../src/run/run-oracle.ts';
 import { refuseRemoteEngine, startContainerStore } from '../src/stores/container-runtime.ts';
 import { dockerSocketPath, engineAnswers } from '../src/stores/engine-socket.ts';
 import { OWNER_PID_LABEL, RUN_LABEL, STORE_LABEL } from '../src/stores/labels.ts';
-import { runOwner } from '../src/run-owner.ts';
+import { runOwner } from '../src/process/run-owner.ts';
 import { chooseRuntime } from '../src/stores/start-store.ts';
 import type { StartedStore, StoreKind } from '../src/stores/types.ts';
 
 const socket = dockerSocketPath();
 const engineUp = socket !== undefined && (await engineAnswers(socket, 1000));
-const noEngine = engineUp ? '' : ` (skipped: no Docker engine answers on ${socket ?? process.env.DOCKER_HOST}; run bash scripts/container-engine.sh)`;
+const noEngine = engineUp
+  ? ''
+  : ` (skipped: no Docker engine answers on ${socket ?? process.env.DOCKER_HOST}; run bash scripts/container-engine.sh)`;
 
 describe('runtime choice (no engine needed)', () => {
   const absentSocket = join(tmpdir(), `lock-oracles-no-engine-${randomBytes(4).toString('hex')}.sock`);
 
   test('auto is local when the store is installed here, engine or not', async () => {
     expect(await engineAnswers(absentSocket)).toBe(false);
-    for (const kind of ['redis', 'valkey', 'postgres', 'pgbouncer'] as const) expect(await chooseRuntime('auto', kind, absentSocket)).toBe('local');
+    for (const kind of ['redis', 'valkey', 'postgres', 'pgbouncer'] as const)
+      expect(await chooseRuntime('auto', kind, absentSocket)).toBe('local');
   });
 
   test('auto with neither the binaries nor an engine is a usage error (exit 2) naming both fixes', async () => {
-    const result = await execa('npx', ['tsx', 'src/cli.ts', 'V310', '--store', 'valkey', '--runtime', 'auto', '--target', 'targets/redis/ioredis/lock-correct.ts', '--no-report'], {
-      reject: false,
-      env: { LOCK_ORACLES_VALKEY_SERVER: '/nonexistent/valkey-server', DOCKER_HOST: `unix://${absentSocket}` },
-      timeout: 60_000,
-    });
+    const result = await execa(
+      'npx',
+      [
+        'tsx',
+        'src/cli/main.ts',
+        'V310',
+        '--store',
+        'valkey',
+        '--runtime',
+        'auto',
+        '--target',
+        'targets/redis/ioredis/lock-correct.ts',
+        '--no-report',
+      ],
+      {
+        reject: false,
+        env: { LOCK_ORACLES_VALKEY_SERVER: '/nonexistent/valkey-server', DOCKER_HOST: `unix://${absentSocket}` },
+        timeout: 60_000,
+      },
+    );
     expect(result.exitCode).toBe(2);
-    expect(result.stderr).toMatch(/--runtime auto cannot start valkey: not locally \(\/nonexistent\/valkey-server is not installed.*\) and not in a container \(no Docker engine answers on .*no-engine/);
+    expect(result.stderr).toMatch(
+      /--runtime auto cannot start valkey: not locally \(\/nonexistent\/valkey-server is not installed.*\) and not in a container \(no Docker engine answers on .*no-engine/,
+    );
     expect(result.stderr).toMatch(/To fix: npm run setup .*, or bash scripts\/container-engine\.sh/);
   });
 
@@ -55,7 +75,10 @@ describe('runtime choice (no engine needed)', () => {
   });
 
   test('images are pinned in docker/images.json: the local build first, then the official image; an override alone', () => {
-    expect(imageCandidates('postgres', {})).toEqual(['lock-oracles/postgres:local', expect.stringMatching(/^postgres:15\.\d+-bookworm$/)]);
+    expect(imageCandidates('postgres', {})).toEqual([
+      'lock-oracles/postgres:local',
+      expect.stringMatching(/^postgres:15\.\d+-bookworm$/),
+    ]);
     expect(imageCandidates('valkey', { LOCK_ORACLES_VALKEY_IMAGE: 'my/valkey:1' })).toEqual(['my/valkey:1']);
     for (const kind of ['redis', 'valkey', 'postgres', 'pgbouncer'] as const) {
       for (const image of imageCandidates(kind, {})) expect(image, 'pinned, never :latest').toMatch(/:[\w.-]+$/);
@@ -63,9 +86,13 @@ describe('runtime choice (no engine needed)', () => {
   });
 
   test('an engine or container host off loopback is refused before any request', () => {
-    expect(() => refuseRemoteEngine({ DOCKER_HOST: 'tcp://10.1.2.3:2375' })).toThrow(/DOCKER_HOST .*"10\.1\.2\.3", not this machine's loopback/);
+    expect(() => refuseRemoteEngine({ DOCKER_HOST: 'tcp://10.1.2.3:2375' })).toThrow(
+      /DOCKER_HOST .*"10\.1\.2\.3", not this machine's loopback/,
+    );
     expect(() => refuseRemoteEngine({ TESTCONTAINERS_HOST_OVERRIDE: 'docker.example' })).toThrow(/"docker\.example"/);
-    expect(() => refuseRemoteEngine({ DOCKER_HOST: 'tcp://127.0.0.1:2375', TESTCONTAINERS_HOST_OVERRIDE: 'localhost' })).not.toThrow();
+    expect(() =>
+      refuseRemoteEngine({ DOCKER_HOST: 'tcp://127.0.0.1:2375', TESTCONTAINERS_HOST_OVERRIDE: 'localhost' }),
+    ).not.toThrow();
     expect(() => refuseRemoteEngine({ DOCKER_HOST: 'unix:///var/run/docker.sock' })).not.toThrow();
   });
 });
@@ -104,79 +131,120 @@ async function storeNowMs(store: StartedStore): Promise<number> {
   const client = new pg.Client({ connectionString: (store.backend ?? store).url });
   await client.connect();
   try {
-    return Number((await client.query<{ ms: string }>('SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint AS ms')).rows[0]!.ms);
+    return Number(
+      (await client.query<{ ms: string }>('SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint AS ms'))
+        .rows[0]!.ms,
+    );
   } finally {
     await client.end();
   }
 }
 
-const containerIds = async (filter: string) => (await execa('docker', ['ps', '-aq', '--no-trunc', '--filter', filter])).stdout.split('\n').filter(Boolean);
+const containerIds = async (filter: string) =>
+  (await execa('docker', ['ps', '-aq', '--no-trunc', '--filter', filter])).stdout.split('\n').filter(Boolean);
 
-describe.each(['redis', 'valkey', 'postgres', 'pgbouncer'] as const)('%s in a container against a real engine', (kind: StoreKind) => {
-  let store: StartedStore | undefined;
-  const closers: Array<() => void> = [];
-  afterEach(async () => {
-    closers.splice(0).forEach((close) => close());
-    await store?.stop();
-    store = undefined;
-  });
+describe.each(['redis', 'valkey', 'postgres', 'pgbouncer'] as const)(
+  '%s in a container against a real engine',
+  (kind: StoreKind) => {
+    let store: StartedStore | undefined;
+    const closers: Array<() => void> = [];
+    afterEach(async () => {
+      closers.splice(0).forEach((close) => close());
+      await store?.stop();
+      store = undefined;
+    });
 
-  test.skipIf(!engineUp)(`starts on a loopback port with the run's labels, answers, pauses, resumes, is killed and removed${noEngine}`, async () => {
-    store = await startContainerStore({ kind });
-    expect(store.runtime).toBe('container');
-    expect(store.url).toContain(`127.0.0.1:${store.port}`);
-    expect(store.version).toMatch(kind === 'valkey' ? /^8\./ : /\d+\.\d+/);
-    const [id, ...others] = await containerIds(`label=${RUN_LABEL}=${runOwner().runId}`).then((ids) =>
-      Promise.all(ids.map(async (i) => [i, (await execa('docker', ['inspect', '-f', `{{index .Config.Labels "${STORE_LABEL}"}}`, i])).stdout] as const)),
-    ).then((pairs) => pairs.filter(([, k]) => k === kind).map(([i]) => i));
-    expect(others, 'one container of this kind for this run').toEqual([]);
-    expect((await execa('docker', ['inspect', '-f', `{{index .Config.Labels "${OWNER_PID_LABEL}"}}`, id!])).stdout).toBe(String(process.pid));
+    test.skipIf(!engineUp)(
+      `starts on a loopback port with the run's labels, answers, pauses, resumes, is killed and removed${noEngine}`,
+      async () => {
+        store = await startContainerStore({ kind });
+        expect(store.runtime).toBe('container');
+        expect(store.url).toContain(`127.0.0.1:${store.port}`);
+        expect(store.version).toMatch(kind === 'valkey' ? /^8\./ : /\d+\.\d+/);
+        const [id, ...others] = await containerIds(`label=${RUN_LABEL}=${runOwner().runId}`)
+          .then((ids) =>
+            Promise.all(
+              ids.map(
+                async (i) =>
+                  [
+                    i,
+                    (await execa('docker', ['inspect', '-f', `{{index .Config.Labels "${STORE_LABEL}"}}`, i])).stdout,
+                  ] as const,
+              ),
+            ),
+          )
+          .then((pairs) => pairs.filter(([, k]) => k === kind).map(([i]) => i));
+        expect(others, 'one container of this kind for this run').toEqual([]);
+        expect(
+          (await execa('docker', ['inspect', '-f', `{{index .Config.Labels "${OWNER_PID_LABEL}"}}`, id!])).stdout,
+        ).toBe(String(process.pid));
 
-    const ask = asker(store, closers);
-    expect(await ask()).toMatch(/PONG|1/);
+        const ask = asker(store, closers);
+        expect(await ask()).toMatch(/PONG|1/);
 
-    // Paused: a question asked now gets no answer while the engine reports the container paused.
-    await store.capabilities.pause!();
-    let answered = false;
-    const pending = ask().then((reply) => ((answered = true), reply));
-    expect((await execa('docker', ['inspect', '-f', '{{.State.Paused}}', id!])).stdout).toBe('true');
-    await new Promise((r) => setTimeout(r, 200));
-    expect(answered).toBe(false);
-    await store.capabilities.resume!();
-    expect(await pending).toMatch(/PONG|1/);
+        // Paused: a question asked now gets no answer while the engine reports the container paused.
+        await store.capabilities.pause!();
+        let answered = false;
+        const pending = ask().then((reply) => ((answered = true), reply));
+        expect((await execa('docker', ['inspect', '-f', '{{.State.Paused}}', id!])).stdout).toBe('true');
+        await new Promise((r) => setTimeout(r, 200));
+        expect(answered).toBe(false);
+        await store.capabilities.resume!();
+        expect(await pending).toMatch(/PONG|1/);
 
-    await store.capabilities.kill!();
-    expect((await execa('docker', ['inspect', '-f', '{{.State.Running}} {{.State.ExitCode}}', id!])).stdout).toBe('false 137');
+        await store.capabilities.kill!();
+        expect((await execa('docker', ['inspect', '-f', '{{.State.Running}} {{.State.ExitCode}}', id!])).stdout).toBe(
+          'false 137',
+        );
 
-    await store.stop();
-    expect(await containerIds(`id=${id}`)).toEqual([]);
-  });
+        await store.stop();
+        expect(await containerIds(`id=${id}`)).toEqual([]);
+      },
+    );
 
-  test.skipIf(!engineUp)(`its wall clock is offset and stepped at run time (clock-offset library bind-mounted)${noEngine}`, async () => {
-    store = await startContainerStore({ kind, clockOffsetMs: 3_600_000 });
-    const clock = store.capabilities.clock!;
-    expect(clock.mechanism).toMatch(/LD_PRELOAD/);
-    expect((await storeNowMs(store)) - Date.now()).toBeGreaterThan(3_600_000 - 2000);
-    await clock.setOffsetMs(-60_000);
-    const behind = (await storeNowMs(store)) - Date.now();
-    expect(behind).toBeLessThan(-60_000 + 2000);
-    expect(behind).toBeGreaterThan(-60_000 - 2000);
-  });
-});
+    test.skipIf(!engineUp)(
+      `its wall clock is offset and stepped at run time (clock-offset library bind-mounted)${noEngine}`,
+      async () => {
+        store = await startContainerStore({ kind, clockOffsetMs: 3_600_000 });
+        const clock = store.capabilities.clock!;
+        expect(clock.mechanism).toMatch(/LD_PRELOAD/);
+        expect((await storeNowMs(store)) - Date.now()).toBeGreaterThan(3_600_000 - 2000);
+        await clock.setOffsetMs(-60_000);
+        const behind = (await storeNowMs(store)) - Date.now();
+        expect(behind).toBeLessThan(-60_000 + 2000);
+        expect(behind).toBeGreaterThan(-60_000 - 2000);
+      },
+    );
+  },
+);
 
 describe('oracles on container stores', () => {
   test.skipIf(!engineUp)(`V310 FAILs ioredis release-bare-del.ts on a valkey container${noEngine}`, async () => {
-    const record = await runOracle({ oracle: 'V310', target: 'targets/redis/ioredis/release-bare-del.ts', store: 'valkey', runtime: 'container' });
+    const record = await runOracle({
+      oracle: 'V310',
+      target: 'targets/redis/ioredis/release-bare-del.ts',
+      store: 'valkey',
+      runtime: 'container',
+    });
     expect(record.store?.runtime).toBe('container');
     expect(record.verdict, `${record.explanation}\n${record.error ?? ''}`).toBe('FAIL');
     expect(record.preconditions.every((c) => c.held)).toBe(true);
     expect(record.property?.offending.length).toBeGreaterThan(0);
   });
 
-  test.skipIf(!engineUp)(`V317 store-ahead FAILs the app-clock lease on a postgres container (store clock in the container)${noEngine}`, async () => {
-    const record = await runOracle({ oracle: 'V317', target: 'targets/clock/lease-app-clock-expiry.ts', params: { variant: 'store-ahead' }, store: 'postgres', runtime: 'container' });
-    expect(record.store?.runtime).toBe('container');
-    expect(record.store?.clock?.mechanism).toMatch(/bind-mounted into the container/);
-    expect(record.verdict, `${record.explanation}\n${record.error ?? ''}`).toBe('FAIL');
-  });
+  test.skipIf(!engineUp)(
+    `V317 store-ahead FAILs the app-clock lease on a postgres container (store clock in the container)${noEngine}`,
+    async () => {
+      const record = await runOracle({
+        oracle: 'V317',
+        target: 'targets/clock/lease-app-clock-expiry.ts',
+        params: { variant: 'store-ahead' },
+        store: 'postgres',
+        runtime: 'container',
+      });
+      expect(record.store?.runtime).toBe('container');
+      expect(record.store?.clock?.mechanism).toMatch(/bind-mounted into the container/);
+      expect(record.verdict, `${record.explanation}\n${record.error ?? ''}`).toBe('FAIL');
+    },
+  );
 });

@@ -5,7 +5,7 @@
 import { afterAll, describe, expect, test } from 'vitest';
 import { existsSync } from 'node:fs';
 import { expectOracle, OracleExpectationError } from '../src/vitest.ts';
-import { makeRunDir } from '../src/run-dir.ts';
+import { makeRunDir } from '../src/process/run-dir.ts';
 
 const reports = makeRunDir('api');
 afterAll(() => reports.remove());
@@ -14,7 +14,10 @@ describe('expectOracle', () => {
   test('toPass on a FAILing target rejects with the explanation and the report path', async () => {
     const error = await expectOracle('V313', 'targets/redis/ioredis/lease-no-renewal.ts', { reportDir: reports.dir })
       .toPass()
-      .then(() => undefined, (e: unknown) => e);
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     expect(error).toBeInstanceOf(OracleExpectationError);
     const { run, message } = error as OracleExpectationError;
     expect(run.verdict).toBe('FAIL');
@@ -26,6 +29,8 @@ describe('expectOracle', () => {
   });
 
   test('an unknown oracle is a usage error, not a verdict', async () => {
-    await expect(expectOracle('V999', 'docs/examples/job-shape.target.ts', { reportDir: null }).toPass()).rejects.toThrow(/unknown oracle "V999"/);
+    await expect(
+      expectOracle('V999', 'docs/examples/job-shape.target.ts', { reportDir: null }).toPass(),
+    ).rejects.toThrow(/unknown oracle "V999"/);
   });
 });

@@ -10,11 +10,11 @@
  * (test/explore.test.ts checks a whole exploration, its other failing schedules listed).
  */
 import { beforeAll, describe, expect, test } from 'vitest';
-import { loadOracle } from '../src/registry.ts';
+import { loadOracle } from '../src/run/registry.ts';
 import { explore, type ExploreResult } from '../src/explore/explore.ts';
-import { defaultJobs, sharedSlots } from '../src/run-pool.ts';
-import { exploreReferences } from '../src/explore/spec.ts';
-import { FAULT_ORDER, FAULT_WORDS } from '../src/explore/types.ts';
+import { defaultJobs, sharedSlots } from '../src/run/run-pool.ts';
+import { exploreReferences } from '../src/oracle/explore-spec.ts';
+import { FAULT_ORDER, FAULT_WORDS } from '../src/oracle/explore-point.ts';
 import { esc, timelineSvg } from '../src/report/timeline-svg.ts';
 
 export async function exploreReferencesOf(id: string): Promise<void> {
@@ -39,7 +39,12 @@ export async function exploreReferencesOf(id: string): Promise<void> {
     for (const result of explored) result.catch(() => undefined);
   });
   describe(`${id} --explore`, () => {
-    test.each(references.map((r, index) => [`${r.expect === 'FAIL' ? 'bad' : 'good'} ${r.target} on ${r.store ?? oracle.stores[0]}`, r, index] as const))(
+    test.each(
+      references.map(
+        (r, index) =>
+          [`${r.expect === 'FAIL' ? 'bad' : 'good'} ${r.target} on ${r.store ?? oracle.stores[0]}`, r, index] as const,
+      ),
+    )(
       '%s',
       async (_name, reference, index) => {
         const { record, schedule } = await explored[index]!;
@@ -49,13 +54,19 @@ export async function exploreReferencesOf(id: string): Promise<void> {
         expect(x.points.length, why).toBeGreaterThan(0);
         expect(x.skipped).toEqual([]);
         if (reference.expect === 'PASS') {
-          expect(x.points.filter((p) => p.verdict !== 'PASS'), why).toEqual([]);
+          expect(
+            x.points.filter((p) => p.verdict !== 'PASS'),
+            why,
+          ).toEqual([]);
           expect(record.explanation).toMatch(/^No violation in \d+ schedules? \(/);
           expect(schedule).toBeUndefined();
         } else {
           expect(schedule?.verdict).toBe('FAIL');
           // Shrinking: the minimal schedule is the earliest failing boundary with the smallest fault.
-          const ordered = [...x.points].sort((p, q) => p.boundary.index - q.boundary.index || FAULT_ORDER.indexOf(p.fault) - FAULT_ORDER.indexOf(q.fault));
+          const ordered = [...x.points].sort(
+            (p, q) =>
+              p.boundary.index - q.boundary.index || FAULT_ORDER.indexOf(p.fault) - FAULT_ORDER.indexOf(q.fault),
+          );
           expect(x.minimal, why).toBe(ordered.find((p) => p.verdict === 'FAIL')!.label);
           // --first-fail started nothing before the minimal point's place: each one not started comes after it.
           const minimal = x.points.find((p) => p.label === x.minimal)!;
@@ -65,12 +76,20 @@ export async function exploreReferencesOf(id: string): Promise<void> {
             const order = index - minimal.boundary.index || fault - FAULT_ORDER.indexOf(minimal.fault);
             return order > 0 || (order === 0 && label !== minimal.label);
           };
-          expect((x.notStarted ?? []).filter((label) => !after(label)), why).toEqual([]);
+          expect(
+            (x.notStarted ?? []).filter((label) => !after(label)),
+            why,
+          ).toEqual([]);
           // The evidence is the minimal failing point's own run: its timeline shows that run.
           expect(record.property?.held).toBe(false);
           expect(record.runId).toBe(x.points.find((p) => p.label === x.minimal)!.runId);
-          expect(timelineSvg(record)).toContain(`explored: this picture is the run of point ${esc(x.minimal!)} (FAIL, the minimal failing schedule)`);
-          expect(record.faults.some((f) => f.kind === 'wire' || f.kind === 'latch' || f.kind === 'clock'), why).toBe(true);
+          expect(timelineSvg(record)).toContain(
+            `explored: this picture is the run of point ${esc(x.minimal!)} (FAIL, the minimal failing schedule)`,
+          );
+          expect(
+            record.faults.some((f) => f.kind === 'wire' || f.kind === 'latch' || f.kind === 'clock'),
+            why,
+          ).toBe(true);
         }
       },
       300_000,

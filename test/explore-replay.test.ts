@@ -7,8 +7,8 @@ import { execa } from 'execa';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
-import { REPO_ROOT } from '../src/registry.ts';
-import { runPool } from '../src/run-pool.ts';
+import { REPO_ROOT } from '../src/run/registry.ts';
+import { runPool } from '../src/run/run-pool.ts';
 import { emitTest, replayModule } from '../src/explore/emit-test.ts';
 import { explore } from '../src/explore/explore.ts';
 import { readSchedule, replaySchedule } from '../src/explore/replay.ts';
@@ -27,7 +27,11 @@ test('replay reproduces the minimal failing schedule 20/20', async () => {
   const path = join(dir, 'schedule.json');
   writeFileSync(path, JSON.stringify(found.schedule));
   const schedule = readSchedule(path);
-  const verdicts = await runPool(Array.from({ length: 20 }, (_, i) => i), 2, async () => (await replaySchedule(schedule)).verdict);
+  const verdicts = await runPool(
+    Array.from({ length: 20 }, (_, i) => i),
+    2,
+    async () => (await replaySchedule(schedule)).verdict,
+  );
   expect(verdicts).toEqual(Array(20).fill('FAIL'));
 }, 300_000);
 
@@ -36,7 +40,11 @@ test('the emitted test fails on the bad target and passes on the fixed one', asy
   expect(readFileSync(file, 'utf8')).toContain("process.env.LOCK_ORACLES_EXPECT ?? 'FAIL'");
   writeFileSync(join(dir, 'vitest.config.ts'), "export default { test: { include: ['*.test.ts'], retry: 0 } };\n");
   const run = (env: Record<string, string>) =>
-    execa('npx', ['vitest', 'run', '--config', join(dir, 'vitest.config.ts'), '--root', dir], { cwd: REPO_ROOT, env, reject: false });
+    execa('npx', ['vitest', 'run', '--config', join(dir, 'vitest.config.ts'), '--root', dir], {
+      cwd: REPO_ROOT,
+      env,
+      reject: false,
+    });
   const [asWritten, fixedExpectsPass, badExpectsPass] = await Promise.all([
     run({}),
     run({ LOCK_ORACLES_TARGET: join(REPO_ROOT, GOOD), LOCK_ORACLES_EXPECT: 'PASS' }),

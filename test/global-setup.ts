@@ -9,6 +9,8 @@ export default async function checkStoresInstalled(): Promise<void> {
   const kinds: StoreKind[] = ['redis', 'valkey', 'postgres', 'pgbouncer'];
   const missing = (await Promise.all(kinds.map((kind) => recipeFor(kind).missing()))).filter((e) => e !== null);
   if (missing.length) {
-    throw new Error(`the test suite runs real stores, and this machine lacks some:\n${missing.map((e) => `- ${e.message}`).join('\n')}`);
+    throw new Error(
+      `the test suite runs real stores, and this machine lacks some:\n${missing.map((e) => `- ${e.message}`).join('\n')}`,
+    );
   }
 }

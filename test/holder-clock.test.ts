@@ -5,9 +5,9 @@
  */
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { History } from '../src/history.ts';
-import { Resource } from '../src/resource.ts';
-import { FaultLog } from '../src/fault-log.ts';
+import { History } from '../src/core/history.ts';
+import { Resource } from '../src/core/resource.ts';
+import { FaultLog } from '../src/core/fault-log.ts';
 import { compileHolderModules, Holder } from '../src/holder/holder.ts';
 
 const PROBE = await compileHolderModules(fileURLToPath(new URL('./fixtures/clock-probe.ts', import.meta.url)));
@@ -95,7 +95,12 @@ describe('holder simulated clock', () => {
     const start = Date.UTC(2025, 2, 30, 0, 0, 0);
     await holder.clock({ op: 'install-sim', startMs: start, zone: 'Europe/Berlin' });
     await holder.call('schedule');
-    const stopped = await holder.clock({ op: 'advance', toMs: start + 3_600_000, settleTimeoutMs: 2000, untilWork: true });
+    const stopped = await holder.clock({
+      op: 'advance',
+      toMs: start + 3_600_000,
+      settleTimeoutMs: 2000,
+      untilWork: true,
+    });
     expect(stopped).toMatchObject({ fired: 1, workLeft: true, nowMs: start + 60_000, wallMs: start + 60_000 });
     expect(stopped.work).toBeGreaterThan(0);
     const settled = await holder.clock({ op: 'settle', settleTimeoutMs: 2000 });

@@ -4,15 +4,18 @@
  */
 import { fileURLToPath } from 'node:url';
 import { afterAll, expect, it } from 'vitest';
-import { History } from '../src/history.ts';
-import { Resource } from '../src/resource.ts';
-import { FaultLog } from '../src/fault-log.ts';
+import { History } from '../src/core/history.ts';
+import { Resource } from '../src/core/resource.ts';
+import { FaultLog } from '../src/core/fault-log.ts';
 import { compileHolderModules, Holder } from '../src/holder/holder.ts';
 
 const PROBE = await compileHolderModules(fileURLToPath(new URL('./fixtures/env-probe.ts', import.meta.url)));
 const saved = { ca: process.env.NODE_EXTRA_CA_CERTS, mark: process.env.LOCK_ORACLES_ENV_MARK };
 afterAll(() => {
-  for (const [name, value] of [['NODE_EXTRA_CA_CERTS', saved.ca], ['LOCK_ORACLES_ENV_MARK', saved.mark]] as const) {
+  for (const [name, value] of [
+    ['NODE_EXTRA_CA_CERTS', saved.ca],
+    ['LOCK_ORACLES_ENV_MARK', saved.mark],
+  ] as const) {
     if (value === undefined) delete process.env[name];
     else process.env[name] = value;
   }

@@ -1,19 +1,27 @@
 /** When the fault does not land, the verdict is INCONCLUSIVE, never PASS, and it says why. */
 import { describe, expect, test } from 'vitest';
-import { runOracle } from '../src/run-oracle.ts';
+import { runOracle } from '../src/run/run-oracle.ts';
 import { unmet } from './unmet.ts';
 
 const fixture = (name: string) => `test/fixtures/targets/${name}.ts`;
 
 describe('INCONCLUSIVE when the fault did not land', () => {
   test('V310 narrow on a release with no seam: the hold could not land between check and delete', async () => {
-    const record = await runOracle({ oracle: 'V310', target: fixture('lock-no-seams'), params: { variant: 'narrow', hold: 'seam' } });
+    const record = await runOracle({
+      oracle: 'V310',
+      target: fixture('lock-no-seams'),
+      params: { variant: 'narrow', hold: 'seam' },
+    });
     expect(record.verdict).toBe('INCONCLUSIVE');
     expect(record.preconditions.find((c) => !c.held)?.detail).toMatch(/release:before-delete/);
   });
 
   test('V311 between-commands on an acquire with no seam', async () => {
-    const record = await runOracle({ oracle: 'V311', target: fixture('lock-no-seams'), params: { variant: 'between-commands' } });
+    const record = await runOracle({
+      oracle: 'V311',
+      target: fixture('lock-no-seams'),
+      params: { variant: 'between-commands' },
+    });
     expect(record.verdict).toBe('INCONCLUSIVE');
     expect(record.preconditions.find((c) => !c.held)?.detail).toMatch(/acquire:after-set/);
   });

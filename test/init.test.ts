@@ -7,11 +7,17 @@ import { execa } from 'execa';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { runOracle } from '../src/run-oracle.ts';
+import { runOracle } from '../src/run/run-oracle.ts';
 
 const REPO = resolve(import.meta.dirname, '..');
 const init = (cwd: string, args: string[]) =>
-  execa(join(REPO, 'node_modules/.bin/tsx'), [join(REPO, 'src/cli.ts'), 'init', ...args], { cwd, reject: false, stdin: 'ignore', timeout: 60_000, env: { INIT_CWD: cwd } });
+  execa(join(REPO, 'node_modules/.bin/tsx'), [join(REPO, 'src/cli/main.ts'), 'init', ...args], {
+    cwd,
+    reject: false,
+    stdin: 'ignore',
+    timeout: 60_000,
+    env: { INIT_CWD: cwd },
+  });
 
 const projects: string[] = [];
 afterAll(() => {

@@ -1,32 +1,45 @@
 /**
  * Nothing outlives a run: what a SIGKILLed harness leaves (its temp dir; a Postgres shared memory
  * segment; its store container) is
- * removed by the next run or by `clean`, and a live run's is never touched (src/reaper.ts).
+ * removed by the next run or by `clean`, and a live run's is never touched (src/run/reaper.ts).
  */
 import { execa } from 'execa';
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { reapLeftovers } from '../src/reaper.ts';
-import { claimDir, OWNER_FILE } from '../src/run-owner.ts';
+import { reapLeftovers } from '../src/run/reaper.ts';
+import { claimDir, OWNER_FILE } from '../src/process/run-owner.ts';
 import { OWNER_PID_LABEL, RUN_LABEL } from '../src/stores/labels.ts';
 import { dockerSocketPath, engineAnswers } from '../src/stores/engine-socket.ts';
 import { postmasterSegment, sharedMemorySegments } from '../src/stores/sysv-shm.ts';
 
 const socket = dockerSocketPath();
 const engineUp = socket !== undefined && (await engineAnswers(socket, 1000));
-const noEngine = engineUp ? '' : ` (skipped: no Docker engine answers on ${socket ?? process.env.DOCKER_HOST}; run bash scripts/container-engine.sh)`;
+const noEngine = engineUp
+  ? ''
+  : ` (skipped: no Docker engine answers on ${socket ?? process.env.DOCKER_HOST}; run bash scripts/container-engine.sh)`;
 
-const cli = (args: string[], tmp: string) => execa('npx', ['tsx', 'src/cli.ts', ...args], { reject: false, env: { TMPDIR: tmp }, timeout: 90_000 });
-const runDirs = (tmp: string) => readdirSync(tmp).filter((f) => /^lock-oracles-(redis|valkey|postgres|pgbouncer)-/.test(f));
+const cli = (args: string[], tmp: string) =>
+  execa('npx', ['tsx', 'src/cli/main.ts', ...args], { reject: false, env: { TMPDIR: tmp }, timeout: 90_000 });
+const runDirs = (tmp: string) =>
+  readdirSync(tmp).filter((f) => /^lock-oracles-(redis|valkey|postgres|pgbouncer)-/.test(f));
 const containersOf = async (label: string) =>
-  (await execa('docker', ['ps', '-aq', '--filter', `label=${label}`], { reject: false })).stdout.trim().split('\n').filter(Boolean);
+  (await execa('docker', ['ps', '-aq', '--filter', `label=${label}`], { reject: false })).stdout
+    .trim()
+    .split('\n')
+    .filter(Boolean);
 
 const LONG_LEASE_RUN = ['V313', '--target', 'test/fixtures/targets/job-long-lease.ts', '--timeout', '60000'];
 
 /** Start a run (default: V313 on a lease that never lapses), wait until it is mid-scenario (`until` printed), SIGKILL the harness; returns what it printed. */
-async function killMidRun(tmp: string, extra: string[] = [], beforeKill?: (harness: number) => Promise<void>, run_ = LONG_LEASE_RUN, until = /waiting for its 300 ms lease/): Promise<string> {
+async function killMidRun(
+  tmp: string,
+  extra: string[] = [],
+  beforeKill?: (harness: number) => Promise<void>,
+  run_ = LONG_LEASE_RUN,
+  until = /waiting for its 300 ms lease/,
+): Promise<string> {
   // --report-dir only puts `tmp` on the harness's command line, to find it (nothing is written).
   const run = cli([...run_, '--no-report', '--report-dir', tmp, ...extra], tmp);
   let seen = '';
@@ -37,8 +50,10 @@ async function killMidRun(tmp: string, extra: string[] = [], beforeKill?: (harne
     });
     void run.then(() => reject(new Error(`the run ended before it was mid-scenario:\n${seen}`)));
   });
-  // The harness: the node process tsx started with its loader on src/cli.ts.
-  const { stdout } = await execa('pgrep', ['-f', `loader\\.mjs.*src/cli\\.ts ${run_[0]} .*--report-dir ${tmp}`], { reject: false });
+  // The harness: the node process tsx started with its loader on src/cli/main.ts.
+  const { stdout } = await execa('pgrep', ['-f', `loader\\.mjs.*src/cli\\.ts ${run_[0]} .*--report-dir ${tmp}`], {
+    reject: false,
+  });
   const harness = Number(stdout.trim().split('\n')[0]);
   expect(harness).toBeGreaterThan(0);
   await beforeKill?.(harness);
@@ -77,8 +92,13 @@ describe('a SIGKILLed run leaves nothing behind for long', () => {
     );
     expect(segment, 'the running postmaster named its segment').toBeDefined();
     // The postmaster died with the harness; its backends follow it within a moment.
-    await expect.poll(() => sharedMemorySegments().find((s) => s.id === segment)?.attached ?? 0, { timeout: 30_000 }).toBe(0);
-    expect(sharedMemorySegments().some((s) => s.id === segment), 'the killed postmaster left its segment').toBe(true);
+    await expect
+      .poll(() => sharedMemorySegments().find((s) => s.id === segment)?.attached ?? 0, { timeout: 30_000 })
+      .toBe(0);
+    expect(
+      sharedMemorySegments().some((s) => s.id === segment),
+      'the killed postmaster left its segment',
+    ).toBe(true);
     const clean = await cli(['clean', '--json'], tmp);
     expect(clean.exitCode, clean.stderr).toBe(0);
     const reaped = JSON.parse(clean.stdout) as { removed: string[] };
@@ -92,7 +112,16 @@ describe('a SIGKILLed run leaves nothing behind for long', () => {
     // The harness's container, found by its owner label while the harness still runs (no reaper touches it then).
     let runId = '';
     const seen = await killMidRun(tmp, ['--runtime', 'container'], async (harness) => {
-      runId = (await execa('docker', ['ps', '-a', '--filter', `label=${OWNER_PID_LABEL}=${harness}`, '--format', `{{.Label "${RUN_LABEL}"}}`])).stdout.trim();
+      runId = (
+        await execa('docker', [
+          'ps',
+          '-a',
+          '--filter',
+          `label=${OWNER_PID_LABEL}=${harness}`,
+          '--format',
+          `{{.Label "${RUN_LABEL}"}}`,
+        ])
+      ).stdout.trim();
     });
     expect(seen).toMatch(/\(container, \d+ ms\)/);
     expect(runId, 'the run had one labelled container').toMatch(/^\d+-[0-9a-f]+$/);
@@ -131,7 +160,9 @@ describe('the reaper removes only what a dead run owned', () => {
     writeFileSync(join(dead, OWNER_FILE), JSON.stringify({ runId: `${gone.pid}-dead`, pid: gone.pid, pidStart: '1' }));
     const reaped = await reapLeftovers(Date.now());
     const laterStill = await reapLeftovers(Date.now() + 2 * 60 * 60 * 1000);
-    expect(reaped.removed.filter((w) => w.includes(tmp))).toEqual([`dir ${dead} (run ${gone.pid}-dead, pid ${gone.pid} gone)`]);
+    expect(reaped.removed.filter((w) => w.includes(tmp))).toEqual([
+      `dir ${dead} (run ${gone.pid}-dead, pid ${gone.pid} gone)`,
+    ]);
     const later = laterStill.removed.filter((w) => w.includes(tmp)).sort();
     expect(later).toHaveLength(2);
     expect(later[0]).toMatch(new RegExp(`^dir ${old} \\(no owner recorded, \\d+ min old\\)$`));

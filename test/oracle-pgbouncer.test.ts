@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import V314 from '../oracles/V314.ts';
-import { runOracle } from '../src/run-oracle.ts';
+import { runOracle } from '../src/run/run-oracle.ts';
 import { unmet } from './unmet.ts';
 
 const poolerReferences = V314.references.filter((r) => r.params?.scenario === 'pooler');
@@ -16,7 +16,11 @@ describe('V314 pooler scenario', () => {
   });
 
   test("a denial that is not A's lock makes the run INCONCLUSIVE", async () => {
-    const record = await runOracle({ oracle: 'V314', target: 'test/fixtures/targets/postgres/b-always-denied.ts', params: { scenario: 'pooler' } });
+    const record = await runOracle({
+      oracle: 'V314',
+      target: 'test/fixtures/targets/postgres/b-always-denied.ts',
+      params: { scenario: 'pooler' },
+    });
     expect(record.verdict).toBe('INCONCLUSIVE');
     expect(record.counts.bGrantedWhileAHeld).toBe(0);
     expect(unmet(record)).toContain("B's denial came from A's lock, held on another server session");

@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import V314 from '../oracles/V314.ts';
-import { runOracle } from '../src/run-oracle.ts';
+import { runOracle } from '../src/run/run-oracle.ts';
 import { unmet } from './unmet.ts';
 
 const poolReferences = V314.references.filter((r) => r.params?.scenario !== 'pooler');

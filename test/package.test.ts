@@ -20,8 +20,8 @@ import { execa } from 'execa';
 import { copyFileSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { join, relative, resolve } from 'node:path';
-import { makeRunDir } from '../src/run-dir.ts';
-import { compileModule } from '../src/compile-module.ts';
+import { makeRunDir } from '../src/process/run-dir.ts';
+import { compileModule } from '../src/build/compile-module.ts';
 import { pathToFileURL } from 'node:url';
 
 const REPO = resolve(import.meta.dirname, '..');
@@ -29,7 +29,13 @@ const FIXTURE = join(REPO, 'test/fixtures/package-project');
 const USER_IOREDIS = '5.8.2';
 const scratch = makeRunDir('package');
 const project = join(scratch.dir, 'project');
-const npmEnv = { npm_config_loglevel: 'error', npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false', npm_config_prefer_offline: 'true' };
+const npmEnv = {
+  npm_config_loglevel: 'error',
+  npm_config_audit: 'false',
+  npm_config_fund: 'false',
+  npm_config_update_notifier: 'false',
+  npm_config_prefer_offline: 'true',
+};
 afterAll(() => scratch.remove());
 
 /** Every file under `dir` (its own node_modules left out) with its size and mtime. */
@@ -43,94 +49,145 @@ function listing(dir: string, root = dir): string[] {
 }
 
 describe('npm pack, installed into a scratch project', () => {
-  test('npx lock-oracles, init, the typed package import and the API work from the install', { timeout: 600_000 }, async () => {
-    const packed = await execa('npm', ['pack', '--json', '--pack-destination', scratch.dir], { cwd: REPO, env: { npm_config_loglevel: 'error' } });
-    const { filename, files } = (JSON.parse(packed.stdout) as Array<{ filename: string; files: Array<{ path: string }> }>)[0]!;
-    const paths = files.map((f) => f.path);
-    expect(paths).toContain('dist/index.js');
-    expect(paths).toContain('dist/types/src/index.d.ts');
-    expect(paths).toContain('src/holder/holder-entry.ts');
-    expect(paths).toContain('docker/clock-offset/clock-offset.c');
-    expect(paths.some((p) => p.startsWith('test/'))).toBe(false);
-    expect(new Set(paths.filter((p) => /^dist\/build-/.test(p)).map((p) => p.split('/')[1])).size).toBe(1); // only the current build
+  test(
+    'npx lock-oracles, init, the typed package import and the API work from the install',
+    { timeout: 600_000 },
+    async () => {
+      const packed = await execa('npm', ['pack', '--json', '--pack-destination', scratch.dir], {
+        cwd: REPO,
+        env: { npm_config_loglevel: 'error' },
+      });
+      const { filename, files } = (
+        JSON.parse(packed.stdout) as Array<{ filename: string; files: Array<{ path: string }> }>
+      )[0]!;
+      const paths = files.map((f) => f.path);
+      expect(paths).toContain('dist/index.js');
+      expect(paths).toContain('dist/types/src/index.d.ts');
+      expect(paths).toContain('src/holder/holder-entry.ts');
+      expect(paths).toContain('docker/clock-offset/clock-offset.c');
+      expect(paths.some((p) => p.startsWith('test/'))).toBe(false);
+      expect(new Set(paths.filter((p) => /^dist\/build-/.test(p)).map((p) => p.split('/')[1])).size).toBe(1); // only the current build
 
-    await execa('mkdir', [project]);
-    writeFileSync(
-      join(project, 'package.json'),
-      `${JSON.stringify({ name: 'scratch-project', private: true, type: 'module', devDependencies: { 'lock-oracles': `file:../${filename}`, ioredis: USER_IOREDIS, '@types/node': '20.19.43' } }, null, 2)}\n`,
-    );
-    for (const file of ['lock.target.ts', 'one-write.target.ts', 'api.ts', 'tsconfig.json', 'lock-rows.json']) copyFileSync(join(FIXTURE, file), join(project, file));
-    copyFileSync(join(REPO, 'docs/examples/job-shape.target.ts'), join(project, 'fixed.target.ts'));
-    const env = npmEnv;
-    await execa('npm', ['install'], { cwd: project, env });
-    const installed = join(project, 'node_modules/lock-oracles');
-    const before = listing(installed);
+      await execa('mkdir', [project]);
+      writeFileSync(
+        join(project, 'package.json'),
+        `${JSON.stringify({ name: 'scratch-project', private: true, type: 'module', devDependencies: { 'lock-oracles': `file:../${filename}`, ioredis: USER_IOREDIS, '@types/node': '20.19.43' } }, null, 2)}\n`,
+      );
+      for (const file of ['lock.target.ts', 'one-write.target.ts', 'api.ts', 'tsconfig.json', 'lock-rows.json'])
+        copyFileSync(join(FIXTURE, file), join(project, file));
+      copyFileSync(join(REPO, 'docs/examples/job-shape.target.ts'), join(project, 'fixed.target.ts'));
+      const env = npmEnv;
+      await execa('npm', ['install'], { cwd: project, env });
+      const installed = join(project, 'node_modules/lock-oracles');
+      const before = listing(installed);
 
-    const init = await execa('npx', ['lock-oracles', 'init', '--client', 'ioredis', '--shape', 'binding', '--out', 'init.target.ts'], { cwd: project, env, reject: false });
-    expect(init.exitCode, init.stderr).toBe(0);
-    expect(init.stdout).toContain('Try: npx lock-oracles V313 --target init.target.ts');
-    expect(readFileSync(join(project, 'init.target.ts'), 'utf8')).toContain("import { ioredisSetNx } from 'lock-oracles';");
-    const help = await execa('npx', ['lock-oracles', '--help'], { cwd: project, env, reject: false });
-    expect(help.stdout).toContain('npx lock-oracles <ID> --target <path>'); // usage speaks of the installed command
-    expect(help.stdout).not.toContain('npm run oracle');
+      const init = await execa(
+        'npx',
+        ['lock-oracles', 'init', '--client', 'ioredis', '--shape', 'binding', '--out', 'init.target.ts'],
+        { cwd: project, env, reject: false },
+      );
+      expect(init.exitCode, init.stderr).toBe(0);
+      expect(init.stdout).toContain('Try: npx lock-oracles V313 --target init.target.ts');
+      expect(readFileSync(join(project, 'init.target.ts'), 'utf8')).toContain(
+        "import { ioredisSetNx } from 'lock-oracles';",
+      );
+      const help = await execa('npx', ['lock-oracles', '--help'], { cwd: project, env, reject: false });
+      expect(help.stdout).toContain('npx lock-oracles <ID> --target <path>'); // usage speaks of the installed command
+      expect(help.stdout).not.toContain('npm run oracle');
 
-    // The project's own compiler settings: typechecks every .ts file here and emits api.js.
-    const tsc = await execa(join(REPO, 'node_modules/.bin/tsc'), ['-p', project], { cwd: project, reject: false });
-    expect(tsc.exitCode, tsc.stdout).toBe(0);
+      // The project's own compiler settings: typechecks every .ts file here and emits api.js.
+      const tsc = await execa(join(REPO, 'node_modules/.bin/tsc'), ['-p', project], { cwd: project, reject: false });
+      expect(tsc.exitCode, tsc.stdout).toBe(0);
 
-    const cli = await execa('npx', ['lock-oracles', 'V313', '--target', './lock.target.ts', '--json'], { cwd: project, env, reject: false });
-    expect(cli.exitCode, cli.stderr).toBe(1);
-    const record = JSON.parse(cli.stdout) as { verdict: string; explanation: string; history: unknown[] };
-    expect(record.verdict, record.explanation).toBe('FAIL');
-    expect(JSON.stringify(record.history)).toContain(`ioredis ${USER_IOREDIS}`);
-    expect(readdirSync(join(project, 'reports')).length).toBe(1);
-    // What the holders imported: the installed package and the project's ioredis, by file URL.
-    const compiled = readFileSync(await compileModule(join(project, 'lock.target.ts')), 'utf8');
-    expect(compiled).toContain(pathToFileURL(join(project, 'node_modules/lock-oracles/dist/index.js')).href);
-    expect(compiled).toContain(join(project, 'node_modules/ioredis/')); // CommonJS: required by its path
-
-    const api = await execa('node', ['api.js'], { cwd: project, reject: false });
-    expect(api.exitCode, api.stderr).toBe(0);
-    const result = JSON.parse(api.stdout.trim().split('\n').at(-1)!) as { verdict: string; reportPath: string; runOracle: string; replaySchedule: string };
-    expect(result).toMatchObject({ verdict: 'PASS', runOracle: 'function', replaySchedule: 'function' });
-    expect(result.reportPath.startsWith(join(project, 'reports'))).toBe(true);
-
-    expect(listing(installed)).toEqual(before);
-  });
-
-  test('the CI workflow (docs/ci/settle.yml): its run steps settle one Confirmed, one Refuted and one Unconfirmed row', { timeout: 600_000 }, async () => {
-    const workflow = parse(readFileSync(join(REPO, 'docs/ci/settle.yml'), 'utf8')) as {
-      on: Record<string, unknown>;
-      jobs: Record<string, { env?: Record<string, string>; steps: Array<{ name?: string; run?: string; uses?: string; env?: Record<string, string> }> }>;
-    };
-    expect(Object.keys(workflow.on)).toContain('pull_request');
-    const job = Object.values(workflow.jobs)[0]!;
-    expect(job.steps.map((step) => step.uses?.split('@')[0]).filter(Boolean)).toEqual(['actions/checkout', 'actions/upload-artifact']);
-    const runs = job.steps.filter((step) => step.run !== undefined);
-    expect(runs.map((step) => step.run!.split(' ')[0])).toEqual(['npm', 'bash', 'npx']);
-
-    const summary = join(scratch.dir, 'step-summary.md');
-    writeFileSync(summary, '');
-    const exits: number[] = [];
-    for (const step of runs) {
-      // Actions runs a `run:` step as `bash --noprofile --norc -eo pipefail {0}` in the checkout.
-      const result = await execa('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', step.run!], {
+      const cli = await execa('npx', ['lock-oracles', 'V313', '--target', './lock.target.ts', '--json'], {
         cwd: project,
-        env: { ...npmEnv, ...job.env, ...step.env, GITHUB_STEP_SUMMARY: summary, CI: 'true' },
+        env,
         reject: false,
       });
-      exits.push(result.exitCode ?? -1);
-      if (result.exitCode !== 0 && step !== runs.at(-1)) throw new Error(`step "${step.name}" exited ${result.exitCode}:\n${result.stderr}`);
-    }
-    expect(exits).toEqual([0, 0, 1]); // --fail-on confirmed: R1 is Confirmed
+      expect(cli.exitCode, cli.stderr).toBe(1);
+      const record = JSON.parse(cli.stdout) as { verdict: string; explanation: string; history: unknown[] };
+      expect(record.verdict, record.explanation).toBe('FAIL');
+      expect(JSON.stringify(record.history)).toContain(`ioredis ${USER_IOREDIS}`);
+      expect(readdirSync(join(project, 'reports')).length).toBe(1);
+      // What the holders imported: the installed package and the project's ioredis, by file URL.
+      const compiled = readFileSync(await compileModule(join(project, 'lock.target.ts')), 'utf8');
+      expect(compiled).toContain(pathToFileURL(join(project, 'node_modules/lock-oracles/dist/index.js')).href);
+      expect(compiled).toContain(join(project, 'node_modules/ioredis/')); // CommonJS: required by its path
 
-    const settled = JSON.parse(readFileSync(join(project, 'reports/settled.json'), 'utf8')) as { scanner: string; rows: Array<{ id: string; status: string; reason?: string }> };
-    expect(settled.scanner).toBe('coordination-scan');
-    expect(Object.fromEntries(settled.rows.map((row) => [row.id, row.status]))).toEqual({ R1: 'Confirmed', R2: 'Refuted', R3: 'Unconfirmed' });
-    expect(settled.rows[2]!.reason).toBeTruthy();
-    const table = readFileSync(summary, 'utf8');
-    expect(table).toContain('### lock-oracles settle: 1 Confirmed, 1 Refuted, 1 Unconfirmed');
-    for (const [id, status] of [['R1', 'Confirmed'], ['R2', 'Refuted'], ['R3', 'Unconfirmed']]) expect(table).toMatch(new RegExp(`^\\| ${id} \\|[^\\n]*\\| \\*\\*${status}\\*\\*[^|]*\\|`, 'm'));
-    expect(existsSync(join(project, 'reports/junit.xml'))).toBe(true);
-  });
+      const api = await execa('node', ['api.js'], { cwd: project, reject: false });
+      expect(api.exitCode, api.stderr).toBe(0);
+      const result = JSON.parse(api.stdout.trim().split('\n').at(-1)!) as {
+        verdict: string;
+        reportPath: string;
+        runOracle: string;
+        replaySchedule: string;
+      };
+      expect(result).toMatchObject({ verdict: 'PASS', runOracle: 'function', replaySchedule: 'function' });
+      expect(result.reportPath.startsWith(join(project, 'reports'))).toBe(true);
+
+      expect(listing(installed)).toEqual(before);
+    },
+  );
+
+  test(
+    'the CI workflow (docs/ci/settle.yml): its run steps settle one Confirmed, one Refuted and one Unconfirmed row',
+    { timeout: 600_000 },
+    async () => {
+      const workflow = parse(readFileSync(join(REPO, 'docs/ci/settle.yml'), 'utf8')) as {
+        on: Record<string, unknown>;
+        jobs: Record<
+          string,
+          {
+            env?: Record<string, string>;
+            steps: Array<{ name?: string; run?: string; uses?: string; env?: Record<string, string> }>;
+          }
+        >;
+      };
+      expect(Object.keys(workflow.on)).toContain('pull_request');
+      const job = Object.values(workflow.jobs)[0]!;
+      expect(job.steps.map((step) => step.uses?.split('@')[0]).filter(Boolean)).toEqual([
+        'actions/checkout',
+        'actions/upload-artifact',
+      ]);
+      const runs = job.steps.filter((step) => step.run !== undefined);
+      expect(runs.map((step) => step.run!.split(' ')[0])).toEqual(['npm', 'bash', 'npx']);
+
+      const summary = join(scratch.dir, 'step-summary.md');
+      writeFileSync(summary, '');
+      const exits: number[] = [];
+      for (const step of runs) {
+        // Actions runs a `run:` step as `bash --noprofile --norc -eo pipefail {0}` in the checkout.
+        const result = await execa('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', step.run!], {
+          cwd: project,
+          env: { ...npmEnv, ...job.env, ...step.env, GITHUB_STEP_SUMMARY: summary, CI: 'true' },
+          reject: false,
+        });
+        exits.push(result.exitCode ?? -1);
+        if (result.exitCode !== 0 && step !== runs.at(-1))
+          throw new Error(`step "${step.name}" exited ${result.exitCode}:\n${result.stderr}`);
+      }
+      expect(exits).toEqual([0, 0, 1]); // --fail-on confirmed: R1 is Confirmed
+
+      const settled = JSON.parse(readFileSync(join(project, 'reports/settled.json'), 'utf8')) as {
+        scanner: string;
+        rows: Array<{ id: string; status: string; reason?: string }>;
+      };
+      expect(settled.scanner).toBe('coordination-scan');
+      expect(Object.fromEntries(settled.rows.map((row) => [row.id, row.status]))).toEqual({
+        R1: 'Confirmed',
+        R2: 'Refuted',
+        R3: 'Unconfirmed',
+      });
+      expect(settled.rows[2]!.reason).toBeTruthy();
+      const table = readFileSync(summary, 'utf8');
+      expect(table).toContain('### lock-oracles settle: 1 Confirmed, 1 Refuted, 1 Unconfirmed');
+      for (const [id, status] of [
+        ['R1', 'Confirmed'],
+        ['R2', 'Refuted'],
+        ['R3', 'Unconfirmed'],
+      ])
+        expect(table).toMatch(new RegExp(`^\\| ${id} \\|[^\\n]*\\| \\*\\*${status}\\*\\*[^|]*\\|`, 'm'));
+      expect(existsSync(join(project, 'reports/junit.xml'))).toBe(true);
+    },
+  );
 });

@@ -99,7 +99,10 @@ describe('postgres template', () => {
     chmodSync(parent, 0o755);
     try {
       const cache = join(parent, 'cache');
-      const paths = await Promise.all([ensureTemplate(bin, serverUser(), cache), ensureTemplate(bin, serverUser(), cache)]);
+      const paths = await Promise.all([
+        ensureTemplate(bin, serverUser(), cache),
+        ensureTemplate(bin, serverUser(), cache),
+      ]);
       expect(paths[0]).toBe(paths[1]);
       expect(readdirSync(cache)).toEqual([`pg${bin.major}-template`]);
       expect(readFileSync(join(cache, `pg${bin.major}-template`, 'PG_VERSION'), 'utf8').trim()).toBe(String(bin.major));
@@ -132,7 +135,7 @@ describe('pgbouncer store', () => {
     });
   }
 
-  it("transaction mode lets a second client take a session advisory lock the first holds; session mode denies it", async () => {
+  it('transaction mode lets a second client take a session advisory lock the first holds; session mode denies it', async () => {
     const outcomes: Record<string, { second: boolean; sameBackend: boolean; locksInPgLocks: number }> = {};
     for (const poolMode of ['transaction', 'session'] as const) {
       const store = await start({ kind: 'pgbouncer', poolMode });

@@ -45,10 +45,19 @@ const RENEW_CHECKED = helper(`for (let i = 0; i < 3; i++) {
   }`);
 
 let scratch: string;
-const commits: Record<'oneWrite' | 'noRenewal' | 'renewChecked', string> = { oneWrite: '', noRenewal: '', renewChecked: '' };
+const commits: Record<'oneWrite' | 'noRenewal' | 'renewChecked', string> = {
+  oneWrite: '',
+  noRenewal: '',
+  renewChecked: '',
+};
 
 const git = (...args: string[]) => execa('git', args, { cwd: scratch });
-const prove = (...args: string[]) => execa('npx', ['tsx', join(REPO, 'src/cli.ts'), 'prove', 'V313', '--target', 'lock.target.ts', '--quiet', ...args], { cwd: scratch, reject: false, timeout: 110_000 });
+const prove = (...args: string[]) =>
+  execa(
+    'npx',
+    ['tsx', join(REPO, 'src/cli/main.ts'), 'prove', 'V313', '--target', 'lock.target.ts', '--quiet', ...args],
+    { cwd: scratch, reject: false, timeout: 110_000 },
+  );
 const proofIn = (dir: string) => JSON.parse(readFileSync(join(scratch, dir, 'proof.json'), 'utf8')) as Proof;
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
@@ -59,7 +68,11 @@ beforeAll(async () => {
   symlinkSync(join(REPO, 'node_modules'), join(scratch, 'node_modules'), 'dir'); // the project's own ioredis
   writeFileSync(join(scratch, 'lock.target.ts'), TARGET);
   await git('init', '-q');
-  for (const [name, body] of [['oneWrite', ONE_WRITE], ['noRenewal', NO_RENEWAL], ['renewChecked', RENEW_CHECKED]] as const) {
+  for (const [name, body] of [
+    ['oneWrite', ONE_WRITE],
+    ['noRenewal', NO_RENEWAL],
+    ['renewChecked', RENEW_CHECKED],
+  ] as const) {
     writeFileSync(join(scratch, 'helper.ts'), body);
     await git('add', '-A');
     await git('-c', 'user.name=t', '-c', 'user.email=t@localhost', 'commit', '-qm', name);
@@ -70,39 +83,79 @@ beforeAll(async () => {
 describe('prove', () => {
   test('accepts a real pair: every before-run (no renewal) FAILs, every after-run (the working tree, fixed) PASSes', async () => {
     writeFileSync(join(scratch, 'helper.ts'), `${RENEW_CHECKED}// reviewed\n`); // uncommitted: the after side is dirty
-    const { exitCode, stderr } = await prove('--before-ref', commits.noRenewal, '--runs', '2', '--out-dir', 'proof-accepted');
+    const { exitCode, stderr } = await prove(
+      '--before-ref',
+      commits.noRenewal,
+      '--runs',
+      '2',
+      '--out-dir',
+      'proof-accepted',
+    );
     expect(stderr).toMatch(/VALID PROOF/);
     expect(exitCode).toBe(0);
     const proof = proofIn('proof-accepted');
     expect(proof.valid).toBe(true);
     expect(proof.before.runs.map((r) => r.verdict)).toEqual(['FAIL', 'FAIL']);
     expect(proof.after.runs.map((r) => r.verdict)).toEqual(['PASS', 'PASS']);
-    expect([proof.before.commit, proof.before.dirty, proof.before.ref]).toEqual([commits.noRenewal, false, commits.noRenewal]);
-    expect([proof.after.commit, proof.after.dirty, proof.after.ref]).toEqual([commits.renewChecked, true, 'working tree']);
+    expect([proof.before.commit, proof.before.dirty, proof.before.ref]).toEqual([
+      commits.noRenewal,
+      false,
+      commits.noRenewal,
+    ]);
+    expect([proof.after.commit, proof.after.dirty, proof.after.ref]).toEqual([
+      commits.renewChecked,
+      true,
+      'working tree',
+    ]);
     expect(proof.before.target).toEqual({ path: 'lock.target.ts', sha256: sha256(TARGET) });
     expect(proof.before.helpers).toEqual([{ path: 'helper.ts', sha256: sha256(NO_RENEWAL) }]);
     expect(proof.after.helpers).toEqual([{ path: 'helper.ts', sha256: sha256(`${RENEW_CHECKED}// reviewed\n`) }]);
     expect(proof.store.kind).toBe('redis');
     expect(proof.params.ttl).toBe(300);
-    for (const run of [...proof.before.runs, ...proof.after.runs]) expect(existsSync(join(scratch, 'proof-accepted', run.evidence, 'evidence.json'))).toBe(true);
-    expect(readFileSync(join(scratch, 'proof-accepted', 'proof.md'), 'utf8')).toMatch(/^# V313 proof VALID\n[\s\S]*## before: [0-9a-f]{40} — expected FAIL on every run: held[\s\S]*\*\*dirty\*\*/);
+    for (const run of [...proof.before.runs, ...proof.after.runs])
+      expect(existsSync(join(scratch, 'proof-accepted', run.evidence, 'evidence.json'))).toBe(true);
+    expect(readFileSync(join(scratch, 'proof-accepted', 'proof.md'), 'utf8')).toMatch(
+      /^# V313 proof VALID\n[\s\S]*## before: [0-9a-f]{40} — expected FAIL on every run: held[\s\S]*\*\*dirty\*\*/,
+    );
     // The temporary worktree is gone again.
     expect((await git('worktree', 'list')).stdout.trim().split('\n')).toHaveLength(1);
     await git('checkout', '--', 'helper.ts');
   });
 
   test('rejects a pair whose after-side still FAILs', async () => {
-    const { exitCode, stderr } = await prove('--before-ref', commits.noRenewal, '--after-ref', commits.noRenewal, '--runs', '1', '--out-dir', 'proof-after-fails');
+    const { exitCode, stderr } = await prove(
+      '--before-ref',
+      commits.noRenewal,
+      '--after-ref',
+      commits.noRenewal,
+      '--runs',
+      '1',
+      '--out-dir',
+      'proof-after-fails',
+    );
     expect(exitCode).toBe(1);
-    expect(stderr).toMatch(/NOT A PROOF {2}Not a proof: the after side \([0-9a-f]{40}\) must PASS on every run, and run 1 gave FAIL, expected PASS/);
+    expect(stderr).toMatch(
+      /NOT A PROOF {2}Not a proof: the after side \([0-9a-f]{40}\) must PASS on every run, and run 1 gave FAIL, expected PASS/,
+    );
     const proof = proofIn('proof-after-fails');
     expect([proof.valid, proof.before.held, proof.after.held]).toEqual([false, true, false]);
   });
 
   test('rejects a pair whose before-side is INCONCLUSIVE (it proved nothing), without running the after side', async () => {
-    const { exitCode, stderr } = await prove('--before-ref', commits.oneWrite, '--after-ref', commits.renewChecked, '--runs', '2', '--out-dir', 'proof-before-inconclusive');
+    const { exitCode, stderr } = await prove(
+      '--before-ref',
+      commits.oneWrite,
+      '--after-ref',
+      commits.renewChecked,
+      '--runs',
+      '2',
+      '--out-dir',
+      'proof-before-inconclusive',
+    );
     expect(exitCode).toBe(1);
-    expect(stderr).toMatch(/Not a proof: the before side \([0-9a-f]{40}\) must FAIL on every run, and run 1 was INCONCLUSIVE, so it proved nothing/);
+    expect(stderr).toMatch(
+      /Not a proof: the before side \([0-9a-f]{40}\) must FAIL on every run, and run 1 was INCONCLUSIVE, so it proved nothing/,
+    );
     const proof = proofIn('proof-before-inconclusive');
     expect(proof.before.runs.map((r) => r.verdict)).toEqual(['INCONCLUSIVE']);
     expect(proof.after.runs).toEqual([]);

@@ -5,17 +5,22 @@
  */
 import { describe, expect, test } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { runOracle } from '../src/run-oracle.ts';
+import { runOracle } from '../src/run/run-oracle.ts';
 
 const readme = readFileSync('README.md', 'utf8');
 
 describe('README worked examples', () => {
-  test.each(['docs/examples/lock-shape.target.ts', 'docs/examples/job-shape.target.ts', 'docs/examples/leader-shape.target.ts', 'test/fixtures/user-project/lock-fixed.target.ts', 'test/fixtures/user-project/src/lock-helper-fixed.ts', 'test/oracle-api.test.ts', 'docs/ci/settle.yml'])(
-    'the README shows %s verbatim',
-    (file) => {
-      expect(readme).toContain(readFileSync(file, 'utf8').trim());
-    },
-  );
+  test.each([
+    'docs/examples/lock-shape.target.ts',
+    'docs/examples/job-shape.target.ts',
+    'docs/examples/leader-shape.target.ts',
+    'test/fixtures/user-project/lock-fixed.target.ts',
+    'test/fixtures/user-project/src/lock-helper-fixed.ts',
+    'test/oracle-api.test.ts',
+    'docs/ci/settle.yml',
+  ])('the README shows %s verbatim', (file) => {
+    expect(readme).toContain(readFileSync(file, 'utf8').trim());
+  });
 
   test.each([
     ['V310', 'docs/examples/lock-shape.target.ts'],

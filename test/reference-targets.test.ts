@@ -1,19 +1,19 @@
 /**
  * Every oracle FAILs on each of its bad reference targets and PASSes on each good one, against a
  * real store with real holder processes; every Redis reference runs on Valkey too, with the same
- * expected verdict (src/reference-matrix.ts). The reference list lives in each oracle file, so a
+ * expected verdict (src/run/reference-matrix.ts). The reference list lives in each oracle file, so a
  * new oracle (V320) is covered by adding its references there.
  *
  * The matrix runs once, two runs at a time, through the same runner as
- * `npm run oracle -- references --jobs 2` (src/references.ts: a run that comes out INCONCLUSIVE
+ * `npm run oracle -- references --jobs 2` (src/run/references.ts: a run that comes out INCONCLUSIVE
  * among parallel runs is played again alone); each entry is then its own test, failing with the
  * problems checkReference found (wrong verdict, a precondition not held, no fault, a FAIL without
  * offending events, another store or runtime).
  */
 import { beforeAll, describe, expect, test } from 'vitest';
-import { loadAllOracles } from '../src/registry.ts';
-import { referenceMatrix } from '../src/reference-matrix.ts';
-import { runReferences, type ReferenceOutcome } from '../src/references.ts';
+import { loadAllOracles } from '../src/run/registry.ts';
+import { referenceMatrix } from '../src/run/reference-matrix.ts';
+import { runReferences, type ReferenceOutcome } from '../src/run/references.ts';
 
 const oracles = await loadAllOracles();
 const entries = referenceMatrix(oracles);
@@ -29,9 +29,12 @@ describe.each(oracles.map((o) => [o.id, o] as const))('%s reference targets', (_
     expect(oracle.references.some((r) => r.expect === 'PASS')).toBe(true);
   });
 
-  test.each(entries.flatMap((entry, index) => (entry.oracle === oracle ? [[entry.name, index] as const] : [])))('%s', (_name, index) => {
-    const outcome = outcomes[index];
-    expect(outcome, 'the matrix ran this entry').toBeDefined();
-    expect(outcome!.problems, outcome!.record.explanation).toEqual([]);
-  });
+  test.each(entries.flatMap((entry, index) => (entry.oracle === oracle ? [[entry.name, index] as const] : [])))(
+    '%s',
+    (_name, index) => {
+      const outcome = outcomes[index];
+      expect(outcome, 'the matrix ran this entry').toBeDefined();
+      expect(outcome!.problems, outcome!.record.explanation).toEqual([]);
+    },
+  );
 });

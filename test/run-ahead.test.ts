@@ -1,11 +1,11 @@
 /**
  * A batch's next run starts with holders started ahead while the run before it played
- * (src/run-ahead.ts): still fresh processes of its own (no holder process serves two runs), one
+ * (src/run/run-ahead.ts): still fresh processes of its own (no holder process serves two runs), one
  * run prepared at a time, none once every run has started, and none left running.
  */
 import { fileURLToPath } from 'node:url';
 import { expect, test } from 'vitest';
-import { prepareRun, RunAhead, type PreparedRun } from '../src/run-ahead.ts';
+import { prepareRun, RunAhead, type PreparedRun } from '../src/run/run-ahead.ts';
 import { taggedCli } from './tagged-cli.ts';
 
 const { cli, leftovers } = taggedCli();
@@ -18,12 +18,25 @@ interface RunBody {
 }
 
 test('--runs 3 --jobs 1: runs 2 and 3 start with holders started ahead, each run with processes of its own', async () => {
-  const { stdout, exitCode } = await cli(['V310', '--target', 'targets/redis/ioredis/release-bare-del.ts', '--runs', '3', '--jobs', '1', '--json', '--no-report', '--quiet']);
+  const { stdout, exitCode } = await cli([
+    'V310',
+    '--target',
+    'targets/redis/ioredis/release-bare-del.ts',
+    '--runs',
+    '3',
+    '--jobs',
+    '1',
+    '--json',
+    '--no-report',
+    '--quiet',
+  ]);
   expect(exitCode, stdout).not.toBe(2);
   const { runs } = JSON.parse(stdout) as { runs: RunBody[] };
   expect(runs.map((run) => run.verdict)).not.toContain('ERROR');
   expect(runs.map((run) => run.timing.holdersStartedAheadMs !== undefined)).toEqual([false, true, true]);
-  const pids = runs.map((run) => run.history.filter((event) => event.kind === 'holder-ready').map((event) => event.detail.pid));
+  const pids = runs.map((run) =>
+    run.history.filter((event) => event.kind === 'holder-ready').map((event) => event.detail.pid),
+  );
   expect(pids.map((run) => run.length)).toEqual([3, 3, 3]);
   expect(new Set(pids.flat()).size, 'no holder process serves two runs').toBe(9);
   expect(leftovers()).toEqual([]);
@@ -50,6 +63,9 @@ test('one run is prepared at a time, none once every run has started; one no run
   await stopped.take();
   stopped.holdersReady();
   await stopped.discard();
-  expect([...(await unused!).holders.values()].map((holder) => holder.exit !== undefined), 'its processes have ended').toEqual([true, true]);
+  expect(
+    [...(await unused!).holders.values()].map((holder) => holder.exit !== undefined),
+    'its processes have ended',
+  ).toEqual([true, true]);
   expect(await stopped.take(), 'discarded: the next run starts its own').toBeUndefined();
 });

@@ -12,13 +12,24 @@ import { describe, expect, test } from 'vitest';
 import { mutantSource } from '../src/selfcheck/mutants.ts';
 import { selfcheckCases } from '../src/selfcheck/selfcheck.ts';
 import { watchLeftovers } from '../src/selfcheck/leftovers.ts';
-import { claimDir } from '../src/run-owner.ts';
+import { claimDir } from '../src/process/run-owner.ts';
 import { taggedCli } from './tagged-cli.ts';
 
 const { cli, leftovers } = taggedCli({ timeout: 300_000 });
 
 interface Report {
-  matrix: Array<{ oracle: string; target: string; params: Record<string, unknown>; run: number; expected: string; observed: string; kind: string; outcome: string; problems: string[]; evidence?: string }>;
+  matrix: Array<{
+    oracle: string;
+    target: string;
+    params: Record<string, unknown>;
+    run: number;
+    expected: string;
+    observed: string;
+    kind: string;
+    outcome: string;
+    problems: string[];
+    evidence?: string;
+  }>;
   right: number;
   wrong: number;
   inconclusive: number;
@@ -34,7 +45,9 @@ describe('selfcheck', () => {
     const report = JSON.parse(stdout) as Report;
     expect(report.matrix).toHaveLength(cases.length);
     for (const row of report.matrix) {
-      expect(Object.keys(row)).toEqual(expect.arrayContaining(['oracle', 'target', 'params', 'run', 'expected', 'observed']));
+      expect(Object.keys(row)).toEqual(
+        expect.arrayContaining(['oracle', 'target', 'params', 'run', 'expected', 'observed']),
+      );
       expect(row.oracle).toBe('V316');
       expect(row.run).toBe(1);
     }
@@ -46,7 +59,12 @@ describe('selfcheck', () => {
     expect(mutant).toMatchObject({ target: 'targets/clock/timeout-monotonic.ts', expected: 'FAIL' });
     expect(['FAIL', 'INCONCLUSIVE']).toContain(mutant!.observed);
     expect(report.matrix.some((r) => r.kind === 'hostile' && r.expected === 'INCONCLUSIVE')).toBe(true);
-    expect(report.matrix.filter((r) => r.kind === 'reference').map((r) => r.expected).sort()).toEqual(['FAIL', 'FAIL', 'FAIL', 'FAIL', 'PASS', 'PASS', 'PASS', 'PASS']);
+    expect(
+      report.matrix
+        .filter((r) => r.kind === 'reference')
+        .map((r) => r.expected)
+        .sort(),
+    ).toEqual(['FAIL', 'FAIL', 'FAIL', 'FAIL', 'PASS', 'PASS', 'PASS', 'PASS']);
     expect(leftovers()).toEqual([]);
   });
 
@@ -54,19 +72,36 @@ describe('selfcheck', () => {
     const dir = mkdtempSync(join(tmpdir(), 'selfcheck-cases-'));
     const file = join(dir, 'cases.json');
     // A correct lock declared as one the oracle must FAIL: the selfcheck must say it is wrong.
-    writeFileSync(file, JSON.stringify([{ oracle: 'V310', target: 'targets/redis/ioredis/lock-correct.ts', expect: 'FAIL' }]));
+    writeFileSync(
+      file,
+      JSON.stringify([{ oracle: 'V310', target: 'targets/redis/ioredis/lock-correct.ts', expect: 'FAIL' }]),
+    );
     const reports = join(dir, 'evidence');
-    const { stdout, stderr, exitCode } = await cli(['selfcheck', '--cases', file, '--runs', '1', '--json', '--report-dir', reports]);
+    const { stdout, stderr, exitCode } = await cli([
+      'selfcheck',
+      '--cases',
+      file,
+      '--runs',
+      '1',
+      '--json',
+      '--report-dir',
+      reports,
+    ]);
     expect(exitCode, stderr).toBe(1);
     const report = JSON.parse(stdout) as Report;
     expect(report.wrong).toBe(1);
-    expect(report.matrix).toEqual([expect.objectContaining({ oracle: 'V310', expected: 'FAIL', observed: 'PASS', outcome: 'wrong' })]);
+    expect(report.matrix).toEqual([
+      expect.objectContaining({ oracle: 'V310', expected: 'FAIL', observed: 'PASS', outcome: 'wrong' }),
+    ]);
     expect(report.matrix[0]!.problems[0]).toMatch(/^PASS, expected FAIL/);
     expect(report.leftovers).toEqual([]);
     // The wrong row keeps its evidence, named in the row and in the progress lines.
     const evidence = report.matrix[0]!.evidence!;
     expect(evidence.startsWith(reports)).toBe(true);
-    expect(JSON.parse(readFileSync(join(evidence, 'evidence.json'), 'utf8'))).toMatchObject({ oracle: { id: 'V310' }, verdict: 'PASS' });
+    expect(JSON.parse(readFileSync(join(evidence, 'evidence.json'), 'utf8'))).toMatchObject({
+      oracle: { id: 'V310' },
+      verdict: 'PASS',
+    });
     expect(stderr).toContain(`evidence: ${evidence}`);
     rmSync(dir, { recursive: true, force: true });
   });
@@ -91,17 +126,24 @@ describe('selfcheck', () => {
   });
 
   test('a mutation whose text is not in the good target is refused, not run on the unmutated code', () => {
-    expect(() => mutantSource('return a === b;', { of: 'x.ts', edits: [['a !== b', 'true']] })).toThrow(/"a !== b" occurs 0 times in it, not once/);
+    expect(() => mutantSource('return a === b;', { of: 'x.ts', edits: [['a !== b', 'true']] })).toThrow(
+      /"a !== b" occurs 0 times in it, not once/,
+    );
     expect(() => mutantSource('f(); f();', { of: 'x.ts', edits: [['f()', 'g()']] })).toThrow(/occurs 2 times/);
     expect(mutantSource('if (ok) write();', { of: 'x.ts', edits: [['if (ok) ', '']] })).toBe('write();');
   });
 
-  test('every declared mutation applies to its good target, which is one of its oracle\'s PASS references', async () => {
+  test("every declared mutation applies to its good target, which is one of its oracle's PASS references", async () => {
     const cases = await selfcheckCases();
     const mutations = cases.filter((c) => c.kind === 'mutation');
     expect(mutations.length).toBeGreaterThanOrEqual(10);
     for (const m of mutations) {
-      expect(cases.some((c) => c.kind === 'reference' && c.oracle === m.oracle && c.target === m.target && c.expect === 'PASS'), `${m.oracle} ${m.target}`).toBe(true);
+      expect(
+        cases.some(
+          (c) => c.kind === 'reference' && c.oracle === m.oracle && c.target === m.target && c.expect === 'PASS',
+        ),
+        `${m.oracle} ${m.target}`,
+      ).toBe(true);
       expect(m.expect).toBe('FAIL');
     }
   });

@@ -25,7 +25,16 @@ describe('settle', () => {
     expect(broken.exitCode).toBe(2);
     expect(broken.stderr).toMatch(/broken\.json: 1 problem\(s\), nothing was started:\n\s+- not JSON/);
 
-    const bad = await cli(['settle', 'test/fixtures/settle/bad-rows.json', '--out', join(dir, 'out.json'), '--junit', join(dir, 'junit.xml'), '--report-dir', join(dir, 'reports')]);
+    const bad = await cli([
+      'settle',
+      'test/fixtures/settle/bad-rows.json',
+      '--out',
+      join(dir, 'out.json'),
+      '--junit',
+      join(dir, 'junit.xml'),
+      '--report-dir',
+      join(dir, 'reports'),
+    ]);
     expect(bad.exitCode).toBe(2);
     expect(bad.stderr).toMatch(/5 problem\(s\), nothing was started/);
     expect(bad.stderr).toMatch(/row 2 \(B2\): no "oracle"/);
@@ -41,7 +50,20 @@ describe('settle', () => {
   test('two shards and settle merge: Confirmed, Refuted, Unconfirmed (INCONCLUSIVE, missing member); unknown fields kept; JUnit valid', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'settle-shards-'));
     const shard = (i: number) =>
-      cli(['settle', 'test/fixtures/settle/rows.json', '--shard', `${i}/2`, '--jobs', '1', '--out', join(dir, `shard-${i}.json`), '--report-dir', join(dir, 'reports'), '--fail-on', 'never']);
+      cli([
+        'settle',
+        'test/fixtures/settle/rows.json',
+        '--shard',
+        `${i}/2`,
+        '--jobs',
+        '1',
+        '--out',
+        join(dir, `shard-${i}.json`),
+        '--report-dir',
+        join(dir, 'reports'),
+        '--fail-on',
+        'never',
+      ]);
     const [one, two] = await Promise.all([shard(1), shard(2)]);
     expect([one.exitCode, two.exitCode]).toEqual([0, 0]);
     expect(one.stderr).toMatch(/settling 2 row\(s\) \(shard 1\/2 of 4\)/);
@@ -49,7 +71,16 @@ describe('settle', () => {
     const firstShard = JSON.parse(readFileSync(join(dir, 'shard-1.json'), 'utf8')) as RowsFile;
     expect(firstShard.rows.map((r) => r.status)).toEqual(['Confirmed', undefined, 'Unconfirmed', undefined]);
 
-    const merged = await cli(['settle', 'merge', join(dir, 'shard-1.json'), join(dir, 'shard-2.json'), '--out', join(dir, 'merged.json'), '--junit', join(dir, 'junit.xml')]);
+    const merged = await cli([
+      'settle',
+      'merge',
+      join(dir, 'shard-1.json'),
+      join(dir, 'shard-2.json'),
+      '--out',
+      join(dir, 'merged.json'),
+      '--junit',
+      join(dir, 'junit.xml'),
+    ]);
     expect(merged.exitCode).toBe(1); // --fail-on confirmed (the default): R1 is Confirmed
     const body = JSON.parse(readFileSync(join(dir, 'merged.json'), 'utf8')) as RowsFile;
     expect(body.scanner).toBe('coordination-scan');
@@ -69,14 +100,20 @@ describe('settle', () => {
     expect(r4!.reason).toMatch(/has no job member/);
     expect(r4!.next).toMatch(/^Add the missing member/);
     expect(merged.stdout).toMatch(/^### lock-oracles settle: 1 Confirmed, 1 Refuted, 2 Unconfirmed\n/);
-    expect(merged.stdout).toMatch(/\| R2 \| src\/locks\/helper\.ts:30 \| V310 \| \*\*Refuted\*\* \(one schedule\) \| V310 PASS, one schedule \(exploring may find more\): /);
+    expect(merged.stdout).toMatch(
+      /\| R2 \| src\/locks\/helper\.ts:30 \| V310 \| \*\*Refuted\*\* \(one schedule\) \| V310 PASS, one schedule \(exploring may find more\): /,
+    );
     expect(r2!.strength).toBe('one schedule');
 
     const junit = readFileSync(join(dir, 'junit.xml'), 'utf8');
     await expectValidJunit(junit);
     expect(junit).toMatch(/<testsuites name="lock-oracles settle" tests="4" failures="1" errors="0" skipped="2"/);
-    expect(junit).toMatch(/<testcase classname="V310" name="R1 src\/locks\/release\.ts:12" time="[\d.]+">\n\s+<failure message="Confirmed: /);
-    expect(junit).toMatch(/<testcase classname="V313" name="R4 [^"]*" time="[\d.]+">\n\s+<skipped message="Unconfirmed \(ERROR\): /);
+    expect(junit).toMatch(
+      /<testcase classname="V310" name="R1 src\/locks\/release\.ts:12" time="[\d.]+">\n\s+<failure message="Confirmed: /,
+    );
+    expect(junit).toMatch(
+      /<testcase classname="V313" name="R4 [^"]*" time="[\d.]+">\n\s+<skipped message="Unconfirmed \(ERROR\): /,
+    );
 
     // A shard given twice is refused, not silently merged.
     const twice = await cli(['settle', 'merge', join(dir, 'shard-1.json'), join(dir, 'shard-1.json')]);

@@ -32,7 +32,10 @@ export class SlowFilesFirst extends BaseSequencer {
     const root = this.ctx.config.root;
     const expectedMs = (file: TestSpecification) => {
       const path = relative(root, file.moduleId);
-      return this.ctx.cache.getFileTestResults(`${file.project.name}:${path}`)?.duration ?? (MEASURED_SECONDS[path] ?? 0) * 1000;
+      return (
+        this.ctx.cache.getFileTestResults(`${file.project.name}:${path}`)?.duration ??
+        (MEASURED_SECONDS[path] ?? 0) * 1000
+      );
     };
     const expected = new Map(vitestOrder.map((file) => [file, expectedMs(file)]));
     return vitestOrder

@@ -14,7 +14,12 @@ export function taggedCli(options: { timeout?: number; cwd?: string } = {}) {
   const tag = randomUUID();
   const marker = `LOCK_ORACLES_TEST_TAG=${tag}`;
   const cli = (args: string[], env: Record<string, string> = {}) =>
-    execa('node', [LAUNCHER, ...args], { reject: false, env: { ...env, LOCK_ORACLES_TEST_TAG: tag }, timeout: options.timeout ?? 90_000, ...(options.cwd ? { cwd: options.cwd } : {}) });
+    execa('node', [LAUNCHER, ...args], {
+      reject: false,
+      env: { ...env, LOCK_ORACLES_TEST_TAG: tag },
+      timeout: options.timeout ?? 90_000,
+      ...(options.cwd ? { cwd: options.cwd } : {}),
+    });
   /** Processes still alive that a CLI run with this tag started. */
   const leftovers = (): string[] => {
     const alive: string[] = [];

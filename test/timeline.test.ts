@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runInNewContext } from 'node:vm';
 import { taggedCli } from './tagged-cli.ts';
-import type { EvidenceRecord } from '../src/evidence.ts';
+import type { EvidenceRecord } from '../src/report/evidence.ts';
 
 const { cli, leftovers } = taggedCli({ timeout: 60_000 });
 
@@ -20,12 +20,19 @@ async function run(target: string, expectation: 'pass' | 'fail') {
   const result = await cli(['V313', '--target', target, '--report-dir', dir, '--expect', expectation]);
   const [runDir] = readdirSync(dir);
   const file = (name: string) => readFileSync(join(dir, runDir!, name), 'utf8');
-  return { result, record: JSON.parse(file('evidence.json')) as EvidenceRecord, svg: file('timeline.svg'), html: file('timeline.html') };
+  return {
+    result,
+    record: JSON.parse(file('evidence.json')) as EvidenceRecord,
+    svg: file('timeline.svg'),
+    html: file('timeline.html'),
+  };
 }
 
 /** cx of the dot drawn for resource write #seq. */
 function dotX(svg: string, seq: number): number {
-  const match = new RegExp(`<circle cx="([\\d.]+)" cy="[\\d.]+" r="4" class="(?:ok|rejected)" data-ref="e${seq}"`).exec(svg);
+  const match = new RegExp(`<circle cx="([\\d.]+)" cy="[\\d.]+" r="4" class="(?:ok|rejected)" data-ref="e${seq}"`).exec(
+    svg,
+  );
   expect(match, `the dot of write #${seq}`).not.toBeNull();
   return Number(match![1]);
 }
@@ -59,24 +66,42 @@ describe('timeline', () => {
     expect(svg).toContain(`class="overlap-label">${(Math.round(overlap * 10) / 10).toString()} ms</text>`);
 
     // A's lease end: read from the store while A was stopped; it ran out before B could write.
-    const lease = record.history.find((e) => e.kind === 'note' && e.holder === 'A' && typeof e.detail.leaseRanOut === 'number')!;
+    const lease = record.history.find(
+      (e) => e.kind === 'note' && e.holder === 'A' && typeof e.detail.leaseRanOut === 'number',
+    )!;
     const stopped = record.faults.find((f) => f.kind === 'pause' && f.holder === 'A')!;
     expect(lease.detail.leaseRanOut).toBeGreaterThan(stopped.appliedAt);
     expect(lease.detail.leaseRanOut).toBeLessThanOrEqual(at(bFirst).t);
-    expect(svg).toMatch(new RegExp(`<line x1="[\\d.]+" x2="[\\d.]+" y1="[\\d.-]+" y2="[\\d.]+" class="lease" data-ref="h${lease.i}">`));
+    expect(svg).toMatch(
+      new RegExp(`<line x1="[\\d.]+" x2="[\\d.]+" y1="[\\d.-]+" y2="[\\d.]+" class="lease" data-ref="h${lease.i}">`),
+    );
     expect(svg).toContain("A's lease out</text>");
 
     // The solo counting run is a shaded panel of its own, left of the contending run.
     // (the last such rect: the legend's swatch comes first)
-    const solo = [...svg.matchAll(/<rect x="([\d.]+)" y="[\d.-]+" width="([\d.]+)" height="[\d.]+" class="panel-bg solo"\/>/g)].at(-1);
+    const solo = [
+      ...svg.matchAll(/<rect x="([\d.]+)" y="[\d.-]+" width="([\d.]+)" height="[\d.]+" class="panel-bg solo"\/>/g),
+    ].at(-1);
     expect(solo).toBeDefined();
     const soloEnd = Number(solo![1]) + Number(solo![2]);
-    for (const write of writes.filter((e) => e.i < aFirst.i)) expect(dotX(svg, at(write).seq)).toBeLessThanOrEqual(soloEnd);
-    for (const write of writes.filter((e) => e.i >= aFirst.i)) expect(dotX(svg, at(write).seq)).toBeGreaterThan(soloEnd);
+    for (const write of writes.filter((e) => e.i < aFirst.i))
+      expect(dotX(svg, at(write).seq)).toBeLessThanOrEqual(soloEnd);
+    for (const write of writes.filter((e) => e.i >= aFirst.i))
+      expect(dotX(svg, at(write).seq)).toBeGreaterThan(soloEnd);
     expect(svg).toContain('B alone, counting writes (not judged)');
 
     // The legend names what this run's picture holds, and nothing else.
-    expect([...svg.matchAll(/data-legend="([a-z]+)"/g)].map((m) => m[1])).toEqual(['call', 'pause', 'latch', 'observed', 'ok', 'offending', 'overlap', 'lease', 'panel']);
+    expect([...svg.matchAll(/data-legend="([a-z]+)"/g)].map((m) => m[1])).toEqual([
+      'call',
+      'pause',
+      'latch',
+      'observed',
+      'ok',
+      'offending',
+      'overlap',
+      'lease',
+      'panel',
+    ]);
 
     // timeline.html: the same picture, no external asset, and a hover that shows the write's details.
     expect(html).toContain(svg.trim().split('\n')[0]!);
@@ -99,7 +124,10 @@ describe('timeline', () => {
       expect(svg).toContain(`>✕${k + 1} #${effect.seq} A write fence ${effect.fence} at `);
       expect(svg).toContain(`REJECTED: ${effect.reason!.replace(/</g, '&lt;')}</text>`);
     }
-    for (const effect of record.effects) expect(svg).toMatch(new RegExp(`<text x="${dotX(svg, effect.seq)}" y="[\\d.]+" class="fence">${effect.fence}</text>`));
+    for (const effect of record.effects)
+      expect(svg).toMatch(
+        new RegExp(`<text x="${dotX(svg, effect.seq)}" y="[\\d.]+" class="fence">${effect.fence}</text>`),
+      );
     expect(svg).not.toContain('class="overlap"');
     expect([...svg.matchAll(/data-legend="([a-z]+)"/g)].map((m) => m[1])).toContain('fence');
     expect(leftovers()).toEqual([]);
@@ -112,9 +140,13 @@ function hover(html: string, ref: string): string {
   const script = /<script>([\s\S]*?)<\/script>/.exec(html)![1]!;
   const tip = { textContent: '', style: {} as Record<string, string> };
   const listeners = new Map<string, (event: unknown) => void>();
-  const mark = { getAttribute: () => ref, addEventListener: (name: string, listener: (event: unknown) => void) => listeners.set(name, listener) };
+  const mark = {
+    getAttribute: () => ref,
+    addEventListener: (name: string, listener: (event: unknown) => void) => listeners.set(name, listener),
+  };
   const document = {
-    getElementById: (id: string) => (id === 'evidence' ? { textContent: data } : id === 'tip' ? tip : { classList: { add() {}, remove() {} } }),
+    getElementById: (id: string) =>
+      id === 'evidence' ? { textContent: data } : id === 'tip' ? tip : { classList: { add() {}, remove() {} } },
     querySelectorAll: () => [mark],
   };
   runInNewContext(script, { document, window: { innerWidth: 1200 }, JSON, Math, Number });

@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { chmodSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runPool } from '../src/run-pool.ts';
+import { runPool } from '../src/run/run-pool.ts';
 
 const INSTANTS = 20;
 const TAG = randomUUID();
@@ -45,13 +45,20 @@ test(`SIGINT through npm run oracle at ${INSTANTS} random instants leaves nothin
   const tmp = mkdtempSync(join(tmpdir(), 'trust-interrupts-'));
   // A temp dir like /tmp: Postgres runs as the postgres user and must reach its dirs under it.
   chmodSync(tmp, 0o1777);
-  const segmentsBefore = new Set(readFileSync('/proc/sysvipc/shm', 'utf8').trim().split('\n').slice(1).map((l) => l.trim().split(/\s+/)[1]!));
+  const segmentsBefore = new Set(
+    readFileSync('/proc/sysvipc/shm', 'utf8')
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((l) => l.trim().split(/\s+/)[1]!),
+  );
   const runs = Array.from({ length: INSTANTS }, (_, i) => ({
     i,
     // Every fourth run on Postgres: its template copy and SysV segment are the leaks seen before.
-    args: i % 4 === 3
-      ? ['V312', '--target', 'targets/postgres/job-checks-try-lock.ts', '--store', 'postgres']
-      : ['V310', '--target', 'targets/redis/ioredis/lock-correct.ts'],
+    args:
+      i % 4 === 3
+        ? ['V312', '--target', 'targets/postgres/job-checks-try-lock.ts', '--store', 'postgres']
+        : ['V310', '--target', 'targets/redis/ioredis/lock-correct.ts'],
     afterMs: Math.floor(Math.random() * 4000),
     group: i % 2 === 0,
   }));
@@ -75,7 +82,8 @@ test(`SIGINT through npm run oracle at ${INSTANTS} random instants leaves nothin
   // So too a segment another test file's Postgres holds for a moment (its postmaster killed by a
   // store fault, the segment removed by its harness as it stops): a leak stays, and fails below.
   const deadline = Date.now() + 30_000;
-  while ((tagged().length || orphanedSegments(segmentsBefore).length) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  while ((tagged().length || orphanedSegments(segmentsBefore).length) && Date.now() < deadline)
+    await new Promise((r) => setTimeout(r, 100));
   expect(tagged()).toEqual([]);
   expect(readdirSync(tmp).filter((f) => f.startsWith('lock-oracles-') && f !== 'lock-oracles-cache')).toEqual([]);
   expect(orphanedSegments(segmentsBefore)).toEqual([]);
@@ -85,15 +93,27 @@ test(`SIGINT through npm run oracle at ${INSTANTS} random instants leaves nothin
 });
 
 test('a SIGINT before anything started ends the command as interrupted (exit 130), not killed by the signal', async () => {
-  // The handlers the CLI installs on its first line (src/cleanup.ts handleInterrupts); this process
+  // The handlers the CLI installs on its first line (src/process/cleanup.ts handleInterrupts); this process
   // then waits, as the CLI does while it checks a request, with nothing started.
-  const waiting = execa(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', [
-    "import { handleInterrupts } from './src/cleanup.ts';",
-    'handleInterrupts();',
-    "console.log('ready');",
-    'setInterval(() => {}, 1000);',
-  ].join('\n')], { reject: false, timeout: 60_000 });
-  await new Promise<void>((resolve) => waiting.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes('ready') && resolve()));
+  const waiting = execa(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      '--input-type=module',
+      '-e',
+      [
+        "import { handleInterrupts } from './src/cleanup.ts';",
+        'handleInterrupts();',
+        "console.log('ready');",
+        'setInterval(() => {}, 1000);',
+      ].join('\n'),
+    ],
+    { reject: false, timeout: 60_000 },
+  );
+  await new Promise<void>((resolve) =>
+    waiting.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes('ready') && resolve()),
+  );
   process.kill(waiting.pid!, 'SIGINT');
   const result = await waiting;
   expect(result.signal ?? null).toBeNull();

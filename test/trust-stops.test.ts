@@ -9,7 +9,7 @@ import { execa } from 'execa';
 import { linkSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runOracle } from '../src/run-oracle.ts';
+import { runOracle } from '../src/run/run-oracle.ts';
 import { writeFileAtomic } from '../src/report/safe-write.ts';
 
 const hang = (name: string) => `test/fixtures/targets/hang/${name}.ts`;
@@ -18,11 +18,31 @@ const DEADLINE_MS = 15_000;
 
 describe('a run that would hang ends at its deadline as ERROR, naming what was pending', () => {
   test.concurrent.each([
-    ['a target whose import never settles', 'V310', 'import-never-settles', /holder A: loading the target \(its import has not settled\)/],
-    ['a write() that never settles', 'V318', 'write-never-settles', /holder A: write\(\) has not returned|loading the target/],
-    ['a schedule() that never settles', 'V319', 'schedule-never-settles', /schedule\(\) has not returned|loading the target/],
+    [
+      'a target whose import never settles',
+      'V310',
+      'import-never-settles',
+      /holder A: loading the target \(its import has not settled\)/,
+    ],
+    [
+      'a write() that never settles',
+      'V318',
+      'write-never-settles',
+      /holder A: write\(\) has not returned|loading the target/,
+    ],
+    [
+      'a schedule() that never settles',
+      'V319',
+      'schedule-never-settles',
+      /schedule\(\) has not returned|loading the target/,
+    ],
     // The spinning holder answers nothing more: whichever request was in flight is named.
-    ['a scheduler that busy-loops', 'V319', 'schedule-busy-loop', /(schedule\(\)|clock [\w-]+) has not returned|loading the target/],
+    [
+      'a scheduler that busy-loops',
+      'V319',
+      'schedule-busy-loop',
+      /(schedule\(\)|clock [\w-]+) has not returned|loading the target/,
+    ],
   ])('%s', async (_name, oracle, fixture, pending) => {
     const began = performance.now();
     const record = await runOracle({ oracle, target: hang(fixture), deadlineMs: DEADLINE_MS });
@@ -52,16 +72,30 @@ describe('evidence is written atomically', () => {
 });
 
 describe('a report dir that cannot take evidence is refused before the run', () => {
-  const cli = (args: string[]) => execa('npx', ['tsx', 'src/cli.ts', ...args], { reject: false, timeout: 90_000 });
+  const cli = (args: string[]) => execa('npx', ['tsx', 'src/cli/main.ts', ...args], { reject: false, timeout: 90_000 });
   test.concurrent.each([
-    ['a file', () => {
-      const file = join(mkdtempSync(join(tmpdir(), 'report-file-')), 'not-a-dir');
-      writeFileSync(file, '');
-      return file;
-    }, /--report-dir: cannot write evidence under .*not-a-dir/],
-    ['a path under /proc (recursive mkdir would spin there)', () => '/proc/lock-oracles-report/x', /--report-dir: cannot write evidence under \/proc\/lock-oracles-report\/x/],
+    [
+      'a file',
+      () => {
+        const file = join(mkdtempSync(join(tmpdir(), 'report-file-')), 'not-a-dir');
+        writeFileSync(file, '');
+        return file;
+      },
+      /--report-dir: cannot write evidence under .*not-a-dir/,
+    ],
+    [
+      'a path under /proc (recursive mkdir would spin there)',
+      () => '/proc/lock-oracles-report/x',
+      /--report-dir: cannot write evidence under \/proc\/lock-oracles-report\/x/,
+    ],
   ])('%s', async (_name, dir, message) => {
-    const { exitCode, stderr } = await cli(['V310', '--target', 'targets/redis/ioredis/lock-correct.ts', '--report-dir', dir()]);
+    const { exitCode, stderr } = await cli([
+      'V310',
+      '--target',
+      'targets/redis/ioredis/lock-correct.ts',
+      '--report-dir',
+      dir(),
+    ]);
     expect(exitCode).toBe(2);
     expect(stderr).toMatch(message);
     expect(stderr).not.toMatch(/starting a scratch/);

@@ -1,6 +1,6 @@
 /** Why a run's evidence is INCONCLUSIVE: the preconditions it says did not hold. */
-import type { Check } from '../src/oracle.ts';
-import type { EvidenceRecord } from '../src/evidence.ts';
+import type { Check } from '../src/core/judgement.ts';
+import type { EvidenceRecord } from '../src/report/evidence.ts';
 
 /** The preconditions that did not hold. */
 export const unmetChecks = (record: EvidenceRecord): Check[] => record.preconditions.filter((c) => !c.held);

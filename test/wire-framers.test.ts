@@ -29,7 +29,12 @@ function feed(make: () => Framer, chunks: Buffer[]): Shape[] {
 function expectSameAtEveryCut(make: () => Framer, stream: Buffer): Shape[] {
   const whole = feed(make, [stream]);
   expect(whole.map((m) => m.bytes).join('')).toBe(stream.toString('hex'));
-  expect(feed(make, [...stream].map((byte) => Buffer.from([byte])))).toEqual(whole);
+  expect(
+    feed(
+      make,
+      [...stream].map((byte) => Buffer.from([byte])),
+    ),
+  ).toEqual(whole);
   for (let cut = 1; cut < stream.length; cut++) {
     expect(feed(make, [stream.subarray(0, cut), stream.subarray(cut)])).toEqual(whole);
   }
@@ -54,14 +59,18 @@ describe('RESP request framer', () => {
   it('recognises an EVALSHA by the body of a script it saw, or by the SHA of a literal body', () => {
     const body = "return redis.call('pexpire', KEYS[1], ARGV[2])";
     const framer = new RespRequestFramer();
-    const [load, call] = framer.push(Buffer.concat([resp('SCRIPT', 'LOAD', body), resp('EVALSHA', sha1(body), '1', 'k', 't', '100')]));
+    const [load, call] = framer.push(
+      Buffer.concat([resp('SCRIPT', 'LOAD', body), resp('EVALSHA', sha1(body), '1', 'k', 't', '100')]),
+    );
     expect(load!.command?.sha).toBe(sha1(body));
     expect(call!.command?.script).toBe(body);
     expect(matchesPattern(call!.command!, { script: /pexpire/ })).toBe(true);
     const unseen = "return redis.call('del', KEYS[1])";
     const [blind] = new RespRequestFramer().push(resp('EVALSHA', sha1(unseen), '1', 'k'));
     expect(matchesPattern(blind!.command!, { script: unseen })).toBe(true);
-    expect(matchesPattern(blind!.command!, { command: ['EVAL', 'EVALSHA'], script: "return redis.call('get', KEYS[1])" })).toBe(false);
+    expect(
+      matchesPattern(blind!.command!, { command: ['EVAL', 'EVALSHA'], script: "return redis.call('get', KEYS[1])" }),
+    ).toBe(false);
   });
 
   it('passes bytes through unparsed, and says why, when the stream is not RESP requests', () => {

@@ -3,8 +3,8 @@
  * the evidence shows the wire fault: which holder and connection, which command, from when to when.
  */
 import { describe, expect, test } from 'vitest';
-import type { EvidenceRecord } from '../src/evidence.ts';
-import { runOracle } from '../src/run-oracle.ts';
+import type { EvidenceRecord } from '../src/report/evidence.ts';
+import { runOracle } from '../src/run/run-oracle.ts';
 
 // 10 runs keep this file near the time budget; scripts/bench-wire-holds.ts runs 20 and records the rate in docs/benchmarks.md.
 const RUNS = 10;

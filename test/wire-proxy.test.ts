@@ -95,7 +95,13 @@ describe('wire proxy on redis', () => {
     expect(await del).toBe(1); // A's DEL removed B's key: it arrived after B's SET
     expect(await after).toBeNull();
     const [record] = proxy.records();
-    expect(record).toMatchObject({ kind: 'hold', holder: 'A', command: 'DEL hold:k', connections: [held.connection], commandsAffected: 2 });
+    expect(record).toMatchObject({
+      kind: 'hold',
+      holder: 'A',
+      command: 'DEL hold:k',
+      connections: [held.connection],
+      commandsAffected: 2,
+    });
     expect(record!.fromMs).toBe(held.atMs);
     expect(record!.toMs).toBeGreaterThanOrEqual(record!.fromMs!);
   });
@@ -199,11 +205,17 @@ describe('wire proxy on redis', () => {
     order.push('lift');
     blackhole.lift();
     await set;
-    await new Promise<void>((resolve) => (order.includes('message hello') ? resolve() : subscriber.once('message', () => resolve())));
+    await new Promise<void>((resolve) =>
+      order.includes('message hello') ? resolve() : subscriber.once('message', () => resolve()),
+    );
     expect(order[0]).toBe('lift');
     expect(order).toEqual(expect.arrayContaining(['reply OK', 'message hello']));
     expect(await direct.get('bh:key')).toBe('1');
-    expect(proxy.records()[0]).toMatchObject({ kind: 'blackhole', commandsAffected: 1, sampleCommands: [expect.stringContaining('SET bh:key 1')] });
+    expect(proxy.records()[0]).toMatchObject({
+      kind: 'blackhole',
+      commandsAffected: 1,
+      sampleCommands: [expect.stringContaining('SET bh:key 1')],
+    });
   });
 
   it('a gate, closed and opened again under one record, holds each command (a new connection too) until opened', async () => {
@@ -293,15 +305,24 @@ describe('wire proxy on postgres', () => {
       await b.connect();
       await a.query('SELECT pg_advisory_lock(7)');
       const hold = proxy.hold({ text: 'pg_advisory_unlock' });
-      const unlock = protocol === 'simple' ? a.query('SELECT pg_advisory_unlock(7) AS ok') : a.query('SELECT pg_advisory_unlock($1) AS ok', [7]);
+      const unlock =
+        protocol === 'simple'
+          ? a.query('SELECT pg_advisory_unlock(7) AS ok')
+          : a.query('SELECT pg_advisory_unlock($1) AS ok', [7]);
       const held = await hold.reached;
-      expect(held.command).toMatchObject({ name: protocol === 'simple' ? 'Query' : 'Bind', args: protocol === 'simple' ? [] : ['7'] });
+      expect(held.command).toMatchObject({
+        name: protocol === 'simple' ? 'Query' : 'Bind',
+        args: protocol === 'simple' ? [] : ['7'],
+      });
       expect((await b.query('SELECT pg_try_advisory_lock(7) AS got')).rows[0].got).toBe(false);
       hold.release();
       expect((await unlock).rows[0].ok).toBe(true);
       expect((await b.query('SELECT pg_try_advisory_lock(7) AS got')).rows[0].got).toBe(true);
       await b.query('SELECT pg_advisory_unlock_all()');
-      expect(proxy.records()[0]).toMatchObject({ kind: 'hold', command: expect.stringContaining('pg_advisory_unlock') });
+      expect(proxy.records()[0]).toMatchObject({
+        kind: 'hold',
+        command: expect.stringContaining('pg_advisory_unlock'),
+      });
     });
   }
 

@@ -4,7 +4,9 @@ import { localDate, localTime, parseZoneDays } from '../scenarios/zone-days.ts';
 
 describe('parseZoneDays', () => {
   it('finds local midnights and the length of transition days, in time order', () => {
-    const days = parseZoneDays('Europe/Berlin:2025-10-26,America/New_York:2025-03-09,Europe/Berlin:2025-03-30,Europe/Berlin:2025-06-01');
+    const days = parseZoneDays(
+      'Europe/Berlin:2025-10-26,America/New_York:2025-03-09,Europe/Berlin:2025-03-30,Europe/Berlin:2025-06-01',
+    );
     expect(days.map((d) => `${d.zone} ${d.date} ${(d.endMs - d.startMs) / 3_600_000}h`)).toEqual([
       'America/New_York 2025-03-09 23h',
       'Europe/Berlin 2025-03-30 23h',

@@ -9,7 +9,7 @@
  *   write, so it could not have let go and re-taken it in between). Anything else (a lease in a
  *   table the harness was not told about) cannot be read: the window is unknown.
  */
-import type { Scenario } from '../../src/scenario.ts';
+import type { Scenario } from '../../src/oracle/scenario.ts';
 import { speaksRedis } from '../../src/stores/types.ts';
 import { isLeaseRow } from '../../src/stores/store-location.ts';
 import { describeLocks, observeAdvisoryLocks, observeLeaseRow } from '../../scenarios/pg-observe.ts';
@@ -41,7 +41,11 @@ export async function readBLease(s: Scenario): Promise<() => Promise<BLease>> {
     const readAt = s.now();
     const after = await bSessions("A's job ended, B still held at its first write");
     const kept = after.find((l) => atFirst.some((f) => f.pid === l.pid));
-    if (kept) return { until: readAt, how: `by pg_locks: B's session ${kept.pid} held its advisory lock at B's first write and still after A's job ended` };
+    if (kept)
+      return {
+        until: readAt,
+        how: `by pg_locks: B's session ${kept.pid} held its advisory lock at B's first write and still after A's job ended`,
+      };
     return {
       why:
         `B's lock cannot be shown live at A's writes: pg_locks showed B holding ${describeLocks(atFirst)} at B's first write and ${describeLocks(after)} after A's job ended, ` +

@@ -4,13 +4,13 @@
  * it waits; the harness reads pg_locks. A pool that hands the lock's idle connection to the
  * parallel query runs the unlock on another session, where it misses, and the lock stays.
  */
-import { nothingProven, firstLine } from '../../src/oracle.ts';
-import type { Check, Judgement } from '../../src/oracle.ts';
+import { nothingProven, firstLine } from '../../src/core/judgement.ts';
+import type { Check, Judgement } from '../../src/core/judgement.ts';
 import { throwIfTargetThrew, type CallOutcome } from '../../src/holder/holder.ts';
 import { PgGate } from '../../scenarios/pg-gate.ts';
 import { describeLocks, observeAdvisoryLocks, observeSessions, postgresUrl } from '../../scenarios/pg-observe.ts';
 import { holderApplication, urlForHolder, type AdvisoryLock, type ClientSession } from '../../scenarios/pg-probe.ts';
-import type { Scenario } from '../../src/scenario.ts';
+import type { Scenario } from '../../src/oracle/scenario.ts';
 import type { V314Params } from './params.ts';
 
 export async function playPool(s: Scenario, p: V314Params): Promise<Judgement> {
@@ -35,21 +35,31 @@ export async function playPool(s: Scenario, p: V314Params): Promise<Judgement> {
   if (!lease || held.length === 0) return judge();
 
   await gate.close();
-  const fault = s.faults.apply('latch', 'A', "parallel query held at a server-side table lock (occupies one of A's pooled connections)", { sql: gate.sql });
+  const fault = s.faults.apply(
+    'latch',
+    'A',
+    "parallel query held at a server-side table lock (occupies one of A's pooled connections)",
+    { sql: gate.sql },
+  );
   let querySettled = false;
   const query = a.call('query', [gate.sql]).finally(() => (querySettled = true));
-  s.progress('a parallel query from A\'s pool waits at the gate; A releases meanwhile');
+  s.progress("a parallel query from A's pool waits at the gate; A releases meanwhile");
   const isGated = (session: ClientSession) =>
     session.application === holderApplication('A') && session.waitEventType === 'Lock' && session.query === gate.sql;
-  await s.waitUntil(async () => {
-    parallel = (await observeSessions(s, 'waiting for the parallel query')).find(isGated);
-    return parallel !== undefined || querySettled;
-  }, p.timeout, 5);
+  await s.waitUntil(
+    async () => {
+      parallel = (await observeSessions(s, 'waiting for the parallel query')).find(isGated);
+      return parallel !== undefined || querySettled;
+    },
+    p.timeout,
+    5,
+  );
   // Nothing had been done to the query but the gate it waits at: a throw before it waited is the target's error.
-  if (!parallel && querySettled) throwIfTargetThrew('A', 'query', await query, 'before it reached the server (nothing had been done to it)');
+  if (!parallel && querySettled)
+    throwIfTargetThrew('A', 'query', await query, 'before it reached the server (nothing had been done to it)');
   const lockSessions = held.map((l) => l.pid);
   preconditions.push({
-    name: 'a parallel query held one of A\'s pooled connections',
+    name: "a parallel query held one of A's pooled connections",
     held: parallel !== undefined,
     detail: parallel
       ? `A's query "${gate.sql}" waited on the server in session ${parallel.pid} (${lockSessions.includes(parallel.pid) ? "the session holding A's lock" : `not the lock's session ${lockSessions.join(', ')}`})`
@@ -59,7 +69,9 @@ export async function playPool(s: Scenario, p: V314Params): Promise<Judgement> {
   if (parallel) {
     release = await s.within(a.release(lease), p.timeout);
     afterRelease = await observeAdvisoryLocks(s, 'after A released');
-    const stillWaiting = (await observeSessions(s, 'after A released')).some((x) => x.pid === parallel!.pid && isGated(x));
+    const stillWaiting = (await observeSessions(s, 'after A released')).some(
+      (x) => x.pid === parallel!.pid && isGated(x),
+    );
     preconditions.push({
       name: "A's release ran while the parallel query held its connection",
       held: release?.ok === true && stillWaiting,
@@ -96,15 +108,18 @@ export async function playPool(s: Scenario, p: V314Params): Promise<Judgement> {
             ? 'no advisory lock was left after A released'
             : `after A's release returned, pg_locks still showed ${describeLocks(leaked)}`,
         offending: leaked.length
-          ? s.history.events().filter((e) => e.kind === 'release' || (e.kind === 'store-observed' && e.detail.label === 'after A released'))
+          ? s.history
+              .events()
+              .filter(
+                (e) => e.kind === 'release' || (e.kind === 'store-observed' && e.detail.label === 'after A released'),
+              )
           : [],
       },
       explanation:
         nothingProven(preconditions) ??
         (leaked.length
-          ? `A took a session advisory lock through its pool (session ${held.map((l) => l.pid).join(', ')}). A parallel query from the same pool then took ${onLockSession ? "that very connection" : 'a pooled connection'} and was held on the server, and A released meanwhile: the unlock ran on another session, where it found no lock (release returned ${JSON.stringify(release?.value)}), and pg_locks still showed ${describeLocks(leaked)}. The lock outlives the work and blocks every other holder until that pooled connection closes.`
+          ? `A took a session advisory lock through its pool (session ${held.map((l) => l.pid).join(', ')}). A parallel query from the same pool then took ${onLockSession ? 'that very connection' : 'a pooled connection'} and was held on the server, and A released meanwhile: the unlock ran on another session, where it found no lock (release returned ${JSON.stringify(release?.value)}), and pg_locks still showed ${describeLocks(leaked)}. The lock outlives the work and blocks every other holder until that pooled connection closes.`
           : `A took the lock, a parallel query from A's pool occupied ${onLockSession ? "the lock's own connection" : 'another pooled connection'} on the server, and A released meanwhile: pg_locks showed no advisory lock afterwards. The lock, its work and its unlock stay on one session (a checked-out client, or a transaction-scoped lock).`),
     };
   }
 }
-

@@ -4,18 +4,22 @@
  * whichever server session ran the statement, and the pooler hands that session to the next
  * client: B's try can land on A's session, where the lock is re-entrant, and succeed.
  */
-import { nothingProven, firstLine } from '../../src/oracle.ts';
-import type { Check, Judgement } from '../../src/oracle.ts';
+import { nothingProven, firstLine } from '../../src/core/judgement.ts';
+import type { Check, Judgement } from '../../src/core/judgement.ts';
 import type { LeaseSummary } from '../../src/holder/holder-protocol.ts';
 import { poolerClients, type PoolerClient } from '../../scenarios/pgbouncer-probe.ts';
 import { describeLocks, observeAdvisoryLocks, observeSessions } from '../../scenarios/pg-observe.ts';
 import { holderApplication, urlForHolder, type AdvisoryLock } from '../../scenarios/pg-probe.ts';
-import type { Scenario } from '../../src/scenario.ts';
+import type { Scenario } from '../../src/oracle/scenario.ts';
 import type { V314Params } from './params.ts';
 
 export async function playPooler(s: Scenario, p: V314Params): Promise<Judgement> {
-  if (s.store.kind !== 'pgbouncer') throw new Error(`V314's pooler scenario runs through PgBouncer, but the store is ${s.store.kind}`);
-  const [a, b] = await Promise.all([s.holder('A', { url: urlForHolder(s.store.url, 'A') }), s.holder('B', { url: urlForHolder(s.store.url, 'B') })]);
+  if (s.store.kind !== 'pgbouncer')
+    throw new Error(`V314's pooler scenario runs through PgBouncer, but the store is ${s.store.kind}`);
+  const [a, b] = await Promise.all([
+    s.holder('A', { url: urlForHolder(s.store.url, 'A') }),
+    s.holder('B', { url: urlForHolder(s.store.url, 'B') }),
+  ]);
   const preconditions: Check[] = [];
   let leaseB: LeaseSummary | null = null;
   let clients: PoolerClient[] = [];
@@ -29,16 +33,24 @@ export async function playPooler(s: Scenario, p: V314Params): Promise<Judgement>
   preconditions.push({
     name: 'A took the lock',
     held: leaseA !== null && held.length > 0,
-    detail: leaseA ? `A's acquire returned a lease; pg_locks on the server showed ${describeLocks(held)}` : 'A was denied on an empty server',
+    detail: leaseA
+      ? `A's acquire returned a lease; pg_locks on the server showed ${describeLocks(held)}`
+      : 'A was denied on an empty server',
   });
   if (!leaseA || held.length === 0) return judge();
 
   s.progress(`A holds the lock through PgBouncer (${p.poolMode} mode); B tries`);
-  const hold = s.faults.apply('latch', 'A', 'interleaving forced: the harness withholds A\'s release while B tries', { poolMode: p.poolMode });
+  const hold = s.faults.apply('latch', 'A', "interleaving forced: the harness withholds A's release while B tries", {
+    poolMode: p.poolMode,
+  });
   leaseB = await b.acquire();
-  bSessions = (await observeSessions(s, "after B's attempt")).filter((x) => x.application === holderApplication('B')).map((x) => x.pid);
+  bSessions = (await observeSessions(s, "after B's attempt"))
+    .filter((x) => x.application === holderApplication('B'))
+    .map((x) => x.pid);
   await observeAdvisoryLocks(s, "after B's attempt");
-  clients = (await poolerClients(s.store.url)).filter((c) => [holderApplication('A'), holderApplication('B')].includes(c.application));
+  clients = (await poolerClients(s.store.url)).filter((c) =>
+    [holderApplication('A'), holderApplication('B')].includes(c.application),
+  );
   const distinct = new Set(clients.map((c) => c.application)).size === 2;
   preconditions.push({
     name: 'A and B were two distinct clients of the pooler',
@@ -61,7 +73,9 @@ export async function playPooler(s: Scenario, p: V314Params): Promise<Judgement>
       held: releaseA.ok && later !== null && otherSession,
       detail:
         `B's attempt ran on server session(s) ${bSessions.join(', ') || 'unseen'}, A's lock was held by session ${lockSessions.join(', ')}; ` +
-        (later ? 'B took the lock once A had released it' : `B was still denied after A released${releaseA.ok ? '' : ` (A's release threw: ${firstLine(releaseA.error)})`}`),
+        (later
+          ? 'B took the lock once A had released it'
+          : `B was still denied after A released${releaseA.ok ? '' : ` (A's release threw: ${firstLine(releaseA.error)})`}`),
     });
     if (later) await b.release(later);
   }
@@ -96,9 +110,10 @@ export async function playPooler(s: Scenario, p: V314Params): Promise<Judgement>
               ? `PgBouncer ran B's statement on server session ${bSessions.join(', ')}, the very session that holds A's lock; a session lock is re-entrant, so Postgres granted it. `
               : "B's statement ran on a server session that did not see A's lock. ") +
             'Both holders believed they held the lock at once.' +
-            (leftAfterAll.length ? ` After both released and disconnected, pg_locks still showed ${describeLocks(leftAfterAll)}.` : '')
+            (leftAfterAll.length
+              ? ` After both released and disconnected, pg_locks still showed ${describeLocks(leftAfterAll)}.`
+              : '')
           : `A held the lock through PgBouncer in ${p.poolMode} mode; B's attempt ran on server session ${bSessions.join(', ')}, not A's (${lockSessions.join(', ')}), and was denied; B took the lock once A released it. The lock is tied to a session the pooler does not share (a transaction-scoped lock, or session pooling).`),
     };
   }
 }
-

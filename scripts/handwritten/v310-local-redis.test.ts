@@ -18,6 +18,6 @@ afterAll(async () => {
   await server.catch(() => undefined);
 });
 
-test('a bare DEL release deletes the next holder\'s lock', async () => {
+test("a bare DEL release deletes the next holder's lock", async () => {
   await bareDelReleaseDeletesTheNextHoldersLock(`redis://127.0.0.1:${port}`);
 });

@@ -27,12 +27,14 @@ class OnHostNetwork extends RedisContainer {
 
 beforeAll(async () => {
   const image = process.env.LOCK_ORACLES_REDIS_IMAGE ?? 'lock-oracles/redis-server:local';
-  redis = await new OnHostNetwork(image).withCommand(['redis-server', '--port', String(port), '--bind', '127.0.0.1', '--save', '']).start();
+  redis = await new OnHostNetwork(image)
+    .withCommand(['redis-server', '--port', String(port), '--bind', '127.0.0.1', '--save', ''])
+    .start();
 });
 afterAll(async () => {
   await redis?.stop();
 });
 
-test('a bare DEL release deletes the next holder\'s lock', async () => {
+test("a bare DEL release deletes the next holder's lock", async () => {
   await bareDelReleaseDeletesTheNextHoldersLock(`redis://127.0.0.1:${port}`);
 });

@@ -5,8 +5,8 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
-import { INSTALLED, REPO_ROOT } from '../invocation.ts';
-import { pointLabel, type Schedule } from './types.ts';
+import { INSTALLED, REPO_ROOT } from '../core/invocation.ts';
+import { pointLabel, type Schedule } from '../oracle/explore-point.ts';
 
 export function emitTest(file: string, schedule: Schedule): string {
   const path = resolve(file);

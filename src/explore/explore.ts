@@ -8,17 +8,27 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { combineVerdicts, type EvidenceRecord } from '../evidence.ts';
+import { combineVerdicts, type EvidenceRecord } from '../report/evidence.ts';
 import { writeRunReport } from '../report/write-report.ts';
-import type { Judgement } from '../oracle.ts';
-import { COMMAND } from '../invocation.ts';
-import { optionName } from '../params.ts';
-import { loadOracle, UsageError } from '../registry.ts';
-import { runOracle, type RunRequest } from '../run-oracle.ts';
-import { defaultJobs, runPool, sharedSlots, type Slots } from '../run-pool.ts';
-import { defaultSelect } from './spec.ts';
-import { Tracer } from './tracer.ts';
-import { boundaryLabel, FAULTS_BY_KIND, pointLabel, type Boundary, type ExplorationRecord, type ExploredPoint, type ExplorePoint, type Schedule } from './types.ts';
+import type { Judgement } from '../core/judgement.ts';
+import { COMMAND } from '../core/invocation.ts';
+import { optionName } from '../core/params.ts';
+import { loadOracle } from '../run/registry.ts';
+import { UsageError } from '../core/errors.ts';
+import { runOracle, type RunRequest } from '../run/run-oracle.ts';
+import { defaultJobs, runPool, sharedSlots, type Slots } from '../run/run-pool.ts';
+import { defaultSelect } from '../oracle/explore-spec.ts';
+import { Tracer } from '../oracle/tracer.ts';
+import {
+  boundaryLabel,
+  FAULTS_BY_KIND,
+  pointLabel,
+  type Boundary,
+  type ExplorationRecord,
+  type ExploredPoint,
+  type ExplorePoint,
+  type Schedule,
+} from '../oracle/explore-point.ts';
 
 export const DEFAULT_MAX_POINTS = 64;
 
@@ -49,21 +59,39 @@ export async function explore(request: ExploreRequest): Promise<ExploreResult> {
   const progress = request.progress ?? (() => undefined);
   const oracle = await loadOracle(request.oracle);
   const spec = oracle.explore;
-  if (!spec) throw new UsageError(`${oracle.id} cannot be explored yet (\`${COMMAND} list --json\` says which oracles support --explore)`);
+  if (!spec)
+    throw new UsageError(
+      `${oracle.id} cannot be explored yet (\`${COMMAND} list --json\` says which oracles support --explore)`,
+    );
   const given = request.params ?? {};
   for (const [name, value] of Object.entries(spec.params)) {
     if (given[name] !== undefined && String(given[name]) !== String(value)) {
-      throw new UsageError(`${oracle.id} --explore runs every point with ${optionName(name)} ${value} (the flow that lands a point); drop ${optionName(name)} ${String(given[name])}`);
+      throw new UsageError(
+        `${oracle.id} --explore runs every point with ${optionName(name)} ${value} (the flow that lands a point); drop ${optionName(name)} ${String(given[name])}`,
+      );
     }
   }
   const params = { ...given, ...spec.params };
   const slots = request.slots ?? sharedSlots(request.jobs ?? defaultJobs());
   const jobs = slots.size;
-  const base = { oracle: oracle.id, target: request.target, params, ...(request.store ? { store: request.store } : {}), ...(request.runtime ? { runtime: request.runtime } : {}) };
+  const base = {
+    oracle: oracle.id,
+    target: request.target,
+    params,
+    ...(request.store ? { store: request.store } : {}),
+    ...(request.runtime ? { runtime: request.runtime } : {}),
+  };
 
   progress(`tracing A's ${spec.part} alone, through its wire proxy`);
   const tracer = new Tracer();
-  const traced = await slots(() => runOracle({ ...base, holders: ['A'], progress: () => undefined, play: async (s, p) => traceJudgement(await spec.trace(s, tracer, p as never), tracer) }));
+  const traced = await slots(() =>
+    runOracle({
+      ...base,
+      holders: ['A'],
+      progress: () => undefined,
+      play: async (s, p) => traceJudgement(await spec.trace(s, tracer, p as never), tracer),
+    }),
+  );
   const traceMs = traced.timing.wallMs;
   const inPart = tracer.boundaries.filter((b) => b.part === spec.part);
   const chosen = traced.verdict === 'ERROR' ? [] : (spec.select ?? defaultSelect)(inPart);
@@ -71,12 +99,16 @@ export async function explore(request: ExploreRequest): Promise<ExploreResult> {
   const all: ExplorePoint[] = chosen.flatMap((boundary) =>
     spec.faults
       .filter((f) => FAULTS_BY_KIND[boundary.kind].includes(f))
-      .flatMap((fault) => schedules.map((schedule) => ({ boundary, fault, ...(Object.keys(schedule).length ? { schedule } : {}) }))),
+      .flatMap((fault) =>
+        schedules.map((schedule) => ({ boundary, fault, ...(Object.keys(schedule).length ? { schedule } : {}) })),
+      ),
   );
   const maxPoints = request.maxPoints ?? DEFAULT_MAX_POINTS;
   const points = all.slice(0, maxPoints);
   const skipped = all.slice(maxPoints).map(pointLabel);
-  progress(`A's ${spec.part}: ${inPart.map(boundaryLabel).join(', ') || 'nothing'}; ${points.length} point(s)${skipped.length ? `, ${skipped.length} skipped (--max-points ${maxPoints})` : ''}, ${jobs} at a time`);
+  progress(
+    `A's ${spec.part}: ${inPart.map(boundaryLabel).join(', ') || 'nothing'}; ${points.length} point(s)${skipped.length ? `, ${skipped.length} skipped (--max-points ${maxPoints})` : ''}, ${jobs} at a time`,
+  );
 
   let done = 0;
   let failedAt = Infinity;
@@ -84,7 +116,12 @@ export async function explore(request: ExploreRequest): Promise<ExploreResult> {
   const ran = await runPool(points, Math.max(1, points.length), (point, index) =>
     slots(async () => {
       if (request.firstFail && index > failedAt) return undefined;
-      const record = await runOracle({ ...base, params: { ...params, ...point.schedule }, point, progress: () => undefined });
+      const record = await runOracle({
+        ...base,
+        params: { ...params, ...point.schedule },
+        point,
+        progress: () => undefined,
+      });
       if (record.verdict === 'FAIL') failedAt = Math.min(failedAt, index);
       progress(`point ${++done}/${points.length} ${pointLabel(point)}: ${record.verdict}`);
       return { point, record };
@@ -104,7 +141,12 @@ export async function explore(request: ExploreRequest): Promise<ExploreResult> {
     wallMs: record.timing.wallMs,
     runId: record.runId,
   }));
-  const verdict = traced.verdict === 'ERROR' ? 'ERROR' : runs.length ? combineVerdicts(runs.map((r) => r.record.verdict)) : 'INCONCLUSIVE';
+  const verdict =
+    traced.verdict === 'ERROR'
+      ? 'ERROR'
+      : runs.length
+        ? combineVerdicts(runs.map((r) => r.record.verdict))
+        : 'INCONCLUSIVE';
   // Points run in boundary order, smallest fault first: the first failing one is the minimal schedule.
   const minimal = runs.find((r) => r.record.verdict === 'FAIL');
   const shown = minimal ?? runs.find((r) => r.record.verdict === verdict) ?? runs[0];
@@ -153,13 +195,18 @@ export function writeExploreReport(result: ExploreResult, reportDir: string): st
 
 /** Every combination of the dimensions' values ([{}] when there are none). */
 function combinations(dimensions: Record<string, readonly string[]>): Array<Record<string, string>> {
-  return Object.entries(dimensions).reduce<Array<Record<string, string>>>((acc, [name, values]) => acc.flatMap((c) => values.map((v) => ({ ...c, [name]: v }))), [{}]);
+  return Object.entries(dimensions).reduce<Array<Record<string, string>>>(
+    (acc, [name, values]) => acc.flatMap((c) => values.map((v) => ({ ...c, [name]: v }))),
+    [{}],
+  );
 }
 
 /** The trace is not judged; it only has to have run. */
 function traceJudgement(_: void, tracer: Tracer): Judgement {
   return {
-    preconditions: [{ name: "A's part ran alone", held: true, detail: `${tracer.boundaries.length} boundaries recorded` }],
+    preconditions: [
+      { name: "A's part ran alone", held: true, detail: `${tracer.boundaries.length} boundaries recorded` },
+    ],
     property: { name: 'trace', held: true, detail: 'not judged', offending: [] },
     counts: { boundaries: tracer.boundaries.length },
     explanation: "A's part ran alone, traced.",
@@ -168,24 +215,41 @@ function traceJudgement(_: void, tracer: Tracer): Judgement {
 
 /** One sentence: why this point got its verdict. */
 function reasonOf(record: EvidenceRecord): string {
-  if (record.verdict === 'INCONCLUSIVE') return record.preconditions.filter((c) => !c.held).map((c) => `${c.name}: no — ${c.detail}`).join('; ');
+  if (record.verdict === 'INCONCLUSIVE')
+    return record.preconditions
+      .filter((c) => !c.held)
+      .map((c) => `${c.name}: no — ${c.detail}`)
+      .join('; ');
   if (record.verdict === 'ERROR') return record.explanation.split('\n')[0] ?? '';
   return record.property?.detail ?? record.explanation;
 }
 
-function summarize(x: ExplorationRecord, part: string, traced: EvidenceRecord, minimal: EvidenceRecord | undefined, inPart: readonly Boundary[]): string {
+function summarize(
+  x: ExplorationRecord,
+  part: string,
+  traced: EvidenceRecord,
+  minimal: EvidenceRecord | undefined,
+  inPart: readonly Boundary[],
+): string {
   const n = x.points.length;
   const plural = (k: number, word: string) => `${k} ${word}${k === 1 ? '' : 's'}`;
   const others = new Set(x.points.map((p) => JSON.stringify(p.schedule ?? {}))).size;
   const bs = `${x.boundaries} ${x.boundaries === 1 ? 'boundary' : 'boundaries'}`;
   const shape =
-    (n === x.boundaries * x.faults.length * others ? `${bs} × ${plural(x.faults.length, 'fault')}` : `${bs}, each with the faults that apply to it`) +
+    (n === x.boundaries * x.faults.length * others
+      ? `${bs} × ${plural(x.faults.length, 'fault')}`
+      : `${bs}, each with the faults that apply to it`) +
     (others > 1 ? ` × ${others} schedules of the other holders` : '');
   const schedules = plural(n, 'schedule');
   const skipped =
-    (x.skipped.length ? ` ${x.skipped.length} point(s) beyond --max-points were not run: ${x.skipped.join('; ')}.` : '') +
-    (x.notStarted?.length ? ` ${x.notStarted.length} later point(s) were not started once one had failed (--first-fail): ${x.notStarted.join('; ')}.` : '');
-  if (x.verdict === 'ERROR' && traced.verdict === 'ERROR') return `Tracing A's ${part} alone broke, so nothing was explored: ${traced.explanation}`;
+    (x.skipped.length
+      ? ` ${x.skipped.length} point(s) beyond --max-points were not run: ${x.skipped.join('; ')}.`
+      : '') +
+    (x.notStarted?.length
+      ? ` ${x.notStarted.length} later point(s) were not started once one had failed (--first-fail): ${x.notStarted.join('; ')}.`
+      : '');
+  if (x.verdict === 'ERROR' && traced.verdict === 'ERROR')
+    return `Tracing A's ${part} alone broke, so nothing was explored: ${traced.explanation}`;
   if (n === 0) {
     return (
       `Nothing to explore: when A ran alone its ${part} sent no store command on the lock key, reached no seam and made no write ` +
@@ -201,7 +265,8 @@ function summarize(x: ExplorationRecord, part: string, traced: EvidenceRecord, m
       skipped
     );
   }
-  if (x.verdict === 'PASS') return `No violation in ${schedules} (${shape} of A's ${part}); every fault landed and the property held at each.${skipped}`;
+  if (x.verdict === 'PASS')
+    return `No violation in ${schedules} (${shape} of A's ${part}); every fault landed and the property held at each.${skipped}`;
   const notPass = x.points.filter((p) => p.verdict !== 'PASS');
   return (
     `${notPass.length} of ${schedules} (${shape}) gave no answer (${notPass.map((p) => `${p.label}: ${p.verdict}`).join('; ')}); ` +

@@ -3,18 +3,20 @@
  * exactly that point again — on the target it was found on, or on another (the fixed code).
  */
 import { readFileSync } from 'node:fs';
-import type { EvidenceRecord } from '../evidence.ts';
-import { UsageError } from '../registry.ts';
-import { runOracle } from '../run-oracle.ts';
+import type { EvidenceRecord } from '../report/evidence.ts';
+import { UsageError } from '../core/errors.ts';
+import { runOracle } from '../run/run-oracle.ts';
 import type { RuntimeChoice } from '../stores/start-store.ts';
-import { FAULT_ORDER, type Schedule } from './types.ts';
+import { FAULT_ORDER, type Schedule } from '../oracle/explore-point.ts';
 
 export function readSchedule(path: string): Schedule {
   let parsed: unknown;
   try {
     parsed = JSON.parse(readFileSync(path, 'utf8'));
   } catch (error) {
-    throw new UsageError(`cannot read the schedule "${path}": ${(error as Error).message} (give the schedule.json an --explore run wrote)`);
+    throw new UsageError(
+      `cannot read the schedule "${path}": ${(error as Error).message} (give the schedule.json an --explore run wrote)`,
+    );
   }
   const s = parsed as Partial<Schedule>;
   const problems = [
@@ -22,7 +24,9 @@ export function readSchedule(path: string): Schedule {
     typeof s.oracle === 'string' ? '' : 'no oracle',
     typeof s.target === 'string' ? '' : 'no target',
     typeof s.params === 'object' && s.params !== null ? '' : 'no params',
-    typeof s.boundary?.part === 'string' && typeof s.boundary.name === 'string' && Number.isInteger(s.boundary.nth) ? '' : 'no boundary (part, name, nth)',
+    typeof s.boundary?.part === 'string' && typeof s.boundary.name === 'string' && Number.isInteger(s.boundary.nth)
+      ? ''
+      : 'no boundary (part, name, nth)',
     FAULT_ORDER.includes(s.fault as never) ? '' : `fault is not one of ${FAULT_ORDER.join(', ')}`,
   ].filter(Boolean);
   if (problems.length) throw new UsageError(`"${path}" is not a schedule: ${problems.join('; ')}`);

@@ -48,7 +48,11 @@ export interface SimulatedClock {
   now(): number;
   /** When the next fake timer is due, or null. */
   nextTimerAt(): number | null;
-  advanceTo(toMs: number, settleTimeoutMs: number, options?: { maxFires?: number; untilWork?: boolean }): Promise<AdvanceResult>;
+  advanceTo(
+    toMs: number,
+    settleTimeoutMs: number,
+    options?: { maxFires?: number; untilWork?: boolean },
+  ): Promise<AdvanceResult>;
   /** Let the work left at the current instant (advanceTo with untilWork) settle, at most settleTimeoutMs real. */
   settle(settleTimeoutMs: number): Promise<{ work: number; settled: boolean; nowMs: number }>;
   uninstall(): void;
@@ -130,7 +134,8 @@ function installSimulatedClock(startMs: number): SimulatedClock {
         work += created;
         // untilWork: the first instant that starts work is where the harness must catch the store
         // up; its work is left for a later settle (the harness holds its store commands meanwhile).
-        if (untilWork && created > 0) return { fired, work, settled, nowMs: clock.now, budgetSpent: fired >= maxFires, workLeft: true };
+        if (untilWork && created > 0)
+          return { fired, work, settled, nowMs: clock.now, budgetSpent: fired >= maxFires, workLeft: true };
         const after = await settleWork(settleTimeoutMs);
         work += after.work;
         settled &&= after.settled;
@@ -199,6 +204,7 @@ function wall(op: string): WallClock {
 }
 
 function simulated(op: string): SimulatedClock {
-  if (installed?.mode !== 'simulated') throw new Error(`clock "${op}" needs a simulated clock installed first (install-sim)`);
+  if (installed?.mode !== 'simulated')
+    throw new Error(`clock "${op}" needs a simulated clock installed first (install-sim)`);
   return installed;
 }

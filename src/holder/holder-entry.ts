@@ -4,7 +4,15 @@
  * may hold the reply: that is how a latch really blocks this process.
  */
 import { pathToFileURL } from 'node:url';
-import type { EffectDetail, EffectReceipt, Lease, ScheduleHandle, StoreLocation, Target, TargetEnv } from '../../targets/contract.ts';
+import type {
+  EffectDetail,
+  EffectReceipt,
+  Lease,
+  ScheduleHandle,
+  StoreLocation,
+  Target,
+  TargetEnv,
+} from '../../targets/contract.ts';
 import type { DecideReply, FromHolder, HolderInit, InitReply, LeaseSummary, ToHolder } from './holder-protocol.ts';
 
 /** The compiled module to load, this holder's id, and the target as the user named it. */
@@ -43,7 +51,13 @@ function makeEnv(init: HolderInit): TargetEnv {
       const id = nextId++;
       return new Promise<EffectReceipt>((resolve) => {
         pendingEffects.set(id, resolve);
-        void send({ t: 'effect', id, name, detail: JSON.parse(JSON.stringify(detail)) as EffectDetail, at: performance.now() });
+        void send({
+          t: 'effect',
+          id,
+          name,
+          detail: JSON.parse(JSON.stringify(detail)) as EffectDetail,
+          at: performance.now(),
+        });
       });
     },
     seam(name: string) {
@@ -63,8 +77,12 @@ function checkedLocation(location: StoreLocation): StoreLocation {
   const named = (value: unknown) => typeof value === 'string' && value !== '';
   const ok =
     named(location) ||
-    (typeof location === 'object' && location !== null && named(location.key) &&
-      ('field' in location ? named(location.field) : named(location.table) && named(location.keyColumn) && named(location.expiresColumn)));
+    (typeof location === 'object' &&
+      location !== null &&
+      named(location.key) &&
+      ('field' in location
+        ? named(location.field)
+        : named(location.table) && named(location.keyColumn) && named(location.expiresColumn)));
   if (!ok) {
     throw new Error(
       `storeKey(env) returned ${JSON.stringify(location)}: return a key ('lock.' + env.key), { key, field } for a lock kept in a hash field, or { table, keyColumn, key, expiresColumn } for a Postgres lease row`,
@@ -81,7 +99,10 @@ async function decideWrite(target: Target, env: TargetEnv, value: string, existi
   const existing: unknown = existingJson === '' ? null : JSON.parse(existingJson);
   const incoming = target.stamp ? await target.stamp(env, value, existing) : { value, updatedAt: Date.now() };
   const replaces = await target.decide!(incoming, existing);
-  if (typeof replaces !== 'boolean') throw new Error(`decide() returned ${JSON.stringify(replaces)}: return true when incoming replaces existing, false when not`);
+  if (typeof replaces !== 'boolean')
+    throw new Error(
+      `decide() returned ${JSON.stringify(replaces)}: return true when incoming replaces existing, false when not`,
+    );
   return { replaces, incoming: JSON.stringify(incoming ?? null) };
 }
 
@@ -92,7 +113,9 @@ async function call(target: Target, member: string, leaseId: number | undefined,
   if (member === 'acquire') {
     const lease = (await fn.call(target, env)) as Lease | null | false | undefined;
     if (lease === undefined) {
-      throw new Error('acquire() returned undefined: return a lease object when the lock was taken, or null when it was denied');
+      throw new Error(
+        'acquire() returned undefined: return a lease object when the lock was taken, or null when it was denied',
+      );
     }
     if (lease === null || lease === false) return null;
     if (typeof lease !== 'object') {
@@ -133,8 +156,17 @@ async function main(): Promise<void> {
   const reply = (id: number, run: () => Promise<unknown>) => {
     const began = performance.now();
     run().then(
-      (value) => send({ t: 'result', id, ok: true, value: value === undefined ? null : value, began, ended: performance.now() }),
-      (error: unknown) => send({ t: 'result', id, ok: false, error: (error as Error)?.stack ?? String(error), began, ended: performance.now() }),
+      (value) =>
+        send({ t: 'result', id, ok: true, value: value === undefined ? null : value, began, ended: performance.now() }),
+      (error: unknown) =>
+        send({
+          t: 'result',
+          id,
+          ok: false,
+          error: (error as Error)?.stack ?? String(error),
+          began,
+          ended: performance.now(),
+        }),
     );
   };
   // Listen first, then say ready: the harness's first message answers 'ready'.

@@ -6,19 +6,28 @@
 import { existsSync, readFileSync } from 'node:fs';
 import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { compileModule } from '../compile-module.ts';
-import type { History } from '../history.ts';
-import type { Resource } from '../resource.ts';
-import { cleanupProcess } from '../cleanup.ts';
-import { firstLine } from '../text.ts';
-import { waitUntilStopped } from '../stores/process-tree.ts';
-import type { FaultLog, FaultRecord } from '../fault-log.ts';
+import { compileModule } from '../build/compile-module.ts';
+import type { History } from '../core/history.ts';
+import type { Resource } from '../core/resource.ts';
+import { cleanupProcess } from '../process/cleanup.ts';
+import { firstLine } from '../core/judgement.ts';
+import { waitUntilStopped } from '../process/process-tree.ts';
+import type { FaultLog, FaultRecord } from '../core/fault-log.ts';
 import { Latch } from './latch.ts';
 import { spawnHolderProcess } from './holder-command.ts';
 import { takeHolderShell } from './holder-shell.ts';
-import type { FromHolder, HolderInit, HolderSpan, InitReply, LeaseSummary, Scalar, ToHolder } from './holder-protocol.ts';
+import type {
+  FromHolder,
+  HolderInit,
+  HolderSpan,
+  InitReply,
+  LeaseSummary,
+  Scalar,
+  ToHolder,
+} from './holder-protocol.ts';
 import type { StoreLocation } from '../../targets/contract.ts';
 import type { ClockCommand, ClockReply } from './clock-protocol.ts';
+import { TargetCallError } from '../core/errors.ts';
 
 /** connect() and acquire() must come back: a target that blocks there would hang the run. */
 const CALL_DEADLINE_MS = 30_000;
@@ -33,7 +42,7 @@ export interface HolderModules {
 }
 
 /**
- * Compiles the holder entry and the target once (src/compile-module.ts); every holder of a run
+ * Compiles the holder entry and the target once (src/build/compile-module.ts); every holder of a run
  * then starts from the compiled modules in a fresh process. A target that does not compile (a
  * syntax error, an import that resolves nowhere) fails here with esbuild's message.
  */
@@ -82,22 +91,15 @@ export interface HolderExit {
 }
 
 /**
- * A target member failed in a way that makes the run meaningless (e.g. acquire threw): the run
- * ends as ERROR naming it. `when` says why the throw is the target's own error, not an answer the
- * scenario provoked (targets/contract.ts, "When a member throws").
- */
-export class TargetCallError extends Error {
-  constructor(holder: string, member: string, error: string, when?: string) {
-    super(`holder ${holder}: the target's ${member}() threw${when ? ` ${when}` : ''}:\n${error}`);
-    this.name = 'TargetCallError';
-  }
-}
-
-/**
  * Ends the run as ERROR when `outcome` is a throw of the member itself (not a holder that died,
  * which makes the run INCONCLUSIVE instead), `when` naming why nothing in the scenario provoked it.
  */
-export function throwIfTargetThrew(holder: string, member: string, outcome: CallOutcome | undefined, when: string): void {
+export function throwIfTargetThrew(
+  holder: string,
+  member: string,
+  outcome: CallOutcome | undefined,
+  when: string,
+): void {
   if (outcome?.threw) throw new TargetCallError(holder, member, outcome.error ?? '', when);
 }
 
@@ -159,7 +161,10 @@ export class Holder {
       this.#exit = { t: ctx.history.now(), code: result.code, signal: result.signal };
       this.ctx.history.add('holder-exit', id, { code: result.code ?? null, signal: result.signal ?? null });
       for (const settle of this.#calls.values()) {
-        settle({ ok: false, error: `holder ${id} exited (${result.signal ?? `code ${result.code}`}) before answering` });
+        settle({
+          ok: false,
+          error: `holder ${id} exited (${result.signal ?? `code ${result.code}`}) before answering`,
+        });
       }
       this.#calls.clear();
       return this.#exit;
@@ -180,7 +185,9 @@ export class Holder {
   pending(): string[] {
     if (this.#exit) return [];
     if (!this.#readySettled) return [`holder ${this.id}: loading the target (its import has not settled)`];
-    const latches = [...this.#effectLatches, ...this.#seamLatches.values()].filter((l): l is Latch => l !== undefined && l.isReached && !l.isReleased);
+    const latches = [...this.#effectLatches, ...this.#seamLatches.values()].filter(
+      (l): l is Latch => l !== undefined && l.isReached && !l.isReleased,
+    );
     return [
       ...[...this.#inFlight.values()].map((what) => `holder ${this.id}: ${what} has not returned`),
       ...latches.map((l) => `holder ${this.id}: held at ${l.point}`),
@@ -213,7 +220,11 @@ export class Holder {
   #onMessage(message: FromHolder, resolve: (info: ReadyInfo) => void, reject: (error: Error) => void): void {
     switch (message.t) {
       case 'ready':
-        this.ctx.history.add('holder-ready', this.id, { pid: message.pid, members: message.members, ...(this.#fromShell ? { bootedWithTheCli: true } : {}) });
+        this.ctx.history.add('holder-ready', this.id, {
+          pid: message.pid,
+          members: message.members,
+          ...(this.#fromShell ? { bootedWithTheCli: true } : {}),
+        });
         resolve(message);
         break;
       case 'load-error':
@@ -235,7 +246,12 @@ export class Holder {
     }
   }
 
-  async #onEffect(id: number, name: string, detail: { fence?: number; value?: unknown }, holderAt?: number): Promise<void> {
+  async #onEffect(
+    id: number,
+    name: string,
+    detail: { fence?: number; value?: unknown },
+    holderAt?: number,
+  ): Promise<void> {
     const t = this.ctx.history.now();
     const record = this.ctx.resource.record(this.id, name, detail, t, holderAt);
     this.ctx.history.add(record.accepted ? 'effect-accepted' : 'effect-rejected', this.id, {
@@ -281,10 +297,20 @@ export class Holder {
   }
 
   /** One request to the holder; with `deadlineMs`, a call that never answers settles as an error. */
-  #request(message: RequestBody, deadlineMs?: number): Promise<{ ok: boolean; value?: unknown; error?: string; threw?: true } & HolderSpan> {
+  #request(
+    message: RequestBody,
+    deadlineMs?: number,
+  ): Promise<{ ok: boolean; value?: unknown; error?: string; threw?: true } & HolderSpan> {
     if (this.#exit) return Promise.resolve({ ok: false, error: `holder ${this.id} has exited` });
     const id = this.#nextId++;
-    const what = message.t === 'call' ? `${message.member}()` : message.t === 'init' ? 'connect()' : message.t === 'clock' ? `clock ${message.command.op}` : message.t;
+    const what =
+      message.t === 'call'
+        ? `${message.member}()`
+        : message.t === 'init'
+          ? 'connect()'
+          : message.t === 'clock'
+            ? `clock ${message.command.op}`
+            : message.t;
     this.#inFlight.set(id, what);
     return new Promise((resolve) => {
       const timer =
@@ -293,7 +319,10 @@ export class Holder {
           : setTimeout(() => {
               this.#calls.delete(id);
               this.#inFlight.delete(id);
-              resolve({ ok: false, error: `${what} did not return within ${deadlineMs} ms: a lock call must try once and return (a blocking acquire never hands control back)` });
+              resolve({
+                ok: false,
+                error: `${what} did not return within ${deadlineMs} ms: a lock call must try once and return (a blocking acquire never hands control back)`,
+              });
             }, deadlineMs);
       this.#calls.set(id, (result) => {
         clearTimeout(timer);
@@ -328,7 +357,11 @@ export class Holder {
 
   async release(lease: LeaseSummary): Promise<CallOutcome> {
     const outcome = await this.call('release', [], lease.leaseId);
-    this.ctx.history.add('release', this.id, { leaseId: lease.leaseId, ok: outcome.ok, ...(outcome.error ? { error: firstLine(outcome.error) } : {}) });
+    this.ctx.history.add('release', this.id, {
+      leaseId: lease.leaseId,
+      ok: outcome.ok,
+      ...(outcome.error ? { error: firstLine(outcome.error) } : {}),
+    });
     return outcome;
   }
 
@@ -336,7 +369,11 @@ export class Holder {
   async extend(lease: LeaseSummary, ttlMs: number): Promise<{ extended: boolean; outcome: CallOutcome }> {
     const outcome = await this.call('extend', [ttlMs], lease.leaseId);
     const extended = outcome.ok && outcome.value === true;
-    this.ctx.history.add(extended ? 'extend-ok' : 'extend-failed', this.id, { leaseId: lease.leaseId, ttlMs, ...(outcome.error ? { error: firstLine(outcome.error) } : {}) });
+    this.ctx.history.add(extended ? 'extend-ok' : 'extend-failed', this.id, {
+      leaseId: lease.leaseId,
+      ttlMs,
+      ...(outcome.error ? { error: firstLine(outcome.error) } : {}),
+    });
     return { extended, outcome };
   }
 
@@ -347,10 +384,24 @@ export class Holder {
     const result = await this.#request({ t: 'call', member, args, ...(leaseId !== undefined ? { leaseId } : {}) });
     const endedAt = this.ctx.history.now();
     if (!['release', 'extend'].includes(member)) {
-      this.ctx.history.add(result.ok ? 'call-end' : 'call-error', this.id, { member, ...(result.error ? { error: firstLine(result.error) } : {}) });
+      this.ctx.history.add(result.ok ? 'call-end' : 'call-error', this.id, {
+        member,
+        ...(result.error ? { error: firstLine(result.error) } : {}),
+      });
     }
-    const span = result.began !== undefined && result.ended !== undefined ? { holderSpan: { began: result.began, ended: result.ended } } : {};
-    return { ok: result.ok, startedAt, endedAt, ...span, ...(result.ok ? { value: result.value } : { error: result.error ?? '', ...(result.threw ? { threw: true as const } : {}) }) };
+    const span =
+      result.began !== undefined && result.ended !== undefined
+        ? { holderSpan: { began: result.began, ended: result.ended } }
+        : {};
+    return {
+      ok: result.ok,
+      startedAt,
+      endedAt,
+      ...span,
+      ...(result.ok
+        ? { value: result.value }
+        : { error: result.error ?? '', ...(result.threw ? { threw: true as const } : {}) }),
+    };
   }
 
   /** The next effect this holder reports will block until the latch is released. */
@@ -463,7 +514,6 @@ type RequestBody =
   | { t: 'call'; member: string; leaseId?: number; args: Scalar[] }
   | { t: 'clock'; command: ClockCommand }
   | { t: 'close' };
-
 
 /** True when `pid` is gone or a zombie (exited, not yet reaped); false where there is no /proc. */
 function processEnded(pid: number): boolean {

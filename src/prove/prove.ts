@@ -7,10 +7,10 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { runOracle, type RunRequest } from '../run-oracle.ts';
+import { runOracle, type RunRequest } from '../run/run-oracle.ts';
 import { writeRunReport } from '../report/write-report.ts';
-import { firstLine, type Verdict } from '../oracle.ts';
-import { UsageError } from '../registry.ts';
+import { firstLine, type Verdict } from '../core/judgement.ts';
+import { UsageError } from '../core/errors.ts';
 import type { RuntimeChoice } from '../stores/start-store.ts';
 import type { StoreKind } from '../stores/types.ts';
 import { describeSources, type SideSource } from './sources.ts';
@@ -75,7 +75,10 @@ export async function prove(options: ProveOptions): Promise<Proof> {
   const checkouts: CheckedOut[] = [];
   try {
     const sides = await resolveSides(options, checkouts);
-    const dir = resolve(options.outDir ?? join('reports', `proof-${new Date().toISOString().replace(/[:.]/g, '-')}-${options.oracle.toUpperCase()}`));
+    const dir = resolve(
+      options.outDir ??
+        join('reports', `proof-${new Date().toISOString().replace(/[:.]/g, '-')}-${options.oracle.toUpperCase()}`),
+    );
     mkdirSync(dir, { recursive: true });
     const request = (target: string): RunRequest => ({
       oracle: options.oracle,
@@ -88,7 +91,10 @@ export async function prove(options: ProveOptions): Promise<Proof> {
     const before = await playSide('before', 'FAIL', sides.before, request(sides.before.path), runs, dir, progress);
     const after = before.held
       ? await playSide('after', 'PASS', sides.after, request(sides.after.path), runs, dir, progress)
-      : { ...(await sourceOnly('after', 'PASS', sides.after)), broke: 'not run: the before side already broke the proof' };
+      : {
+          ...(await sourceOnly('after', 'PASS', sides.after)),
+          broke: 'not run: the before side already broke the proof',
+        };
 
     const versions = [...new Set([...before.runs, ...after.runs].map((r) => r.storeVersion).filter((v) => v !== null))];
     const sameStore = versions.length <= 1;
@@ -118,15 +124,24 @@ interface SideInput {
   ref: string;
 }
 
-async function resolveSides(options: ProveOptions, checkouts: CheckedOut[]): Promise<{ before: SideInput; after: SideInput }> {
+async function resolveSides(
+  options: ProveOptions,
+  checkouts: CheckedOut[],
+): Promise<{ before: SideInput; after: SideInput }> {
   const byFile = options.before !== undefined || options.after !== undefined;
   const byRef = options.target !== undefined || options.beforeRef !== undefined || options.afterRef !== undefined;
-  if (byFile === byRef) throw new UsageError('give either --before <target> --after <target>, or --target <target> --before-ref <ref> [--after-ref <ref>]');
+  if (byFile === byRef)
+    throw new UsageError(
+      'give either --before <target> --after <target>, or --target <target> --before-ref <ref> [--after-ref <ref>]',
+    );
   if (byFile) {
     if (!options.before || !options.after) throw new UsageError('--before and --after both need a target file');
     return { before: { path: options.before, ref: 'file' }, after: { path: options.after, ref: 'file' } };
   }
-  if (!options.target || !options.beforeRef) throw new UsageError('--target <target> and --before-ref <ref> are both needed (--after-ref defaults to the working tree)');
+  if (!options.target || !options.beforeRef)
+    throw new UsageError(
+      '--target <target> and --before-ref <ref> are both needed (--after-ref defaults to the working tree)',
+    );
   const before = await checkoutTargetAt(options.target, options.beforeRef);
   checkouts.push(before);
   let after: SideInput = { path: options.target, ref: 'working tree' };
@@ -141,19 +156,43 @@ async function resolveSides(options: ProveOptions, checkouts: CheckedOut[]): Pro
 type PlayedSide = ProofSide & { path: string; params?: Record<string, string | number>; storeKind?: string };
 
 async function sourceOnly(side: 'before' | 'after', expected: 'FAIL' | 'PASS', input: SideInput): Promise<PlayedSide> {
-  return { side, expected, ref: input.ref, path: input.path, ...(await describeSources(input.path)), runs: [], held: false };
+  return {
+    side,
+    expected,
+    ref: input.ref,
+    path: input.path,
+    ...(await describeSources(input.path)),
+    runs: [],
+    held: false,
+  };
 }
 
 /** N runs; stops at the first run that breaks the proof (the rest could not mend it). */
-async function playSide(side: 'before' | 'after', expected: 'FAIL' | 'PASS', input: SideInput, request: RunRequest, runs: number, dir: string, progress: (m: string) => void): Promise<PlayedSide> {
+async function playSide(
+  side: 'before' | 'after',
+  expected: 'FAIL' | 'PASS',
+  input: SideInput,
+  request: RunRequest,
+  runs: number,
+  dir: string,
+  progress: (m: string) => void,
+): Promise<PlayedSide> {
   const played = await sourceOnly(side, expected, input);
   for (let run = 1; run <= runs; run++) {
     const record = await runOracle(request);
     played.params ??= record.params;
     if (record.store) played.storeKind ??= record.store.kind;
     const evidence = relative(dir, writeRunReport(record, join(dir, side)));
-    played.runs.push({ run, verdict: record.verdict, detail: record.property?.detail ?? firstLine(record.explanation), evidence, storeVersion: record.store?.version ?? null });
-    progress(`${side} (${input.ref}) run ${run}/${runs}: ${record.verdict}${record.verdict === expected ? '' : ` (expected ${expected})`}`);
+    played.runs.push({
+      run,
+      verdict: record.verdict,
+      detail: record.property?.detail ?? firstLine(record.explanation),
+      evidence,
+      storeVersion: record.store?.version ?? null,
+    });
+    progress(
+      `${side} (${input.ref}) run ${run}/${runs}: ${record.verdict}${record.verdict === expected ? '' : ` (expected ${expected})`}`,
+    );
     if (record.verdict !== expected) {
       played.broke =
         record.verdict === 'INCONCLUSIVE'
@@ -184,11 +223,16 @@ function proofMarkdown(proof: Proof): string {
     '',
     `**Commit:** ${s.commit ?? 'not in git'}${s.dirty ? ' (**dirty**: the target or a file it imports has uncommitted changes)' : ''}  `,
     `**Target:** \`${s.target.path}\` sha256 \`${s.target.sha256}\`  `,
-    ...(s.helpers.length ? ['**Files it imports:**', '', ...s.helpers.map((h) => `- \`${h.path}\` sha256 \`${h.sha256}\``), ''] : ['**Files it imports:** none (local)', '']),
+    ...(s.helpers.length
+      ? ['**Files it imports:**', '', ...s.helpers.map((h) => `- \`${h.path}\` sha256 \`${h.sha256}\``), '']
+      : ['**Files it imports:** none (local)', '']),
     ...(s.broke ? [`**Broke the proof:** ${s.broke}`, ''] : []),
     '| run | verdict | detail | evidence |',
     '|---|---|---|---|',
-    ...s.runs.map((r) => `| ${r.run} | ${r.verdict} | ${r.detail.replace(/\|/g, '\\|')} | [${r.evidence}](${r.evidence}/summary.md) |`),
+    ...s.runs.map(
+      (r) =>
+        `| ${r.run} | ${r.verdict} | ${r.detail.replace(/\|/g, '\\|')} | [${r.evidence}](${r.evidence}/summary.md) |`,
+    ),
     '',
   ];
   return [
@@ -196,7 +240,11 @@ function proofMarkdown(proof: Proof): string {
     '',
     proof.explanation,
     '',
-    `**Parameters:** ${Object.entries(proof.params).map(([k, v]) => `${k}=${v}`).join(', ') || 'defaults'}  `,
+    `**Parameters:** ${
+      Object.entries(proof.params)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(', ') || 'defaults'
+    }  `,
     `**Store:** ${proof.store.kind} ${proof.store.version ?? '(not started)'}  `,
     `**Runs per side:** ${proof.runsPerSide}`,
     '',

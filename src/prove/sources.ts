@@ -41,9 +41,14 @@ export async function describeSources(targetPath: string): Promise<SideSource> {
     logLevel: 'silent',
   });
   const files = Object.keys(result.metafile.inputs).map((path) => resolve(root, path));
-  const hash = (file: string): SourceFile => ({ path: relative(root, file), sha256: createHash('sha256').update(readFileSync(file)).digest('hex') });
+  const hash = (file: string): SourceFile => ({
+    path: relative(root, file),
+    sha256: createHash('sha256').update(readFileSync(file)).digest('hex'),
+  });
   const commit = await git(root, ['rev-parse', 'HEAD']);
-  const changed = commit ? await git(root, ['status', '--porcelain', '--', ...files.map((f) => relative(root, f))]) : null;
+  const changed = commit
+    ? await git(root, ['status', '--porcelain', '--', ...files.map((f) => relative(root, f))])
+    : null;
   return {
     root,
     commit,

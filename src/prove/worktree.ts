@@ -6,8 +6,8 @@
 import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
-import { onCleanup } from '../cleanup.ts';
-import { UsageError } from '../registry.ts';
+import { onCleanup } from '../process/cleanup.ts';
+import { UsageError } from '../core/errors.ts';
 import { git } from './sources.ts';
 
 export interface CheckedOut {
@@ -20,7 +20,10 @@ export interface CheckedOut {
 export async function checkoutTargetAt(targetPath: string, ref: string): Promise<CheckedOut> {
   const target = resolve(targetPath);
   const root = await git(dirname(target), ['rev-parse', '--show-toplevel']);
-  if (!root) throw new UsageError(`--before-ref/--after-ref need the target in a git repository; ${targetPath} is not in one (use --before <file> --after <file>)`);
+  if (!root)
+    throw new UsageError(
+      `--before-ref/--after-ref need the target in a git repository; ${targetPath} is not in one (use --before <file> --after <file>)`,
+    );
   const commit = await git(root, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
   if (!commit) throw new UsageError(`"${ref}" is not a commit in ${root} (git rev-parse --verify ${ref} failed)`);
   const inRepo = relative(root, target);
@@ -38,7 +41,8 @@ export async function checkoutTargetAt(targetPath: string, ref: string): Promise
   // The project's own node_modules, from the target's directory up to the root: linked, not installed.
   for (let at = dirname(inRepo); ; at = dirname(at)) {
     const modules = join(root, at, 'node_modules');
-    if (existsSync(modules) && !existsSync(join(dir, at, 'node_modules')) && existsSync(join(dir, at))) symlinkSync(modules, join(dir, at, 'node_modules'), 'dir');
+    if (existsSync(modules) && !existsSync(join(dir, at, 'node_modules')) && existsSync(join(dir, at)))
+      symlinkSync(modules, join(dir, at, 'node_modules'), 'dir');
     if (at === '.' || at === '') break;
   }
   return { target: join(dir, inRepo), commit, remove };

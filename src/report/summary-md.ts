@@ -1,6 +1,6 @@
 /** summary.md: the verdict, why, and the numbers, readable without the history. */
-import type { EvidenceRecord, MultiRunRecord } from '../evidence.ts';
-import { explorationMarkdown } from '../explore/table.ts';
+import type { EvidenceRecord, MultiRunRecord } from './evidence.ts';
+import { explorationMarkdown } from './explore-table.ts';
 
 export function summaryMarkdown(record: EvidenceRecord): string {
   const lines = [
@@ -8,7 +8,9 @@ export function summaryMarkdown(record: EvidenceRecord): string {
     '',
     `**Target:** \`${record.target.path}\`${record.target.description ? ` — ${record.target.description}` : ''}  `,
     `**Store:** ${record.store ? `${record.store.kind} ${record.store.version} (${record.store.runtime}${record.store.clock ? `, clock ${record.store.clock.mechanism} offset ${record.store.clock.offsetMs} ms` : ''})` : 'not started'}  `,
-    `**Parameters:** ${Object.entries(record.params).map(([k, v]) => `${k}=${v}`).join(', ')}  `,
+    `**Parameters:** ${Object.entries(record.params)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(', ')}  `,
     `**Run:** ${record.runId}, ${record.startedAt}, ${record.timing.wallMs} ms wall`,
     '',
     '## Explanation',
@@ -27,7 +29,9 @@ export function summaryMarkdown(record: EvidenceRecord): string {
     '',
     '## Property',
     '',
-    record.property ? `${record.property.held ? 'Held' : '**Violated**'}: ${record.property.name} — ${record.property.detail}` : 'Not judged.',
+    record.property
+      ? `${record.property.held ? 'Held' : '**Violated**'}: ${record.property.name} — ${record.property.detail}`
+      : 'Not judged.',
     '',
     '## Counts',
     '',
@@ -39,14 +43,27 @@ export function summaryMarkdown(record: EvidenceRecord): string {
     '',
     '| # | kind | holder | action | applied (ms) | lifted (ms) |',
     '|---|---|---|---|---|---|',
-    ...record.faults.map((f) => `| ${f.id} | ${f.kind} | ${f.holder ?? 'store'} | ${cell(f.action)} | ${f.appliedAt} | ${f.liftedAt ?? '—'} |`),
+    ...record.faults.map(
+      (f) =>
+        `| ${f.id} | ${f.kind} | ${f.holder ?? 'store'} | ${cell(f.action)} | ${f.appliedAt} | ${f.liftedAt ?? '—'} |`,
+    ),
     '',
   ];
   if (record.property && record.property.offending.length) {
-    lines.push('## Offending events', '', '```json', ...record.property.offending.map((e) => JSON.stringify(e)), '```', '');
+    lines.push(
+      '## Offending events',
+      '',
+      '```json',
+      ...record.property.offending.map((e) => JSON.stringify(e)),
+      '```',
+      '',
+    );
   }
   if (record.error) lines.push('## Error', '', '```', record.error, '```', '');
-  lines.push('The full history is in `evidence.json`; the picture in `timeline.svg`, and with every detail on hover in `timeline.html` (one file, opens offline).', '');
+  lines.push(
+    'The full history is in `evidence.json`; the picture in `timeline.svg`, and with every detail on hover in `timeline.html` (one file, opens offline).',
+    '',
+  );
   return lines.join('\n');
 }
 
@@ -60,7 +77,9 @@ export function multiRunMarkdown(record: MultiRunRecord, runDirs: string[]): str
     '',
     '| run | verdict | counts | evidence |',
     '|---|---|---|---|',
-    ...record.violations.map((v, i) => `| ${v.run} | ${v.verdict} | ${cell(JSON.stringify(v.counts))} | ${runDirs[i] ?? ''} |`),
+    ...record.violations.map(
+      (v, i) => `| ${v.run} | ${v.verdict} | ${cell(JSON.stringify(v.counts))} | ${runDirs[i] ?? ''} |`,
+    ),
     '',
   ].join('\n');
 }

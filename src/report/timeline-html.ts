@@ -5,7 +5,7 @@
  * does not draw — wire commands, logs, notes — at that moment). Below: preconditions, the
  * property, every write with its fence and rejection reason, the faults and the whole history.
  */
-import type { EvidenceRecord } from '../evidence.ts';
+import type { EvidenceRecord } from './evidence.ts';
 import { effectText, esc } from './timeline-svg.ts';
 
 export function timelineHtml(record: EvidenceRecord, svg: string): string {
@@ -29,7 +29,11 @@ tr.hit{background:#ffe9a8}.no{color:#c00;font-weight:bold}code,pre{font-size:11p
 </head>
 <body>
 <h1><span class="verdict-${record.verdict}">${record.verdict}</span> ${esc(record.oracle.id)}: ${esc(record.oracle.title)}</h1>
-<p><b>Target:</b> <code>${esc(record.target.path)}</code> · <b>Store:</b> ${record.store ? esc(`${record.store.kind} ${record.store.version} (${record.store.runtime})`) : 'not started'} · <b>Parameters:</b> ${esc(Object.entries(record.params).map(([k, v]) => `${k}=${v}`).join(', '))} · <b>Run:</b> ${esc(record.runId)}</p>
+<p><b>Target:</b> <code>${esc(record.target.path)}</code> · <b>Store:</b> ${record.store ? esc(`${record.store.kind} ${record.store.version} (${record.store.runtime})`) : 'not started'} · <b>Parameters:</b> ${esc(
+    Object.entries(record.params)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(', '),
+  )} · <b>Run:</b> ${esc(record.runId)}</p>
 <p>${esc(record.explanation)}</p>
 <p><small>Point at a mark for every detail the harness recorded about it and what else happened at that moment.</small></p>
 ${svg.replace(/^<\?xml[^>]*>\s*/, '')}

@@ -3,7 +3,7 @@
  * calibration run before the scenario proper) gets one panel per part, side by side with a gap,
  * each on its own scale, so a short part stays readable and the parts are not read as one.
  */
-import type { EvidenceRecord } from '../evidence.ts';
+import type { EvidenceRecord } from './evidence.ts';
 
 export interface Panel {
   /** The part's name and words (`Scenario.phase`); absent for a run in one part. */
@@ -29,9 +29,15 @@ export function timeScale(record: EvidenceRecord, left: number, right: number): 
   const scenarioEvents = record.history.filter((e) => e.kind !== 'holder-ready');
   const phases = record.history.filter((e) => e.kind === 'note' && typeof e.detail.phase === 'string');
   const start = Math.max(0, Math.min(...scenarioEvents.map((e) => e.t), ...record.faults.map((f) => f.appliedAt)) - 10);
-  const end = Math.max(start + 1, ...record.history.map((e) => e.t), ...record.faults.map((f) => f.liftedAt ?? f.appliedAt));
+  const end = Math.max(
+    start + 1,
+    ...record.history.map((e) => e.t),
+    ...record.faults.map((f) => f.liftedAt ?? f.appliedAt),
+  );
   // Before the first part: setting up (connections, holders loading), not drawn.
-  const bounds = phases.length ? phases.map((p, i) => ({ phase: p, from: i === 0 ? p.t - 5 : p.t })) : [{ phase: undefined, from: start }];
+  const bounds = phases.length
+    ? phases.map((p, i) => ({ phase: p, from: i === 0 ? p.t - 5 : p.t }))
+    : [{ phase: undefined, from: start }];
   const spans = bounds.map((b, i) => ({ ...b, to: Math.max(b.from + 1, bounds[i + 1]?.from ?? end) }));
   const total = spans.reduce((sum, s) => sum + (s.to - s.from), 0);
   const raw = spans.map((s) => Math.max(MIN_SHARE, (s.to - s.from) / total));
@@ -41,7 +47,9 @@ export function timeScale(record: EvidenceRecord, left: number, right: number): 
   const panels: Panel[] = spans.map((s, i) => {
     const width = usable * shares[i]!;
     const panel: Panel = {
-      ...(s.phase ? { name: String(s.phase.detail.phase), text: String(s.phase.detail.text ?? s.phase.detail.phase) } : {}),
+      ...(s.phase
+        ? { name: String(s.phase.detail.phase), text: String(s.phase.detail.text ?? s.phase.detail.phase) }
+        : {}),
       from: s.from,
       to: s.to,
       x0,

@@ -9,7 +9,7 @@
  * what this run's picture contains. Every mark carries `data-ref` (h<i> history event, e<seq>
  * effect, f<id> fault) for timeline.html's hover details.
  */
-import type { EvidenceRecord } from '../evidence.ts';
+import type { EvidenceRecord } from './evidence.ts';
 import { timeScale } from './timeline-scale.ts';
 
 const LANE = 46;
@@ -17,7 +17,25 @@ const LEFT = 70;
 const WIDTH = 960;
 const STORE_LANE = 'store';
 
-type Mark = 'hold' | 'call' | 'pause' | 'latch' | 'wire' | 'clock' | 'fault' | 'kill' | 'release' | 'denied' | 'observed' | 'ok' | 'rejected' | 'fence' | 'offending' | 'overlap' | 'lease' | 'panel';
+type Mark =
+  | 'hold'
+  | 'call'
+  | 'pause'
+  | 'latch'
+  | 'wire'
+  | 'clock'
+  | 'fault'
+  | 'kill'
+  | 'release'
+  | 'denied'
+  | 'observed'
+  | 'ok'
+  | 'rejected'
+  | 'fence'
+  | 'offending'
+  | 'overlap'
+  | 'lease'
+  | 'panel';
 
 const LEGEND: Record<Mark, string> = {
   hold: 'lock held',
@@ -80,29 +98,51 @@ export function timelineSvg(record: EvidenceRecord): string {
   const parts: string[] = [];
 
   for (const panel of panels) {
-    if (panel.name === 'solo' || /not judged/.test(panel.text ?? '')) use('panel', `<rect x="${panel.x0}" y="${top - 6}" width="${panel.x1 - panel.x0}" height="${lanesBottom - top + 6}" class="panel-bg solo"/>`);
-    if (panel.text) parts.push(`<text x="${panel.x0}" y="${top - 10}" class="panel">${esc(fit(panel.text, panel.x1 - panel.x0))}<title>${esc(panel.text)}</title></text>`);
+    if (panel.name === 'solo' || /not judged/.test(panel.text ?? ''))
+      use(
+        'panel',
+        `<rect x="${panel.x0}" y="${top - 6}" width="${panel.x1 - panel.x0}" height="${lanesBottom - top + 6}" class="panel-bg solo"/>`,
+      );
+    if (panel.text)
+      parts.push(
+        `<text x="${panel.x0}" y="${top - 10}" class="panel">${esc(fit(panel.text, panel.x1 - panel.x0))}<title>${esc(panel.text)}</title></text>`,
+      );
   }
   holders.forEach((h) => {
     parts.push(`<text x="10" y="${y(h) + 18}" class="lane">${esc(h)}</text>`);
-    for (const panel of panels) parts.push(`<line x1="${panel.x0}" x2="${panel.x1}" y1="${y(h) + 14}" y2="${y(h) + 14}" class="axis"/>`);
+    for (const panel of panels)
+      parts.push(`<line x1="${panel.x0}" x2="${panel.x1}" y1="${y(h) + 14}" y2="${y(h) + 14}" class="axis"/>`);
   });
 
   // calls (thin bars)
   for (const start of record.history.filter((e) => e.kind === 'call-start')) {
-    const stop = record.history.find((e) => e.i > start.i && e.holder === start.holder && (e.kind === 'call-end' || e.kind === 'call-error' || e.kind === 'holder-exit'));
+    const stop = record.history.find(
+      (e) =>
+        e.i > start.i &&
+        e.holder === start.holder &&
+        (e.kind === 'call-end' || e.kind === 'call-error' || e.kind === 'holder-exit'),
+    );
     const x1 = x(start.t);
     const x2 = x(stop?.t ?? end);
-    use('call', `<rect x="${x1}" y="${y(start.holder) + 11}" width="${Math.max(1, x2 - x1)}" height="6" class="call" data-ref="h${start.i}"><title>${esc(`${start.holder} ${String(start.detail.member)}() ${ms(start.t)}–${stop ? ms(stop.t) : 'end'} ms`)}</title></rect>`);
+    use(
+      'call',
+      `<rect x="${x1}" y="${y(start.holder) + 11}" width="${Math.max(1, x2 - x1)}" height="6" class="call" data-ref="h${start.i}"><title>${esc(`${start.holder} ${String(start.detail.member)}() ${ms(start.t)}–${stop ? ms(stop.t) : 'end'} ms`)}</title></rect>`,
+    );
   }
   // lock holds (thick bars): acquire-ok to its release / exit
   for (const got of record.history.filter((e) => e.kind === 'acquire-ok')) {
     const stop = record.history.find(
-      (e) => e.i > got.i && e.holder === got.holder && ((e.kind === 'release' && e.detail.leaseId === got.detail.leaseId) || e.kind === 'holder-exit'),
+      (e) =>
+        e.i > got.i &&
+        e.holder === got.holder &&
+        ((e.kind === 'release' && e.detail.leaseId === got.detail.leaseId) || e.kind === 'holder-exit'),
     );
     const x1 = x(got.t);
     const x2 = x(stop?.t ?? end);
-    use('hold', `<rect x="${x1}" y="${y(got.holder) + 6}" width="${Math.max(2, x2 - x1)}" height="16" class="hold" data-ref="h${got.i}"><title>${esc(`${got.holder} holds the lock ${ms(got.t)}–${stop ? ms(stop.t) : 'end'} ms`)}</title></rect>`);
+    use(
+      'hold',
+      `<rect x="${x1}" y="${y(got.holder) + 6}" width="${Math.max(2, x2 - x1)}" height="16" class="hold" data-ref="h${got.i}"><title>${esc(`${got.holder} holds the lock ${ms(got.t)}–${stop ? ms(stop.t) : 'end'} ms`)}</title></rect>`,
+    );
   }
   // faults
   for (const fault of record.faults) {
@@ -110,11 +150,17 @@ export function timelineSvg(record: EvidenceRecord): string {
     const x2 = x(fault.liftedAt ?? end);
     if (fault.kind === 'kill') {
       const cy = y(fault.holder) + 14;
-      use('kill', `<path d="M${x1 - 6},${cy - 6} L${x1 + 6},${cy + 6} M${x1 + 6},${cy - 6} L${x1 - 6},${cy + 6}" class="kill" data-ref="f${fault.id}"><title>${esc(`SIGKILL ${fault.holder} at ${ms(fault.appliedAt)} ms`)}</title></path>`);
+      use(
+        'kill',
+        `<path d="M${x1 - 6},${cy - 6} L${x1 + 6},${cy + 6} M${x1 + 6},${cy - 6} L${x1 - 6},${cy + 6}" class="kill" data-ref="f${fault.id}"><title>${esc(`SIGKILL ${fault.holder} at ${ms(fault.appliedAt)} ms`)}</title></path>`,
+      );
       continue;
     }
     const mark: Mark = fault.kind === 'store' ? 'fault' : fault.kind;
-    use(mark, `<rect x="${x1}" y="${y(fault.holder) + 2}" width="${Math.max(2, x2 - x1)}" height="24" class="${mark}" data-ref="f${fault.id}"><title>${esc(`${fault.holder ?? 'store'}: ${fault.action} ${ms(fault.appliedAt)}–${fault.liftedAt !== undefined ? ms(fault.liftedAt) : 'end'} ms`)}</title></rect>`);
+    use(
+      mark,
+      `<rect x="${x1}" y="${y(fault.holder) + 2}" width="${Math.max(2, x2 - x1)}" height="24" class="${mark}" data-ref="f${fault.id}"><title>${esc(`${fault.holder ?? 'store'}: ${fault.action} ${ms(fault.appliedAt)}–${fault.liftedAt !== undefined ? ms(fault.liftedAt) : 'end'} ms`)}</title></rect>`,
+    );
   }
   // the violation's interval, as the oracle judged it (e.g. B's first write to A's last accepted one)
   const window = record.verdict === 'FAIL' ? record.property?.window : undefined;
@@ -122,7 +168,10 @@ export function timelineSvg(record: EvidenceRecord): string {
     const x1 = x(window.from);
     const x2 = x(window.to);
     const label = `${ms(window.to - window.from)} ms`;
-    use('overlap', `<rect x="${x1}" y="${top - 4}" width="${Math.max(3, x2 - x1)}" height="${lanesBottom - top}" class="overlap"><title>${esc(`${window.what}: ${ms(window.from)}–${ms(window.to)} ms (${label})`)}</title></rect>`);
+    use(
+      'overlap',
+      `<rect x="${x1}" y="${top - 4}" width="${Math.max(3, x2 - x1)}" height="${lanesBottom - top}" class="overlap"><title>${esc(`${window.what}: ${ms(window.from)}–${ms(window.to)} ms (${label})`)}</title></rect>`,
+    );
     parts.push(`<text x="${(x1 + x2) / 2}" y="${lanesBottom + 10}" class="overlap-label">${esc(label)}</text>`);
   }
   // where a lease ran out (dashed)
@@ -131,17 +180,33 @@ export function timelineSvg(record: EvidenceRecord): string {
     const cx = x(at);
     const cy = y(note.holder);
     const latest = /^at the latest/.test(String(note.detail.how));
-    use('lease', `<line x1="${cx}" x2="${cx}" y1="${cy - 2}" y2="${cy + 30}" class="lease" data-ref="h${note.i}"><title>${esc(String(note.detail.text))}</title></line>`);
-    parts.push(`<text x="${cx + 3}" y="${cy + 3}" class="lease-label">${esc(`${note.holder}'s lease out${latest ? ' (at the latest)' : ''}`)}</text>`);
+    use(
+      'lease',
+      `<line x1="${cx}" x2="${cx}" y1="${cy - 2}" y2="${cy + 30}" class="lease" data-ref="h${note.i}"><title>${esc(String(note.detail.text))}</title></line>`,
+    );
+    parts.push(
+      `<text x="${cx + 3}" y="${cy + 3}" class="lease-label">${esc(`${note.holder}'s lease out${latest ? ' (at the latest)' : ''}`)}</text>`,
+    );
   }
   // releases (black tick), denied acquires (grey tick), store observations (diamonds)
   for (const event of record.history) {
     const cx = x(event.t);
     const cy = y(event.holder) + 14;
-    if (event.kind === 'release') use('release', `<line x1="${cx}" x2="${cx}" y1="${cy - 12}" y2="${cy + 12}" class="release" data-ref="h${event.i}"><title>${esc(`${event.holder} release at ${ms(event.t)} ms`)}</title></line>`);
-    if (event.kind === 'acquire-denied') use('denied', `<line x1="${cx}" x2="${cx}" y1="${cy - 5}" y2="${cy + 5}" class="denied" data-ref="h${event.i}"><title>${esc(`${event.holder} denied at ${ms(event.t)} ms`)}</title></line>`);
+    if (event.kind === 'release')
+      use(
+        'release',
+        `<line x1="${cx}" x2="${cx}" y1="${cy - 12}" y2="${cy + 12}" class="release" data-ref="h${event.i}"><title>${esc(`${event.holder} release at ${ms(event.t)} ms`)}</title></line>`,
+      );
+    if (event.kind === 'acquire-denied')
+      use(
+        'denied',
+        `<line x1="${cx}" x2="${cx}" y1="${cy - 5}" y2="${cy + 5}" class="denied" data-ref="h${event.i}"><title>${esc(`${event.holder} denied at ${ms(event.t)} ms`)}</title></line>`,
+      );
     if (event.kind === 'store-observed' && !event.holder) {
-      use('observed', `<path d="M${cx},${cy - 5} L${cx + 5},${cy} L${cx},${cy + 5} L${cx - 5},${cy} Z" class="observed" data-ref="h${event.i}"><title>${esc(`${String(event.detail.label)} at ${ms(event.t)} ms: ${JSON.stringify({ ...event.detail, label: undefined })}`)}</title></path>`);
+      use(
+        'observed',
+        `<path d="M${cx},${cy - 5} L${cx + 5},${cy} L${cx},${cy + 5} L${cx - 5},${cy} Z" class="observed" data-ref="h${event.i}"><title>${esc(`${String(event.detail.label)} at ${ms(event.t)} ms: ${JSON.stringify({ ...event.detail, label: undefined })}`)}</title></path>`,
+      );
     }
   }
   // writes at the resource, each with its fencing token; rejected ones numbered for the list below
@@ -149,7 +214,10 @@ export function timelineSvg(record: EvidenceRecord): string {
     const cx = x(effect.t);
     const cy = y(effect.holder) + 14;
     const number = rejected.indexOf(effect) + 1;
-    use(effect.accepted ? 'ok' : 'rejected', `<circle cx="${cx}" cy="${cy}" r="4" class="${effect.accepted ? 'ok' : 'rejected'}" data-ref="e${effect.seq}"><title>${esc(effectText(effect))}</title></circle>`);
+    use(
+      effect.accepted ? 'ok' : 'rejected',
+      `<circle cx="${cx}" cy="${cy}" r="4" class="${effect.accepted ? 'ok' : 'rejected'}" data-ref="e${effect.seq}"><title>${esc(effectText(effect))}</title></circle>`,
+    );
     if (effect.fence !== undefined) use('fence', `<text x="${cx}" y="${cy - 7}" class="fence">${effect.fence}</text>`);
     if (!effect.accepted) parts.push(`<text x="${cx}" y="${cy + 15}" class="rejected-no">✕${number}</text>`);
   }
@@ -167,11 +235,15 @@ export function timelineSvg(record: EvidenceRecord): string {
     }
   }
   let bottom = lanesBottom + 40;
-  parts.push(`<text x="${WIDTH / 2}" y="${bottom}" class="tick">ms since the run began (harness monotonic clock)${panels.length > 1 ? '; each part on its own scale' : ''}</text>`);
+  parts.push(
+    `<text x="${WIDTH / 2}" y="${bottom}" class="tick">ms since the run began (harness monotonic clock)${panels.length > 1 ? '; each part on its own scale' : ''}</text>`,
+  );
   // rejection reasons, readable without hovering
   for (const [k, effect] of rejected.entries()) {
     bottom += 15;
-    parts.push(`<text x="10" y="${bottom}" class="reason" data-ref="e${effect.seq}">${esc(`✕${k + 1} ${effectText(effect)}`)}</text>`);
+    parts.push(
+      `<text x="10" y="${bottom}" class="reason" data-ref="e${effect.seq}">${esc(`✕${k + 1} ${effectText(effect)}`)}</text>`,
+    );
   }
 
   const legend = legendRows([...used].sort((a, b) => Object.keys(LEGEND).indexOf(a) - Object.keys(LEGEND).indexOf(b)));
@@ -228,7 +300,9 @@ function legendRows(marks: Mark[]): string[] {
       row = [];
       at = 0;
     }
-    row.push(`<g transform="translate(${Math.round(at)},0)" data-legend="${mark}">${SWATCH[mark]}<text x="20" y="0" class="legend">${esc(LEGEND[mark])}</text></g>`);
+    row.push(
+      `<g transform="translate(${Math.round(at)},0)" data-legend="${mark}">${SWATCH[mark]}<text x="20" y="0" class="legend">${esc(LEGEND[mark])}</text></g>`,
+    );
     at += width;
   }
   if (row.length) rows.push(row.join(''));

@@ -1,6 +1,6 @@
 /** Writes a run's evidence to <dir>/<runId>/: evidence.json, summary.md, timeline.svg, timeline.html (each file atomically). */
 import { join } from 'node:path';
-import type { EvidenceRecord, MultiRunRecord } from '../evidence.ts';
+import type { EvidenceRecord, MultiRunRecord } from './evidence.ts';
 import { ensureDir, writeFileAtomic } from './safe-write.ts';
 import { multiRunMarkdown, summaryMarkdown } from './summary-md.ts';
 import { timelineSvg } from './timeline-svg.ts';

@@ -7,9 +7,9 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { dirOwner, processStart } from '../run-owner.ts';
-import { RUN_DIR } from '../reaper.ts';
-import { scratchRoots } from '../run-dir.ts';
+import { dirOwner, processStart } from '../process/run-owner.ts';
+import { RUN_DIR } from '../run/reaper.ts';
+import { scratchRoots } from '../process/run-dir.ts';
 import { dockerSocketPath, engineAnswers, engineRequest } from '../stores/engine-socket.ts';
 import { OWNER_PID_LABEL, STORE_LABEL } from '../stores/labels.ts';
 import { sharedMemorySegments } from '../stores/sysv-shm.ts';
@@ -46,14 +46,20 @@ export function watchLeftovers(exclude: () => ReadonlySet<number>): LeftoverWatc
     },
     async leftovers() {
       const found: string[] = [];
-      for (const p of seen.values()) if (processStart(p.pid) === p.start && !HARNESS_HELPERS.has(p.command)) found.push(`process ${p.pid} (${p.command}) still runs`);
+      for (const p of seen.values())
+        if (processStart(p.pid) === p.start && !HARNESS_HELPERS.has(p.command))
+          found.push(`process ${p.pid} (${p.command}) still runs`);
       const creators = new Set([...seen.values()].map((p) => p.pid));
       for (const s of sharedMemorySegments()) {
-        if (!segmentsBefore.has(s.id) && creators.has(s.creatorPid)) found.push(`shared memory segment ${s.id} (${s.bytes} bytes, made by pid ${s.creatorPid}, ${s.attached} attached)`);
+        if (!segmentsBefore.has(s.id) && creators.has(s.creatorPid))
+          found.push(
+            `shared memory segment ${s.id} (${s.bytes} bytes, made by pid ${s.creatorPid}, ${s.attached} attached)`,
+          );
       }
       for (const root of scratchRoots()) {
         for (const name of readdirSync(root)) {
-          if (RUN_DIR.test(name) && dirOwner(join(root, name))?.pid === process.pid) found.push(`dir ${join(root, name)}`);
+          if (RUN_DIR.test(name) && dirOwner(join(root, name))?.pid === process.pid)
+            found.push(`dir ${join(root, name)}`);
         }
       }
       found.push(...(await ownContainers()));
@@ -93,6 +99,9 @@ async function ownContainers(): Promise<string[]> {
   const socket = dockerSocketPath();
   if (socket === undefined || !(await engineAnswers(socket))) return [];
   const filters = encodeURIComponent(JSON.stringify({ label: [`${OWNER_PID_LABEL}=${process.pid}`] }));
-  const containers = (await engineRequest(socket, 'GET', `/containers/json?all=1&filters=${filters}`)) as Array<{ Id: string; Labels: Record<string, string> }>;
+  const containers = (await engineRequest(socket, 'GET', `/containers/json?all=1&filters=${filters}`)) as Array<{
+    Id: string;
+    Labels: Record<string, string>;
+  }>;
   return containers.map((c) => `container ${c.Id.slice(0, 12)} (${c.Labels[STORE_LABEL] ?? 'store'})`);
 }

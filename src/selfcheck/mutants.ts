@@ -11,8 +11,8 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import type { Mutation } from '../oracle.ts';
-import { REPO_ROOT } from '../registry.ts';
+import type { Mutation } from '../oracle/definition.ts';
+import { REPO_ROOT } from '../run/registry.ts';
 
 const MUTANTS = join(REPO_ROOT, 'node_modules', '.cache', 'lock-oracles-mutants');
 /** `from './x.ts'`, `import './x.ts'`, `import('./x.ts')`: specifiers relative to the file. */
@@ -23,7 +23,10 @@ export function mutantSource(original: string, mutation: Pick<Mutation, 'of' | '
   let source = original;
   for (const [from, to] of mutation.edits) {
     const found = source.split(from).length - 1;
-    if (found !== 1) throw new Error(`mutation of ${mutation.of}: ${JSON.stringify(from)} occurs ${found} times in it, not once; update the mutation beside the oracle's references`);
+    if (found !== 1)
+      throw new Error(
+        `mutation of ${mutation.of}: ${JSON.stringify(from)} occurs ${found} times in it, not once; update the mutation beside the oracle's references`,
+      );
     source = source.replace(from, () => to);
   }
   return source;
@@ -33,7 +36,10 @@ export function mutantSource(original: string, mutation: Pick<Mutation, 'of' | '
 export function writeMutant(mutation: Pick<Mutation, 'of' | 'edits'>): string {
   const goodPath = resolve(REPO_ROOT, mutation.of);
   const dir = dirname(goodPath);
-  const source = mutantSource(readFileSync(goodPath, 'utf8'), mutation).replace(RELATIVE_IMPORT, (_, head: string, quote: string, spec: string) => `${head}${quote}${resolve(dir, spec)}${quote}`);
+  const source = mutantSource(readFileSync(goodPath, 'utf8'), mutation).replace(
+    RELATIVE_IMPORT,
+    (_, head: string, quote: string, spec: string) => `${head}${quote}${resolve(dir, spec)}${quote}`,
+  );
   const hash = createHash('sha256').update(goodPath).update(source).digest('hex').slice(0, 16);
   const path = join(MUTANTS, `${basename(goodPath).replace(/\.[mc]?ts$/, '')}.mutant-${hash}.ts`);
   if (!existsSync(path)) {

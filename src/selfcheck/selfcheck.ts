@@ -1,5 +1,5 @@
 /**
- * The harness checking itself: the reference matrix (src/reference-matrix.ts), every oracle's
+ * The harness checking itself: the reference matrix (src/run/reference-matrix.ts), every oracle's
  * mutations (a good reference with its guard removed, which must FAIL) and the hostile fixtures
  * (src/selfcheck/hostile.ts), each run N times with the verdict it must get; then what the runs
  * left on the machine. Optionally under CPU contention the harness makes itself (--stress).
@@ -9,15 +9,17 @@
  * INCONCLUSIVE is allowed (nothing was claimed) and counted; ERROR or INTERRUPTED is counted as an
  * error. Wrong rows and leftovers make the selfcheck fail.
  */
-import type { EvidenceRecord } from '../evidence.ts';
+import type { EvidenceRecord } from '../report/evidence.ts';
 import { writeRunReport } from '../report/write-report.ts';
-import type { OracleDefinition, Verdict } from '../oracle.ts';
-import type { ParamSpecs } from '../params.ts';
-import { loadAllOracles, UsageError } from '../registry.ts';
-import { referenceMatrix } from '../reference-matrix.ts';
-import { checkReference } from '../references.ts';
-import { runBatch } from '../run-batch.ts';
-import { runOracle } from '../run-oracle.ts';
+import type { OracleDefinition } from '../oracle/definition.ts';
+import type { Verdict } from '../core/judgement.ts';
+import type { ParamSpecs } from '../core/params.ts';
+import { loadAllOracles } from '../run/registry.ts';
+import { UsageError } from '../core/errors.ts';
+import { referenceMatrix } from '../run/reference-matrix.ts';
+import { checkReference } from '../run/references.ts';
+import { runBatch } from '../run/run-batch.ts';
+import { runOracle } from '../run/run-oracle.ts';
 import type { StoreKind } from '../stores/types.ts';
 import { HOSTILE_CASES } from './hostile.ts';
 import { watchLeftovers, type LeftoverWatch } from './leftovers.ts';
@@ -81,7 +83,8 @@ export interface SelfcheckReport {
 export async function selfcheckCases(only?: readonly string[]): Promise<SelfcheckCase[]> {
   const wanted = only?.map((id) => id.toUpperCase());
   const oracles = (await loadAllOracles()).filter((o) => !wanted || wanted.includes(o.id));
-  if (wanted) for (const id of wanted) if (!oracles.some((o) => o.id === id)) throw new UsageError(`selfcheck: no oracle ${id}`);
+  if (wanted)
+    for (const id of wanted) if (!oracles.some((o) => o.id === id)) throw new UsageError(`selfcheck: no oracle ${id}`);
   const byId = new Map(oracles.map((o) => [o.id, o]));
   const references = referenceMatrix(oracles).map((entry): SelfcheckCase => ({
     kind: 'reference',
@@ -99,35 +102,53 @@ export async function selfcheckCases(only?: readonly string[]): Promise<Selfchec
       } catch (error) {
         throw new UsageError(`${oracle.id}: ${(error as Error).message}`);
       }
-      return { kind: 'mutation', oracle: oracle.id, target: m.of, runs, guard: m.guard, params: m.params ?? {}, store: m.store ?? oracle.stores[0]!, expect: 'FAIL' };
+      return {
+        kind: 'mutation',
+        oracle: oracle.id,
+        target: m.of,
+        runs,
+        guard: m.guard,
+        params: m.params ?? {},
+        store: m.store ?? oracle.stores[0]!,
+        expect: 'FAIL',
+      };
     }),
   );
-  const hostile = HOSTILE_CASES.filter((h) => byId.has(h.oracle)).map(
-    (h): SelfcheckCase => ({
-      kind: 'hostile',
-      oracle: h.oracle,
-      target: h.target,
-      params: h.params ?? {},
-      store: h.store ?? byId.get(h.oracle)!.stores[0]!,
-      expect: h.expect,
-      ...(h.deadlineMs ? { deadlineMs: h.deadlineMs } : {}),
-    }),
-  );
+  const hostile = HOSTILE_CASES.filter((h) => byId.has(h.oracle)).map((h): SelfcheckCase => ({
+    kind: 'hostile',
+    oracle: h.oracle,
+    target: h.target,
+    params: h.params ?? {},
+    store: h.store ?? byId.get(h.oracle)!.stores[0]!,
+    expect: h.expect,
+    ...(h.deadlineMs ? { deadlineMs: h.deadlineMs } : {}),
+  }));
   return [...references, ...mutations, ...hostile];
 }
 
 /** Cases declared in a file: `[{ oracle, target, expect, params?, store?, deadlineMs? }]`. */
 export async function declaredCases(declared: unknown): Promise<SelfcheckCase[]> {
-  if (!Array.isArray(declared) || declared.length === 0) throw new UsageError('--cases: give a JSON array of { "oracle", "target", "expect", "params"?, "store"? }');
+  if (!Array.isArray(declared) || declared.length === 0)
+    throw new UsageError('--cases: give a JSON array of { "oracle", "target", "expect", "params"?, "store"? }');
   const oracles = new Map((await loadAllOracles()).map((o) => [o.id, o] as [string, OracleDefinition<ParamSpecs>]));
   return declared.map((raw, i) => {
     const c = raw as Partial<SelfcheckCase> & { oracle?: string };
     const oracle = oracles.get(String(c.oracle).toUpperCase());
     const verdicts: Verdict[] = ['PASS', 'FAIL', 'INCONCLUSIVE', 'ERROR'];
     if (!oracle || typeof c.target !== 'string' || !verdicts.includes(c.expect as Verdict)) {
-      throw new UsageError(`--cases: entry ${i + 1} needs "oracle" (one of ${[...oracles.keys()].join(', ')}), "target" and "expect" (${verdicts.join(', ')})`);
+      throw new UsageError(
+        `--cases: entry ${i + 1} needs "oracle" (one of ${[...oracles.keys()].join(', ')}), "target" and "expect" (${verdicts.join(', ')})`,
+      );
     }
-    return { kind: 'declared', oracle: oracle.id, target: c.target, params: c.params ?? {}, store: c.store ?? oracle.stores[0]!, expect: c.expect!, ...(c.deadlineMs ? { deadlineMs: c.deadlineMs } : {}) };
+    return {
+      kind: 'declared',
+      oracle: oracle.id,
+      target: c.target,
+      params: c.params ?? {},
+      store: c.store ?? oracle.stores[0]!,
+      expect: c.expect!,
+      ...(c.deadlineMs ? { deadlineMs: c.deadlineMs } : {}),
+    };
   });
 }
 
@@ -135,10 +156,15 @@ export function classify(c: SelfcheckCase, record: EvidenceRecord): { outcome: O
   const observed = record.verdict;
   if (observed === c.expect) {
     // A right PASS or FAIL is only as good as its evidence (the fault recorded, offending events...).
-    const problems = observed === 'PASS' || observed === 'FAIL' ? checkReference({ target: c.target, expect: observed }, c.store, record) : [];
+    const problems =
+      observed === 'PASS' || observed === 'FAIL'
+        ? checkReference({ target: c.target, expect: observed }, c.store, record)
+        : [];
     return { outcome: problems.length ? 'wrong' : 'right', problems };
   }
-  const why = [`${observed}, expected ${c.expect}: ${record.explanation.split('\n')[0]}${record.error ? ` (${record.error.split('\n')[0]})` : ''}`];
+  const why = [
+    `${observed}, expected ${c.expect}: ${record.explanation.split('\n')[0]}${record.error ? ` (${record.error.split('\n')[0]})` : ''}`,
+  ];
   if (observed === 'PASS' || observed === 'FAIL') return { outcome: 'wrong', problems: why };
   return { outcome: observed === 'INCONCLUSIVE' ? 'inconclusive' : 'error', problems: why };
 }
@@ -158,7 +184,10 @@ export interface SelfcheckOptions {
   keep?: { dir: () => string; inconclusive: boolean };
 }
 
-export async function runSelfcheck(cases: readonly SelfcheckCase[], options: SelfcheckOptions): Promise<SelfcheckReport> {
+export async function runSelfcheck(
+  cases: readonly SelfcheckCase[],
+  options: SelfcheckOptions,
+): Promise<SelfcheckReport> {
   const began = performance.now();
   const items = Array.from({ length: options.runs }, (_, run) => cases.map((c) => ({ c, run: run + 1 }))).flat();
   const stress = options.stress ? startStress() : undefined;
@@ -168,7 +197,8 @@ export async function runSelfcheck(cases: readonly SelfcheckCase[], options: Sel
   let keepDir: string | undefined;
   const keep = (item: (typeof items)[number], record: EvidenceRecord) => {
     const { outcome } = classify(item.c, record);
-    const wanted = outcome === 'wrong' || outcome === 'error' || (outcome === 'inconclusive' && options.keep?.inconclusive);
+    const wanted =
+      outcome === 'wrong' || outcome === 'error' || (outcome === 'inconclusive' && options.keep?.inconclusive);
     if (!options.keep || !wanted) return;
     keepDir ??= options.keep.dir();
     kept.set(record, writeRunReport(record, keepDir));
@@ -194,9 +224,15 @@ export async function runSelfcheck(cases: readonly SelfcheckCase[], options: Sel
       items,
       {
         jobs: options.jobs,
-        onReplay: (index, crowded) => options.progress?.(`${label(items[index]!.c)}: ${crowded.verdict}${crowded.stoppedBy === 'deadline' ? ' (past its deadline)' : ''} among parallel runs; playing it again alone`),
+        onReplay: (index, crowded) =>
+          options.progress?.(
+            `${label(items[index]!.c)}: ${crowded.verdict}${crowded.stoppedBy === 'deadline' ? ' (past its deadline)' : ''} among parallel runs; playing it again alone`,
+          ),
         // A hang fixture must end at its own deadline: that ERROR is the verdict asked for, not starvation.
-        noReplay: (index, crowded) => items[index]!.c.deadlineMs !== undefined && crowded.stoppedBy === 'deadline' && items[index]!.c.expect === 'ERROR',
+        noReplay: (index, crowded) =>
+          items[index]!.c.deadlineMs !== undefined &&
+          crowded.stoppedBy === 'deadline' &&
+          items[index]!.c.expect === 'ERROR',
         onFinal: (index, record) => {
           keep(items[index]!, record);
           options.onRow?.(row(items[index]!, record));
@@ -241,6 +277,8 @@ async function leftoversAfterGrace(watch: LeftoverWatch): Promise<string[]> {
 }
 
 export function label(c: Pick<SelfcheckCase, 'kind' | 'oracle' | 'target' | 'params' | 'store' | 'guard'>): string {
-  const params = Object.entries(c.params).map(([k, v]) => `${k}=${v}`).join(' ');
+  const params = Object.entries(c.params)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(' ');
   return `${c.oracle} ${c.kind} ${c.target}${c.guard ? ` without ${c.guard}` : ''}${params ? ` {${params}}` : ''} on ${c.store}`;
 }

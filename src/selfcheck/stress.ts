@@ -5,8 +5,8 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { availableParallelism, loadavg } from 'node:os';
-import { onCleanup } from '../cleanup.ts';
-import { dieWithHarness } from '../die-with-harness.ts';
+import { onCleanup } from '../process/cleanup.ts';
+import { dieWithHarness } from '../process/die-with-harness.ts';
 
 export interface Stress {
   pids: ReadonlySet<number>;
@@ -31,7 +31,9 @@ export function startStress(workers = availableParallelism()): Stress {
       ),
     );
   };
-  const forget = onCleanup('busy processes of selfcheck --stress', stop, () => children.forEach((c) => c.kill('SIGKILL')));
+  const forget = onCleanup('busy processes of selfcheck --stress', stop, () =>
+    children.forEach((c) => c.kill('SIGKILL')),
+  );
   return {
     pids: new Set(children.map((c) => c.pid!).filter(Boolean)),
     stop: forget,

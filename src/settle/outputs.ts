@@ -2,7 +2,7 @@
  * What a CI job shows of a settled rows file: a Markdown table (the job summary) and JUnit XML
  * (one testcase per row × oracle: Confirmed = failure, Unconfirmed = skipped with the reason).
  */
-import { firstLine } from '../oracle.ts';
+import { firstLine } from '../core/judgement.ts';
 import { rowOracles, type OracleResult, type RowsFile, type RowStatus } from './rows.ts';
 
 export function countStatuses(file: RowsFile): Record<RowStatus, number> & { unsettled: number } {
@@ -22,7 +22,13 @@ export function settleMarkdown(file: RowsFile): string {
   ];
   for (const row of file.rows) {
     const seen =
-      row.status === 'Confirmed' ? row.summary : row.status === 'Unconfirmed' ? `${row.reason ?? ''} — next: ${row.next ?? ''}` : row.status === 'Refuted' ? refutedLine(row.results ?? []) : 'not settled by this run';
+      row.status === 'Confirmed'
+        ? row.summary
+        : row.status === 'Unconfirmed'
+          ? `${row.reason ?? ''} — next: ${row.next ?? ''}`
+          : row.status === 'Refuted'
+            ? refutedLine(row.results ?? [])
+            : 'not settled by this run';
     lines.push(
       `| ${cell(row.id)} | ${cell(String(row.location ?? ''))} | ${cell(rowOracles(row).join(', '))} | ${row.status ? `**${row.status}**${row.strength ? ` (${row.strength})` : ''}` : '—'} | ${cell(seen ?? '')} | ${row.evidence ? `\`${cell(row.evidence)}\`` : ''} |`,
     );
@@ -58,19 +64,28 @@ export function settleJunit(file: RowsFile, suiteName = 'lock-oracles settle'): 
       const body = `${result.explanation}${result.evidence ? `\nEvidence: ${result.evidence}` : ''}`;
       if (result.verdict === 'FAIL') {
         failures++;
-        cases.push(`    <testcase ${attrs}>\n      <failure message="${xml(`Confirmed: ${result.offending ?? firstLine(result.explanation)}`)}" type="FAIL">${xml(body)}</failure>\n    </testcase>`);
+        cases.push(
+          `    <testcase ${attrs}>\n      <failure message="${xml(`Confirmed: ${result.offending ?? firstLine(result.explanation)}`)}" type="FAIL">${xml(body)}</failure>\n    </testcase>`,
+        );
       } else if (result.verdict === 'PASS') {
         // A passed case says how much was tried: one schedule is weaker than an exploration.
-        cases.push(`    <testcase ${attrs}>\n      <system-out>${xml(`Refuted, ${triedWords(result)}. ${body}`)}</system-out>\n    </testcase>`);
+        cases.push(
+          `    <testcase ${attrs}>\n      <system-out>${xml(`Refuted, ${triedWords(result)}. ${body}`)}</system-out>\n    </testcase>`,
+        );
       } else {
         skipped++;
-        cases.push(`    <testcase ${attrs}>\n      <skipped message="${xml(`Unconfirmed (${result.verdict}): ${firstLine(result.explanation)}`)}"/>\n      <system-out>${xml(body)}</system-out>\n    </testcase>`);
+        cases.push(
+          `    <testcase ${attrs}>\n      <skipped message="${xml(`Unconfirmed (${result.verdict}): ${firstLine(result.explanation)}`)}"/>\n      <system-out>${xml(body)}</system-out>\n    </testcase>`,
+        );
       }
     }
   }
   const tests = cases.length;
   const counts = `tests="${tests}" failures="${failures}" errors="0" skipped="${skipped}" time="${time.toFixed(3)}"`;
-  const timestamp = typeof (file.settle as { at?: unknown } | undefined)?.at === 'string' ? (file.settle as { at: string }).at.replace(/\.\d+Z$/, '') : new Date().toISOString().replace(/\.\d+Z$/, '');
+  const timestamp =
+    typeof (file.settle as { at?: unknown } | undefined)?.at === 'string'
+      ? (file.settle as { at: string }).at.replace(/\.\d+Z$/, '')
+      : new Date().toISOString().replace(/\.\d+Z$/, '');
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="${xml(suiteName)}" ${counts}>`,
@@ -85,5 +100,7 @@ export function settleJunit(file: RowsFile, suiteName = 'lock-oracles settle'): 
 function xml(text: string): string {
   // Characters XML 1.0 cannot carry at all are dropped (colour codes, NULs).
   // eslint-disable-next-line no-control-regex
-  return text.replace(/[\x00-\x08\x0b\x0c\x0e-\x1f]/g, '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!);
+  return text
+    .replace(/[\x00-\x08\x0b\x0c\x0e-\x1f]/g, '')
+    .replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!);
 }

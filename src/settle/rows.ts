@@ -5,7 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import type { StoreKind } from '../stores/types.ts';
-import type { Verdict } from '../oracle.ts';
+import type { Verdict } from '../core/judgement.ts';
+import { RowsFileError } from '../core/errors.ts';
 
 /** One oracle's result on one row (one JUnit testcase). */
 export interface OracleResult {
@@ -56,16 +57,6 @@ export interface RowsFile {
   [unknownField: string]: unknown;
 }
 
-export class RowsFileError extends Error {
-  override name = 'RowsFileError';
-  constructor(
-    readonly file: string,
-    readonly problems: string[],
-  ) {
-    super(`${file}: ${problems.length} problem(s), nothing was started:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
-  }
-}
-
 /** The oracle ids a row names (`oracle: "V313"`, `oracle: ["V313","V310"]` or `oracles: [...]`). */
 export function rowOracles(row: Row): string[] {
   const named = [row.oracle ?? [], row.oracles ?? []].flat();
@@ -78,7 +69,9 @@ export function readJson(file: string): unknown {
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new RowsFileError(file, [`cannot read it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`]);
+    throw new RowsFileError(file, [
+      `cannot read it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+    ]);
   }
   let body: unknown;
   try {
@@ -97,9 +90,14 @@ export function checkShape(file: string, body: unknown): RowsFile {
 }
 
 /** Like checkShape, but returns the problems (and the rows that have them) for the caller to add its own. */
-export function shapeProblems(file: string, body: unknown): { rowsFile: RowsFile; problems: string[]; badRows: Set<unknown> } {
+export function shapeProblems(
+  file: string,
+  body: unknown,
+): { rowsFile: RowsFile; problems: string[]; badRows: Set<unknown> } {
   if (typeof body !== 'object' || body === null || !Array.isArray((body as RowsFile).rows)) {
-    throw new RowsFileError(file, ['expected an object with a "rows" array: {"rows":[{"id":"R1","oracle":"V313","target":"path/to/x.target.ts"}]}']);
+    throw new RowsFileError(file, [
+      'expected an object with a "rows" array: {"rows":[{"id":"R1","oracle":"V313","target":"path/to/x.target.ts"}]}',
+    ]);
   }
   const problems: string[] = [];
   const badRows = new Set<unknown>();
@@ -114,16 +112,28 @@ export function shapeProblems(file: string, body: unknown): { rowsFile: RowsFile
     }
     const row = raw as Record<string, unknown>;
     const name = typeof row.id === 'string' && row.id ? `${where} (${row.id})` : where;
-    if (typeof row.id !== 'string' || !row.id) problems.push(`${where}: no "id" (a unique name for the row, e.g. "R${index + 1}")`);
+    if (typeof row.id !== 'string' || !row.id)
+      problems.push(`${where}: no "id" (a unique name for the row, e.g. "R${index + 1}")`);
     else if (seen.has(row.id)) problems.push(`${name}: the id "${row.id}" is used by an earlier row too`);
     else seen.add(row.id);
-    const oracleOk = (o: unknown) => typeof o === 'string' || (Array.isArray(o) && o.length > 0 && o.every((x) => typeof x === 'string'));
-    if (row.oracle === undefined && row.oracles === undefined) problems.push(`${name}: no "oracle" (the oracle that settles it, e.g. "V313")`);
-    else if ((row.oracle !== undefined && !oracleOk(row.oracle)) || (row.oracles !== undefined && !oracleOk(row.oracles))) {
+    const oracleOk = (o: unknown) =>
+      typeof o === 'string' || (Array.isArray(o) && o.length > 0 && o.every((x) => typeof x === 'string'));
+    if (row.oracle === undefined && row.oracles === undefined)
+      problems.push(`${name}: no "oracle" (the oracle that settles it, e.g. "V313")`);
+    else if (
+      (row.oracle !== undefined && !oracleOk(row.oracle)) ||
+      (row.oracles !== undefined && !oracleOk(row.oracles))
+    ) {
       problems.push(`${name}: "oracle" must be an oracle id or a list of them`);
     }
-    if (typeof row.target !== 'string' || !row.target) problems.push(`${name}: no "target" (the target module binding the helper at ${String(row.location ?? 'its location')})`);
-    if (row.params !== undefined && (typeof row.params !== 'object' || row.params === null || Array.isArray(row.params))) {
+    if (typeof row.target !== 'string' || !row.target)
+      problems.push(
+        `${name}: no "target" (the target module binding the helper at ${String(row.location ?? 'its location')})`,
+      );
+    if (
+      row.params !== undefined &&
+      (typeof row.params !== 'object' || row.params === null || Array.isArray(row.params))
+    ) {
       problems.push(`${name}: "params" must be an object of oracle parameters, e.g. {"ttl":300}`);
     }
     if (problems.length > before) badRows.add(raw);
@@ -136,7 +146,8 @@ export function parseShard(text: string): { index: number; count: number } {
   const match = /^(\d+)\/(\d+)$/.exec(text);
   const index = Number(match?.[1]);
   const count = Number(match?.[2]);
-  if (!match || count < 1 || index < 1 || index > count) throw new Error(`--shard must be i/n with 1 ≤ i ≤ n (e.g. 2/4), got "${text}"`);
+  if (!match || count < 1 || index < 1 || index > count)
+    throw new Error(`--shard must be i/n with 1 ≤ i ≤ n (e.g. 2/4), got "${text}"`);
   return { index, count };
 }
 

@@ -5,16 +5,26 @@
  * Every row is checked before anything starts; rows then run in parallel, each on its own store.
  */
 import { relative, resolve } from 'node:path';
-import { checkRequest, type RunRequest } from '../run-oracle.ts';
-import { runRepeated } from '../run-repeated.ts';
-import { defaultJobs, runPool } from '../run-pool.ts';
-import { UsageError } from '../registry.ts';
+import { checkRequest, type RunRequest } from '../run/run-oracle.ts';
+import { runRepeated } from '../run/run-repeated.ts';
+import { defaultJobs, runPool } from '../run/run-pool.ts';
+import { UsageError } from '../core/errors.ts';
 import { explore, writeExploreReport } from '../explore/explore.ts';
-import { firstLine } from '../oracle.ts';
-import type { EvidenceRecord } from '../evidence.ts';
+import { firstLine } from '../core/judgement.ts';
+import type { EvidenceRecord } from '../report/evidence.ts';
 import type { RuntimeChoice } from '../stores/start-store.ts';
 import { countStatuses } from './outputs.ts';
-import { inShard, readJson, rowOracles, shapeProblems, RowsFileError, type OracleResult, type Row, type RowsFile, type RowStatus } from './rows.ts';
+import {
+  inShard,
+  readJson,
+  rowOracles,
+  shapeProblems,
+  type OracleResult,
+  type Row,
+  type RowsFile,
+  type RowStatus,
+} from './rows.ts';
+import { RowsFileError } from '../core/errors.ts';
 
 export interface SettleOptions {
   /** Runs per row × oracle (each on a fresh store); Refuted needs every one to PASS. Default 1. */
@@ -54,7 +64,10 @@ interface Task {
 export async function settle(input: string | RowsFile, options: SettleOptions = {}): Promise<SettleResult> {
   const began = performance.now();
   const source = typeof input === 'string' ? input : 'rows';
-  const { rowsFile, problems, badRows } = shapeProblems(source, structuredClone(typeof input === 'string' ? readJson(input) : input));
+  const { rowsFile, problems, badRows } = shapeProblems(
+    source,
+    structuredClone(typeof input === 'string' ? readJson(input) : input),
+  );
   const file = rowsFile;
   const runs = options.runs ?? 1;
   const jobs = options.jobs ?? defaultJobs();
@@ -62,7 +75,11 @@ export async function settle(input: string | RowsFile, options: SettleOptions = 
   const reportDir = options.reportDir === null ? undefined : resolve(options.reportDir ?? 'reports');
 
   const selected = file.rows.filter((_, position) => inShard(position, options.shard));
-  const tasks = await checkTasks(selected.filter((row) => !badRows.has(row)), options, problems);
+  const tasks = await checkTasks(
+    selected.filter((row) => !badRows.has(row)),
+    options,
+    problems,
+  );
   if (problems.length) throw new RowsFileError(source, problems);
   progress(
     `settling ${selected.length} row(s)${options.shard ? ` (shard ${options.shard.index}/${options.shard.count} of ${file.rows.length})` : ''}: ` +
@@ -79,7 +96,9 @@ export async function settle(input: string | RowsFile, options: SettleOptions = 
     done++;
     const elapsed = performance.now() - began;
     const eta = done < tasks.length ? ` · ETA ${formatSeconds((elapsed / done) * (tasks.length - done))}` : '';
-    progress(`[${done}/${tasks.length}] ${task.row.id} ${task.oracle} ${result.verdict} in ${formatSeconds(performance.now() - taskBegan)}${eta}`);
+    progress(
+      `[${done}/${tasks.length}] ${task.row.id} ${task.oracle} ${result.verdict} in ${formatSeconds(performance.now() - taskBegan)}${eta}`,
+    );
     return result;
   });
   const results: OracleResult[] = [];
@@ -99,7 +118,9 @@ export async function settle(input: string | RowsFile, options: SettleOptions = 
     wallMs,
     counts,
   };
-  progress(`settled in ${formatSeconds(wallMs)}: ${counts.Confirmed} Confirmed, ${counts.Refuted} Refuted, ${counts.Unconfirmed} Unconfirmed`);
+  progress(
+    `settled in ${formatSeconds(wallMs)}: ${counts.Confirmed} Confirmed, ${counts.Refuted} Refuted, ${counts.Unconfirmed} Unconfirmed`,
+  );
   return { file, counts, wallMs };
 }
 
@@ -121,7 +142,12 @@ async function checkTasks(rows: Row[], options: SettleOptions, problems: string[
       };
       try {
         const { oracle: definition } = await checkRequest(request);
-        tasks.push({ row, oracle, request, explore: definition.explore !== undefined && (row.explore ?? options.explore ?? false) });
+        tasks.push({
+          row,
+          oracle,
+          request,
+          explore: definition.explore !== undefined && (row.explore ?? options.explore ?? false),
+        });
       } catch (error) {
         if (!(error instanceof UsageError)) throw error;
         problems.push(`row ${row.id}: ${error.message}`);
@@ -150,7 +176,14 @@ async function exploreTask(task: Task, reportDir: string | undefined): Promise<O
     };
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    return { oracle: task.oracle, verdict: 'ERROR', runs: 1, tried: 'nothing (refused)', explanation: error.message, wallMs: Math.round(performance.now() - began) };
+    return {
+      oracle: task.oracle,
+      verdict: 'ERROR',
+      runs: 1,
+      tried: 'nothing (refused)',
+      explanation: error.message,
+      wallMs: Math.round(performance.now() - began),
+    };
   }
 }
 
@@ -172,15 +205,29 @@ async function runTask(task: Task, runs: number, reportDir: string | undefined):
   } catch (error) {
     // Only what the run itself found out (e.g. the target lacks a member the oracle calls).
     if (!(error instanceof UsageError)) throw error;
-    return { oracle: task.oracle, verdict: 'ERROR', runs, tried: ONE_SCHEDULE, explanation: error.message, wallMs: Math.round(performance.now() - began) };
+    return {
+      oracle: task.oracle,
+      verdict: 'ERROR',
+      runs,
+      tried: ONE_SCHEDULE,
+      explanation: error.message,
+      wallMs: Math.round(performance.now() - began),
+    };
   }
 }
 
 /** A row's status from its oracles' results. */
-export function settleRow(results: OracleResult[]): Pick<Row, 'status' | 'strength' | 'evidence' | 'summary' | 'reason' | 'next' | 'results'> {
+export function settleRow(
+  results: OracleResult[],
+): Pick<Row, 'status' | 'strength' | 'evidence' | 'summary' | 'reason' | 'next' | 'results'> {
   const fail = results.find((r) => r.verdict === 'FAIL');
   if (fail) {
-    return { status: 'Confirmed', ...(fail.evidence ? { evidence: fail.evidence } : {}), summary: `${fail.oracle}: ${fail.offending ?? firstLine(fail.explanation)}`, results };
+    return {
+      status: 'Confirmed',
+      ...(fail.evidence ? { evidence: fail.evidence } : {}),
+      summary: `${fail.oracle}: ${fail.offending ?? firstLine(fail.explanation)}`,
+      results,
+    };
   }
   const open = results.filter((r) => r.verdict !== 'PASS');
   if (!open.length) return { status: 'Refuted', strength: refutedStrength(results), results };
@@ -223,9 +270,13 @@ function nextStep(result: OracleResult): string {
 
 /** The property's detail and the offending events, one line. */
 function offendingLine(record: EvidenceRecord): string {
-  const events = (record.property?.offending ?? []).slice(0, 5).map((e) =>
-    'seq' in e ? `#${e.seq} ${e.holder} ${e.name}${e.fence !== undefined ? ` fence ${e.fence}` : ''} at ${e.t.toFixed(0)} ms` : `${e.holder ?? 'store'} ${e.kind} at ${e.t.toFixed(0)} ms`,
-  );
+  const events = (record.property?.offending ?? [])
+    .slice(0, 5)
+    .map((e) =>
+      'seq' in e
+        ? `#${e.seq} ${e.holder} ${e.name}${e.fence !== undefined ? ` fence ${e.fence}` : ''} at ${e.t.toFixed(0)} ms`
+        : `${e.holder ?? 'store'} ${e.kind} at ${e.t.toFixed(0)} ms`,
+    );
   const more = (record.property?.offending.length ?? 0) > events.length ? ', …' : '';
   return `${record.property?.detail ?? firstLine(record.explanation)}${events.length ? ` [${events.join(', ')}${more}]` : ''}`;
 }

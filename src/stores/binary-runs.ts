@@ -38,7 +38,13 @@ async function checked(binary: string): Promise<boolean> {
 
 /** The executable `binary` names (as execa would find it on PATH), as "path inode size mtime"; undefined if none. */
 function fileStamp(binary: string): string | undefined {
-  const candidates = isAbsolute(binary) || binary.includes('/') ? [binary] : (process.env.PATH ?? '').split(delimiter).filter(Boolean).map((dir) => join(dir, binary));
+  const candidates =
+    isAbsolute(binary) || binary.includes('/')
+      ? [binary]
+      : (process.env.PATH ?? '')
+          .split(delimiter)
+          .filter(Boolean)
+          .map((dir) => join(dir, binary));
   for (const path of candidates) {
     try {
       accessSync(path, constants.X_OK);

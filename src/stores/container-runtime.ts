@@ -2,7 +2,7 @@
  * The container runtime: each store is a real server in a container started with testcontainers
  * from its image (docker/images.json), on Docker's host network bound to a free loopback port of
  * this machine, labelled with the run that started it and removed on every exit path
- * (src/cleanup.ts; after a SIGKILL, by the next run's reaper: src/reaper.ts; Ryuk is off, it
+ * (src/process/cleanup.ts; after a SIGKILL, by the next run's reaper: src/run/reaper.ts; Ryuk is off, it
  * needs an image pull). The harness never pulls: the image must already be on the engine.
  *
  * Store faults: pause/resume are docker pause/unpause (the cgroup freezer), kill is docker kill
@@ -15,12 +15,13 @@ import { getContainerRuntimeClient, ImageName, type ContainerRuntimeClient } fro
 import { imageCandidates, imagePins } from './recipes/images.ts';
 import { recipeFor } from './recipes/index.ts';
 import { serverClockFor, type ServerClock } from './recipes/clock-offset/server-clock.ts';
-import { onCleanup } from '../cleanup.ts';
-import { makeRunDir } from '../run-dir.ts';
+import { onCleanup } from '../process/cleanup.ts';
+import { makeRunDir } from '../process/run-dir.ts';
 import { freePort } from './free-port.ts';
 import { isLoopbackHost } from './loopback.ts';
 import { StoreContainer } from './store-container.ts';
-import { StoreUnavailableError, type ContainerStartContext, type StartedStore, type StoreKind, type StoreRequest } from './types.ts';
+import { type ContainerStartContext, type StartedStore, type StoreKind, type StoreRequest } from './types.ts';
+import { StoreUnavailableError } from '../core/errors.ts';
 
 const ENGINE_REMEDY = 'bash scripts/container-engine.sh (installs and starts a local dockerd), or use --runtime local';
 /** Where a container sees the clock-offset library and the dir holding its offset file. */
@@ -131,7 +132,10 @@ async function localEngine(): Promise<ContainerRuntimeClient> {
   try {
     client = await getContainerRuntimeClient();
   } catch (error) {
-    throw new StoreUnavailableError(`no container engine answered (testcontainers: ${(error as Error).message}).`, ENGINE_REMEDY);
+    throw new StoreUnavailableError(
+      `no container engine answered (testcontainers: ${(error as Error).message}).`,
+      ENGINE_REMEDY,
+    );
   }
   // An engine named in ~/.testcontainers.properties rather than the environment.
   const modem = client.container.dockerode.modem as { socketPath?: string; host?: string };

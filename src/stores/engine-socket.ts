@@ -21,7 +21,12 @@ export async function engineAnswers(socketPath: string, timeoutMs = 500): Promis
 }
 
 /** One Engine API request; resolves with the parsed JSON body (or the text), rejects on a non-2xx answer. */
-export function engineRequest(socketPath: string, method: 'GET' | 'DELETE', path: string, timeoutMs = 10_000): Promise<unknown> {
+export function engineRequest(
+  socketPath: string,
+  method: 'GET' | 'DELETE',
+  path: string,
+  timeoutMs = 10_000,
+): Promise<unknown> {
   return new Promise((resolve, reject) => {
     const req = httpRequest({ socketPath, method, path, timeout: timeoutMs }, (res) => {
       let body = '';
@@ -29,7 +34,8 @@ export function engineRequest(socketPath: string, method: 'GET' | 'DELETE', path
       res.on('data', (chunk: string) => (body += chunk));
       res.on('end', () => {
         const status = res.statusCode ?? 0;
-        if (status < 200 || status >= 300) return reject(new Error(`the engine answered ${method} ${path} with ${status}: ${body.trim()}`));
+        if (status < 200 || status >= 300)
+          return reject(new Error(`the engine answered ${method} ${path} with ${status}: ${body.trim()}`));
         try {
           resolve(body ? JSON.parse(body) : undefined);
         } catch {
@@ -37,7 +43,9 @@ export function engineRequest(socketPath: string, method: 'GET' | 'DELETE', path
         }
       });
     });
-    req.on('timeout', () => req.destroy(new Error(`the engine did not answer ${method} ${path} within ${timeoutMs} ms`)));
+    req.on('timeout', () =>
+      req.destroy(new Error(`the engine did not answer ${method} ${path} within ${timeoutMs} ms`)),
+    );
     req.on('error', reject);
     req.end();
   });

@@ -25,7 +25,10 @@ function outsideEphemeral(): (() => number) | null {
   let low: number;
   let high: number;
   try {
-    [low, high] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number) as [number, number];
+    [low, high] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number) as [
+      number,
+      number,
+    ];
   } catch {
     return null;
   }

@@ -1,10 +1,10 @@
 /**
  * The local-process runtime: each store is a real server process on a free loopback port with a
- * temp dir (marked with its owner, src/run-dir.ts), started from the store's recipe in docker/ and
+ * temp dir (marked with its owner, src/process/run-dir.ts), started from the store's recipe in docker/ and
  * removed on every exit path.
  */
 import { recipeFor } from './recipes/index.ts';
-import { makeRunDir } from '../run-dir.ts';
+import { makeRunDir } from '../process/run-dir.ts';
 import { freePort } from './free-port.ts';
 import type { StartedStore, StoreRequest } from './types.ts';
 

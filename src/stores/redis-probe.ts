@@ -26,12 +26,18 @@ export class RedisProbe {
   }
 
   async keyState(location: StoreLocation): Promise<KeyState> {
-    if (isLeaseRow(location)) throw new Error(`storeKey(env) names a Postgres lease row (${describeLocation(location)}), but the store speaks Redis: declare a key or a hash field`);
+    if (isLeaseRow(location))
+      throw new Error(
+        `storeKey(env) names a Postgres lease row (${describeLocation(location)}), but the store speaks Redis: declare a key or a hash field`,
+      );
     const key = keyOf(location);
     const read = this.#client.multi();
     if (typeof location === 'string') read.get(key);
     else read.hget(key, location.field);
-    const [[readError, value], [pttlError, pttl]] = (await read.pttl(key).exec()) as [[Error | null, string | null], [Error | null, number]];
+    const [[readError, value], [pttlError, pttl]] = (await read.pttl(key).exec()) as [
+      [Error | null, string | null],
+      [Error | null, number],
+    ];
     if (readError || pttlError) throw readError ?? pttlError;
     const exists = typeof location === 'string' ? pttl !== -2 : value !== null;
     return { where: describeLocation(location), exists, value, pttlMs: pttl };

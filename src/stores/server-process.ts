@@ -3,9 +3,9 @@
  * every exit path, and able to be paused (SIGSTOP), resumed and killed for store faults.
  */
 import { execa, type ResultPromise } from 'execa';
-import { dieWithHarness } from '../die-with-harness.ts';
-import { cleanupProcess } from '../cleanup.ts';
-import { waitUntilStopped } from './process-tree.ts';
+import { dieWithHarness } from '../process/die-with-harness.ts';
+import { cleanupProcess } from '../process/cleanup.ts';
+import { waitUntilStopped } from '../process/process-tree.ts';
 
 export interface ServerProcessOptions {
   label: string;
@@ -103,7 +103,11 @@ export function spawnServer(options: ServerProcessOptions): ServerProcess {
 }
 
 /** Poll `probe` until it resolves, or fail with what the server printed. */
-export async function waitUntilReady<T>(server: ServerProcess, probe: () => Promise<T>, timeoutMs = 15_000): Promise<T> {
+export async function waitUntilReady<T>(
+  server: ServerProcess,
+  probe: () => Promise<T>,
+  timeoutMs = 15_000,
+): Promise<T> {
   const deadline = performance.now() + timeoutMs;
   let exitedWith: string | undefined;
   void server.exited.then((how) => (exitedWith = how));

@@ -7,7 +7,8 @@
 import { recipeFor } from './recipes/index.ts';
 import { dockerSocketPath, engineAnswers } from './engine-socket.ts';
 import { startLocalStore } from './local-runtime.ts';
-import { StoreUnavailableError, type StartedStore, type StoreKind, type StoreRequest } from './types.ts';
+import { type StartedStore, type StoreKind, type StoreRequest } from './types.ts';
+import { StoreUnavailableError } from '../core/errors.ts';
 
 export const RUNTIME_CHOICES = ['local', 'container', 'auto'] as const;
 export type RuntimeChoice = (typeof RUNTIME_CHOICES)[number];
@@ -20,13 +21,20 @@ export async function startStore(request: StoreRequest, choice: RuntimeChoice = 
 }
 
 /** `auto` asks the store's recipe whether it runs here, then looks only at a unix socket: DOCKER_HOST=unix://…, else /var/run/docker.sock. */
-export async function chooseRuntime(choice: RuntimeChoice, kind: StoreKind, socketPath = dockerSocketPath()): Promise<'local' | 'container'> {
+export async function chooseRuntime(
+  choice: RuntimeChoice,
+  kind: StoreKind,
+  socketPath = dockerSocketPath(),
+): Promise<'local' | 'container'> {
   if (choice !== 'auto') return choice;
   const recipe = recipeFor(kind);
   const missing = await recipe.missing();
   if (!missing) return 'local';
   if (recipe.container && socketPath !== undefined && (await engineAnswers(socketPath))) return 'container';
-  const engine = socketPath === undefined ? `DOCKER_HOST (${process.env.DOCKER_HOST}) is not a unix socket` : `no Docker engine answers on ${socketPath}`;
+  const engine =
+    socketPath === undefined
+      ? `DOCKER_HOST (${process.env.DOCKER_HOST}) is not a unix socket`
+      : `no Docker engine answers on ${socketPath}`;
   throw new StoreUnavailableError(
     `--runtime auto cannot start ${kind}: not locally (${missing.message.split('\n')[0]}) and not in a container (${recipe.container ? engine : 'its recipe has no container facts'}).`,
     `npm run setup (installs it on this machine), or bash scripts/container-engine.sh (a local Docker engine and its image)`,

@@ -7,8 +7,14 @@
  * the store is reachable only on this machine's loopback and no traffic leaves it. It carries the
  * run's labels (src/stores/labels.ts), so a SIGKILLed run's container is found and removed later.
  */
-import { AbstractStartedContainer, GenericContainer, getContainerRuntimeClient, Wait, type StartedTestContainer } from 'testcontainers';
-import { runOwner } from '../run-owner.ts';
+import {
+  AbstractStartedContainer,
+  GenericContainer,
+  getContainerRuntimeClient,
+  Wait,
+  type StartedTestContainer,
+} from 'testcontainers';
+import { runOwner } from '../process/run-owner.ts';
 import { OWNER_PID_LABEL, OWNER_START_LABEL, RUN_LABEL, STORE_LABEL } from './labels.ts';
 import type { ContainerRecipe, ContainerStartContext, StoreKind } from './types.ts';
 
@@ -23,7 +29,12 @@ export class StoreContainer extends GenericContainer {
     super(image);
     const owner = runOwner();
     this.withNetworkMode('host')
-      .withLabels({ [STORE_LABEL]: kind, [RUN_LABEL]: owner.runId, [OWNER_PID_LABEL]: String(owner.pid), [OWNER_START_LABEL]: owner.pidStart })
+      .withLabels({
+        [STORE_LABEL]: kind,
+        [RUN_LABEL]: owner.runId,
+        [OWNER_PID_LABEL]: String(owner.pid),
+        [OWNER_START_LABEL]: owner.pidStart,
+      })
       .withStartupTimeout(30_000)
       .withWaitStrategy(Wait.forLogMessage(recipe.readyLog));
   }
@@ -44,7 +55,8 @@ export class StoreContainer extends GenericContainer {
     this.withCommand(this.recipe.command(this.port, this.ctx));
     if (this.recipe.env) this.withEnvironment(this.recipe.env);
     const files = this.recipe.files?.(this.port, this.ctx) ?? [];
-    if (files.length) this.withCopyContentToContainer(files.map((f) => ({ content: f.content, target: f.path, mode: 0o644 })));
+    if (files.length)
+      this.withCopyContentToContainer(files.map((f) => ({ content: f.content, target: f.path, mode: 0o644 })));
     return new StartedStoreContainer(await super.start(), this.port);
   }
 }

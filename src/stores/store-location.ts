@@ -17,6 +17,7 @@ export function isLeaseRow(location: StoreLocation): location is LeaseRow {
 /** How the harness reads a location, as the evidence shows it. */
 export function describeLocation(location: StoreLocation): string {
   if (typeof location === 'string') return `GET ${location}`;
-  if (isLeaseRow(location)) return `${location.expiresColumn} - now() of ${location.table} where ${location.keyColumn} = '${location.key}'`;
+  if (isLeaseRow(location))
+    return `${location.expiresColumn} - now() of ${location.table} where ${location.keyColumn} = '${location.key}'`;
   return `HGET ${location.key} ${location.field}`;
 }

@@ -5,6 +5,7 @@
  * `StartedStore`. Optional capabilities follow Jepsen's db/Pause and db/Kill: an oracle only
  * schedules a store fault where the started store offers it, and says so when it does not.
  */
+import { StoreUnavailableError } from '../core/errors.ts';
 
 export type StoreKind = 'redis' | 'valkey' | 'postgres' | 'pgbouncer';
 
@@ -57,17 +58,6 @@ export interface StartedStore {
   readonly capabilities: StoreCapabilities;
   /** Stop the server and remove its files. Safe to call twice. */
   stop(): Promise<void>;
-}
-
-/** Raised when a store cannot be started here; `remedy` is the exact command to run. */
-export class StoreUnavailableError extends Error {
-  constructor(
-    message: string,
-    readonly remedy: string,
-  ) {
-    super(`${message}\n  To fix: ${remedy}`);
-    this.name = 'StoreUnavailableError';
-  }
 }
 
 /** Everything a local-process recipe gets to start one server. */

@@ -91,7 +91,8 @@ export function matchesPattern(command: WireCommand, pattern: CommandPattern): b
 /** A pattern as one line for the evidence. */
 export function describePattern(pattern: CommandPattern): string {
   const parts: string[] = [];
-  if (pattern.command !== undefined) parts.push(typeof pattern.command === 'string' ? pattern.command : pattern.command.join('|'));
+  if (pattern.command !== undefined)
+    parts.push(typeof pattern.command === 'string' ? pattern.command : pattern.command.join('|'));
   if (pattern.text !== undefined) parts.push(`text ~ ${String(pattern.text)}`);
   if (pattern.script !== undefined) parts.push(`script ~ ${String(pattern.script).slice(0, 60)}`);
   if (pattern.sha !== undefined) parts.push(`sha ${pattern.sha}`);

@@ -90,7 +90,8 @@ export class ProxiedConnection {
   /** Reset both sockets (RST): the client sees ECONNRESET. Queued bytes are thrown away. */
   reset(why: string): void {
     this.how ??= why;
-    for (const hold of [...this.toServer.discard(), ...this.toClient.discard()]) hold.abandon(`connection #${this.id} ${why} while held; held bytes discarded`);
+    for (const hold of [...this.toServer.discard(), ...this.toClient.discard()])
+      hold.abandon(`connection #${this.id} ${why} while held; held bytes discarded`);
     this.client.resetAndDestroy();
     this.upstream.resetAndDestroy();
   }
@@ -99,7 +100,13 @@ export class ProxiedConnection {
     const wasOpaque = this.framer.opaqueReason;
     const frames = this.framer.push(chunk);
     if (wasOpaque === null && this.framer.opaqueReason !== null) {
-      this.host.emit({ type: 'opaque', holder: this.host.holder, connection: this.id, atMs: this.host.log.now(), reason: this.framer.opaqueReason });
+      this.host.emit({
+        type: 'opaque',
+        holder: this.host.holder,
+        connection: this.id,
+        atMs: this.host.log.now(),
+        reason: this.framer.opaqueReason,
+      });
     }
     for (const frame of frames) this.forward(frame);
   }
@@ -127,8 +134,23 @@ export class ProxiedConnection {
       if (blackhole) log.touch(blackhole, this.id, command.text);
       if (delay) log.touch(delay.record, this.id, command.text);
       const stalled = blackhole?.kind === 'gate' ? 'gated' : 'blackholed';
-      const fate = gate ? 'held' : behind.length ? 'queued-behind-hold' : blackhole ? stalled : delay ? 'delayed' : 'forwarded';
-      this.host.emit({ type: 'command', holder: this.host.holder, connection: this.id, atMs: log.now(), command, fate });
+      const fate = gate
+        ? 'held'
+        : behind.length
+          ? 'queued-behind-hold'
+          : blackhole
+            ? stalled
+            : delay
+              ? 'delayed'
+              : 'forwarded';
+      this.host.emit({
+        type: 'command',
+        holder: this.host.holder,
+        connection: this.id,
+        atMs: log.now(),
+        command,
+        fate,
+      });
     }
     this.toServer.push(frame.bytes, delay ? performance.now() + delay.ms : 0, gate);
   }
@@ -139,10 +161,15 @@ export class ProxiedConnection {
     });
     socket.on('close', (hadError) => {
       if (hadError && !other.destroyed) {
-        this.toServer.discard().forEach((hold) => hold.abandon(`connection #${this.id} failed on the ${side} side while held`));
+        this.toServer
+          .discard()
+          .forEach((hold) => hold.abandon(`connection #${this.id} failed on the ${side} side while held`));
         other.resetAndDestroy();
       }
-      if (side === 'client') this.toClient.discard().forEach((hold) => hold.abandon(`connection #${this.id} closed by the client while its reply was held`));
+      if (side === 'client')
+        this.toClient
+          .discard()
+          .forEach((hold) => hold.abandon(`connection #${this.id} closed by the client while its reply was held`));
       this.finish();
     });
   }
@@ -150,8 +177,15 @@ export class ProxiedConnection {
   private finish(): void {
     if (this.finished || !this.client.destroyed || !this.upstream.destroyed) return;
     this.finished = true;
-    for (const hold of [...this.toServer.discard(), ...this.toClient.discard()]) hold.abandon(`connection #${this.id} closed while held; held bytes discarded`);
-    this.host.emit({ type: 'close', holder: this.host.holder, connection: this.id, atMs: this.host.log.now(), how: this.how ?? 'closed' });
+    for (const hold of [...this.toServer.discard(), ...this.toClient.discard()])
+      hold.abandon(`connection #${this.id} closed while held; held bytes discarded`);
+    this.host.emit({
+      type: 'close',
+      holder: this.host.holder,
+      connection: this.id,
+      atMs: this.host.log.now(),
+      how: this.how ?? 'closed',
+    });
     this.host.closed(this);
   }
 }

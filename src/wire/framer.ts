@@ -30,7 +30,9 @@ export abstract class IncrementalFramer implements Framer {
   opaqueReason: string | null = null;
 
   /** Parse one message at the start of `buf`: its length and command, how many bytes are needed, or why it is not this protocol. */
-  protected abstract next(buf: Buffer): { length: number; command: WireCommand | null } | { need: number } | { error: string };
+  protected abstract next(
+    buf: Buffer,
+  ): { length: number; command: WireCommand | null } | { need: number } | { error: string };
 
   push(chunk: Buffer): Frame[] {
     if (this.opaqueReason !== null) return [{ bytes: chunk, command: null }];

@@ -21,6 +21,7 @@ export const REDIS_RENEWAL: readonly CommandPattern[] = [
   { command: ['EVAL', 'EVALSHA', 'FCALL'], script: /p?expire|["']set["'][^)]*["']px["']/i },
 ];
 
-
 /** A Postgres renewal of a lease row: an UPDATE statement that sets a lease / expiry column. */
-export const PG_RENEWAL: readonly CommandPattern[] = [{ text: /^\s*update\b[\s\S]*\bset\b[\s\S]*\b\w*(lease|expir)\w*\s*=/i }];
+export const PG_RENEWAL: readonly CommandPattern[] = [
+  { text: /^\s*update\b[\s\S]*\bset\b[\s\S]*\b\w*(lease|expir)\w*\s*=/i },
+];

@@ -52,7 +52,12 @@ function bindParameters(buf: Buffer, at: number, end: number): string[] {
   return values;
 }
 
-const pgCommand = (name: string, sql: string, args: string[]): WireCommand => ({ protocol: 'postgres', name, args, text: sql });
+const pgCommand = (name: string, sql: string, args: string[]): WireCommand => ({
+  protocol: 'postgres',
+  name,
+  args,
+  text: sql,
+});
 
 export class PostgresFrontendFramer extends IncrementalFramer {
   private phase: 'startup' | 'messages' = 'startup';
@@ -66,7 +71,11 @@ export class PostgresFrontendFramer extends IncrementalFramer {
   private startup(buf: Buffer) {
     if (buf.length < 8) return { need: 8 };
     const length = buf.readInt32BE(0);
-    if (length < 8 || length > 10_000) return { error: 'not a Postgres startup packet (TLS after SSLRequest, or another protocol); passing bytes through unparsed' };
+    if (length < 8 || length > 10_000)
+      return {
+        error:
+          'not a Postgres startup packet (TLS after SSLRequest, or another protocol); passing bytes through unparsed',
+      };
     if (buf.length < length) return { need: length };
     const code = buf.readInt32BE(4);
     if (code === PROTOCOL_3) this.phase = 'messages';
@@ -102,7 +111,9 @@ export class PostgresFrontendFramer extends IncrementalFramer {
       case 'B': {
         const portal = cstring(buf, 5, end);
         const statement = cstring(buf, portal.next, end);
-        const sql = this.statements.get(statement.value) ?? `<prepared statement "${statement.value}", parsed before the proxy saw it>`;
+        const sql =
+          this.statements.get(statement.value) ??
+          `<prepared statement "${statement.value}", parsed before the proxy saw it>`;
         return pgCommand('Bind', sql, bindParameters(buf, statement.next, end));
       }
       case 'C': {

@@ -5,7 +5,7 @@
  * Every fault is recorded (who, which connections, which command, from when to when).
  */
 import { createServer, type Server, type Socket } from 'node:net';
-import { onCleanup } from '../cleanup.ts';
+import { onCleanup } from '../process/cleanup.ts';
 import { assertLoopbackUrl } from '../stores/loopback.ts';
 import type { CommandPattern, WireProtocol } from './command.ts';
 import { ProxiedConnection, type ConnectionHost } from './connection.ts';
@@ -81,7 +81,10 @@ export class WireProxy implements ConnectionHost {
   static async start(options: WireProxyOptions): Promise<WireProxy> {
     const storeUrl = assertLoopbackUrl(options.storeUrl);
     const protocol = protocolOf(storeUrl);
-    const store = { host: storeUrl.hostname.replace(/^\[|\]$/g, ''), port: Number(storeUrl.port) || DEFAULT_PORTS[protocol] };
+    const store = {
+      host: storeUrl.hostname.replace(/^\[|\]$/g, ''),
+      port: Number(storeUrl.port) || DEFAULT_PORTS[protocol],
+    };
     const server = createServer({ allowHalfOpen: true });
     const proxy = new WireProxy(options.holder, store, server, storeUrl, options.clock ?? (() => performance.now()));
     server.on('connection', (socket) => proxy.accept(socket));
@@ -89,7 +92,11 @@ export class WireProxy implements ConnectionHost {
       server.once('error', reject);
       server.listen(0, '127.0.0.1', () => resolve());
     });
-    proxy.unregister = onCleanup(`wire proxy for holder ${options.holder}`, () => proxy.shutdown(), () => server.close());
+    proxy.unregister = onCleanup(
+      `wire proxy for holder ${options.holder}`,
+      () => proxy.shutdown(),
+      () => server.close(),
+    );
     return proxy;
   }
 
@@ -115,7 +122,8 @@ export class WireProxy implements ConnectionHost {
 
   /** Reset every connection of this holder now (RST); with `refuseNew`, also every new one until lifted. */
   drop(options: { refuseNew?: boolean } = {}): WireFaultHandle {
-    if (this.refusing) throw new Error(`wire proxy ${this.holder}: new connections are already being refused; lift that fault first`);
+    if (this.refusing)
+      throw new Error(`wire proxy ${this.holder}: new connections are already being refused; lift that fault first`);
     const what = options.refuseNew ? 'drop every connection, and reset new ones until lifted' : 'drop every connection';
     const record = this.log.open('drop', what, false);
     const hit = [...this.live];
@@ -131,7 +139,8 @@ export class WireProxy implements ConnectionHost {
 
   /** Leave open connections alone, but reset every new one until lifted (e.g. while the store kills the open ones). */
   refuse(): WireFaultHandle {
-    if (this.refusing) throw new Error(`wire proxy ${this.holder}: new connections are already being refused; lift that fault first`);
+    if (this.refusing)
+      throw new Error(`wire proxy ${this.holder}: new connections are already being refused; lift that fault first`);
     return this.refuseWith(this.log.open('refuse', 'reset every new connection until lifted', true));
   }
 
@@ -148,7 +157,8 @@ export class WireProxy implements ConnectionHost {
 
   /** Accept and keep connections, but deliver nothing in either direction until lifted; then deliver it all, in order. */
   blackhole(): WireFaultHandle {
-    if (this.blackholeRecord) throw new Error(`wire proxy ${this.holder}: a blackhole is already in force; lift it first`);
+    if (this.blackholeRecord)
+      throw new Error(`wire proxy ${this.holder}: a blackhole is already in force; lift it first`);
     const record = this.log.open('blackhole', 'blackhole: deliver nothing either way until lifted', false);
     this.blackholeRecord = record;
     for (const connection of this.live) connection.blackhole(record);
@@ -230,7 +240,9 @@ export class WireProxy implements ConnectionHost {
    * not know yet. `reached` resolves when the reply arrives at the proxy.
    */
   holdReply(pattern: CommandPattern | readonly CommandPattern[], options: HoldOptions = {}): WireHold {
-    const hold = new WireHold(pattern, { ...options, on: 'reply' }, this.log, () => this.live.forEach((connection) => connection.flush()));
+    const hold = new WireHold(pattern, { ...options, on: 'reply' }, this.log, () =>
+      this.live.forEach((connection) => connection.flush()),
+    );
     this.replyHolds = [...this.replyHolds.filter((other) => other.armed), hold];
     return hold;
   }
@@ -242,7 +254,11 @@ export class WireProxy implements ConnectionHost {
 
   /** Connections open now. */
   connections(): ConnectionInfo[] {
-    return [...this.live].map((connection) => ({ id: connection.id, openedMs: connection.openedMs, upstream: connection.upstreamAddress() }));
+    return [...this.live].map((connection) => ({
+      id: connection.id,
+      openedMs: connection.openedMs,
+      upstream: connection.upstreamAddress(),
+    }));
   }
 
   /** Stop listening and close every connection; faults still in force are closed in the record. Safe to call twice. */
@@ -253,7 +269,8 @@ export class WireProxy implements ConnectionHost {
 
   private shutdown(): Promise<void> {
     this.closing ??= (async () => {
-      for (const hold of [...this.holds, ...this.replyHolds]) hold.cancel('the proxy closed before its command arrived');
+      for (const hold of [...this.holds, ...this.replyHolds])
+        hold.cancel('the proxy closed before its command arrived');
       for (const connection of this.live) connection.reset('closed with the proxy');
       this.log.closeAll('still in force when the proxy closed');
       this.blackholeRecord = null;

@@ -30,7 +30,8 @@ function respValueEnd(buf: Buffer, at: number): number | 'more' | { error: strin
   const lineEnd = cr + 2;
   if (LINE_TYPES.has(type)) return lineEnd;
   const n = Number(buf.toString('latin1', at + 1, cr));
-  if (!Number.isInteger(n)) return { error: `malformed RESP header "${buf.toString('latin1', at, Math.min(cr, at + 20))}" from the store` };
+  if (!Number.isInteger(n))
+    return { error: `malformed RESP header "${buf.toString('latin1', at, Math.min(cr, at + 20))}" from the store` };
   if (BULK_TYPES.has(type)) return n < 0 ? lineEnd : lineEnd + n + 2 <= buf.length ? lineEnd + n + 2 : 'more';
   if (AGGREGATE_TYPES.has(type)) {
     let end: number | 'more' | { error: string } = lineEnd;

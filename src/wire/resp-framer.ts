@@ -71,7 +71,8 @@ export class RespRequestFramer extends IncrementalFramer {
       if (buf[at] !== 0x24 /* '$' */) return { error: `RESP array element ${i} is not a bulk string` };
       const len = headerLine(buf, at + 1);
       if (len === 'more') return { need: buf.length + 1 };
-      if (len === 'bad' || len.value < 0 || len.value > MAX_BULK) return { error: 'malformed RESP bulk length from the client' };
+      if (len === 'bad' || len.value < 0 || len.value > MAX_BULK)
+        return { error: 'malformed RESP bulk length from the client' };
       const end = len.next + len.value;
       if (end + 2 > buf.length) return { need: end + 2 };
       if (buf[end] !== CR || buf[end + 1] !== LF) return { error: 'RESP bulk string not terminated by CRLF' };
@@ -83,9 +84,13 @@ export class RespRequestFramer extends IncrementalFramer {
 
   private inline(buf: Buffer) {
     const lf = buf.indexOf(LF);
-    if (lf === -1) return buf.length > MAX_INLINE ? { error: 'inline command longer than 64 KiB' } : { need: buf.length + 1 };
+    if (lf === -1)
+      return buf.length > MAX_INLINE ? { error: 'inline command longer than 64 KiB' } : { need: buf.length + 1 };
     const line = buf.toString('utf8', 0, lf).replace(/\r$/, '');
-    const parts = line.split(/[ \t]+/).filter(Boolean).map((word) => Buffer.from(word));
+    const parts = line
+      .split(/[ \t]+/)
+      .filter(Boolean)
+      .map((word) => Buffer.from(word));
     return { length: lf + 1, command: redisCommand(parts) };
   }
 }

@@ -3,8 +3,8 @@
  * lands goes into the run's fault log (kind "wire": which connections, which command, from when to
  * when), and connections and every command a fault stopped or slowed go into the history.
  */
-import type { History } from '../history.ts';
-import type { FaultLog, FaultRecord } from '../fault-log.ts';
+import type { History } from '../core/history.ts';
+import type { FaultLog, FaultRecord } from '../core/fault-log.ts';
 import { WireProxy } from './proxy.ts';
 import type { WireFaultRecord } from './records.ts';
 
@@ -20,7 +20,12 @@ function detailOf(record: WireFaultRecord): Record<string, unknown> {
   };
 }
 
-export async function startScenarioProxy(holder: string, storeUrl: string, history: History, faults: FaultLog): Promise<WireProxy> {
+export async function startScenarioProxy(
+  holder: string,
+  storeUrl: string,
+  history: History,
+  faults: FaultLog,
+): Promise<WireProxy> {
   const proxy = await WireProxy.start({ holder, storeUrl, clock: () => history.now() });
   const applied = new Map<number, FaultRecord>();
   proxy.on((event) => {
@@ -38,13 +43,18 @@ export async function startScenarioProxy(holder: string, storeUrl: string, histo
         } else {
           const fault = applied.get(record.id);
           if (fault) faults.lift(fault, detailOf(record));
-          else history.add('wire', holder, { text: `${record.what}: never landed`, ...(record.note ? { note: record.note } : {}) });
+          else
+            history.add('wire', holder, {
+              text: `${record.what}: never landed`,
+              ...(record.note ? { note: record.note } : {}),
+            });
         }
         break;
       }
       case 'command':
         // A gate's commands are counted (and sampled) in its record: it may stall thousands.
-        if (event.fate !== 'forwarded' && event.fate !== 'gated') history.add('wire', holder, { connection: event.connection, command: event.command.text, fate: event.fate });
+        if (event.fate !== 'forwarded' && event.fate !== 'gated')
+          history.add('wire', holder, { connection: event.connection, command: event.command.text, fate: event.fate });
         break;
       case 'connect':
         history.add('wire', holder, { connection: event.connection, text: 'connected through its wire proxy' });

@@ -19,7 +19,8 @@ export async function killFromStore(store: StartedStore, addresses: readonly str
     admin.on('error', () => undefined);
     try {
       let killed = 0;
-      for (const address of addresses) killed += Number(await admin.call('CLIENT', 'KILL', 'ADDR', address, 'SKIPME', 'yes'));
+      for (const address of addresses)
+        killed += Number(await admin.call('CLIENT', 'KILL', 'ADDR', address, 'SKIPME', 'yes'));
       return { command: addresses.map((address) => `CLIENT KILL ADDR ${address}`).join('; '), killed };
     } finally {
       admin.disconnect();
@@ -32,12 +33,18 @@ export async function killFromStore(store: StartedStore, addresses: readonly str
     admin.on('error', () => undefined);
     await admin.connect();
     try {
-      const sql = "SELECT count(*) FILTER (WHERE pg_terminate_backend(pid)) AS killed FROM pg_stat_activity WHERE client_addr = '127.0.0.1' AND client_port = ANY($1::int[])";
+      const sql =
+        "SELECT count(*) FILTER (WHERE pg_terminate_backend(pid)) AS killed FROM pg_stat_activity WHERE client_addr = '127.0.0.1' AND client_port = ANY($1::int[])";
       const result = await admin.query<{ killed: string }>(sql, [ports]);
-      return { command: `pg_terminate_backend for client ports ${ports.join(', ')}`, killed: Number(result.rows[0]?.killed ?? 0) };
+      return {
+        command: `pg_terminate_backend for client ports ${ports.join(', ')}`,
+        killed: Number(result.rows[0]?.killed ?? 0),
+      };
     } finally {
       await admin.end();
     }
   }
-  throw new Error(`cannot kill connections from the store's side on ${store.kind}: only redis, valkey and postgres are supported`);
+  throw new Error(
+    `cannot kill connections from the store's side on ${store.kind}: only redis, valkey and postgres are supported`,
+  );
 }

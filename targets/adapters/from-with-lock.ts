@@ -21,7 +21,12 @@ import { defineTarget, type Lease, type Target, type TargetEnv } from '../contra
 import { sleep, stepMs, steps } from '../redis/job-params.ts';
 
 /** Your helper, called as `withLock(client, key, ttlMs, fn)`; `fn` gets whatever your helper passes it. */
-export type WithLock<C> = (client: C, key: string, ttlMs: number, fn: (...args: any[]) => Promise<unknown>) => Promise<unknown>;
+export type WithLock<C> = (
+  client: C,
+  key: string,
+  ttlMs: number,
+  fn: (...args: any[]) => Promise<unknown>,
+) => Promise<unknown>;
 
 export interface FromWithLockOptions<C> {
   /** The fencing token your helper passes `fn` (e.g. `(fence) => fence`); every write then carries it. */
@@ -39,10 +44,15 @@ interface HeldLock extends Lease {
   finished: Promise<unknown>;
 }
 
-export function fromWithLock<C>(connect: (env: TargetEnv) => C | Promise<C>, withLock: WithLock<C>, options: FromWithLockOptions<C> = {}): Target {
+export function fromWithLock<C>(
+  connect: (env: TargetEnv) => C | Promise<C>,
+  withLock: WithLock<C>,
+  options: FromWithLockOptions<C> = {},
+): Target {
   let client: C | undefined;
   const connected = (): C => {
-    if (client === undefined) throw new Error('fromWithLock: the client is not connected: the harness must call connect(env) first');
+    if (client === undefined)
+      throw new Error('fromWithLock: the client is not connected: the harness must call connect(env) first');
     return client;
   };
 
@@ -119,7 +129,10 @@ export function acquireRunRelease(
 }
 
 /** The job shape (one locked run making `steps` writes inside `fn`) and the leader shape (writing inside `fn` until aborted). */
-export function jobAndLeader(runLocked: RunLocked, options: Pick<FromWithLockOptions<unknown>, 'fence' | 'stillHeld'> = {}): Pick<Target, 'job' | 'leader'> {
+export function jobAndLeader(
+  runLocked: RunLocked,
+  options: Pick<FromWithLockOptions<unknown>, 'fence' | 'stillHeld'> = {},
+): Pick<Target, 'job' | 'leader'> {
   /** The job's writes, inside `fn`: stop early when the helper says the lock is no longer held. */
   async function writeUnderLock(env: TargetEnv, name: string, fnArgs: unknown[], writes: number): Promise<void> {
     const fence = options.fence?.(...fnArgs);
@@ -157,7 +170,9 @@ export function jobAndLeader(runLocked: RunLocked, options: Pick<FromWithLockOpt
       while (!env.signal.aborted) {
         // A term that ended in an error (a release that found the lock gone) ends that term only.
         // A leader holds the lock for its whole term: it writes inside fn until aborted (or told the lock is lost).
-        const led = await once(env, 'lead', Infinity).catch((error: unknown) => env.log(`the term ended with an error: ${message(error)}`));
+        const led = await once(env, 'lead', Infinity).catch((error: unknown) =>
+          env.log(`the term ended with an error: ${message(error)}`),
+        );
         if (led !== true) await sleep(stepMs(env));
       }
     },

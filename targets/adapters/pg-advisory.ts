@@ -42,7 +42,10 @@ export interface PgPoolLike {
   end(): Promise<void>;
 }
 
-export function pgAdvisoryLock(connect: (env: TargetEnv) => PgPoolLike | Promise<PgPoolLike>, options: PgAdvisoryOptions): Target {
+export function pgAdvisoryLock(
+  connect: (env: TargetEnv) => PgPoolLike | Promise<PgPoolLike>,
+  options: PgAdvisoryOptions,
+): Target {
   let pool: PgPoolLike | undefined;
   const connected = (): PgPoolLike => {
     if (!pool) throw new Error('pgAdvisoryLock: the pool is not built: the harness must call connect(env) first');
@@ -64,7 +67,10 @@ export function pgAdvisoryLock(connect: (env: TargetEnv) => PgPoolLike | Promise
     return null;
   }
 
-  const scopes: Record<AdvisoryScope, { acquire(env: TargetEnv): Promise<Lease | null>; release(env: TargetEnv, lease: Lease): Promise<boolean> }> = {
+  const scopes: Record<
+    AdvisoryScope,
+    { acquire(env: TargetEnv): Promise<Lease | null>; release(env: TargetEnv, lease: Lease): Promise<boolean> }
+  > = {
     'session-via-pool': {
       acquire: async (env) => (ok(await connected().query(TRY_LOCK, [env.key])) ? {} : null),
       release: async (env) => ok(await connected().query(UNLOCK, [env.key])),

@@ -49,38 +49,57 @@ export interface NodeRedisLike {
   on(event: 'error', listener: (error: Error) => void): unknown;
 }
 
-export function ioredisSetNx(connect: (env: TargetEnv) => IoredisLike | Promise<IoredisLike>, options: SetNxOptions = {}): Target {
-  return setNxTarget('ioredis', async (env) => {
-    const redis = await connect(env);
-    redis.on('error', (error: Error) => env.log(`ioredis: ${error.message}`));
-    const commands: SetNxCommands = {
-      setNxPx: async (key, value, ttlMs) => (await redis.set(key, value, 'PX', ttlMs, 'NX')) === 'OK',
-      evalOneKey: async (script, key, args) => Number(await redis.eval(script, 1, key, ...args)),
-      incr: (key) => redis.incr(key),
-    };
-    return { commands, client: redis };
-  }, options);
+export function ioredisSetNx(
+  connect: (env: TargetEnv) => IoredisLike | Promise<IoredisLike>,
+  options: SetNxOptions = {},
+): Target {
+  return setNxTarget(
+    'ioredis',
+    async (env) => {
+      const redis = await connect(env);
+      redis.on('error', (error: Error) => env.log(`ioredis: ${error.message}`));
+      const commands: SetNxCommands = {
+        setNxPx: async (key, value, ttlMs) => (await redis.set(key, value, 'PX', ttlMs, 'NX')) === 'OK',
+        evalOneKey: async (script, key, args) => Number(await redis.eval(script, 1, key, ...args)),
+        incr: (key) => redis.incr(key),
+      };
+      return { commands, client: redis };
+    },
+    options,
+  );
 }
 
-export function nodeRedisSetNx(connect: (env: TargetEnv) => NodeRedisLike | Promise<NodeRedisLike>, options: SetNxOptions = {}): Target {
-  return setNxTarget('node-redis', async (env) => {
-    const redis = await connect(env);
-    // node-redis throws an 'error' event nobody listens to, which would crash the holder.
-    redis.on('error', (error: Error) => env.log(`node-redis: ${error.message}`));
-    if (!redis.isOpen) await redis.connect();
-    const commands: SetNxCommands = {
-      setNxPx: async (key, value, ttlMs) => (await redis.set(key, value, { PX: ttlMs, NX: true })) === 'OK',
-      evalOneKey: async (script, key, args) => Number(await redis.eval(script, { keys: [key], arguments: args })),
-      incr: (key) => redis.incr(key),
-    };
-    return { commands, client: redis };
-  }, options);
+export function nodeRedisSetNx(
+  connect: (env: TargetEnv) => NodeRedisLike | Promise<NodeRedisLike>,
+  options: SetNxOptions = {},
+): Target {
+  return setNxTarget(
+    'node-redis',
+    async (env) => {
+      const redis = await connect(env);
+      // node-redis throws an 'error' event nobody listens to, which would crash the holder.
+      redis.on('error', (error: Error) => env.log(`node-redis: ${error.message}`));
+      if (!redis.isOpen) await redis.connect();
+      const commands: SetNxCommands = {
+        setNxPx: async (key, value, ttlMs) => (await redis.set(key, value, { PX: ttlMs, NX: true })) === 'OK',
+        evalOneKey: async (script, key, args) => Number(await redis.eval(script, { keys: [key], arguments: args })),
+        incr: (key) => redis.incr(key),
+      };
+      return { commands, client: redis };
+    },
+    options,
+  );
 }
 
-function setNxTarget(library: string, open: (env: TargetEnv) => Promise<{ commands: SetNxCommands; client: unknown }>, options: SetNxOptions): Target {
+function setNxTarget(
+  library: string,
+  open: (env: TargetEnv) => Promise<{ commands: SetNxCommands; client: unknown }>,
+  options: SetNxOptions,
+): Target {
   let opened: { commands: SetNxCommands; client: unknown } | undefined;
   const redis = (): SetNxCommands => {
-    if (!opened) throw new Error(`${library}SetNx: the client is not connected: the harness must call connect(env) first`);
+    if (!opened)
+      throw new Error(`${library}SetNx: the client is not connected: the harness must call connect(env) first`);
     return opened.commands;
   };
 

@@ -18,7 +18,12 @@ import { jobAndLeader, message } from './from-with-lock.ts';
 /** What the binding uses of a Redlock instance (both libraries have it). */
 export interface RedlockLike {
   acquire(resources: string[], duration: number, settings?: object): Promise<RedlockLockLike>;
-  using(resources: string[], duration: number, settings: object, routine: (signal: AbortSignal) => Promise<unknown>): Promise<unknown>;
+  using(
+    resources: string[],
+    duration: number,
+    settings: object,
+    routine: (signal: AbortSignal) => Promise<unknown>,
+  ): Promise<unknown>;
   quit(): Promise<void>;
 }
 
@@ -58,7 +63,10 @@ function extensionThreshold(env: TargetEnv): number {
   return Math.floor(env.ttlMs / 2);
 }
 
-export function fromRedlock(connect: (env: TargetEnv) => RedlockLike | Promise<RedlockLike>, options: FromRedlockOptions = {}): Target {
+export function fromRedlock(
+  connect: (env: TargetEnv) => RedlockLike | Promise<RedlockLike>,
+  options: FromRedlockOptions = {},
+): Target {
   let redlock: RedlockLike | undefined;
   const connected = (): RedlockLike => {
     if (!redlock) throw new Error('fromRedlock: not connected: the harness must call connect(env) first');
@@ -94,7 +102,13 @@ export function fromRedlock(connect: (env: TargetEnv) => RedlockLike | Promise<R
       return true;
     },
     ...jobAndLeader(
-      (env, fn) => connected().using([env.key], env.ttlMs, { retryCount: 0, automaticExtensionThreshold: extensionThreshold(env) }, fn),
+      (env, fn) =>
+        connected().using(
+          [env.key],
+          env.ttlMs,
+          { retryCount: 0, automaticExtensionThreshold: extensionThreshold(env) },
+          fn,
+        ),
       options.checkSignal ? { stillHeld: (signal: AbortSignal) => !signal.aborted } : {},
     ),
     async close() {

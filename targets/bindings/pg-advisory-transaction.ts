@@ -2,4 +2,7 @@
 import pg from 'pg';
 import { pgAdvisoryLock } from '../adapters/pg-advisory.ts';
 
-export default pgAdvisoryLock(({ url, params }) => new pg.Pool({ connectionString: url, max: Number(params.poolMax ?? 2) }), { scope: 'transaction' });
+export default pgAdvisoryLock(
+  ({ url, params }) => new pg.Pool({ connectionString: url, max: Number(params.poolMax ?? 2) }),
+  { scope: 'transaction' },
+);

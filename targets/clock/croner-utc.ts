@@ -11,7 +11,9 @@ export default defineTarget({
   description: 'croner 01:30 daily in UTC (utcOffset 0), 10-minute SET NX PX fleet lock on a fixed key',
   connect: (env) => redis.connect(env),
   async schedule(env) {
-    const job = new Cron('30 1 * * *', { utcOffset: 0 }, () => fireUnderFleetLock(env, redis.get(), env.key, env.ttlMs));
+    const job = new Cron('30 1 * * *', { utcOffset: 0 }, () =>
+      fireUnderFleetLock(env, redis.get(), env.key, env.ttlMs),
+    );
     return { stop: () => job.stop() };
   },
   close: () => redis.close(),

@@ -16,7 +16,8 @@ const TAKE_UNTIL = `INSERT INTO lock_oracles_leases AS l (key, holder, lease_unt
   RETURNING holder`;
 
 export default defineTarget({
-  description: 'pg lease row: lease_until = the app\'s Date.now() + ttl, taken over when lease_until < the database\'s now()',
+  description:
+    "pg lease row: lease_until = the app's Date.now() + ttl, taken over when lease_until < the database's now()",
   async connect(env) {
     await pool.connect(env);
     await ensureTable(pool.get(), LEASES);

@@ -8,7 +8,7 @@ import { ensureTable, LEASES } from '../postgres/schema.ts';
 const pool = pgPoolSlot();
 
 export default defineTarget({
-  description: 'pg lease row: lease_until = the database\'s now() + ttl, taken over when lease_until < now()',
+  description: "pg lease row: lease_until = the database's now() + ttl, taken over when lease_until < now()",
   async connect(env) {
     await pool.connect(env);
     await ensureTable(pool.get(), LEASES);

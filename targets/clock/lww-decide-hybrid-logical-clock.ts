@@ -6,7 +6,12 @@ interface Stamped {
 }
 
 export default defineTarget({
-  description: 'pure decide(incoming, existing): incoming.updatedAt > existing.updatedAt, stamped max(Date.now(), existing.updatedAt + 1)',
-  stamp: (_env, value, existing) => ({ value, updatedAt: Math.max(Date.now(), existing === null ? 0 : (existing as Stamped).updatedAt + 1) }),
-  decide: (incoming, existing) => existing === null || (incoming as Stamped).updatedAt > (existing as Stamped).updatedAt,
+  description:
+    'pure decide(incoming, existing): incoming.updatedAt > existing.updatedAt, stamped max(Date.now(), existing.updatedAt + 1)',
+  stamp: (_env, value, existing) => ({
+    value,
+    updatedAt: Math.max(Date.now(), existing === null ? 0 : (existing as Stamped).updatedAt + 1),
+  }),
+  decide: (incoming, existing) =>
+    existing === null || (incoming as Stamped).updatedAt > (existing as Stamped).updatedAt,
 });

@@ -6,6 +6,7 @@ interface Stamped {
 }
 
 export default defineTarget({
-  description: 'pure decide(incoming, existing): incoming.updatedAt > existing.updatedAt (the writer\'s Date.now())',
-  decide: (incoming, existing) => existing === null || (incoming as Stamped).updatedAt > (existing as Stamped).updatedAt,
+  description: "pure decide(incoming, existing): incoming.updatedAt > existing.updatedAt (the writer's Date.now())",
+  decide: (incoming, existing) =>
+    existing === null || (incoming as Stamped).updatedAt > (existing as Stamped).updatedAt,
 });

@@ -7,7 +7,8 @@ import { WRITE_IF_VERSION } from './lww-scripts.ts';
 const redis = ioredisSlot();
 
 export default defineTarget({
-  description: 'ioredis: read the version counter, Lua write applied only when the version is unchanged, retried on conflict',
+  description:
+    'ioredis: read the version counter, Lua write applied only when the version is unchanged, retried on conflict',
   connect: (env) => redis.connect(env),
   async write(env, value) {
     for (let attempt = 0; attempt < 10; attempt++) {

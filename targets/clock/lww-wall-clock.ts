@@ -7,7 +7,7 @@ import { WRITE_IF_NEWER_TIMESTAMP } from './lww-scripts.ts';
 const redis = ioredisSlot();
 
 export default defineTarget({
-  description: 'ioredis: Lua write applied only when the writer\'s Date.now() is newer than the stored timestamp',
+  description: "ioredis: Lua write applied only when the writer's Date.now() is newer than the stored timestamp",
   connect: (env) => redis.connect(env),
   async write(env, value) {
     await redis.get().eval(WRITE_IF_NEWER_TIMESTAMP, 1, env.key, value, Date.now());

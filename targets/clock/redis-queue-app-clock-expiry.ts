@@ -6,7 +6,8 @@ import { CLAIM_ON_CALLER_CLOCK, UNLOCK_IF_OWNER } from './queue-claim-scripts.ts
 const redis = ioredisSlot();
 
 export default defineTarget({
-  description: "ioredis job queue: lockExpiresAt = the claiming worker's Date.now() + ttl; recovered when it is below another worker's Date.now()",
+  description:
+    "ioredis job queue: lockExpiresAt = the claiming worker's Date.now() + ttl; recovered when it is below another worker's Date.now()",
   connect: (env) => redis.connect(env),
   async acquire(env) {
     const claimed = await redis.get().eval(CLAIM_ON_CALLER_CLOCK, 1, env.key, env.holder, env.ttlMs, Date.now());

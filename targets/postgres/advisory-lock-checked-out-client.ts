@@ -7,7 +7,8 @@ import { ok, TRY_LOCK, UNLOCK } from './sql.ts';
 const pool = pgPoolSlot();
 
 export default defineTarget({
-  description: 'pg Pool: pool.connect() once, pg_try_advisory_lock and pg_advisory_unlock on that client, released after the unlock',
+  description:
+    'pg Pool: pool.connect() once, pg_try_advisory_lock and pg_advisory_unlock on that client, released after the unlock',
   connect: (env) => pool.connect(env),
   async acquire(env) {
     const client = await pool.get().connect();

@@ -7,7 +7,8 @@ import { ok, TRY_XACT_LOCK } from './sql.ts';
 const pool = pgPoolSlot();
 
 export default defineTarget({
-  description: 'pg Pool: pool.connect(), BEGIN, pg_try_advisory_xact_lock; the work would run in this transaction; COMMIT releases',
+  description:
+    'pg Pool: pool.connect(), BEGIN, pg_try_advisory_xact_lock; the work would run in this transaction; COMMIT releases',
   connect: (env) => pool.connect(env),
   async acquire(env) {
     const client = await pool.get().connect();

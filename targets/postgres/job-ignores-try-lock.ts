@@ -7,7 +7,8 @@ import { TRY_LOCK, UNLOCK } from './sql.ts';
 const pool = pgPoolSlot();
 
 export default defineTarget({
-  description: 'pg job: pg_try_advisory_lock on a checked-out client, result ignored, then the writes, then pg_advisory_unlock',
+  description:
+    'pg job: pg_try_advisory_lock on a checked-out client, result ignored, then the writes, then pg_advisory_unlock',
   connect: (env) => pool.connect(env),
   async job(env) {
     const client = await pool.get().connect();

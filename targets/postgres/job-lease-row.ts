@@ -8,7 +8,8 @@ import { pgPoolSlot } from './pool.ts';
 const pool = pgPoolSlot();
 
 export default defineTarget({
-  description: 'pg job: lease row taken with INSERT … ON CONFLICT … WHERE lease_until < now(), no renewal, writes, delete',
+  description:
+    'pg job: lease row taken with INSERT … ON CONFLICT … WHERE lease_until < now(), no renewal, writes, delete',
   ...leaseRowMembers(pool),
   async job(env) {
     const me = `${env.holder}:${randomUUID()}`;

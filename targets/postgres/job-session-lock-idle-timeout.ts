@@ -8,7 +8,8 @@ import { ok, TRY_LOCK, UNLOCK } from './sql.ts';
 const pool = pgPoolSlot();
 
 export default defineTarget({
-  description: 'pg job: pg_try_advisory_lock on a client with idle_session_timeout = ttl; the work writes through the pool; unlock',
+  description:
+    'pg job: pg_try_advisory_lock on a client with idle_session_timeout = ttl; the work writes through the pool; unlock',
   async connect(env) {
     await pool.connect(env);
     await ensureTable(pool.get(), WORK);

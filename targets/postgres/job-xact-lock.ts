@@ -8,7 +8,8 @@ import { ok, TRY_XACT_LOCK } from './sql.ts';
 const pool = pgPoolSlot();
 
 export default defineTarget({
-  description: 'pg job: BEGIN, idle_in_transaction_session_timeout = ttl, pg_try_advisory_xact_lock, each write in that transaction, COMMIT',
+  description:
+    'pg job: BEGIN, idle_in_transaction_session_timeout = ttl, pg_try_advisory_xact_lock, each write in that transaction, COMMIT',
   async connect(env) {
     await pool.connect(env);
     await ensureTable(pool.get(), WORK);

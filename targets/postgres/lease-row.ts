@@ -8,7 +8,12 @@ import type { PgPoolSlot } from './pool.ts';
 import { ensureTable, LEASES } from './schema.ts';
 
 /** Where the lease lives, for the harness to read its time left (a target's storeKey). */
-export const leaseRow = (env: TargetEnv): LeaseRow => ({ table: 'lock_oracles_leases', keyColumn: 'key', key: env.key, expiresColumn: 'lease_until' });
+export const leaseRow = (env: TargetEnv): LeaseRow => ({
+  table: 'lock_oracles_leases',
+  keyColumn: 'key',
+  key: env.key,
+  expiresColumn: 'lease_until',
+});
 
 /**
  * The members every target built on this lease row shares: where the lease lives (storeKey),

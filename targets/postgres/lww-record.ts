@@ -22,7 +22,9 @@ export function lwwRecordTarget(description: string, stamp: string): Target {
       await pool.get().query(upsert, [env.key, value, Date.now()]);
     },
     async read(env) {
-      const result = await pool.get().query<{ value: string }>('SELECT value FROM lock_oracles_records WHERE key = $1', [env.key]);
+      const result = await pool
+        .get()
+        .query<{ value: string }>('SELECT value FROM lock_oracles_records WHERE key = $1', [env.key]);
       return result.rows[0]?.value ?? null;
     },
     close: () => pool.close(),

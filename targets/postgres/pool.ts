@@ -37,6 +37,7 @@ export function pgPoolSlot(): PgPoolSlot {
 function poolMax(env: TargetEnv): number {
   const raw = env.params.poolMax ?? 2;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`parameter poolMax must be an integer >= 1 (got ${String(raw)})`);
+  if (!Number.isInteger(value) || value < 1)
+    throw new Error(`parameter poolMax must be an integer >= 1 (got ${String(raw)})`);
   return value;
 }

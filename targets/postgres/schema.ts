@@ -4,11 +4,14 @@
 import type pg from 'pg';
 
 /** A lease row per lock name: who holds it and until when (on the database's clock). */
-export const LEASES = 'CREATE TABLE IF NOT EXISTS lock_oracles_leases (key text PRIMARY KEY, holder text NOT NULL, lease_until timestamptz NOT NULL)';
+export const LEASES =
+  'CREATE TABLE IF NOT EXISTS lock_oracles_leases (key text PRIMARY KEY, holder text NOT NULL, lease_until timestamptz NOT NULL)';
 /** One last-write-wins record per key: its value and the stamp that ordered it (V318). */
-export const RECORDS = 'CREATE TABLE IF NOT EXISTS lock_oracles_records (key text PRIMARY KEY, value text NOT NULL, ts bigint NOT NULL)';
+export const RECORDS =
+  'CREATE TABLE IF NOT EXISTS lock_oracles_records (key text PRIMARY KEY, value text NOT NULL, ts bigint NOT NULL)';
 /** The job's own database writes (the work the lock protects). */
-export const WORK = 'CREATE TABLE IF NOT EXISTS lock_oracles_work (holder text NOT NULL, step int NOT NULL, at timestamptz NOT NULL DEFAULT now())';
+export const WORK =
+  'CREATE TABLE IF NOT EXISTS lock_oracles_work (holder text NOT NULL, step int NOT NULL, at timestamptz NOT NULL DEFAULT now())';
 
 export async function ensureTable(pool: pg.Pool, ddl: string): Promise<void> {
   // Two holders connect at once; one transaction-scoped advisory lock makes their CREATE TABLE IF

@@ -6,7 +6,9 @@ function positiveInteger(env: TargetEnv, name: string, fallback: number, min: nu
   if (raw === undefined) return fallback;
   const value = Number(raw);
   if (!Number.isInteger(value) || value < min) {
-    throw new Error(`parameter ${name} must be an integer >= ${min} (got ${String(raw)}); pass e.g. --${name} ${fallback}`);
+    throw new Error(
+      `parameter ${name} must be an integer >= ${min} (got ${String(raw)}); pass e.g. --${name} ${fallback}`,
+    );
   }
   return value;
 }

@@ -8,17 +8,17 @@
  * Docker engine is up. Needs the images: bash scripts/container-engine.sh.
  */
 import { beforeAll, describe, expect, test } from 'vitest';
-import { loadAllOracles } from '../../src/registry.ts';
-import { referenceMatrix } from '../../src/reference-matrix.ts';
+import { loadAllOracles } from '../../src/run/registry.ts';
+import { referenceMatrix } from '../../src/run/reference-matrix.ts';
 import { dockerSocketPath, engineAnswers } from '../../src/stores/engine-socket.ts';
-import { runReferences, type ReferenceOutcome } from '../../src/references.ts';
+import { runReferences, type ReferenceOutcome } from '../../src/run/references.ts';
 
 const socket = dockerSocketPath();
 const engineUp = socket !== undefined && (await engineAnswers(socket, 1000));
 const entries = referenceMatrix(await loadAllOracles());
 let outcomes: ReferenceOutcome[] = [];
 
-// One runner for every matrix (src/references.ts), two runs at a time, each store in a container.
+// One runner for every matrix (src/run/references.ts), two runs at a time, each store in a container.
 beforeAll(async () => {
   if (engineUp) outcomes = await runReferences(entries, { jobs: 2, runtime: 'container' });
 }, 60 * 60_000);
@@ -29,10 +29,13 @@ describe('the reference matrix on --runtime container', () => {
   });
 
   describe.each([...new Set(entries.map((e) => e.oracle.id))])('%s', (id) => {
-    test.each(entries.flatMap((entry, index) => (entry.oracle.id === id ? [[entry.name, index] as const] : [])))('%s', (_name, index) => {
-      const outcome = outcomes[index];
-      expect(outcome, 'the matrix ran this entry (is the engine up?)').toBeDefined();
-      expect(outcome!.problems, outcome!.record.explanation).toEqual([]);
-    });
+    test.each(entries.flatMap((entry, index) => (entry.oracle.id === id ? [[entry.name, index] as const] : [])))(
+      '%s',
+      (_name, index) => {
+        const outcome = outcomes[index];
+        expect(outcome, 'the matrix ran this entry (is the engine up?)').toBeDefined();
+        expect(outcome!.problems, outcome!.record.explanation).toEqual([]);
+      },
+    );
   });
 });

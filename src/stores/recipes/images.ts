@@ -12,7 +12,10 @@ export interface ImagePins {
   official: string;
 }
 
-const pins = JSON.parse(readFileSync(new URL('../../../docker/images.json', import.meta.url), 'utf8')) as Record<StoreKind, ImagePins>;
+const pins = JSON.parse(readFileSync(new URL('../../../docker/images.json', import.meta.url), 'utf8')) as Record<
+  StoreKind,
+  ImagePins
+>;
 
 /** The images to try for `kind`, in order: the override alone, else the local build, then the official image. */
 export function imageCandidates(kind: StoreKind, env: NodeJS.ProcessEnv = process.env): string[] {

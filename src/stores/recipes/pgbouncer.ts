@@ -15,7 +15,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { binaryRuns } from '../binary-runs.ts';
 import { spawnServer, waitUntilReady } from '../server-process.ts';
-import { StoreUnavailableError, type StartedStore, type StoreRecipe } from '../types.ts';
+import { type StartedStore, type StoreRecipe } from '../types.ts';
+import { StoreUnavailableError } from '../../core/errors.ts';
 import { pgShow } from './pg-show.ts';
 import { giveTo, runAs, serverUser, serverUserMissing } from './server-user.ts';
 
@@ -48,10 +49,16 @@ const CONTAINER_AUTH_FILE = '/tmp/userlist.txt';
 export const pgbouncerRecipe: StoreRecipe = {
   kind: 'pgbouncer',
   container: {
-    backend: (request) => ({ kind: 'postgres', ...(request.clockOffsetMs !== undefined ? { clockOffsetMs: request.clockOffsetMs } : {}) }),
+    backend: (request) => ({
+      kind: 'postgres',
+      ...(request.clockOffsetMs !== undefined ? { clockOffsetMs: request.clockOffsetMs } : {}),
+    }),
     files: (port, { request, backend }) => [
       { path: CONTAINER_AUTH_FILE, content: AUTH_FILE },
-      { path: CONTAINER_CONFIG, content: pgbouncerConfig(port, backend!.port, request.poolMode ?? 'transaction', CONTAINER_AUTH_FILE) },
+      {
+        path: CONTAINER_CONFIG,
+        content: pgbouncerConfig(port, backend!.port, request.poolMode ?? 'transaction', CONTAINER_AUTH_FILE),
+      },
     ],
     command: () => ['pgbouncer', CONTAINER_CONFIG],
     readyLog: /process up/,
@@ -60,7 +67,10 @@ export const pgbouncerRecipe: StoreRecipe = {
   },
   async missing() {
     if (!(await binaryRuns(BINARY))) {
-      return new StoreUnavailableError(`${BINARY} is not installed on this machine.`, 'npm run setup   (runs: apt-get install -y pgbouncer)');
+      return new StoreUnavailableError(
+        `${BINARY} is not installed on this machine.`,
+        'npm run setup   (runs: apt-get install -y pgbouncer)',
+      );
     }
     return serverUserMissing();
   },
@@ -77,7 +87,13 @@ export const pgbouncerRecipe: StoreRecipe = {
       const authFile = join(dir, 'userlist.txt');
       writeFileSync(authFile, AUTH_FILE);
       writeFileSync(config, pgbouncerConfig(port, backend.port, poolMode, authFile));
-      const server = spawnServer({ label: `pgbouncer :${port} (${poolMode})`, command: BINARY, args: [config], ...runAs(user), cwd: dir });
+      const server = spawnServer({
+        label: `pgbouncer :${port} (${poolMode})`,
+        command: BINARY,
+        args: [config],
+        ...runAs(user),
+        cwd: dir,
+      });
       const version = await waitUntilReady(server, () => showVersion(port));
       const started: Omit<StartedStore, 'runtime' | 'startMs'> = {
         kind: 'pgbouncer',
@@ -107,5 +123,8 @@ export const pgbouncerRecipe: StoreRecipe = {
 
 /** PgBouncer's own version, from its admin console. */
 async function showVersion(port: number): Promise<string> {
-  return (await pgShow({ host: '127.0.0.1', port, user: 'postgres', database: 'pgbouncer' }, 'SHOW VERSION', 'version')) ?? 'PgBouncer (version unknown)';
+  return (
+    (await pgShow({ host: '127.0.0.1', port, user: 'postgres', database: 'pgbouncer' }, 'SHOW VERSION', 'version')) ??
+    'PgBouncer (version unknown)'
+  );
 }

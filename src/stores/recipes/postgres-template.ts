@@ -10,8 +10,8 @@ import { execa } from 'execa';
 import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, chmodSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cleanupDir, cleanupProcess } from '../../cleanup.ts';
-import { dieWithHarness } from '../../die-with-harness.ts';
+import { cleanupDir, cleanupProcess } from '../../process/cleanup.ts';
+import { dieWithHarness } from '../../process/die-with-harness.ts';
 import type { PostgresBinaries } from './postgres-binaries.ts';
 import { giveTo, runAs, type ServerUser } from './server-user.ts';
 
@@ -36,7 +36,11 @@ export async function initCluster(bin: PostgresBinaries, user: ServerUser | unde
 }
 
 /** The path of the machine's template data dir for this major version, creating it if absent. */
-export async function ensureTemplate(bin: PostgresBinaries, user: ServerUser | undefined, cache = CACHE): Promise<string> {
+export async function ensureTemplate(
+  bin: PostgresBinaries,
+  user: ServerUser | undefined,
+  cache = CACHE,
+): Promise<string> {
   const template = join(cache, `pg${bin.major}-template`);
   if (existsSync(template)) return checkedOwner(template, user);
   mkdirSync(cache, { recursive: true, mode: 0o755 });

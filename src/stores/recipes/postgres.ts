@@ -10,10 +10,11 @@
  * postgres://postgres@127.0.0.1:PORT/postgres. A password would protect nothing here.
  */
 import { join } from 'node:path';
-import { signalTree, stopTree } from '../process-tree.ts';
+import { signalTree, stopTree } from '../../process/process-tree.ts';
 import { postmasterSegment, removeSegment } from '../sysv-shm.ts';
 import { spawnServer, waitUntilReady, type ServerProcess } from '../server-process.ts';
-import { StoreUnavailableError, type StartedStore, type StoreRecipe, type StoreRequest } from '../types.ts';
+import { type StartedStore, type StoreRecipe, type StoreRequest } from '../types.ts';
+import { StoreUnavailableError } from '../../core/errors.ts';
 import { serverClockFor } from './clock-offset/server-clock.ts';
 import { findPostgresBinaries, type PostgresBinaries } from './postgres-binaries.ts';
 import { copyTemplate, ensureTemplate } from './postgres-template.ts';
@@ -34,7 +35,9 @@ export interface PostgresServerOptions {
 }
 
 /** Start a postmaster on an initialised data dir and wait for its first answer. */
-export async function startPostgresServer(options: PostgresServerOptions): Promise<Omit<StartedStore, 'runtime' | 'startMs'>> {
+export async function startPostgresServer(
+  options: PostgresServerOptions,
+): Promise<Omit<StartedStore, 'runtime' | 'startMs'>> {
   const { bin, user, dataDir, runDir, port, request } = options;
   giveTo(user, runDir);
   const clock = await serverClockFor(request, runDir);
@@ -135,4 +138,3 @@ async function stopPostgres(server: ServerProcess, dataDir: string): Promise<voi
     // already removed (by the postmaster itself or a reaper)
   }
 }
-

@@ -7,12 +7,19 @@
 import { Redis } from 'ioredis';
 import { binaryRuns } from '../binary-runs.ts';
 import { spawnServer, waitUntilReady } from '../server-process.ts';
-import { StoreUnavailableError, type StoreKind, type StoreRecipe } from '../types.ts';
+import { type StoreKind, type StoreRecipe } from '../types.ts';
+import { StoreUnavailableError } from '../../core/errors.ts';
 import { serverClockFor } from './clock-offset/server-clock.ts';
 
 /** Ask a server on 127.0.0.1:`port` its version (INFO server); throws until it answers. */
 async function serverVersion(port: number): Promise<string> {
-  const probe = new Redis({ host: '127.0.0.1', port, lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  const probe = new Redis({
+    host: '127.0.0.1',
+    port,
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
   probe.on('error', () => {});
   try {
     await probe.connect();
@@ -26,7 +33,22 @@ async function serverVersion(port: number): Promise<string> {
 
 /** A scratch server: loopback only, no persistence, logs on stdout. */
 function serverArgs(port: number): string[] {
-  return ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no', '--protected-mode', 'yes', '--logfile', ''];
+  return [
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--save',
+    '',
+    '--appendonly',
+    'no',
+    '--daemonize',
+    'no',
+    '--protected-mode',
+    'yes',
+    '--logfile',
+    '',
+  ];
 }
 
 function redisLike(kind: StoreKind, defaultBinary: string, installHint: string): StoreRecipe {
@@ -42,7 +64,9 @@ function redisLike(kind: StoreKind, defaultBinary: string, installHint: string):
       version: serverVersion,
     },
     async missing() {
-      return (await binaryRuns(binary)) ? null : new StoreUnavailableError(`${binary} is not installed on this machine.`, installHint);
+      return (await binaryRuns(binary))
+        ? null
+        : new StoreUnavailableError(`${binary} is not installed on this machine.`, installHint);
     },
     async startLocal({ port, dir, request }) {
       const clock = await serverClockFor(request, dir);
@@ -73,9 +97,13 @@ function redisLike(kind: StoreKind, defaultBinary: string, installHint: string):
   };
 }
 
-export const redisRecipe = redisLike('redis', 'redis-server', 'npm run setup   (runs: apt-get install -y redis-server)');
+export const redisRecipe = redisLike(
+  'redis',
+  'redis-server',
+  'npm run setup   (runs: apt-get install -y redis-server)',
+);
 export const valkeyRecipe = redisLike(
   'valkey',
   'valkey-server',
-  'npm run setup   (adds Debian 12\'s bookworm-backports suite if missing, then: apt-get install -y valkey-server)',
+  "npm run setup   (adds Debian 12's bookworm-backports suite if missing, then: apt-get install -y valkey-server)",
 );

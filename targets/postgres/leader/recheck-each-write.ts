@@ -16,7 +16,8 @@ function within(answer: Promise<boolean>, ms: number): Promise<boolean> {
 }
 
 export default defineTarget({
-  description: 'pg leader: renew-or-take the lease row before every write; write only if confirmed within ttl minus a margin, else step down',
+  description:
+    'pg leader: renew-or-take the lease row before every write; write only if confirmed within ttl minus a margin, else step down',
   ...leaseRowMembers(pool),
   async leader(env) {
     const me = `${env.holder}:${randomUUID()}`;

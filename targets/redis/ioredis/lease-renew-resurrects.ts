@@ -20,7 +20,8 @@ end
 return 0`;
 
 export default defineTarget({
-  description: 'ioredis job: SET NX PX checked, a renewal before each write that re-creates a missing key and reports success, checked',
+  description:
+    'ioredis job: SET NX PX checked, a renewal before each write that re-creates a missing key and reports success, checked',
   connect: (env) => redis.connect(env),
   async job(env) {
     const token = randomUUID();

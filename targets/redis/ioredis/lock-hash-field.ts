@@ -9,7 +9,8 @@ const redis = ioredisSlot();
 const hashOf = (env: TargetEnv) => `job:${env.key}`;
 
 const lock = defineTarget({
-  description: 'ioredis: a job hash job:<key> whose "owner" field is the lock (Lua claim with PEXPIRE, owner-checked delete and pexpire); job renews and checks before each write',
+  description:
+    'ioredis: a job hash job:<key> whose "owner" field is the lock (Lua claim with PEXPIRE, owner-checked delete and pexpire); job renews and checks before each write',
   connect: (env) => redis.connect(env),
   storeKey: (env) => ({ key: hashOf(env), field: 'owner' }),
   async acquire(env) {

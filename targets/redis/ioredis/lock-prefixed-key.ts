@@ -9,7 +9,8 @@ const redis = ioredisSlot();
 const keyOf = (env: TargetEnv) => `lock.${env.key}`;
 
 const lock = defineTarget({
-  description: 'ioredis: SET lock.<key> NX PX acquire, Lua compare-and-delete release, compare-and-pexpire extend; job renews and checks before each write',
+  description:
+    'ioredis: SET lock.<key> NX PX acquire, Lua compare-and-delete release, compare-and-pexpire extend; job renews and checks before each write',
   connect: (env) => redis.connect(env),
   storeKey: keyOf,
   async acquire(env) {

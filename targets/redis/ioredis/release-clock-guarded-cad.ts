@@ -7,7 +7,8 @@ import { ioredisSlot } from './client.ts';
 const redis = ioredisSlot();
 
 export default defineTarget({
-  description: "ioredis: SET NX PX acquire; release runs a Lua compare-and-delete while the holder's own clock says the lease is live",
+  description:
+    "ioredis: SET NX PX acquire; release runs a Lua compare-and-delete while the holder's own clock says the lease is live",
   connect: (env) => redis.connect(env),
   async acquire(env) {
     const token = randomUUID();

@@ -7,7 +7,8 @@ import { ioredisSlot } from './client.ts';
 const redis = ioredisSlot();
 
 export default defineTarget({
-  description: 'ioredis job claim: SET NX PX claim, release marks it done only while it is ours (Lua); reports no token',
+  description:
+    'ioredis job claim: SET NX PX claim, release marks it done only while it is ours (Lua); reports no token',
   connect: (env) => redis.connect(env),
   async acquire(env) {
     const token = randomUUID();

@@ -8,7 +8,8 @@ import { pollEvery, takeOrExtend } from './lease.ts';
 const redis = ioredisSlot();
 
 export default defineTarget({
-  description: 'ioredis leader: cached isLeader flag as in cached-flag.ts, plus a fencing token per term passed with every write',
+  description:
+    'ioredis leader: cached isLeader flag as in cached-flag.ts, plus a fencing token per term passed with every write',
   connect: (env) => redis.connect(env),
   async leader(env) {
     const token = randomUUID();

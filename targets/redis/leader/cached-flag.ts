@@ -8,7 +8,8 @@ import { pollEvery, takeOrExtend } from './lease.ts';
 const redis = ioredisSlot();
 
 export default defineTarget({
-  description: 'ioredis leader: a timer polls (SET NX PX, else compare-and-pexpire) and sets isLeader; each write trusts the flag',
+  description:
+    'ioredis leader: a timer polls (SET NX PX, else compare-and-pexpire) and sets isLeader; each write trusts the flag',
   connect: (env) => redis.connect(env),
   async leader(env) {
     const token = randomUUID();

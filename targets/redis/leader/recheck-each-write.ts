@@ -15,7 +15,8 @@ function within(answer: Promise<boolean>, ms: number): Promise<boolean> {
 }
 
 export default defineTarget({
-  description: 'ioredis leader: take-or-extend before every write; write only if confirmed within ttl minus a margin, else step down',
+  description:
+    'ioredis leader: take-or-extend before every write; write only if confirmed within ttl minus a margin, else step down',
   connect: (env) => redis.connect(env),
   async leader(env) {
     const token = randomUUID();

@@ -9,7 +9,8 @@ import { pollEvery } from './lease.ts';
 const redis = ioredisSlot();
 
 export default defineTarget({
-  description: 'ioredis leader: SET NX PX until taken, a keep-alive timer (compare-and-pexpire, result ignored), then writes in a loop',
+  description:
+    'ioredis leader: SET NX PX until taken, a keep-alive timer (compare-and-pexpire, result ignored), then writes in a loop',
   connect: (env) => redis.connect(env),
   async leader(env) {
     const token = randomUUID();
@@ -18,7 +19,10 @@ export default defineTarget({
       await sleep(pollEvery(env));
     }
     const keepAlive = setInterval(() => {
-      redis.get().eval(COMPARE_AND_PEXPIRE, 1, env.key, token, env.ttlMs).catch((error: Error) => env.log(`keep-alive failed: ${error.message}`));
+      redis
+        .get()
+        .eval(COMPARE_AND_PEXPIRE, 1, env.key, token, env.ttlMs)
+        .catch((error: Error) => env.log(`keep-alive failed: ${error.message}`));
     }, pollEvery(env));
     try {
       for (let i = 0; !env.signal.aborted; i++) {

@@ -21,7 +21,11 @@ export default defineTarget({
     return (await redis.get().eval(COMPARE_AND_DELETE, { keys: [env.key], arguments: [String(lease.token)] })) === 1;
   },
   async extend(env, lease, ttlMs) {
-    return (await redis.get().eval(COMPARE_AND_PEXPIRE, { keys: [env.key], arguments: [String(lease.token), String(ttlMs)] })) === 1;
+    return (
+      (await redis
+        .get()
+        .eval(COMPARE_AND_PEXPIRE, { keys: [env.key], arguments: [String(lease.token), String(ttlMs)] })) === 1
+    );
   },
   close: () => redis.close(),
 });

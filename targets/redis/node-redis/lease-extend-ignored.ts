@@ -12,7 +12,10 @@ export default defineTarget({
   connect: (env) => redis.connect(env),
   async job(env) {
     const token = randomUUID();
-    if ((await redis.get().set(env.key, token, { expiration: { type: 'PX', value: env.ttlMs }, condition: 'NX' })) === null) {
+    if (
+      (await redis.get().set(env.key, token, { expiration: { type: 'PX', value: env.ttlMs }, condition: 'NX' })) ===
+      null
+    ) {
       env.log('the lock is held elsewhere; skipping the job');
       return;
     }

@@ -12,12 +12,17 @@ export default defineTarget({
   connect: (env) => redis.connect(env),
   async job(env) {
     const token = randomUUID();
-    if ((await redis.get().set(env.key, token, { expiration: { type: 'PX', value: env.ttlMs }, condition: 'NX' })) === null) {
+    if (
+      (await redis.get().set(env.key, token, { expiration: { type: 'PX', value: env.ttlMs }, condition: 'NX' })) ===
+      null
+    ) {
       env.log('the lock is held elsewhere; skipping the job');
       return;
     }
     for (let i = 0; i < steps(env); i++) {
-      if ((await redis.get().eval(COMPARE_AND_PEXPIRE, { keys: [env.key], arguments: [token, String(env.ttlMs)] })) !== 1) {
+      if (
+        (await redis.get().eval(COMPARE_AND_PEXPIRE, { keys: [env.key], arguments: [token, String(env.ttlMs)] })) !== 1
+      ) {
         env.log('lost the lease');
         break;
       }

@@ -11,7 +11,9 @@ export default defineTarget({
   connect: (env) => redis.connect(env),
   async acquire(env) {
     const token = randomUUID();
-    const set = await redis.get().set(env.key, token, { expiration: { type: 'PX', value: env.ttlMs }, condition: 'NX' });
+    const set = await redis
+      .get()
+      .set(env.key, token, { expiration: { type: 'PX', value: env.ttlMs }, condition: 'NX' });
     if (set === null) return null;
     await env.seam('acquire:after-set');
     return { token };
@@ -21,7 +23,11 @@ export default defineTarget({
     return (await redis.get().del(env.key)) === 1;
   },
   async extend(env, lease, ttlMs) {
-    return (await redis.get().eval(COMPARE_AND_PEXPIRE, { keys: [env.key], arguments: [String(lease.token), String(ttlMs)] })) === 1;
+    return (
+      (await redis
+        .get()
+        .eval(COMPARE_AND_PEXPIRE, { keys: [env.key], arguments: [String(lease.token), String(ttlMs)] })) === 1
+    );
   },
   close: () => redis.close(),
 });

@@ -12,19 +12,21 @@ export default defineTarget({
   async job(env) {
     let started = false;
     try {
-      await redlock.get().using([env.key], env.ttlMs, { automaticExtensionThreshold: extensionThreshold(env) }, async (signal) => {
-        started = true;
-        for (let i = 0; i < steps(env); i++) {
-          // redlock aborts the signal from its extension timer, so this check is only as fresh as that
-          // timer: see targets/redis/README.md for which stalls it catches and which it misses.
-          if (signal.aborted) {
-            env.log(`lost the lease: ${signal.error?.message ?? 'redlock aborted the routine'}`);
-            return;
+      await redlock
+        .get()
+        .using([env.key], env.ttlMs, { automaticExtensionThreshold: extensionThreshold(env) }, async (signal) => {
+          started = true;
+          for (let i = 0; i < steps(env); i++) {
+            // redlock aborts the signal from its extension timer, so this check is only as fresh as that
+            // timer: see targets/redis/README.md for which stalls it catches and which it misses.
+            if (signal.aborted) {
+              env.log(`lost the lease: ${signal.error?.message ?? 'redlock aborted the routine'}`);
+              return;
+            }
+            await env.effect('write', { value: i });
+            await sleep(stepMs(env));
           }
-          await env.effect('write', { value: i });
-          await sleep(stepMs(env));
-        }
-      });
+        });
     } catch (error) {
       reportRedlockRefusal(env, error, started);
     }

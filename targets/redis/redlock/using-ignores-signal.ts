@@ -12,13 +12,15 @@ export default defineTarget({
   async job(env) {
     let started = false;
     try {
-      await redlock.get().using([env.key], env.ttlMs, { automaticExtensionThreshold: extensionThreshold(env) }, async () => {
-        started = true;
-        for (let i = 0; i < steps(env); i++) {
-          await env.effect('write', { value: i });
-          await sleep(stepMs(env));
-        }
-      });
+      await redlock
+        .get()
+        .using([env.key], env.ttlMs, { automaticExtensionThreshold: extensionThreshold(env) }, async () => {
+          started = true;
+          for (let i = 0; i < steps(env); i++) {
+            await env.effect('write', { value: i });
+            await sleep(stepMs(env));
+          }
+        });
     } catch (error) {
       reportRedlockRefusal(env, error, started);
     }

@@ -8,7 +8,8 @@ import { ExecutionError } from './redlock.ts';
  * round trip as for the work before it.
  */
 export function extensionThreshold(env: TargetEnv): number {
-  if (env.ttlMs < 200) throw new Error(`redlock.using() needs ttlMs >= 200 here (got ${env.ttlMs}); pass e.g. --ttl 300`);
+  if (env.ttlMs < 200)
+    throw new Error(`redlock.using() needs ttlMs >= 200 here (got ${env.ttlMs}); pass e.g. --ttl 300`);
   return Math.floor(env.ttlMs / 2);
 }
 
@@ -20,5 +21,9 @@ export function extensionThreshold(env: TargetEnv): number {
  */
 export function reportRedlockRefusal(env: TargetEnv, error: unknown, started: boolean): void {
   if (!(error instanceof ExecutionError)) throw error;
-  env.log(started ? `redlock could not release: the lock is no longer ours (${error.message})` : `the lock is held elsewhere; skipping the job (${error.message})`);
+  env.log(
+    started
+      ? `redlock could not release: the lock is no longer ours (${error.message})`
+      : `the lock is held elsewhere; skipping the job (${error.message})`,
+  );
 }

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
-import { StoreUnavailableError } from '../../types.ts';
+import { StoreUnavailableError } from '../../../core/errors.ts';
 
 const SOURCE = fileURLToPath(new URL('../../../../docker/clock-offset/clock-offset.c', import.meta.url));
 

@@ -33,14 +33,19 @@ export interface ClockMount {
 /** The name of the offset file inside the store's dir. */
 const CLOCK_FILE = 'clock-offset-ms';
 
-export async function serverClockFor(request: StoreRequest, dir: string, mount?: ClockMount): Promise<ServerClock | null> {
+export async function serverClockFor(
+  request: StoreRequest,
+  dir: string,
+  mount?: ClockMount,
+): Promise<ServerClock | null> {
   if (request.clockOffsetMs === undefined) return null;
   const library = await clockOffsetLibrary();
   const file = join(dir, CLOCK_FILE);
   let current = 0;
   let generation = 0;
   const write = (offsetMs: number) => {
-    if (!Number.isInteger(offsetMs)) throw new Error(`a store clock offset must be a whole number of ms, got ${offsetMs}`);
+    if (!Number.isInteger(offsetMs))
+      throw new Error(`a store clock offset must be a whole number of ms, got ${offsetMs}`);
     const partial = `${file}.tmp`;
     writeFileSync(partial, `${offsetMs}\n`);
     // Readable by a server running as another user (Postgres runs as `postgres`).

@@ -1,0 +1,85 @@
+/**
+ * Oracle parameters: declared once per oracle with a kind, a default and a line of doc; parsed
+ * from the CLI (`--ttl 300`, `--step-ms 20`) and validated with messages that name the option
+ * and the bad value.
+ */
+import { ParamError } from './errors.ts';
+
+export type ParamSpec =
+  /** `waited: false`: a duration the run never waits out in real time (simulated time, a clock step). */
+  | { kind: 'ms'; default: number; doc: string; min?: number; max?: number; waited?: false }
+  | { kind: 'count'; default: number; doc: string; min?: number; max?: number }
+  | { kind: 'choice'; default: string; doc: string; choices: readonly string[] }
+  | { kind: 'text'; default: string; doc: string };
+
+export type ParamSpecs = Record<string, ParamSpec>;
+
+/** Bounds for parameters that declare none: every run must end in minutes, not days. */
+const MAX_MS = 120_000;
+const MAX_COUNT = 10_000;
+
+type ValueOf<S extends ParamSpec> = S extends { kind: 'ms' | 'count' } ? number : string;
+export type ParamValues<P extends ParamSpecs> = { [K in keyof P]: ValueOf<P[K]> };
+
+/** `stepMs` -> `--step-ms` */
+export function optionName(param: string): string {
+  return `--${param.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+}
+
+/** Fill defaults, parse strings, check ranges. `given` holds raw CLI strings or typed values. */
+export function resolveParams<P extends ParamSpecs>(specs: P, given: Record<string, unknown>): ParamValues<P> {
+  const unknown = Object.keys(given).filter((k) => !(k in specs));
+  if (unknown.length) {
+    const known = Object.keys(specs).map(optionName).join(', ');
+    throw new ParamError(`unknown option ${unknown.map(optionName).join(', ')} (this oracle takes: ${known})`);
+  }
+  const values: Record<string, number | string> = {};
+  for (const [name, spec] of Object.entries(specs)) {
+    const raw = given[name];
+    values[name] = raw === undefined ? spec.default : parseOne(name, spec, raw);
+  }
+  return values as ParamValues<P>;
+}
+
+function parseOne(name: string, spec: ParamSpec, raw: unknown): number | string {
+  const option = optionName(name);
+  switch (spec.kind) {
+    case 'ms':
+    case 'count': {
+      // Plain decimal digits only: Number() would also take 0x40, 1e9, 0b11 and '' (= 0).
+      const text = typeof raw === 'number' ? String(raw) : String(raw).replace(/ms$/, '');
+      const value = /^-?\d+$/.test(text) ? Number(text) : Number.NaN;
+      if (!Number.isSafeInteger(value)) {
+        throw new ParamError(
+          `${option} must be a whole number${spec.kind === 'ms' ? ' of milliseconds' : ''} in decimal digits, got "${String(raw)}"`,
+        );
+      }
+      const min = spec.min ?? (spec.kind === 'ms' ? 1 : 0);
+      const max = spec.max ?? (spec.kind === 'ms' ? MAX_MS : MAX_COUNT);
+      if (value < min) throw new ParamError(`${option} must be at least ${min}, got ${value}`);
+      if (value > max) throw new ParamError(`${option} must be at most ${max}, got ${value}`);
+      return value;
+    }
+    case 'choice': {
+      const value = String(raw);
+      if (!spec.choices.includes(value)) {
+        throw new ParamError(`${option} must be one of ${spec.choices.join(' | ')}, got "${value}"`);
+      }
+      return value;
+    }
+    case 'text':
+      return String(raw);
+  }
+}
+
+/**
+ * The default per-run deadline: a minute for start-up and teardown plus three times every
+ * duration the run may really wait (TTLs, timeouts, pauses); a run that outlives it is stuck.
+ */
+export function defaultDeadlineMs(specs: ParamSpecs, values: Record<string, string | number>): number {
+  let waited = 0;
+  for (const [name, spec] of Object.entries(specs)) {
+    if (spec.kind === 'ms' && spec.waited !== false) waited += Number(values[name] ?? spec.default);
+  }
+  return 60_000 + 3 * waited;
+}

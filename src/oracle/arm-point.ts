@@ -1,0 +1,131 @@
+/**
+ * Lands one explored point in a running scenario: armed right before A's part starts, it stops A
+ * at the point's boundary (its command kept at the wire, its reply kept from it, its seam or its
+ * effect's receipt withheld, or the whole process stopped at that receipt) and resolves `reached`
+ * when A got there. What happens then (B takes the lock, A is killed...) is the oracle's own flow.
+ */
+import type { Holder } from '../holder/holder.ts';
+import type { WireProxy } from '../wire/proxy.ts';
+import { boundaryLabel, FAULT_WORDS, type ExplorePoint } from './explore-point.ts';
+
+export interface PointStop {
+  /** Resolves when A reached the point and is stopped there. */
+  reached: Promise<unknown>;
+  /** Let A go on (forward the held command or reply, release the latch). */
+  release(): void;
+  readonly isReleased: boolean;
+  /** "release#2 DEL, held before it" */
+  label: string;
+  /** Why the point was never reached, when A's part finished without it. */
+  missed: string;
+}
+
+export function armPoint(point: ExplorePoint, holder: Holder, wire: WireProxy | undefined, key: string): PointStop {
+  const { boundary, fault } = point;
+  const label = `${boundaryLabel(boundary)}, ${FAULT_WORDS[fault]}`;
+  const byKey = boundary.kind === 'command' && boundary.keyNth !== undefined;
+  const which = byKey
+    ? `its ${ordinalOf(boundary.keyNth!)} command on the lock key`
+    : `its ${ordinalOf(boundary.nth)} ${boundary.kind} ${boundary.name}`;
+  const missed =
+    `A's ${boundary.part} finished without reaching ${boundaryLabel(boundary)} (${which}, seen there when A ran alone): ` +
+    'with this schedule A took another path, so the fault never landed';
+  if (boundary.kind === 'command') {
+    if (!wire) throw new Error(`point ${label}: a command boundary needs A behind its wire proxy`);
+    const pattern = byKey ? { naming: key } : { command: boundary.name };
+    const nth = byKey ? boundary.keyNth! : boundary.nth;
+    const hold = fault === 'hold-before' ? wire.hold(pattern, { nth }) : wire.holdReply(pattern, { nth });
+    return {
+      reached: hold.reached,
+      release: () => hold.release(),
+      get isReleased() {
+        return !hold.holding && !hold.armed;
+      },
+      label,
+      missed,
+    };
+  }
+  const latch = boundary.kind === 'seam' ? holder.holdSeam(boundary.name) : holder.holdEffect(boundary.nth);
+  if (fault === 'pause') {
+    // As V313's plain pause: A stopped first, then its receipt sent, to be read when A resumes.
+    return {
+      reached: latch.reached.then(async (hit) => {
+        await holder.pause();
+        latch.release();
+        return hit;
+      }),
+      release: () => {
+        holder.resume();
+        latch.release();
+      },
+      get isReleased() {
+        return latch.isReleased && !holder.isPaused;
+      },
+      label,
+      missed,
+    };
+  }
+  return {
+    reached: latch.reached,
+    release: () => latch.release(),
+    get isReleased() {
+      return latch.isReleased;
+    },
+    label,
+    missed,
+  };
+}
+
+function ordinalOf(n: number): string {
+  return `${n}${n % 10 === 1 && n !== 11 ? 'st' : n % 10 === 2 && n !== 12 ? 'nd' : n % 10 === 3 && n !== 13 ? 'rd' : 'th'}`;
+}
+
+/** A clock point in force: `landed` says whether A's clock was stepped before A prepared the command. */
+export interface ClockStep {
+  /** Resolves true once A's clock is stepped; false if A's part ended first (see `settle`). */
+  landed: Promise<boolean>;
+  /** Call when A's part ended: a step still waiting is cancelled. */
+  settle(): void;
+  missed: string;
+}
+
+/**
+ * Lands a clock point (clock-ahead / clock-back): A's wall clock steps by `deltaMs` right before A
+ * prepares the boundary's command — at once for A's first command on the lock (call this just
+ * before A's part begins), else the moment the reply to its previous command on the lock reaches
+ * A's proxy, held there until the step is in force. A's clock must already be installed; await it
+ * before starting A's part (for the first command the step is in force when it resolves).
+ */
+export async function armClockStep(
+  point: ExplorePoint,
+  holder: Holder,
+  wire: WireProxy | undefined,
+  key: string,
+  deltaMs: number,
+): Promise<ClockStep> {
+  const { boundary } = point;
+  const previous = (boundary.keyNth ?? 1) - 1;
+  const missed = `A's ${boundary.part} ended before the reply to its command on the lock before ${boundaryLabel(boundary)}: A took another path, so its clock was never stepped there`;
+  const step = () => holder.clock({ op: 'step', deltaMs }).then(() => true);
+  if (previous === 0) return { landed: Promise.resolve(await step()), settle: () => undefined, missed };
+  if (!wire)
+    throw new Error(`point ${boundaryLabel(boundary)}: a clock step after a reply needs A behind its wire proxy`);
+  const hold = wire.holdReply({ naming: key }, { nth: previous });
+  let settled!: (value: boolean) => void;
+  const ended = new Promise<boolean>((resolve) => (settled = resolve));
+  const landed = Promise.race([
+    hold.reached.then(
+      async () => step().finally(() => hold.release()),
+      () => false,
+    ),
+    ended,
+  ]);
+  return {
+    landed,
+    settle: () => {
+      settled(false);
+      hold.release();
+    },
+    missed,
+  };
+}

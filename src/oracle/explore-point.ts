@@ -1,0 +1,172 @@
+/**
+ * Exploration's vocabulary. A boundary is one place in holder A's run where a fault can land: a
+ * store command A sent (`release#2 EVALSHA`), a seam it reached, an effect it reported. A point is
+ * a boundary and a fault; each point is run as its own scenario and judged by the oracle's own
+ * property and preconditions. A schedule is a point written down so it can be replayed.
+ */
+import type { Verdict } from '../core/judgement.ts';
+import type { StoreKind } from '../stores/types.ts';
+
+export type BoundaryKind = 'command' | 'seam' | 'effect';
+
+export interface Boundary {
+  /** The part of A's run it belongs to ("acquire", "release", "job"). */
+  part: string;
+  /** Its position in that part, from 1, counting every recorded boundary. */
+  index: number;
+  kind: BoundaryKind;
+  /** The command name ("EVALSHA", "Query"), the seam's name or the effect's name. */
+  name: string;
+  /** Which occurrence of `name` (of this kind) in the part it is, from 1: what a point counts to find it again. */
+  nth: number;
+  /** The command as the proxy saw it ("DEL lock-oracles:V310"), the seam or the effect. */
+  text: string;
+  /** The proxy connection it went on (commands). */
+  connection?: number;
+  /** Whether the command names the lock key (commands). */
+  onKey?: boolean;
+  /**
+   * Commands on the lock key: which one of the part's commands on the key it is, from 1. A point
+   * finds its command by this position, so a schedule replays on another target (the fixed code:
+   * its 1st command of the acquire is a SET … PX … NX where the bad one sent SETNX).
+   */
+  keyNth?: number;
+}
+
+/**
+ * hold-before: A's command is kept at its wire proxy (or A blocks at its seam) until the other
+ * holder has acted; hold-reply: the command ran, its reply (or the effect's receipt) is kept from A
+ * until then; clock-ahead / clock-back: A's wall clock (Date) steps forward / back by the oracle's
+ * skew right before A prepares the command (after the reply to its previous command on the lock
+ * reached it, or before its part begins for the first), so whatever A computes from its clock for
+ * that command and after is off; kill-after-reply: A is SIGKILLed once the reply reached its proxy,
+ * before it can send anything else; pause (a write): the write was recorded and A is stopped
+ * (SIGSTOP) before its receipt reaches it — the process, its timers and its renewals all stop,
+ * where a held receipt leaves A's timers running (a helper that renews on a timer keeps its lease
+ * through a held receipt, not through a pause).
+ */
+export type ExploreFault = 'hold-before' | 'hold-reply' | 'clock-ahead' | 'clock-back' | 'pause' | 'kill-after-reply';
+
+/** Smallest first: a hold changes less than a clock step, a step less than a pause of the whole process, a pause less than a kill (shrinking picks the smallest failing fault). */
+export const FAULT_ORDER: readonly ExploreFault[] = [
+  'hold-before',
+  'hold-reply',
+  'clock-ahead',
+  'clock-back',
+  'pause',
+  'kill-after-reply',
+];
+
+export const FAULT_WORDS: Record<ExploreFault, string> = {
+  'hold-before': 'held before it',
+  'hold-reply': 'its reply held',
+  'clock-ahead': "A's clock stepped ahead before it",
+  'clock-back': "A's clock stepped back before it",
+  pause: 'A stopped (SIGSTOP) at its receipt',
+  'kill-after-reply': 'SIGKILL after its reply',
+};
+
+/** Which faults a boundary of this kind can take. */
+export const FAULTS_BY_KIND: Record<BoundaryKind, readonly ExploreFault[]> = {
+  command: ['hold-before', 'hold-reply', 'clock-ahead', 'clock-back', 'kill-after-reply'],
+  seam: ['hold-before'],
+  effect: ['hold-reply', 'pause'],
+};
+
+export interface ExplorePoint {
+  boundary: Boundary;
+  fault: ExploreFault;
+  /** The other holders' schedule, as oracle parameters (V313: { contender: 'come-and-go' }); none when the oracle has one. */
+  schedule?: Record<string, string>;
+}
+
+/** `release#2 EVALSHA` */
+export function boundaryLabel(boundary: Boundary): string {
+  const what = boundary.kind === 'command' ? boundary.name : `${boundary.kind} ${boundary.name}`;
+  return `${boundary.part}#${boundary.index} ${what}`;
+}
+
+export function pointLabel(point: ExplorePoint): string {
+  const others = Object.entries(point.schedule ?? {}).map(([k, v]) => `${k} ${v}`);
+  return `${boundaryLabel(point.boundary)}, ${FAULT_WORDS[point.fault]}${others.length ? ` [${others.join(', ')}]` : ''}`;
+}
+
+/** A point written down: enough to run exactly that schedule again (`replay`). */
+export interface Schedule {
+  schemaVersion: 1;
+  oracle: string;
+  /** The target it was found on (replay takes --target to run it elsewhere: the fixed code). */
+  target: string;
+  store: StoreKind;
+  /** Every oracle parameter the point ran with. */
+  params: Record<string, string | number>;
+  holder: 'A';
+  boundary: Boundary;
+  fault: ExploreFault;
+  /** The command text the boundary matched when it was found (for a reader; matching uses part, name and nth). */
+  command: string;
+  /** The verdict the point gave when it was found. */
+  verdict: Verdict;
+}
+
+/** One explored point's outcome, as evidence.json and the table show it. */
+export interface ExploredPoint {
+  label: string;
+  boundary: Boundary;
+  fault: ExploreFault;
+  /** The other holders' schedule it ran with (oracle parameters), if the oracle has several. */
+  schedule?: Record<string, string>;
+  command: string;
+  verdict: Verdict;
+  /** Why, in one sentence: the property's detail, or the precondition that did not hold. */
+  reason: string;
+  wallMs: number;
+  runId: string;
+}
+
+/** What `--explore` adds to the evidence. */
+export interface ExplorationRecord {
+  /** Every boundary the trace saw in A's run. */
+  trace: Boundary[];
+  /** The boundaries that became points (the part the oracle stresses). */
+  boundaries: number;
+  faults: ExploreFault[];
+  points: ExploredPoint[];
+  /** Points not run because of --max-points. */
+  skipped: string[];
+  /** Points not started because an earlier one had failed (--first-fail); all points before it ran. */
+  notStarted?: string[];
+  verdict: Verdict;
+  /** "no violation in 14 schedules (7 boundaries × 2 faults)" or the first failing point in words. */
+  summary: string;
+  /** The minimal failing point (earliest boundary, smallest fault), when any failed. */
+  minimal?: string;
+  jobs: number;
+  traceMs: number;
+  wallMs: number;
+}
+
+/** What the point did to A, in words: "A's DEL lock:k was held at its wire proxy before it reached the store". */
+export function pointInWords(point: ExplorePoint): string {
+  const { boundary, fault } = point;
+  const at = `${boundaryLabel(boundary)}`;
+  if (boundary.kind === 'seam') return `A was held at its seam ${boundary.name} (${at})`;
+  if (boundary.kind === 'effect') {
+    return fault === 'pause'
+      ? `A's write "${boundary.name}" (${at}) was recorded and A was stopped (SIGSTOP: its timers and renewals too) before its receipt reached it`
+      : `A's write "${boundary.name}" (${at}) was recorded, but its receipt was withheld from A`;
+  }
+  switch (fault) {
+    case 'hold-before':
+      return `A's ${boundary.text} (${at}) was held at its wire proxy before it reached the store`;
+    case 'hold-reply':
+      return `A's ${boundary.text} (${at}) ran in the store, but its reply was held from A at its wire proxy`;
+    case 'clock-ahead':
+    case 'clock-back':
+      return `A's wall clock was stepped ${fault === 'clock-ahead' ? 'ahead' : 'back'} right before A prepared its ${boundary.text} (${at})`;
+    case 'pause':
+      return `A was stopped (SIGSTOP) at its ${boundary.text} (${at})`;
+    case 'kill-after-reply':
+      return `A was killed (SIGKILL) the moment the reply to its ${boundary.text} (${at}) reached its wire proxy, before A could send anything else`;
+  }
+}

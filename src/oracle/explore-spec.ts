@@ -1,0 +1,77 @@
+/** What an oracle declares to be explorable (`explore` in its definition). */
+import type { ParamSpecs, ParamValues } from '../core/params.ts';
+import type { ReferenceRun } from './reference-run.ts';
+import type { StoreKind } from '../stores/types.ts';
+import type { Scenario } from './scenario.ts';
+import type { Tracer } from './tracer.ts';
+import type { Boundary, ExploreFault } from './explore-point.ts';
+
+export interface ExploreSpec<P extends ParamSpecs = ParamSpecs> {
+  /** The part of A's run whose boundaries become points ("release", "acquire", "job"). */
+  part: string;
+  /** The faults that apply here; each boundary takes those its kind allows (types.ts FAULTS_BY_KIND). */
+  faults: readonly ExploreFault[];
+  /** Parameters the trace and every point run with: the oracle's flow that arms a point. */
+  params: Record<string, string | number>;
+  /**
+   * What the other holders do, as more points: each parameter's values on this store (V313's
+   * --contender: B holds / comes and goes / comes only after A's fault lifts). Every boundary ×
+   * fault runs once per combination.
+   */
+  dimensions?(store: StoreKind): Record<string, readonly string[]>;
+  /** Runs A's part alone, once, A behind its wire proxy (`tracer.holder`), each part inside `tracer.part`. */
+  trace(s: Scenario, tracer: Tracer, params: ParamValues<P>): Promise<void>;
+  /** The part's boundaries that become points (default: every command naming the lock key, every seam and effect). */
+  select?(boundaries: readonly Boundary[]): Boundary[];
+  /** One line for --help: what a point does in this oracle. */
+  doc: string;
+  /** The good references safe by construction, and the parameters references run with (see exploreReferences). */
+  references: ExploreReferences;
+}
+
+/** A reference target on the oracle's first store, or on the one named. */
+export type ExploredTarget = string | { target: string; store: StoreKind };
+
+export interface ExploreReferences {
+  /** Good targets safe by construction (a fence, compare-and-delete in one script, SET NX PX in one command): PASS with 0 failing points. */
+  safe: readonly ExploredTarget[];
+  /** Bad targets beyond the oracle's own references (e.g. a fixture with no seams), which must FAIL too. */
+  alsoBad?: readonly ExploredTarget[];
+  /** Parameters every explored reference runs with (V310: a longer --ttl). */
+  params?: Record<string, string | number>;
+}
+
+/**
+ * The references --explore must settle with no variant, hold or seam parameter
+ * (test/explore-V3xx.test.ts): every bad target among the oracle's own references (FAIL, or a
+ * knownBad PASS: a bad target one schedule misses), once per store and without the parameters that
+ * pointed its plain run at the window, plus `alsoBad`, must FAIL; every `safe` one must PASS.
+ */
+export function exploreReferences(oracle: {
+  references: readonly ReferenceRun[];
+  explore?: { references: ExploreReferences };
+}): ReferenceRun[] {
+  const spec = oracle.explore?.references;
+  if (!spec) return [];
+  const asRun = (t: ExploredTarget, expect: 'PASS' | 'FAIL'): ReferenceRun => ({
+    ...(typeof t === 'string' ? { target: t } : t),
+    expect,
+    ...(spec.params ? { params: spec.params } : {}),
+  });
+  const bad = [
+    ...oracle.references
+      .filter((r) => r.expect === 'FAIL' || r.knownBad !== undefined)
+      .map((r) => (r.store ? { target: r.target, store: r.store } : r.target)),
+    ...(spec.alsoBad ?? []),
+  ];
+  const seen = new Set<string>();
+  const once = (r: ReferenceRun) => {
+    const k = `${r.target}|${r.store ?? ''}`;
+    return !seen.has(k) && seen.add(k);
+  };
+  return [...bad.map((t) => asRun(t, 'FAIL')), ...spec.safe.map((t) => asRun(t, 'PASS'))].filter(once);
+}
+
+export function defaultSelect(boundaries: readonly Boundary[]): Boundary[] {
+  return boundaries.filter((b) => b.kind !== 'command' || b.onKey === true);
+}

@@ -1,0 +1,16 @@
+/** A reference run: a target an oracle must FAIL (bad) or PASS (good) on, with its parameters. */
+import type { StoreKind } from '../stores/types.ts';
+
+export interface ReferenceRun {
+  target: string;
+  expect: 'PASS' | 'FAIL';
+  params?: Record<string, string | number>;
+  /** Which store to run it on, when not the oracle's first. */
+  store?: StoreKind;
+  /**
+   * A bad target this schedule misses (so it PASSes here): why, in a sentence. Such a reference
+   * records today's honest verdict; `list` counts the target as bad, and a search over more
+   * schedules must FAIL it.
+   */
+  knownBad?: string;
+}

@@ -1,0 +1,65 @@
+/**
+ * The trace: A's part run alone, once, through A's wire proxy, recording every command A sends
+ * (per connection, in order), every seam it reaches and every effect it reports, each under the
+ * part it belongs to. Positions are what a point later counts to land exactly there.
+ */
+import type { Holder } from '../holder/holder.ts';
+import { namesKey } from '../wire/command.ts';
+import type { Scenario } from './scenario.ts';
+import type { Boundary, BoundaryKind } from './explore-point.ts';
+
+export class Tracer {
+  readonly boundaries: Boundary[] = [];
+  #part: string | undefined;
+
+  /** Holder `id` behind its own wire proxy, everything it does recorded. */
+  async holder(s: Scenario, id = 'A'): Promise<Holder> {
+    const wire = await s.wire(id);
+    wire.on((event) => {
+      if (event.type !== 'command') return;
+      const { command } = event;
+      const onKey = namesKey(command, s.lockKey);
+      this.#record('command', command.name, command.text, { connection: event.connection, onKey });
+    });
+    const holder = await s.holder(id, { url: wire.url });
+    holder.observe((kind, name) => this.#record(kind, name, `${kind} ${name}`));
+    return holder;
+  }
+
+  /** From now on, what A does is recorded under `name` (until the next begin, or end). */
+  begin(name: string): void {
+    this.#part = name;
+  }
+
+  end(): void {
+    this.#part = undefined;
+  }
+
+  /** Run one part of A's run; what A does meanwhile is recorded under `name`. */
+  async part<T>(name: string, run: () => Promise<T>): Promise<T> {
+    this.#part = name;
+    try {
+      return await run();
+    } finally {
+      this.#part = undefined;
+    }
+  }
+
+  #record(kind: BoundaryKind, name: string, text: string, extra: { connection?: number; onKey?: boolean } = {}): void {
+    const part = this.#part;
+    if (part === undefined) return;
+    const inPart = this.boundaries.filter((b) => b.part === part);
+    const nth = inPart.filter((b) => b.kind === kind && b.name === name).length + 1;
+    const keyNth = extra.onKey ? inPart.filter((b) => b.onKey).length + 1 : undefined;
+    this.boundaries.push({
+      part,
+      index: inPart.length + 1,
+      kind,
+      name,
+      nth,
+      text,
+      ...extra,
+      ...(keyNth ? { keyNth } : {}),
+    });
+  }
+}
