@@ -7,7 +7,7 @@
  * does not keep mtimes, and its directory may be read-only).
  */
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -32,10 +32,14 @@ function currentBuild() {
   }
 }
 
-// The same rule as src/build/build-dist.ts's oracleFiles(), which cannot be imported before a build.
+// The same rule as src/core/invocation.ts's oracleFiles(), which cannot be imported before a build.
 function oracleFiles() {
-  return readdirSync(join(ROOT, 'oracles'))
-    .filter((f) => /^V\d+\.ts$/.test(f))
+  const dir = join(ROOT, 'oracles');
+  return readdirSync(dir)
+    .flatMap((name) => {
+      if (/^V\d+\.ts$/.test(name)) return [name];
+      return /^V\d+$/.test(name) && existsSync(join(dir, name, 'index.ts')) ? [`${name}/index.ts`] : [];
+    })
     .sort();
 }
 

@@ -29,15 +29,13 @@ import { acquireWithin } from '../scenarios/retry-acquire.ts';
 import type { LeaseSummary } from '../src/holder/holder-protocol.ts';
 import { type Holder } from '../src/holder/holder.ts';
 import { TargetCallError } from '../src/core/errors.ts';
-import type { KeyState } from '../src/stores/redis-probe.ts';
-import type { ObservedKey } from '../src/oracle/scenario.ts';
+import type { LockState } from '../src/families/family.ts';
+import type { ObservedLock } from '../src/oracle/scenario.ts';
 import type { Latch } from '../src/holder/latch.ts';
 import type { WireHold } from '../src/wire/hold.ts';
-import { REDIS_DELETE } from '../src/wire/patterns.ts';
 import { armPoint } from '../src/oracle/arm-point.ts';
 import { traceAcquireRelease } from '../src/oracle/traces.ts';
 import { pointInWords } from '../src/oracle/explore-point.ts';
-import { onKey } from '../src/wire/command.ts';
 
 /** Where A is held inside its release: resolves `reached` when A got there. */
 interface ReleaseStop {
@@ -168,8 +166,8 @@ export default defineOracle({
     let c!: Holder;
     const preconditions: Check[] = [];
     let leaseB: LeaseSummary | null = null;
-    let seenB: ObservedKey | undefined;
-    let after: ObservedKey | undefined;
+    let seenB: ObservedLock | undefined;
+    let after: ObservedLock | undefined;
     let leaseC: LeaseSummary | null = null;
     let cAnsweredAt = 0;
     let bSide: BSide | undefined;
@@ -187,7 +185,7 @@ export default defineOracle({
     if (!leaseA) return judge();
     // Where the lock lives is checked while a holder holds it: on A's lease, or, when the probe
     // came too late to tell (a loaded machine), on B's fresh one.
-    const atA = await s.observeKey('after A acquired');
+    const atA = await s.observeLock('after A acquired');
     const aLate = !atA.exists && s.now() - aAcquireStartedAt >= p.ttl;
     if (!aLate) {
       const located = locatedCheck(atA, leaseA.token, s.now() - aAcquireStartedAt, 'A');
@@ -203,7 +201,7 @@ export default defineOracle({
      * have lapsed): "B's lease was live when the harness judged" names that case instead.
      */
     const locateOnB = async () => {
-      seenB = await s.observeKey('after B acquired');
+      seenB = await s.observeLock('after B acquired');
       const mayHaveLapsed = !seenB.exists && seenB.sentAt - bAcquireStartedAt >= p.ttl;
       if (aLate && leaseB && !mayHaveLapsed)
         preconditions.push(locatedCheck(seenB, leaseB.token, s.now() - bAcquireStartedAt, 'B'));
@@ -228,7 +226,7 @@ export default defineOracle({
       const stop = point
         ? armPoint(point, a, wireA, s.lockKey)
         : wireA
-          ? wireStop(wireA.hold(onKey(REDIS_DELETE, s.lockKey)))
+          ? wireStop(wireA.hold(s.lockCommands('delete')))
           : seamStop(a.holdSeam('release:before-delete'));
       const release = a.release(leaseA);
       const first = await s.within(
@@ -265,7 +263,7 @@ export default defineOracle({
     // B's own view first: an extend renews B's lease, so the store and C are then read inside it.
     const bExtends = (await b.ready).members.includes('extend');
     if (bExtends && leaseB) bSide = await checkB(b, leaseB, 'extend');
-    after = await s.observeKey("after A's release");
+    after = await s.observeLock("after A's release");
     leaseC = await c.acquire();
     cAnsweredAt = s.now();
     if (!bExtends && leaseB && !leaseC) bSide = await checkB(b, leaseB, 'release');
@@ -298,7 +296,7 @@ export default defineOracle({
     }
     return judge();
 
-    function locatedCheck(state: KeyState, token: string | undefined, lookedAfterMs: number, who: string): Check {
+    function locatedCheck(state: LockState, token: string | undefined, lookedAfterMs: number, who: string): Check {
       const tokenMatches = token === undefined || state.value === token;
       return {
         name: 'the harness found the lock where the target says it lives',

@@ -16,7 +16,7 @@
 import { defineOracle } from '../src/oracle/definition.ts';
 import { type Check, nothingProven } from '../src/core/judgement.ts';
 import { acquireWithin } from '../scenarios/retry-acquire.ts';
-import type { KeyState } from '../src/stores/redis-probe.ts';
+import type { LockState } from '../src/families/family.ts';
 import { armPoint } from '../src/oracle/arm-point.ts';
 import { traceAcquireRelease } from '../src/oracle/traces.ts';
 import { pointInWords } from '../src/oracle/explore-point.ts';
@@ -99,14 +99,14 @@ export default defineOracle({
     const wireA = point ? await s.wire('A') : undefined;
     const [a, b] = await Promise.all([s.holder('A', wireA ? { url: wireA.url } : {}), s.holder('B')]);
     const preconditions: Check[] = [];
-    let atKill: KeyState | undefined;
+    let atKill: LockState | undefined;
     let heldSince: number | undefined;
     const acquireStartedAt = s.now();
 
     if (p.variant === 'after-acquire') {
       const lease = await a.acquire();
       heldSince = s.now();
-      if (lease) atKill = await s.observeKey('A acquired; about to kill A');
+      if (lease) atKill = await s.observeLock('A acquired; about to kill A');
     } else {
       const stop = point ? armPoint(point, a, wireA, s.lockKey) : a.holdSeam('acquire:after-set');
       const acquire = a.acquire();
@@ -116,7 +116,7 @@ export default defineOracle({
       );
       if (first === 'seam') {
         heldSince = 'hit' in stop && stop.hit ? stop.hit.t : s.now();
-        atKill = await s.observeKey(
+        atKill = await s.observeLock(
           point
             ? `A stopped at ${point.boundary.part}#${point.boundary.index}; about to kill A`
             : 'A held after creating the key; about to kill A',
@@ -165,13 +165,13 @@ export default defineOracle({
       held: exit.signal === 'SIGKILL',
       detail: `A's process ended with ${exit.signal ?? `exit code ${exit.code}`} at ${exit.t} ms`,
     });
-    const afterKill = await s.observeKey('right after the kill');
+    const afterKill = await s.observeLock('right after the kill');
     const budget = Math.max(0, heldSince! + p.ttl + p.grace - s.now());
     s.progress(
       `B retries for up to ${budget.toFixed(0)} ms (TTL ${p.ttl} + grace ${p.grace} from when A took the key)`,
     );
     const got = await acquireWithin(b, () => s.now(), budget, Math.max(5, Math.round(p.ttl / 10)));
-    const stuck = got.lease ? undefined : await s.observeKey('B gave up');
+    const stuck = got.lease ? undefined : await s.observeLock('B gave up');
     // B denied counts only if its last try began after the key had surely lapsed by the store's own
     // PTTL (read right after the kill; A, dead, cannot renew it): a loaded machine can end B's budget
     // before B ever tries past the expiry. A key with no expiry (PTTL -1) needs no such window.
@@ -218,7 +218,7 @@ export default defineOracle({
 
     function judge(
       outcome:
-        | { waitedMs: number; granted: boolean; attempts: number; afterKill: KeyState; stuck: KeyState | undefined }
+        | { waitedMs: number; granted: boolean; attempts: number; afterKill: LockState; stuck: LockState | undefined }
         | undefined,
     ) {
       const immortal = s.history.filter((e) => e.kind === 'store-observed' && e.detail.pttlMs === -1);

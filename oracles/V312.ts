@@ -22,8 +22,7 @@
  */
 import { defineOracle } from '../src/oracle/definition.ts';
 import { type Check, nothingProven } from '../src/core/judgement.ts';
-import { describeLocks, observeAdvisoryLocks } from '../scenarios/pg-observe.ts';
-import { speaksRedis } from '../src/stores/types.ts';
+import { describeSessionLocks } from '../src/judging/session-locks.ts';
 import { armPoint } from '../src/oracle/arm-point.ts';
 import { boundaryLabel, pointInWords } from '../src/oracle/explore-point.ts';
 import { throwIfTargetThrew } from '../src/holder/holder.ts';
@@ -108,19 +107,18 @@ export default defineOracle({
     const wireA = await s.wire('A');
     const [holderP, a] = await Promise.all([s.holder('P'), s.holder('A', { url: wireA.url })]);
     const preconditions: Check[] = [];
-    const isRedis = speaksRedis(s.store.kind);
+    // Where the store shows the lock itself (a Redis key), it is read before and after A's job.
+    const readable = s.lockUnreadable === undefined;
     // On Postgres the lock must show in pg_locks as a granted advisory lock.
     const pgLocks = async (label: string) =>
-      s.store.kind === 'postgres' ? (await observeAdvisoryLocks(s, label)).filter((l) => l.granted) : undefined;
+      s.view().sessionLocks ? (await s.observeSessionLocks(label)).filter((l) => l.granted) : undefined;
 
     // An explored point: A starts first and is held at its boundary while P takes the lock.
     const point = s.point;
     const stop = point ? armPoint(point, a, wireA, s.lockKey) : undefined;
     const tries: string[] = [];
     const touchesLock = (text: string, args: readonly string[]) =>
-      isRedis
-        ? args.includes(s.lockKey) || text.includes(s.lockKey)
-        : /pg_\w*advisory\w*lock/i.test(text) || text.includes(s.key) || args.includes(s.key);
+      s.family.commands.touches({ text, args }, s.lockLocation);
     const stopWatching = wireA.on((event) => {
       if (event.type === 'command' && touchesLock(event.command.text, event.command.args))
         tries.push(event.command.text);
@@ -155,7 +153,7 @@ export default defineOracle({
     const pEnded = await s.within(Promise.race([pFirst.reached.then(() => undefined), pJob]), p.timeout);
     // P runs alone on a free lock unless A, held at an explored point, may already hold it.
     if (!stop) throwIfTargetThrew('P', 'job', pEnded, 'before its first write, running alone on a free lock');
-    const keyBefore = pFirst.isReached && isRedis ? await s.observeKey('P holds the lock') : undefined;
+    const keyBefore = pFirst.isReached && readable ? await s.observeLock('P holds the lock') : undefined;
     const locksBefore = pFirst.isReached ? await pgLocks('P holds the lock') : undefined;
     preconditions.push({
       name: 'P held the lock',
@@ -170,7 +168,7 @@ export default defineOracle({
             ? `P reached its first write; ${keyBefore.where} gave ${JSON.stringify(keyBefore.value)} (PTTL ${keyBefore.pttlMs} ms)`
             : `P reached its first write, but ${s.lockNotFound('while P held the lock')}`
           : locksBefore
-            ? `P reached its first write; pg_locks showed ${describeLocks(locksBefore)}`
+            ? `P reached its first write; pg_locks showed ${describeSessionLocks(locksBefore)}`
             : `P reached its first write at ${pFirst.hit?.t} ms`,
     });
     if (!pFirst.isReached) {
@@ -201,12 +199,12 @@ export default defineOracle({
       held: tries.length > 0,
       detail: tries.length
         ? `A's wire proxy saw ${tries.length} command(s) on the lock, first: ${tries[0]!.slice(0, 80)}`
-        : `A's job sent no command on ${isRedis ? `key ${s.lockKey}` : 'an advisory lock'} through its wire proxy: it never contended, so its writes (or their absence) prove nothing`,
+        : `A's job sent no command on ${readable ? `key ${s.lockKey}` : 'an advisory lock'} through its wire proxy: it never contended, so its writes (or their absence) prove nothing`,
     });
-    const keyAfter = isRedis ? await s.observeKey("A's job ended") : undefined;
+    const keyAfter = readable ? await s.observeLock("A's job ended") : undefined;
     const locksAfter = await pgLocks("A's job ended");
     const liveFor = s.now() - heldSince;
-    const pSessions = new Set((locksBefore ?? []).map((l) => l.pid));
+    const pSessions = new Set((locksBefore ?? []).map((l) => l.session));
     // On Redis, A's own SET may have overwritten P's key (and A's release removed it): P's lease
     // still counts as live while its PTTL, read when P held the lock, had not run out by A's writes.
     const aWrites = s.resource.effects().filter((e) => e.holder === 'A');
@@ -220,7 +218,7 @@ export default defineOracle({
       held: keyAfter
         ? stillPs || pLeaseCoversWrites
         : locksAfter
-          ? locksAfter.some((l) => pSessions.has(l.pid))
+          ? locksAfter.some((l) => pSessions.has(l.session))
           : liveFor < p.ttl,
       detail: keyAfter
         ? keyWhenAEnded(
@@ -232,7 +230,7 @@ export default defineOracle({
             aWrites.length,
           )
         : locksAfter
-          ? `when A's job ended pg_locks showed ${describeLocks(locksAfter)}`
+          ? `when A's job ended pg_locks showed ${describeSessionLocks(locksAfter)}`
           : `A's job ended ${liveFor.toFixed(0)} ms after P took a ${p.ttl} ms lease`,
     });
     pFirst.release();

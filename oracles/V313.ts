@@ -54,12 +54,8 @@ import { boundaryLabel, pointInWords } from '../src/oracle/explore-point.ts';
 import { throwIfTargetThrew, type CallOutcome, type Holder } from '../src/holder/holder.ts';
 import type { Latch } from '../src/holder/latch.ts';
 import { UsageError } from '../src/core/errors.ts';
-import { PG_RENEWAL, REDIS_RENEWAL } from '../src/wire/patterns.ts';
-import { speaksRedis } from '../src/stores/types.ts';
-import { onKey } from '../src/wire/command.ts';
-import { urlForHolder } from '../scenarios/pg-probe.ts';
 import { readBLease, type BLease } from './V313/b-lease.ts';
-import type { ObservedKey } from '../src/oracle/scenario.ts';
+import type { ObservedLock } from '../src/oracle/scenario.ts';
 
 /** How A is kept out of the way while its lease lapses: SIGSTOP, or its renewal held at the wire. */
 interface Stop {
@@ -223,7 +219,7 @@ export default defineOracle({
     // A (and come-and-go's C) load while B counts the job's writes alone: both are awaited before
     // A runs, so each is ready the moment it is needed.
     // On Postgres B connects under its own application_name: pg_locks then shows which session is B's.
-    const b = await s.holder('B', s.store.kind === 'postgres' ? { url: urlForHolder(s.store.url, 'B') } : {});
+    const b = await s.holder('B');
     const others = Promise.all([
       s.holder('A', wireA ? { url: wireA.url } : {}),
       p.contender === 'come-and-go' ? s.holder('C') : undefined,
@@ -320,7 +316,7 @@ export default defineOracle({
         },
       };
     } else if (wireA) {
-      const hold = wireA.hold(speaksRedis(s.store.kind) ? onKey(REDIS_RENEWAL, s.lockKey) : PG_RENEWAL);
+      const hold = wireA.hold(s.lockCommands('renewal'));
       aFirst.release();
       const first = await s.within(
         Promise.race([hold.reached.then(() => 'held' as const), aJob.then(() => 'ended' as const)]),
@@ -334,11 +330,11 @@ export default defineOracle({
           ? `A's renewal (${held.command.text}) was held at its wire proxy from ${held.atMs} ms`
           : first === 'ended'
             ? `A's job ended without renewing its lease (${hold.record.what}) after its first write: nothing to hold. A helper with no renewal is judged by --variant pause; one that renews on a timer needs --steps × --stepMs longer than its renewal period` +
-              (speaksRedis(s.store.kind)
+              (s.lockUnreadable === undefined
                 ? `; one whose lock does not live under ${s.lockKey} must declare where with storeKey(env)`
                 : '')
             : `A sent no renewal the wire proxy recognises within ${p.timeout} ms of its first write (${hold.record.what})` +
-              (speaksRedis(s.store.kind)
+              (s.lockUnreadable === undefined
                 ? `; if the lock does not live under ${s.lockKey}, declare where with storeKey(env) (targets/contract.ts)`
                 : ''),
       });
@@ -396,13 +392,12 @@ export default defineOracle({
 
     /** come-and-go: B, held at its first write, is let go: it finishes its job and its lock is gone before A resumes. */
     async function bComesAndGoes(bLatch: Latch, bJob: Promise<CallOutcome>) {
-      const during = await s.observeKey('B in its critical section (held at its first write)');
+      const during = await s.observeLock('B in its critical section (held at its first write)');
       bLatch.release();
       const bEnd = await s.within(bJob, p.timeout);
       const gone =
-        bEnd !== undefined &&
-        (await s.waitUntil(async () => !(await s.redis().keyState(s.lockLocation)).exists, p.timeout, retryEvery));
-      const after = await s.observeKey("B's job ended");
+        bEnd !== undefined && (await s.waitUntil(async () => !(await s.readLock()).exists, p.timeout, retryEvery));
+      const after = await s.observeLock("B's job ended");
       const went = bEnd !== undefined && gone && !after.exists && stop.active();
       preconditions.push({
         name: 'B came and went while A was stopped',
@@ -425,7 +420,7 @@ export default defineOracle({
         Promise.race([aNext.reached.then(() => 'write' as const), aJob.then(() => 'ended' as const)]),
         p.timeout,
       );
-      if (first === 'write') aOnItsOldLease(await s.observeKey('A resumed and is at its next write'));
+      if (first === 'write') aOnItsOldLease(await s.observeLock('A resumed and is at its next write'));
       const cLatch = c.holdNextEffect();
       const cJob = c.call('job');
       const cFirst = await s.within(
@@ -445,12 +440,8 @@ export default defineOracle({
     /** after-lift: A's lease lapses in the store while A is stopped; A resumes; only then B contends. */
     async function contendAfterLift() {
       s.progress(`A ${stop.what} after its first write; waiting for its ${p.ttl} ms lease to lapse in the store`);
-      const lapsed = await s.waitUntil(
-        async () => !(await s.redis().keyState(s.lockLocation)).exists,
-        p.timeout,
-        retryEvery,
-      );
-      const seen = await s.observeKey('A stopped; its lease lapsed?');
+      const lapsed = await s.waitUntil(async () => !(await s.readLock()).exists, p.timeout, retryEvery);
+      const seen = await s.observeLock('A stopped; its lease lapsed?');
       preconditions.push({
         name: "A's lease lapsed in the store while A was stopped",
         held: lapsed && !seen.exists && stop.active(),
@@ -488,7 +479,7 @@ export default defineOracle({
      * PTTL read now; A cannot renew while stopped), else at the latest by the TTL A was asked to use.
      */
     async function markLeaseEnd() {
-      const seen = speaksRedis(s.store.kind) ? await s.observeKey("A stopped: its lease's time left") : undefined;
+      const seen = s.lockUnreadable === undefined ? await s.observeLock("A stopped: its lease's time left") : undefined;
       if (seen?.exists) aTokenAtStop = seen.value;
       if (seen?.exists && seen.pttlMs < 0) return; // no expiry on the key: the lease never runs out by itself
       if (seen?.exists)
@@ -510,7 +501,7 @@ export default defineOracle({
      * the key, or no lock at all). A new token there is a new lease A took on the free lock, in a
      * new critical section that B's no longer overlaps (B came and went before): not judged.
      */
-    function aOnItsOldLease(atNext: ObservedKey) {
+    function aOnItsOldLease(atNext: ObservedLock) {
       const newLease = atNext.exists && aTokenAtStop !== undefined && atNext.value !== aTokenAtStop;
       preconditions.push({
         name: "A wrote after B's on its old lease",

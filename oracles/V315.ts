@@ -33,10 +33,7 @@ import { type Check, nothingProven } from '../src/core/judgement.ts';
 import { throwIfTargetThrew, type CallOutcome } from '../src/holder/holder.ts';
 import type { WireProxy, WireFaultHandle } from '../src/wire/proxy.ts';
 import { killFromStore } from '../src/wire/store-kill.ts';
-import { speaksRedis } from '../src/stores/types.ts';
 import type { Scenario } from '../src/oracle/scenario.ts';
-import { isLeaseRow } from '../src/stores/store-location.ts';
-import { observeLeaseRow } from '../scenarios/pg-observe.ts';
 import { armPoint } from '../src/oracle/arm-point.ts';
 import { traceFromFirstWrite } from '../src/oracle/traces.ts';
 import { boundaryLabel, pointInWords } from '../src/oracle/explore-point.ts';
@@ -154,12 +151,10 @@ export default defineOracle({
      * lifted (the key's PTTL on Redis/Valkey; on Postgres the lease row the target declares).
      */
     const bLive: Array<{ from: number; until: number; when: string }> = [];
-    const leaseRow = () => (isLeaseRow(s.lockLocation) ? s.lockLocation : undefined);
-    const leaseReadable = () => speaksRedis(s.store.kind) || leaseRow() !== undefined;
+    const leaseReadable = () => s.lockUnreadable === undefined;
     const readBsLease = async (when: string) => {
       if (!leaseReadable()) return;
-      const row = leaseRow();
-      const seen = row ? await observeLeaseRow(s, when, row) : await s.observeKey(when);
+      const seen = await s.observeLock(when);
       if (seen.exists) bLive.push({ from: seen.sentAt, until: seen.liveUntil, when });
     };
 

@@ -23,8 +23,8 @@
  * Explored (--explore): each command of A's acquire on the lock × A's wall clock stepped --skew ms
  * ahead or back right before A prepares that command (B's and the store's clocks real); one leg.
  */
-import pg from 'pg';
 import { defineOracle } from '../src/oracle/definition.ts';
+import { UsageError } from '../src/core/errors.ts';
 import { type Check, nothingProven } from '../src/core/judgement.ts';
 import type { HistoryEvent } from '../src/core/history.ts';
 import type { LeaseSummary } from '../src/holder/holder-protocol.ts';
@@ -342,22 +342,12 @@ export default defineOracle({
 
 /** Reads the store's wall clock minus the real one (ms), with the store's own clock query. */
 async function storeSkewReader(s: Scenario): Promise<() => Promise<number>> {
-  if (s.store.kind === 'postgres' || s.store.kind === 'pgbouncer') {
-    const db = new pg.Client({ connectionString: s.store.url });
-    await db.connect();
-    s.onClose(() => db.end());
-    return async () => {
-      const before = Date.now();
-      const { rows } = await db.query<{ ms: string }>(
-        'select (extract(epoch from clock_timestamp()) * 1000)::bigint as ms',
-      );
-      return Number(rows[0]!.ms) - (before + Date.now()) / 2;
-    };
-  }
-  const redis = s.redis();
+  const view = s.view();
+  const clockMs = view.clockMs?.bind(view);
+  if (!clockMs) throw new UsageError(`V317 reads the store's clock, which a ${s.family.name} store does not offer`);
   return async () => {
     const before = Date.now();
-    return (await redis.timeMs()) - (before + Date.now()) / 2;
+    return (await clockMs()) - (before + Date.now()) / 2;
   };
 }
 

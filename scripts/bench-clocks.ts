@@ -9,17 +9,16 @@
  *
  *   npx tsx scripts/bench-clocks.ts
  */
-import { loadavg } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { Redis } from 'ioredis';
-import { serverClockFor } from '../src/stores/recipes/clock-offset/server-clock.ts';
+import { serverClockFor } from '../src/stores/clock-offset/server-clock.ts';
 import { cleanupAll } from '../src/process/cleanup.ts';
 import { loadOracle } from '../src/run/registry.ts';
 import { runOracle } from '../src/run/run-oracle.ts';
-import { startLocalStore } from '../src/stores/local-runtime.ts';
+import { startStore } from '../src/families/start-store.ts';
 
 const DATE_CALLS = 2_000_000;
 const REDIS_ROUND_TRIPS = 3000;
@@ -31,7 +30,7 @@ async function dateNowNs(env: Record<string, string>): Promise<number> {
 }
 
 async function redisSetUs(clockOffsetMs: number | undefined): Promise<number> {
-  const store = await startLocalStore({ kind: 'redis', ...(clockOffsetMs === undefined ? {} : { clockOffsetMs }) });
+  const store = await startStore({ kind: 'redis', ...(clockOffsetMs === undefined ? {} : { clockOffsetMs }) }, 'local');
   const redis = new Redis(store.url);
   try {
     for (let i = 0; i < 300; i++) await redis.set('bench', String(i), 'PX', 10_000);

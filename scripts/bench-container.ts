@@ -9,7 +9,7 @@
 import { loadavg } from 'node:os';
 import { cleanupAll } from '../src/process/cleanup.ts';
 import { runOracle, type RunRequest } from '../src/run/run-oracle.ts';
-import { startStore } from '../src/stores/start-store.ts';
+import { startStore } from '../src/families/start-store.ts';
 import type { StoreKind } from '../src/stores/types.ts';
 
 const REPETITIONS = Number(process.argv[2] ?? 5);

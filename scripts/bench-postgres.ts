@@ -8,14 +8,14 @@
 import { mkdtempSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { findPostgresBinaries } from '../src/stores/recipes/postgres-binaries.ts';
-import { copyTemplate, ensureTemplate, initCluster } from '../src/stores/recipes/postgres-template.ts';
-import { startPostgresServer } from '../src/stores/recipes/postgres.ts';
-import { giveTo, serverUser } from '../src/stores/recipes/server-user.ts';
+import { findPostgresBinaries } from '../src/families/postgres/postgres-binaries.ts';
+import { copyTemplate, ensureTemplate, initCluster } from '../src/families/postgres/postgres-template.ts';
+import { startPostgresServer } from '../src/families/postgres/recipe.ts';
+import { giveTo, serverUser } from '../src/stores/server-user.ts';
 import { cleanupAll, cleanupDir } from '../src/process/cleanup.ts';
 import type { EvidenceRecord } from '../src/report/evidence.ts';
 import { freePort } from '../src/stores/free-port.ts';
-import { startLocalStore } from '../src/stores/local-runtime.ts';
+import { startStore } from '../src/families/start-store.ts';
 import { runOracle } from '../src/run/run-oracle.ts';
 
 const REPETITIONS = Number(process.argv[2] ?? 5);
@@ -75,10 +75,10 @@ async function main(): Promise<void> {
   const postgres = [];
   const pgbouncer = [];
   for (let i = 0; i < REPETITIONS; i++) {
-    const pg = await startLocalStore({ kind: 'postgres' });
+    const pg = await startStore({ kind: 'postgres' }, 'local');
     postgres.push(pg.startMs);
     await pg.stop();
-    const bouncer = await startLocalStore({ kind: 'pgbouncer', poolMode: 'transaction' });
+    const bouncer = await startStore({ kind: 'pgbouncer', poolMode: 'transaction' }, 'local');
     pgbouncer.push({ total: bouncer.startMs, own: bouncer.startMs - (bouncer.backend?.startMs ?? 0) });
     await bouncer.stop();
   }

@@ -10,7 +10,7 @@ import { loadavg } from 'node:os';
 import pg from 'pg';
 import { WireProxy } from '../src/wire/proxy.ts';
 import { cleanupAll } from '../src/process/cleanup.ts';
-import { startLocalStore } from '../src/stores/local-runtime.ts';
+import { startStore } from '../src/families/start-store.ts';
 
 const ROUNDS = Number(process.argv[2] ?? 2000);
 const WARMUP = 200;
@@ -49,7 +49,7 @@ const row = (name: string, [direct, proxied]: [Stats, Stats]) =>
 
 async function main(): Promise<void> {
   const rows: string[] = [];
-  const redisStore = await startLocalStore({ kind: 'redis' });
+  const redisStore = await startStore({ kind: 'redis' }, 'local');
   const redisProxy = await WireProxy.start({ holder: 'A', storeUrl: redisStore.url });
   const redisDirect = new Redis(redisStore.url);
   const redisThrough = new Redis(redisProxy.url);
@@ -67,7 +67,7 @@ async function main(): Promise<void> {
   await redisProxy.close();
   await redisStore.stop();
 
-  const pgStore = await startLocalStore({ kind: 'postgres' });
+  const pgStore = await startStore({ kind: 'postgres' }, 'local');
   const pgProxy = await WireProxy.start({ holder: 'A', storeUrl: pgStore.url });
   const pgDirect = new pg.Client({ connectionString: pgStore.url });
   const pgThrough = new pg.Client({ connectionString: pgProxy.url });

@@ -20,7 +20,7 @@ import { cleanupAll } from '../src/process/cleanup.ts';
 import { History } from '../src/core/history.ts';
 import { Resource } from '../src/core/resource.ts';
 import { runOracle } from '../src/run/run-oracle.ts';
-import { startLocalStore } from '../src/stores/local-runtime.ts';
+import { startStore } from '../src/families/start-store.ts';
 
 const RUNS = Number(process.argv[2] ?? 20);
 const NARROW_BAD = 'targets/redis/ioredis/release-get-compare-del.ts';
@@ -45,7 +45,7 @@ async function verdicts(
 
 /** The narrow race on timing alone: no seam held, no command held. Returns how many times B's lock was deleted. */
 async function timingOnly(): Promise<number> {
-  const store = await startLocalStore({ kind: 'redis' });
+  const store = await startStore({ kind: 'redis' }, 'local');
   const probe = new Redis(store.url);
   const history = new History();
   const ctx = { history, resource: new Resource(), faults: new FaultLog(history) };

@@ -14,9 +14,8 @@
  * Usage: npm run bench [-- --repeat 5] [--matrix] [--write]   (--write replaces the section in docs/benchmarks.md)
  */
 import { parseArgs } from 'node:util';
-import { availableParallelism, loadavg } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { loadOracle } from '../src/run/registry.ts';

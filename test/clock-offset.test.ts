@@ -10,9 +10,9 @@ import { execa } from 'execa';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clockOffsetLibrary } from '../src/stores/recipes/clock-offset/build.ts';
-import { serverClockFor } from '../src/stores/recipes/clock-offset/server-clock.ts';
-import { startLocalStore } from '../src/stores/local-runtime.ts';
+import { clockOffsetLibrary } from '../src/stores/clock-offset/build.ts';
+import { serverClockFor } from '../src/stores/clock-offset/server-clock.ts';
+import { startStore } from '../src/families/start-store.ts';
 import type { StartedStore } from '../src/stores/types.ts';
 
 async function redisTimeMs(redis: Redis): Promise<number> {
@@ -32,7 +32,7 @@ describe('clock-offset library', () => {
     // several V319 runs at once, which once raced on one temporary file and failed with ENOENT.
     const fresh = mkdtempSync(join(tmpdir(), 'lock-oracles-clock-build-'));
     try {
-      const code = `import { clockOffsetLibrary } from ${JSON.stringify(new URL('../src/stores/recipes/clock-offset/build.ts', import.meta.url).href)};
+      const code = `import { clockOffsetLibrary } from ${JSON.stringify(new URL('../src/stores/clock-offset/build.ts', import.meta.url).href)};
         const paths = await Promise.all([1, 2, 3, 4].map(() => clockOffsetLibrary()));
         console.log(JSON.stringify(paths));`;
       const { stdout } = await execa(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], {
@@ -54,7 +54,7 @@ describe.each(['redis', 'valkey'] as const)('%s-server under the clock-offset li
 
   beforeAll(async () => {
     // Starting at all is the first check: libfaketime hangs redis-server 7.0 at start-up.
-    store = await startLocalStore({ kind, clockOffsetMs: 0 });
+    store = await startStore({ kind, clockOffsetMs: 0 }, 'local');
     redis = new Redis(store.url);
   });
   afterAll(async () => {
@@ -104,7 +104,7 @@ describe('postgres under the clock-offset library', () => {
   let store: StartedStore;
   let client: pg.Client;
   beforeAll(async () => {
-    store = await startLocalStore({ kind: 'postgres', clockOffsetMs: 0 });
+    store = await startStore({ kind: 'postgres', clockOffsetMs: 0 }, 'local');
     client = new pg.Client({ connectionString: store.url });
     await client.connect();
   });

@@ -11,13 +11,13 @@ import { execa } from 'execa';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterEach, describe, expect, test } from 'vitest';
-import { imageCandidates } from '../src/stores/recipes/images.ts';
+import { imageCandidates } from '../src/stores/images.ts';
 import { runOracle } from '../src/run/run-oracle.ts';
-import { refuseRemoteEngine, startContainerStore } from '../src/stores/container-runtime.ts';
+import { refuseRemoteEngine } from '../src/stores/container-runtime.ts';
 import { dockerSocketPath, engineAnswers } from '../src/stores/engine-socket.ts';
 import { OWNER_PID_LABEL, RUN_LABEL, STORE_LABEL } from '../src/stores/labels.ts';
 import { runOwner } from '../src/process/run-owner.ts';
-import { chooseRuntime } from '../src/stores/start-store.ts';
+import { chooseRuntime, startStore } from '../src/families/start-store.ts';
 import type { StartedStore, StoreKind } from '../src/stores/types.ts';
 
 const socket = dockerSocketPath();
@@ -157,7 +157,7 @@ describe.each(['redis', 'valkey', 'postgres', 'pgbouncer'] as const)(
     test.skipIf(!engineUp)(
       `starts on a loopback port with the run's labels, answers, pauses, resumes, is killed and removed${noEngine}`,
       async () => {
-        store = await startContainerStore({ kind });
+        store = await startStore({ kind }, 'container');
         expect(store.runtime).toBe('container');
         expect(store.url).toContain(`127.0.0.1:${store.port}`);
         expect(store.version).toMatch(kind === 'valkey' ? /^8\./ : /\d+\.\d+/);
@@ -205,7 +205,7 @@ describe.each(['redis', 'valkey', 'postgres', 'pgbouncer'] as const)(
     test.skipIf(!engineUp)(
       `its wall clock is offset and stepped at run time (clock-offset library bind-mounted)${noEngine}`,
       async () => {
-        store = await startContainerStore({ kind, clockOffsetMs: 3_600_000 });
+        store = await startStore({ kind, clockOffsetMs: 3_600_000 }, 'container');
         const clock = store.capabilities.clock!;
         expect(clock.mechanism).toMatch(/LD_PRELOAD/);
         expect((await storeNowMs(store)) - Date.now()).toBeGreaterThan(3_600_000 - 2000);

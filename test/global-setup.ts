@@ -2,7 +2,7 @@
  * Before any test: every store the suite starts must be installable here. One clear message with
  * the fix instead of a hundred failures that each say the same thing.
  */
-import { recipeFor } from '../src/stores/recipes/index.ts';
+import { recipeFor } from '../src/families/recipes.ts';
 import type { StoreKind } from '../src/stores/types.ts';
 
 export default async function checkStoresInstalled(): Promise<void> {

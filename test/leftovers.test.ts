@@ -51,7 +51,7 @@ async function killMidRun(
     void run.then(() => reject(new Error(`the run ended before it was mid-scenario:\n${seen}`)));
   });
   // The harness: the node process tsx started with its loader on src/cli/main.ts.
-  const { stdout } = await execa('pgrep', ['-f', `loader\\.mjs.*src/cli\\.ts ${run_[0]} .*--report-dir ${tmp}`], {
+  const { stdout } = await execa('pgrep', ['-f', `loader\\.mjs.*src/cli/main\\.ts ${run_[0]} .*--report-dir ${tmp}`], {
     reject: false,
   });
   const harness = Number(stdout.trim().split('\n')[0]);

@@ -8,17 +8,17 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import { findPostgresBinaries } from '../src/stores/recipes/postgres-binaries.ts';
-import { ensureTemplate } from '../src/stores/recipes/postgres-template.ts';
-import { serverUser } from '../src/stores/recipes/server-user.ts';
-import { startLocalStore } from '../src/stores/local-runtime.ts';
+import { findPostgresBinaries } from '../src/families/postgres/postgres-binaries.ts';
+import { ensureTemplate } from '../src/families/postgres/postgres-template.ts';
+import { serverUser } from '../src/stores/server-user.ts';
+import { startStore } from '../src/families/start-store.ts';
 import type { StartedStore } from '../src/stores/types.ts';
 
 const started: StartedStore[] = [];
 const clients: pg.Client[] = [];
 
-async function start(request: Parameters<typeof startLocalStore>[0]): Promise<StartedStore> {
-  const store = await startLocalStore(request);
+async function start(request: Parameters<typeof startStore>[0]): Promise<StartedStore> {
+  const store = await startStore(request, 'local');
   started.push(store);
   return store;
 }

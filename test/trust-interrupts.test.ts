@@ -103,7 +103,7 @@ test('a SIGINT before anything started ends the command as interrupted (exit 130
       '--input-type=module',
       '-e',
       [
-        "import { handleInterrupts } from './src/cleanup.ts';",
+        "import { handleInterrupts } from './src/process/cleanup.ts';",
         'handleInterrupts();',
         "console.log('ready');",
         'setInterval(() => {}, 1000);',

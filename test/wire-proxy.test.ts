@@ -10,7 +10,7 @@ import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { WireEvent } from '../src/wire/events.ts';
 import { WireProxy } from '../src/wire/proxy.ts';
-import { startLocalStore } from '../src/stores/local-runtime.ts';
+import { startStore } from '../src/families/start-store.ts';
 import type { StartedStore } from '../src/stores/types.ts';
 
 const proxies: WireProxy[] = [];
@@ -52,7 +52,7 @@ describe('wire proxy on redis', () => {
   let store: StartedStore;
   let direct: Redis;
   beforeAll(async () => {
-    store = await startLocalStore({ kind: 'redis' });
+    store = await startStore({ kind: 'redis' }, 'local');
     direct = new Redis(store.url);
   });
   afterAll(async () => {
@@ -268,7 +268,7 @@ describe('wire proxy on postgres', () => {
   let store: StartedStore;
   let direct: pg.Client;
   beforeAll(async () => {
-    store = await startLocalStore({ kind: 'postgres' });
+    store = await startStore({ kind: 'postgres' }, 'local');
     direct = new pg.Client({ connectionString: store.url });
     await direct.connect();
   });

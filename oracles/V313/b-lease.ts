@@ -2,18 +2,15 @@
  * V313 --contender hold: until when B's lock surely lived, by the store's own clock, while B sat
  * held at its first write. A's writes after B's first are judged only up to then: on a loaded
  * machine B's lease can lapse (no renewal, or one that came late) and A re-take a free lock.
- * - Redis/Valkey: the key's PTTL, read while B sits at its first write.
- * - Postgres, a lease row the target declares with storeKey(env): `expiresColumn - now()`, read then.
- * - Postgres, no declared row: B's session advisory (or transaction) lock, granted to the same B
- *   session in pg_locks at B's first write and again after A's job ended (B still held at its
- *   write, so it could not have let go and re-taken it in between). Anything else (a lease in a
- *   table the harness was not told about) cannot be read: the window is unknown.
+ * - Where the store shows the lock itself (a Redis key's PTTL; a Postgres lease row the target
+ *   declares with storeKey(env), `expiresColumn - now()`): read while B sits at its first write.
+ * - Where the store has session locks (Postgres, no declared row): B's session lock, granted to the
+ *   same B session at B's first write and again after A's job ended (B still held at its write, so
+ *   it could not have let go and re-taken it in between). Anything else (a lease in a table the
+ *   harness was not told about) cannot be read: the window is unknown.
  */
 import type { Scenario } from '../../src/oracle/scenario.ts';
-import { speaksRedis } from '../../src/stores/types.ts';
-import { isLeaseRow } from '../../src/stores/store-location.ts';
-import { describeLocks, observeAdvisoryLocks, observeLeaseRow } from '../../scenarios/pg-observe.ts';
-import { holderApplication } from '../../scenarios/pg-probe.ts';
+import { describeSessionLocks } from '../../src/judging/session-locks.ts';
 
 /** B's lock lived until `until` (harness ms) by `how`; or nothing shows it lived, `why`. */
 export type BLease = { until: number; how: string } | { until?: undefined; why: string };
@@ -22,33 +19,32 @@ const AT_FIRST_WRITE = 'B in its critical section (held at its first write)';
 
 /**
  * Read B's lock now (B held at its first write); the returned function finishes the reading once
- * A's job has ended, B still held (a second read on Postgres without a declared lease row).
+ * A's job has ended, B still held (a second read of the session locks where those are the lock).
  */
 export async function readBLease(s: Scenario): Promise<() => Promise<BLease>> {
-  if (speaksRedis(s.store.kind)) {
-    const seen = await s.observeKey(AT_FIRST_WRITE);
-    return async () => ({ until: seen.liveUntil, how: "by the store's PTTL" });
+  if (s.lockUnreadable === undefined) {
+    const seen = await s.observeLock(AT_FIRST_WRITE);
+    return async () => ({ until: seen.liveUntil, how: `by ${seen.where} in the store` });
   }
-  const row = s.lockLocation;
-  if (isLeaseRow(row)) {
-    const seen = await observeLeaseRow(s, AT_FIRST_WRITE, row);
-    return async () => ({ until: seen.liveUntil, how: `by the declared lease row's ${row.expiresColumn} - now()` });
+  if (!s.view().sessionLocks) {
+    const why = s.lockUnreadable;
+    return async () => ({ why: `B's lock cannot be read in the store: ${why}` });
   }
   const bSessions = async (label: string) =>
-    (await observeAdvisoryLocks(s, label)).filter((l) => l.granted && l.application === holderApplication('B'));
+    (await s.observeSessionLocks(label)).filter((l) => l.granted && l.holder === 'B');
   const atFirst = await bSessions(AT_FIRST_WRITE);
   return async () => {
     const readAt = s.now();
     const after = await bSessions("A's job ended, B still held at its first write");
-    const kept = after.find((l) => atFirst.some((f) => f.pid === l.pid));
+    const kept = after.find((l) => atFirst.some((f) => f.session === l.session));
     if (kept)
       return {
         until: readAt,
-        how: `by pg_locks: B's session ${kept.pid} held its advisory lock at B's first write and still after A's job ended`,
+        how: `by pg_locks: B's session ${kept.session} held its advisory lock at B's first write and still after A's job ended`,
       };
     return {
       why:
-        `B's lock cannot be shown live at A's writes: pg_locks showed B holding ${describeLocks(atFirst)} at B's first write and ${describeLocks(after)} after A's job ended, ` +
+        `B's lock cannot be shown live at A's writes: pg_locks showed B holding ${describeSessionLocks(atFirst)} at B's first write and ${describeSessionLocks(after)} after A's job ended, ` +
         `and the harness reads a lease in a table only where the target declares it. B's lease may have lapsed (its renewals late on a loaded machine) and A re-taken a free lock. ` +
         `A lease row: declare it, storeKey: (env) => ({ table, keyColumn, key: env.key, expiresColumn })`,
     };

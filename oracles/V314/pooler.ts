@@ -7,34 +7,30 @@
 import { nothingProven, firstLine } from '../../src/core/judgement.ts';
 import type { Check, Judgement } from '../../src/core/judgement.ts';
 import type { LeaseSummary } from '../../src/holder/holder-protocol.ts';
-import { poolerClients, type PoolerClient } from '../../scenarios/pgbouncer-probe.ts';
-import { describeLocks, observeAdvisoryLocks, observeSessions } from '../../scenarios/pg-observe.ts';
-import { holderApplication, urlForHolder, type AdvisoryLock } from '../../scenarios/pg-probe.ts';
+import { describeSessionLocks } from '../../src/judging/session-locks.ts';
+import type { SessionLock } from '../../src/families/family.ts';
 import type { Scenario } from '../../src/oracle/scenario.ts';
 import type { V314Params } from './params.ts';
 
 export async function playPooler(s: Scenario, p: V314Params): Promise<Judgement> {
   if (s.store.kind !== 'pgbouncer')
     throw new Error(`V314's pooler scenario runs through PgBouncer, but the store is ${s.store.kind}`);
-  const [a, b] = await Promise.all([
-    s.holder('A', { url: urlForHolder(s.store.url, 'A') }),
-    s.holder('B', { url: urlForHolder(s.store.url, 'B') }),
-  ]);
+  const [a, b] = await Promise.all([s.holder('A'), s.holder('B')]);
   const preconditions: Check[] = [];
   let leaseB: LeaseSummary | null = null;
-  let clients: PoolerClient[] = [];
+  let clients: Array<{ holder: string; state: string }> = [];
   let bSessions: number[] = [];
-  let afterARelease: AdvisoryLock[] | undefined;
-  let afterAll: AdvisoryLock[] | undefined;
+  let afterARelease: SessionLock[] | undefined;
+  let afterAll: SessionLock[] | undefined;
 
   const leaseA = await a.acquire();
-  const held = (await observeAdvisoryLocks(s, 'after A acquired')).filter((l) => l.granted);
-  const lockSessions = held.map((l) => l.pid);
+  const held = (await s.observeSessionLocks('after A acquired')).filter((l) => l.granted);
+  const lockSessions = held.map((l) => l.session);
   preconditions.push({
     name: 'A took the lock',
     held: leaseA !== null && held.length > 0,
     detail: leaseA
-      ? `A's acquire returned a lease; pg_locks on the server showed ${describeLocks(held)}`
+      ? `A's acquire returned a lease; pg_locks on the server showed ${describeSessionLocks(held)}`
       : 'A was denied on an empty server',
   });
   if (!leaseA || held.length === 0) return judge();
@@ -44,23 +40,21 @@ export async function playPooler(s: Scenario, p: V314Params): Promise<Judgement>
     poolMode: p.poolMode,
   });
   leaseB = await b.acquire();
-  bSessions = (await observeSessions(s, "after B's attempt"))
-    .filter((x) => x.application === holderApplication('B'))
-    .map((x) => x.pid);
-  await observeAdvisoryLocks(s, "after B's attempt");
-  clients = (await poolerClients(s.store.url)).filter((c) =>
-    [holderApplication('A'), holderApplication('B')].includes(c.application),
-  );
-  const distinct = new Set(clients.map((c) => c.application)).size === 2;
+  bSessions = (await s.observeSessions("after B's attempt")).filter((x) => x.holder === 'B').map((x) => x.session);
+  await s.observeSessionLocks("after B's attempt");
+  const poolerClients = s.sessionLocks().poolerClients;
+  if (!poolerClients) throw new Error('V314 pooler needs a pooler in front of the store (--store pgbouncer)');
+  clients = (await poolerClients()).filter((c) => ['A', 'B'].includes(c.holder));
+  const distinct = new Set(clients.map((c) => c.holder)).size === 2;
   preconditions.push({
     name: 'A and B were two distinct clients of the pooler',
     held: distinct,
-    detail: `PgBouncer's SHOW CLIENTS listed ${clients.length} client connection(s) from the holders (${[...new Set(clients.map((c) => c.application))].join(', ') || 'none'})`,
+    detail: `PgBouncer's SHOW CLIENTS listed ${clients.length} client connection(s) from the holders (${[...new Set(clients.map((c) => c.holder))].join(', ') || 'none'})`,
   });
 
   s.faults.lift(hold);
   const releaseA = await a.release(leaseA);
-  afterARelease = await observeAdvisoryLocks(s, 'after A released');
+  afterARelease = await s.observeSessionLocks('after A released');
   if (leaseB) {
     await b.release(leaseB);
   } else {
@@ -80,7 +74,7 @@ export async function playPooler(s: Scenario, p: V314Params): Promise<Judgement>
     if (later) await b.release(later);
   }
   await Promise.all([a.close(), b.close()]);
-  afterAll = await observeAdvisoryLocks(s, 'after both holders released and disconnected');
+  afterAll = await s.observeSessionLocks('after both holders released and disconnected');
   return judge();
 
   function judge(): Judgement {
@@ -111,7 +105,7 @@ export async function playPooler(s: Scenario, p: V314Params): Promise<Judgement>
               : "B's statement ran on a server session that did not see A's lock. ") +
             'Both holders believed they held the lock at once.' +
             (leftAfterAll.length
-              ? ` After both released and disconnected, pg_locks still showed ${describeLocks(leftAfterAll)}.`
+              ? ` After both released and disconnected, pg_locks still showed ${describeSessionLocks(leftAfterAll)}.`
               : '')
           : `A held the lock through PgBouncer in ${p.poolMode} mode; B's attempt ran on server session ${bSessions.join(', ')}, not A's (${lockSessions.join(', ')}), and was denied; B took the lock once A released it. The lock is tied to a session the pooler does not share (a transaction-scoped lock, or session pooling).`),
     };

@@ -18,6 +18,7 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, wri
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isCommonJs } from './module-kind.ts';
+import { oracleFiles } from '../core/invocation.ts';
 import {
   inputTimes,
   keepSourceLocation,
@@ -64,14 +65,8 @@ function fromOutput(path: string, suffix = ''): string {
   return `new URL(${JSON.stringify(`../../../${relative(ROOT, path).split(sep).join('/')}${suffix}`)}, import.meta.url)`;
 }
 
-export function oracleFiles(root = ROOT): string[] {
-  return readdirSync(join(root, 'oracles'))
-    .filter((f) => /^V\d+\.ts$/.test(f))
-    .sort();
-}
-
 export async function buildDist(): Promise<DistStamp> {
-  const oracles = oracleFiles();
+  const oracles = oracleFiles(ROOT);
   const outdir = join(DIST, `build-${Date.now().toString(36)}-${process.pid}`);
   const result = await build({
     absWorkingDir: ROOT,
@@ -80,7 +75,7 @@ export async function buildDist(): Promise<DistStamp> {
       // Two levels below the build dir, as every output must be.
       { in: 'src/holder/holder-command.ts', out: 'src/holder-command' },
       ...PUBLIC_ENTRIES.map((name) => `src/${name}.ts`),
-      ...oracles.map((f) => `oracles/${f}`),
+      ...oracles.map((f) => ({ in: `oracles/${f}`, out: `oracles/${f.replace(/(\/index)?\.ts$/, '')}` })),
     ],
     bundle: true,
     splitting: true,

@@ -24,7 +24,7 @@ import { firstLine } from '../core/judgement.ts';
 import { COMMAND } from '../core/invocation.ts';
 import { checkWritableDir } from '../report/safe-write.ts';
 import type { StoreKind } from '../stores/types.ts';
-import { RUNTIME_CHOICES, type RuntimeChoice } from '../stores/start-store.ts';
+import { RUNTIME_CHOICES, type RuntimeChoice } from '../families/start-store.ts';
 import type { OracleDefinition } from '../oracle/definition.ts';
 import type { ParamSpecs } from '../core/params.ts';
 

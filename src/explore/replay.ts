@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import type { EvidenceRecord } from '../report/evidence.ts';
 import { UsageError } from '../core/errors.ts';
 import { runOracle } from '../run/run-oracle.ts';
-import type { RuntimeChoice } from '../stores/start-store.ts';
+import type { RuntimeChoice } from '../families/start-store.ts';
 import { FAULT_ORDER, type Schedule } from '../oracle/explore-point.ts';
 
 export function readSchedule(path: string): Schedule {

@@ -1,7 +1,10 @@
 /**
- * What an oracle is: one file in oracles/ that declares its parameters, the target members and
- * stores it needs, its reference targets, and `play`, which runs the scenario and returns a
- * judgement (src/core/judgement.ts), which the engine turns into a verdict.
+ * What an oracle is: one folder (or file) in oracles/ that declares its parameters, the target
+ * members and store capabilities it needs, its preconditions, its reference targets, `play`, which
+ * runs the scenario against real stores and processes and returns what it observed, and `judge`, a
+ * pure function of those observations (with the run's history and effects) that returns the
+ * judgement (src/core/judgement.ts) the engine turns into a verdict. Play, then judge: the judge can
+ * be tested on recorded observations with no store and no process (test/judges/).
  */
 import type { ParamSpecs, ParamValues } from '../core/params.ts';
 import type { StoreKind, StoreRequest } from '../stores/types.ts';
@@ -10,6 +13,22 @@ import type { Scenario } from './scenario.ts';
 import type { ExploreSpec } from './explore-spec.ts';
 import type { ReferenceRun } from './reference-run.ts';
 import type { Judgement } from '../core/judgement.ts';
+import type { HistoryEvent } from '../core/history.ts';
+import type { EffectRecord } from '../core/resource.ts';
+
+/** A precondition an oracle's judge checks, declared: its name (the judgement's Check carries it) and what it checks. */
+export interface DeclaredCheck {
+  name: string;
+  /** What must hold for the run to prove anything, in a sentence (--help, the docs and the README show it). */
+  checks: string;
+}
+
+/** What a judge is given: what play observed, and the run's history and effects as the evidence records them. */
+export interface Recorded<O> {
+  observations: O;
+  history: readonly HistoryEvent[];
+  effects: readonly EffectRecord[];
+}
 
 /**
  * A good reference with its guard removed, which the oracle must FAIL (`lock-oracles selfcheck`):
@@ -27,7 +46,7 @@ export interface Mutation {
   store?: StoreKind;
 }
 
-export interface OracleDefinition<P extends ParamSpecs = ParamSpecs> {
+export interface OracleDefinition<P extends ParamSpecs = ParamSpecs, O = unknown> {
   id: string;
   title: string;
   /** The suspect class in the scanner's words (e.g. "LK-1 release without an owner check"). */
@@ -36,6 +55,11 @@ export interface OracleDefinition<P extends ParamSpecs = ParamSpecs> {
   scenario: string;
   /** What PASS means. */
   property: string;
+  /**
+   * Every precondition the judge may report, by name: a run where one did not hold proved nothing
+   * (INCONCLUSIVE). The engine refuses a judgement that names one not declared here.
+   */
+  preconditions?: DeclaredCheck[];
   /** Stores it runs on; the first is the default (`--store` picks another). */
   stores: StoreKind[];
   /** Holder names the scenario uses; their processes start while the store starts. */
@@ -67,10 +91,41 @@ export interface OracleDefinition<P extends ParamSpecs = ParamSpecs> {
   mutations?: Mutation[];
   /** `--explore`: how this oracle's schedules are searched (src/explore/); absent when it cannot be. */
   explore?: ExploreSpec<P>;
-  play(scenario: Scenario, params: ParamValues<P>): Promise<Judgement>;
+  /**
+   * Runs the scenario and returns what it observed, JSON-serialisable (the evidence keeps it, so a
+   * run's judgement can be re-derived from its report). Without `judge` (an oracle not yet split,
+   * issue 22), play returns the judgement itself.
+   */
+  play(scenario: Scenario, params: ParamValues<P>): Promise<O>;
+  /** The verdict's reasons, from what play observed: a pure function, no store, no process, no clock. */
+  judge?(recorded: Recorded<O>, params: ParamValues<P>): Judgement;
 }
 
-/** Identity helper that types an oracle definition from its parameter specs. */
-export function defineOracle<P extends ParamSpecs>(definition: OracleDefinition<P>): OracleDefinition<P> {
+/** Identity helper that types an oracle definition from its parameter specs and observations. */
+export function defineOracle<P extends ParamSpecs, O = unknown>(
+  definition: OracleDefinition<P, O>,
+): OracleDefinition<P, O> {
   return definition;
+}
+
+/**
+ * Turns what `play` returned into the judgement: the oracle's judge on it, or (an oracle not yet
+ * split) play's own judgement. Refuses a precondition the definition does not declare, so the docs
+ * generated from the declarations cannot drift from what the judge reports.
+ */
+export function judgeRun<O>(
+  oracle: OracleDefinition<ParamSpecs, O>,
+  recorded: Recorded<O>,
+  params: ParamValues<ParamSpecs>,
+): Judgement {
+  const judgement = oracle.judge ? oracle.judge(recorded, params) : (recorded.observations as unknown as Judgement);
+  if (oracle.preconditions) {
+    const declared = new Set(oracle.preconditions.map((check) => check.name));
+    const undeclared = judgement.preconditions.filter((check) => !declared.has(check.name)).map((check) => check.name);
+    if (undeclared.length)
+      throw new Error(
+        `${oracle.id}'s judge reported undeclared precondition(s) ${JSON.stringify(undeclared)}: add them to its definition's preconditions`,
+      );
+  }
+  return judgement;
 }

@@ -9,11 +9,21 @@ import { speaksRedis, type StartedStore } from '../stores/types.ts';
 import type { FaultLog } from '../core/fault-log.ts';
 import type { Holder } from '../holder/holder.ts';
 import type { Scalar } from '../holder/holder-protocol.ts';
-import { RedisProbe, type KeyState } from '../stores/redis-probe.ts';
-import { describeLocation, keyOf } from '../stores/store-location.ts';
+import { keyOf } from '../stores/store-location.ts';
+import { familyOf } from '../families/index.ts';
+import type {
+  ClientSession,
+  LockState,
+  SessionLock,
+  SessionLocks,
+  StoreFamily,
+  StoreView,
+} from '../families/family.ts';
+import { UsageError } from '../core/errors.ts';
 import type { StoreLocation } from '../../targets/contract.ts';
 import { assertLoopbackUrl } from '../stores/loopback.ts';
 import type { WireProxy } from '../wire/proxy.ts';
+import type { CommandPattern } from '../wire/command.ts';
 import { startScenarioProxy } from '../wire/scenario-proxy.ts';
 import type { ExplorePoint } from './explore-point.ts';
 
@@ -35,8 +45,8 @@ export interface ScenarioOptions {
   point?: ExplorePoint;
 }
 
-/** A key as the harness read it, with when (harness ms) the read was sent and answered. */
-export interface ObservedKey extends KeyState {
+/** The lock's location as the harness read it, with when (harness ms) the read was sent and answered. */
+export interface ObservedLock extends LockState {
   sentAt: number;
   receivedAt: number;
   /** Harness ms before which the key surely still lives by the store's clock (sentAt + PTTL). */
@@ -65,12 +75,15 @@ export class Scenario {
   #declared: StoreLocation | undefined;
   /** A wire proxy exists on a Redis store: holders without one get a pass-through proxy. */
   #learnScripts = false;
-  #redis: RedisProbe | undefined;
+  #view: StoreView | undefined;
+  /** The store's family: how the lock is read, which commands act on it, its optional capabilities. */
+  readonly family: StoreFamily;
   readonly #closers: Array<() => Promise<void>> = [];
 
   constructor(options: ScenarioOptions) {
     this.#options = options;
     this.store = options.store;
+    this.family = familyOf(options.store.kind);
     this.history = options.history;
     this.resource = options.resource;
     this.faults = options.faults;
@@ -98,7 +111,10 @@ export class Scenario {
     // Once a run holds commands at a wire proxy, every other Redis holder talks through a
     // pass-through proxy too: the scripts it loads (EVAL, SCRIPT LOAD) are then learned, so a
     // later EVALSHA of the same script by the held holder is recognised by its body.
-    const url = options.url ?? (this.#learnScripts ? (await this.wire(id)).url : this.store.url);
+    const url = this.family.holderUrl(
+      options.url ?? (this.#learnScripts ? (await this.wire(id)).url : this.store.url),
+      id,
+    );
     assertLoopbackUrl(url); // every URL a holder is handed is on this machine, whoever built it
     const holder = await this.#options.spawnHolder(id);
     this.#holders.set(id, holder);
@@ -148,17 +164,38 @@ export class Scenario {
     }
   }
 
-  /** The harness's own Redis connection to the store (only for Redis/Valkey stores). */
-  redis(): RedisProbe {
-    if (!speaksRedis(this.store.kind)) {
-      throw new Error(`this scenario inspects Redis keys, but the store is ${this.store.kind}`);
+  /** The harness's own view of the store (opened on first use, closed with the run). */
+  view(): StoreView {
+    if (!this.#view) {
+      const view = this.family.view(this.store);
+      this.#view = view;
+      this.onClose(() => view.close());
     }
-    if (!this.#redis) {
-      const probe = new RedisProbe(this.store.url);
-      this.#redis = probe;
-      this.onClose(() => probe.close());
-    }
-    return this.#redis;
+    return this.#view;
+  }
+
+  /** The store's session locks (a capability of some families); a usage error where the family has none. */
+  sessionLocks(): SessionLocks {
+    const capability = this.view().sessionLocks;
+    if (!capability)
+      throw new UsageError(
+        `this scenario inspects session locks, which a ${this.family.name} store does not have: run it with --store postgres`,
+      );
+    return capability;
+  }
+
+  /** Every session lock in the store, recorded in the history under `label`. */
+  async observeSessionLocks(label: string): Promise<SessionLock[]> {
+    const locks = await this.sessionLocks().locks();
+    this.history.add('store-observed', undefined, { label, sessionLocks: locks });
+    return locks;
+  }
+
+  /** Every client session but the harness's own, recorded in the history under `label`. */
+  async observeSessions(label: string): Promise<ClientSession[]> {
+    const sessions = await this.sessionLocks().sessions();
+    this.history.add('store-observed', undefined, { label, sessions });
+    return sessions;
   }
 
   /** Where the lock lives in the store: the target's storeKey(env) when it declared one, else `key`. */
@@ -176,7 +213,7 @@ export class Scenario {
    * harness cannot judge a key nobody writes. `lookedAfterMs`: how long after the acquire began.
    */
   lockNotFound(when: string, lookedAfterMs?: number): string {
-    const where = describeLocation(this.lockLocation);
+    const where = this.family.describe(this.lockLocation);
     if (lookedAfterMs !== undefined && lookedAfterMs >= this.ttlMs) {
       return `${where} found nothing ${when}, but the harness looked ${lookedAfterMs.toFixed(0)} ms after the acquire began, past the ${this.ttlMs} ms TTL: the lease may simply have lapsed (a loaded machine; run again or with a longer --ttl), or the helper keeps its lock elsewhere (declare where with storeKey(env))`;
     }
@@ -186,14 +223,36 @@ export class Scenario {
   }
 
   /**
+   * The commands that delete or renew the lock where it lives, as the wire proxy recognises them;
+   * a usage error where the store's family has none (Postgres has no delete command to hold).
+   */
+  lockCommands(which: 'delete' | 'renewal'): readonly CommandPattern[] {
+    const commands = this.family.commands[which];
+    if (!commands) throw new UsageError(`a ${this.family.name} store has no ${which} command the wire proxy can hold`);
+    return commands(this.lockLocation);
+  }
+
+  /** Whether the harness can read where the lock lives on this store (undefined), or why not. */
+  get lockUnreadable(): string | undefined {
+    return this.family.unreadable(this.lockLocation);
+  }
+
+  /** Read the lock's location now, without recording it (a poll). */
+  readLock(location: StoreLocation = this.lockLocation): Promise<LockState> {
+    const why = this.family.unreadable(location);
+    if (why) throw new Error(why);
+    return this.view().lock(location);
+  }
+
+  /**
    * Read the lock's location (the target's storeKey, else `key`) from the store and put what was
    * seen in the history. `sentAt`/`receivedAt` bound, in harness time, the instant the store
-   * answered: with its PTTL they say until when, at the earliest, the key lives by the store's own
-   * clock (`liveUntil`).
+   * answered: with what it has left (its PTTL) they say until when, at the earliest, the lock lives
+   * by the store's own clock (`liveUntil`).
    */
-  async observeKey(label: string, location: StoreLocation = this.lockLocation): Promise<ObservedKey> {
+  async observeLock(label: string, location: StoreLocation = this.lockLocation): Promise<ObservedLock> {
     const sentAt = this.now();
-    const state = await this.redis().keyState(location);
+    const state = await this.readLock(location);
     const receivedAt = this.now();
     const liveUntil = !state.exists ? sentAt : state.pttlMs < 0 ? Number.POSITIVE_INFINITY : sentAt + state.pttlMs;
     this.history.add('store-observed', undefined, { label, key: keyOf(location), ...state, sentAt });

@@ -11,7 +11,7 @@ import { runOracle, type RunRequest } from '../run/run-oracle.ts';
 import { writeRunReport } from '../report/write-report.ts';
 import { firstLine, type Verdict } from '../core/judgement.ts';
 import { UsageError } from '../core/errors.ts';
-import type { RuntimeChoice } from '../stores/start-store.ts';
+import type { RuntimeChoice } from '../families/start-store.ts';
 import type { StoreKind } from '../stores/types.ts';
 import { describeSources, type SideSource } from './sources.ts';
 import { checkoutTargetAt, type CheckedOut } from './worktree.ts';

@@ -33,6 +33,8 @@ export interface EvidenceRecord {
   faults: FaultRecord[];
   history: HistoryEvent[];
   effects: EffectRecord[];
+  /** What the oracle's play observed, the input of its pure judge (oracles/Vnnn/judge.ts); absent for an oracle whose play judges. */
+  observations?: unknown;
   counts: Record<string, number>;
   preconditions: Check[];
   property: PropertyResult | null;

@@ -9,7 +9,7 @@ import type { ReferenceRun } from '../oracle/reference-run.ts';
 import { loadAllOracles } from './registry.ts';
 import { referenceMatrix, type MatrixEntry } from './reference-matrix.ts';
 import { knownWalls, longestFirst, rememberWalls } from './reference-order.ts';
-import type { RuntimeChoice } from '../stores/start-store.ts';
+import type { RuntimeChoice } from '../families/start-store.ts';
 import type { StoreKind } from '../stores/types.ts';
 import { runBatch } from './run-batch.ts';
 import { runOracle } from './run-oracle.ts';

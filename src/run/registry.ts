@@ -1,8 +1,10 @@
-/** Finds the oracles: every oracles/Vnnn.ts file is one oracle; adding V320 is adding a file. */
-import { readdirSync } from 'node:fs';
+/**
+ * Finds the oracles: every oracles/Vnnn/index.ts (a big oracle's folder: its definition, scenario
+ * and judge side by side) or oracles/Vnnn.ts is one oracle; adding V320 is adding a folder or a file.
+ */
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { join } from 'node:path';
-import { COMMAND, REPO_ROOT } from '../core/invocation.ts';
+import { COMMAND, REPO_ROOT, oracleFiles } from '../core/invocation.ts';
 import type { OracleDefinition } from '../oracle/definition.ts';
 import type { ParamSpecs } from '../core/params.ts';
 import { UsageError } from '../core/errors.ts';
@@ -14,16 +16,13 @@ export { REPO_ROOT } from '../core/invocation.ts';
 declare const LOCK_ORACLES_BUILD: string | undefined;
 
 function oracleModule(id: string): string {
-  return typeof LOCK_ORACLES_BUILD === 'string'
-    ? join(REPO_ROOT, 'dist', LOCK_ORACLES_BUILD, 'oracles', `${id}.js`)
-    : join(ORACLES_DIR, `${id}.ts`);
+  if (typeof LOCK_ORACLES_BUILD === 'string') return join(REPO_ROOT, 'dist', LOCK_ORACLES_BUILD, 'oracles', `${id}.js`);
+  const file = oracleFiles(REPO_ROOT).find((f) => f === `${id}.ts` || f === `${id}/index.ts`);
+  return join(ORACLES_DIR, file ?? `${id}.ts`);
 }
 
 function oracleIds(): string[] {
-  return readdirSync(ORACLES_DIR)
-    .filter((f) => /^V\d+\.ts$/.test(f))
-    .map((f) => f.replace(/\.ts$/, ''))
-    .sort();
+  return oracleFiles(REPO_ROOT).map((f) => f.replace(/(\/index)?\.ts$/, ''));
 }
 
 export async function loadOracle(id: string): Promise<OracleDefinition<ParamSpecs>> {

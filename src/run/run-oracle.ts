@@ -12,19 +12,17 @@ import { History } from '../core/history.ts';
 import { Resource } from '../core/resource.ts';
 import { decideVerdict, nothingProven, type Check, type Judgement, type Verdict } from '../core/judgement.ts';
 import { defaultDeadlineMs, resolveParams } from '../core/params.ts';
-import { ParamError } from '../core/errors.ts';
+import { ParamError, UsageError, StoreUnavailableError, TargetCallError } from '../core/errors.ts';
 import { loadOracle, REPO_ROOT } from './registry.ts';
-import { UsageError } from '../core/errors.ts';
-import { recipeFor } from '../stores/recipes/index.ts';
-import { startStore, type RuntimeChoice } from '../stores/start-store.ts';
+import { recipeFor } from '../families/recipes.ts';
+import { startStore, type RuntimeChoice } from '../families/start-store.ts';
 import { type StartedStore, type StoreKind } from '../stores/types.ts';
-import { StoreUnavailableError } from '../core/errors.ts';
 import { SCHEMA_VERSION, type EvidenceRecord } from '../report/evidence.ts';
 import { reapLeftovers } from './reaper.ts';
 import { FaultLog } from '../core/fault-log.ts';
 import { compileHolderModules, Holder, type HolderModules, type ReadyInfo } from '../holder/holder.ts';
-import { TargetCallError } from '../core/errors.ts';
 import { Scenario } from '../oracle/scenario.ts';
+import { judgeRun } from '../oracle/definition.ts';
 import type { ExplorePoint } from '../oracle/explore-point.ts';
 import type { PreparedRun } from './run-ahead.ts';
 
@@ -34,7 +32,7 @@ export interface RunRequest {
   /** Oracle parameters: raw CLI strings or typed values, by parameter name (camelCase). */
   params?: Record<string, unknown>;
   store?: StoreKind;
-  /** Which runtime starts the store (src/stores/start-store.ts); default local. */
+  /** Which runtime starts the store (src/families/start-store.ts); default local. */
   runtime?: RuntimeChoice;
   progress?: (message: string) => void;
   /** Longest the run may take, start-up and teardown included; default from the parameters (src/core/params.ts). */
@@ -177,6 +175,8 @@ export async function runOracle(request: RunRequest): Promise<EvidenceRecord> {
   let readyInfo: ReadyInfo | undefined;
   let holdersReadyMs = 0;
   let judgement: Judgement | undefined;
+  /** What the oracle's play observed, for its judge (kept in the evidence: the judgement can be re-derived). */
+  let observations: unknown;
   let error: string | undefined;
   let scenarioMs = 0;
   let storeStart: Promise<StartedStore> | undefined;
@@ -234,11 +234,17 @@ export async function runOracle(request: RunRequest): Promise<EvidenceRecord> {
     });
     const playBegan = performance.now();
     stage = `playing the ${oracle.id} scenario`;
-    const judged = await (request.play ?? oracle.play)(scenario, params as never);
+    const played: unknown = await (request.play ?? oracle.play)(scenario, params as never);
     scenarioMs = performance.now() - playBegan;
     // A holder the scenario never asked for still loaded the target: one that could not is a usage error too.
     await Promise.all([...spawned.values()].map(usable));
-    if (!end.result) judgement = withHolderDeaths(judged, [...spawned.values()]);
+    if (end.result) return;
+    stage = `judging the ${oracle.id} scenario`;
+    if (!request.play && oracle.judge) observations = played;
+    const judged = request.play
+      ? (played as Judgement)
+      : judgeRun(oracle, { observations: played, history: history.events(), effects: resource.effects() }, params);
+    judgement = withHolderDeaths(judged, [...spawned.values()]);
   };
   try {
     await Promise.race([play(), end.promise]);
@@ -311,6 +317,7 @@ export async function runOracle(request: RunRequest): Promise<EvidenceRecord> {
     faults: [...faults.records()],
     history: [...history.events()],
     effects: [...resource.effects()],
+    ...(observations !== undefined ? { observations } : {}),
     counts: judgement?.counts ?? {},
     preconditions: judgement?.preconditions ?? [],
     property: judgement?.property ?? null,

@@ -8,11 +8,11 @@ import { relative, resolve } from 'node:path';
 import { checkRequest, type RunRequest } from '../run/run-oracle.ts';
 import { runRepeated } from '../run/run-repeated.ts';
 import { defaultJobs, runPool } from '../run/run-pool.ts';
-import { UsageError } from '../core/errors.ts';
+import { UsageError, RowsFileError } from '../core/errors.ts';
 import { explore, writeExploreReport } from '../explore/explore.ts';
 import { firstLine } from '../core/judgement.ts';
 import type { EvidenceRecord } from '../report/evidence.ts';
-import type { RuntimeChoice } from '../stores/start-store.ts';
+import type { RuntimeChoice } from '../families/start-store.ts';
 import { countStatuses } from './outputs.ts';
 import {
   inShard,
@@ -24,7 +24,6 @@ import {
   type RowsFile,
   type RowStatus,
 } from './rows.ts';
-import { RowsFileError } from '../core/errors.ts';
 
 export interface SettleOptions {
   /** Runs per row × oracle (each on a fresh store); Refuted needs every one to PASS. Default 1. */

@@ -7,27 +7,32 @@
  *
  * Store faults: pause/resume are docker pause/unpause (the cgroup freezer), kill is docker kill
  * with SIGKILL, and a store clock offset is the clock-offset library bind-mounted into the
- * container and preloaded (src/stores/recipes/clock-offset/server-clock.ts).
+ * container and preloaded (src/stores/clock-offset/server-clock.ts).
  */
 import { chmodSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { getContainerRuntimeClient, ImageName, type ContainerRuntimeClient } from 'testcontainers';
-import { imageCandidates, imagePins } from './recipes/images.ts';
-import { recipeFor } from './recipes/index.ts';
-import { serverClockFor, type ServerClock } from './recipes/clock-offset/server-clock.ts';
+import { imageCandidates, imagePins } from './images.ts';
+import { serverClockFor, type ServerClock } from './clock-offset/server-clock.ts';
 import { onCleanup } from '../process/cleanup.ts';
 import { makeRunDir } from '../process/run-dir.ts';
 import { freePort } from './free-port.ts';
 import { isLoopbackHost } from './loopback.ts';
 import { StoreContainer } from './store-container.ts';
-import { type ContainerStartContext, type StartedStore, type StoreKind, type StoreRequest } from './types.ts';
+import {
+  type ContainerStartContext,
+  type RecipeBook,
+  type StartedStore,
+  type StoreKind,
+  type StoreRequest,
+} from './types.ts';
 import { StoreUnavailableError } from '../core/errors.ts';
 
 const ENGINE_REMEDY = 'bash scripts/container-engine.sh (installs and starts a local dockerd), or use --runtime local';
 /** Where a container sees the clock-offset library and the dir holding its offset file. */
 const CLOCK_MOUNT = { library: '/lock-oracles/clock-offset.so', dir: '/lock-oracles/clock' };
 
-export async function startContainerStore(request: StoreRequest): Promise<StartedStore> {
+export async function startContainerStore(request: StoreRequest, recipeFor: RecipeBook): Promise<StartedStore> {
   const { kind } = request;
   const recipe = recipeFor(kind).container;
   if (!recipe) {
@@ -39,7 +44,7 @@ export async function startContainerStore(request: StoreRequest): Promise<Starte
   const began = performance.now();
   const client = await localEngine();
   const image = await chooseImage(client, kind);
-  const backend = recipe.backend ? await startContainerStore(recipe.backend(request)) : undefined;
+  const backend = recipe.backend ? await startContainerStore(recipe.backend(request), recipeFor) : undefined;
   const ctx: ContainerStartContext = { request, ...(backend ? { backend } : {}) };
   const port = await freePort();
   const label = `${kind} container (${image}) :${port}`;

@@ -3,12 +3,11 @@
  * temp dir (marked with its owner, src/process/run-dir.ts), started from the store's recipe in docker/ and
  * removed on every exit path.
  */
-import { recipeFor } from './recipes/index.ts';
 import { makeRunDir } from '../process/run-dir.ts';
 import { freePort } from './free-port.ts';
-import type { StartedStore, StoreRequest } from './types.ts';
+import type { RecipeBook, StartedStore, StoreRequest } from './types.ts';
 
-export async function startLocalStore(request: StoreRequest): Promise<StartedStore> {
+export async function startLocalStore(request: StoreRequest, recipeFor: RecipeBook): Promise<StartedStore> {
   const recipe = recipeFor(request.kind);
   const missing = await recipe.missing();
   if (missing) throw missing;
@@ -20,7 +19,7 @@ export async function startLocalStore(request: StoreRequest): Promise<StartedSto
       dir,
       request,
       freePort,
-      startStore: startLocalStore,
+      startStore: (backend) => startLocalStore(backend, recipeFor),
     });
     const startMs = performance.now() - began;
     return {

@@ -113,3 +113,6 @@ export interface StoreRecipe {
   missing(): Promise<StoreUnavailableError | null>;
   startLocal(ctx: LocalStartContext): Promise<Omit<StartedStore, 'runtime' | 'startMs'>>;
 }
+
+/** Finds the recipe for a kind of store: the store families' (src/families/recipes.ts), handed to a runtime. */
+export type RecipeBook = (kind: StoreKind) => StoreRecipe;

@@ -4,7 +4,7 @@ import { exitCodeFor, expectationLine } from '../exit-codes.ts';
 import { COMMAND } from '../../core/invocation.ts';
 import { colourVerdict } from '../../run/progress.ts';
 import { UsageError } from '../../core/errors.ts';
-import type { RuntimeChoice } from '../../stores/start-store.ts';
+import type { RuntimeChoice } from '../../families/start-store.ts';
 import type { StoreKind } from '../../stores/types.ts';
 import { emitTest } from '../../explore/emit-test.ts';
 import { DEFAULT_MAX_POINTS, explore, writeExploreReport } from '../../explore/explore.ts';

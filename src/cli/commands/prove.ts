@@ -8,7 +8,7 @@
 import { EXIT } from '../exit-codes.ts';
 import { progressPrinter } from '../../run/progress.ts';
 import { UsageError } from '../../core/errors.ts';
-import type { RuntimeChoice } from '../../stores/start-store.ts';
+import type { RuntimeChoice } from '../../families/start-store.ts';
 import type { StoreKind } from '../../stores/types.ts';
 import { prove } from '../../prove/prove.ts';
 

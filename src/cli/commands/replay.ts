@@ -6,7 +6,7 @@ import { COMMAND } from '../../core/invocation.ts';
 import { colourVerdict } from '../../run/progress.ts';
 import { UsageError } from '../../core/errors.ts';
 import { writeMultiRunReport, writeRunReport } from '../../report/write-report.ts';
-import type { RuntimeChoice } from '../../stores/start-store.ts';
+import type { RuntimeChoice } from '../../families/start-store.ts';
 import { readSchedule, replaySchedule } from '../../explore/replay.ts';
 import { pointLabel } from '../../oracle/explore-point.ts';
 

@@ -4,20 +4,20 @@
  * binaries, else the container runtime when a Docker engine answers on its socket, else a usage
  * error naming both fixes.
  */
-import { recipeFor } from './recipes/index.ts';
-import { dockerSocketPath, engineAnswers } from './engine-socket.ts';
-import { startLocalStore } from './local-runtime.ts';
-import { type StartedStore, type StoreKind, type StoreRequest } from './types.ts';
+import { recipeFor } from './recipes.ts';
+import { dockerSocketPath, engineAnswers } from '../stores/engine-socket.ts';
+import { startLocalStore } from '../stores/local-runtime.ts';
+import { type StartedStore, type StoreKind, type StoreRequest } from '../stores/types.ts';
 import { StoreUnavailableError } from '../core/errors.ts';
 
 export const RUNTIME_CHOICES = ['local', 'container', 'auto'] as const;
 export type RuntimeChoice = (typeof RUNTIME_CHOICES)[number];
 
 export async function startStore(request: StoreRequest, choice: RuntimeChoice = 'local'): Promise<StartedStore> {
-  if ((await chooseRuntime(choice, request.kind)) === 'local') return startLocalStore(request);
+  if ((await chooseRuntime(choice, request.kind)) === 'local') return startLocalStore(request, recipeFor);
   // Loaded on demand: testcontainers takes about a second to import, which local runs never pay.
-  const { startContainerStore } = await import('./container-runtime.ts');
-  return startContainerStore(request);
+  const { startContainerStore } = await import('../stores/container-runtime.ts');
+  return startContainerStore(request, recipeFor);
 }
 
 /** `auto` asks the store's recipe whether it runs here, then looks only at a unix socket: DOCKER_HOST=unix://…, else /var/run/docker.sock. */

@@ -4,18 +4,9 @@
  * lapsed) and to judge.
  */
 import { Redis } from 'ioredis';
-import type { StoreLocation } from '../../targets/contract.ts';
-import { describeLocation, isLeaseRow, keyOf } from './store-location.ts';
-
-export interface KeyState {
-  /** Where the harness looked: "GET lock.k" or "HGET job:k owner". */
-  where: string;
-  /** The key (or, for a hash field, the field) exists. */
-  exists: boolean;
-  value: string | null;
-  /** PTTL of the key: ms left, -1 when the key has no expiry, -2 when it does not exist. */
-  pttlMs: number;
-}
+import type { StoreLocation } from '../../../targets/contract.ts';
+import { isLeaseRow, keyOf } from '../../stores/store-location.ts';
+import type { LockState } from '../family.ts';
 
 export class RedisProbe {
   readonly #client: Redis;
@@ -25,11 +16,9 @@ export class RedisProbe {
     this.#client.on('error', () => undefined);
   }
 
-  async keyState(location: StoreLocation): Promise<KeyState> {
-    if (isLeaseRow(location))
-      throw new Error(
-        `storeKey(env) names a Postgres lease row (${describeLocation(location)}), but the store speaks Redis: declare a key or a hash field`,
-      );
+  /** The key's (or hash field's) value and the key's PTTL, read in one MULTI. */
+  async keyState(location: StoreLocation): Promise<Omit<LockState, 'where'>> {
+    if (isLeaseRow(location)) throw new Error(`a Redis store has no lease rows (${location.table})`);
     const key = keyOf(location);
     const read = this.#client.multi();
     if (typeof location === 'string') read.get(key);
@@ -40,7 +29,7 @@ export class RedisProbe {
     ];
     if (readError || pttlError) throw readError ?? pttlError;
     const exists = typeof location === 'string' ? pttl !== -2 : value !== null;
-    return { where: describeLocation(location), exists, value, pttlMs: pttl };
+    return { exists, value, pttlMs: pttl };
   }
 
   /** The server's wall clock (TIME), in epoch ms. */

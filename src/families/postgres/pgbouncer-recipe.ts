@@ -13,12 +13,12 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { binaryRuns } from '../binary-runs.ts';
-import { spawnServer, waitUntilReady } from '../server-process.ts';
-import { type StartedStore, type StoreRecipe } from '../types.ts';
+import { binaryRuns } from '../../stores/binary-runs.ts';
+import { spawnServer, waitUntilReady } from '../../stores/server-process.ts';
+import { type StartedStore, type StoreRecipe } from '../../stores/types.ts';
 import { StoreUnavailableError } from '../../core/errors.ts';
 import { pgShow } from './pg-show.ts';
-import { giveTo, runAs, serverUser, serverUserMissing } from './server-user.ts';
+import { giveTo, runAs, serverUser, serverUserMissing } from '../../stores/server-user.ts';
 
 const BINARY = '/usr/sbin/pgbouncer';
 

@@ -1,8 +1,8 @@
 /**
- * The commands oracles hold at the wire, recognised the same way whatever client library the
+ * The Redis commands oracles hold at the wire, recognised the same way whatever client library the
  * target uses: a delete of the lock key (V310), a renewal of the lease (V313).
  */
-import type { CommandPattern } from './command.ts';
+import type { CommandPattern } from '../../wire/command.ts';
 
 /** A Redis command or script that deletes the lock key: DEL, UNLINK, DELEX, or a script calling del/unlink. */
 export const REDIS_DELETE: readonly CommandPattern[] = [
@@ -19,9 +19,4 @@ export const REDIS_RENEWAL: readonly CommandPattern[] = [
   { command: ['PEXPIRE', 'EXPIRE', 'PEXPIREAT', 'EXPIREAT'] },
   { command: 'SET', text: / XX(?: |$)/i },
   { command: ['EVAL', 'EVALSHA', 'FCALL'], script: /p?expire|["']set["'][^)]*["']px["']/i },
-];
-
-/** A Postgres renewal of a lease row: an UPDATE statement that sets a lease / expiry column. */
-export const PG_RENEWAL: readonly CommandPattern[] = [
-  { text: /^\s*update\b[\s\S]*\bset\b[\s\S]*\b\w*(lease|expir)\w*\s*=/i },
 ];

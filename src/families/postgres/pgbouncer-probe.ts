@@ -1,5 +1,5 @@
 /** The harness's view of a PgBouncer store through its admin console: which clients it serves. */
-import { harnessClient } from './pg-probe.ts';
+import { harnessClient } from './probe.ts';
 
 export interface PoolerClient {
   application: string;

@@ -10,9 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
-import { StoreUnavailableError } from '../../../core/errors.ts';
+import { StoreUnavailableError } from '../../core/errors.ts';
 
-const SOURCE = fileURLToPath(new URL('../../../../docker/clock-offset/clock-offset.c', import.meta.url));
+const SOURCE = fileURLToPath(new URL('../../../docker/clock-offset/clock-offset.c', import.meta.url));
 
 /** The cache dir: ours, and writable by no one else (a planted .so would run inside every server). */
 function cacheDir(): string {

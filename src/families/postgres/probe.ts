@@ -5,7 +5,7 @@
  * to whichever server session runs the client's statement).
  */
 import type pg from 'pg';
-import type { LeaseRow } from '../targets/contract.ts';
+import type { LeaseRow } from '../../../targets/contract.ts';
 
 const HARNESS_APPLICATION = 'lock-oracles-harness';
 
@@ -30,6 +30,13 @@ export interface ClientSession {
 /** The application_name holder `id` connects with. */
 export function holderApplication(id: string): string {
   return `lock-oracles-${id}`;
+}
+
+/** The holder a session's application_name names ('' for a session that is no holder's). */
+export function holderOf(application: string): string {
+  return application.startsWith('lock-oracles-') && application !== HARNESS_APPLICATION
+    ? application.slice('lock-oracles-'.length)
+    : '';
 }
 
 /** `url` with holder `id`'s application_name. */
@@ -98,6 +105,14 @@ export class PgProbe {
       [row.key],
     );
     return result.rows[0]?.left_ms;
+  }
+
+  /** The server's wall clock (clock_timestamp(), not the transaction's now()), in epoch ms. */
+  async clockMs(): Promise<number> {
+    const { rows } = await this.client.query<{ ms: string }>(
+      'select (extract(epoch from clock_timestamp()) * 1000)::float8 as ms',
+    );
+    return Number(rows[0]!.ms);
   }
 
   async close(): Promise<void> {

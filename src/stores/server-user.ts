@@ -4,7 +4,7 @@
  * and the dirs they write are given to it. Run as any other user, they run as that user.
  */
 import { chownSync, readFileSync } from 'node:fs';
-import { StoreUnavailableError } from '../../core/errors.ts';
+import { StoreUnavailableError } from '../core/errors.ts';
 
 export interface ServerUser {
   uid: number;

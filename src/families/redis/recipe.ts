@@ -5,11 +5,11 @@
  * (src/stores/container-runtime.ts).
  */
 import { Redis } from 'ioredis';
-import { binaryRuns } from '../binary-runs.ts';
-import { spawnServer, waitUntilReady } from '../server-process.ts';
-import { type StoreKind, type StoreRecipe } from '../types.ts';
+import { binaryRuns } from '../../stores/binary-runs.ts';
+import { spawnServer, waitUntilReady } from '../../stores/server-process.ts';
+import { type StoreKind, type StoreRecipe } from '../../stores/types.ts';
 import { StoreUnavailableError } from '../../core/errors.ts';
-import { serverClockFor } from './clock-offset/server-clock.ts';
+import { serverClockFor } from '../../stores/clock-offset/server-clock.ts';
 
 /** Ask a server on 127.0.0.1:`port` its version (INFO server); throws until it answers. */
 async function serverVersion(port: number): Promise<string> {

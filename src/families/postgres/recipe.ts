@@ -1,6 +1,6 @@
 /**
  * PostgreSQL: a scratch cluster on a loopback port, copied from a per-machine template data dir
- * (src/stores/recipes/postgres-template.ts) into the run's temp dir and started with durability off.
+ * (src/families/postgres/postgres-template.ts) into the run's temp dir and started with durability off.
  * Local process: Debian's server binaries, run as the `postgres` user when the harness is root.
  * Container: its image (docker/images.json): the same server with the same settings, its data dir
  * baked into the locally built image (the official image initialises it on first start).
@@ -11,15 +11,15 @@
  */
 import { join } from 'node:path';
 import { signalTree, stopTree } from '../../process/process-tree.ts';
-import { postmasterSegment, removeSegment } from '../sysv-shm.ts';
-import { spawnServer, waitUntilReady, type ServerProcess } from '../server-process.ts';
-import { type StartedStore, type StoreRecipe, type StoreRequest } from '../types.ts';
+import { postmasterSegment, removeSegment } from '../../stores/sysv-shm.ts';
+import { spawnServer, waitUntilReady, type ServerProcess } from '../../stores/server-process.ts';
+import { type StartedStore, type StoreRecipe, type StoreRequest } from '../../stores/types.ts';
 import { StoreUnavailableError } from '../../core/errors.ts';
-import { serverClockFor } from './clock-offset/server-clock.ts';
+import { serverClockFor } from '../../stores/clock-offset/server-clock.ts';
 import { findPostgresBinaries, type PostgresBinaries } from './postgres-binaries.ts';
 import { copyTemplate, ensureTemplate } from './postgres-template.ts';
 import { pgShow } from './pg-show.ts';
-import { giveTo, runAs, serverUser, serverUserMissing, type ServerUser } from './server-user.ts';
+import { giveTo, runAs, serverUser, serverUserMissing, type ServerUser } from '../../stores/server-user.ts';
 
 const INSTALL = 'npm run setup   (runs: apt-get install -y postgresql)';
 

@@ -13,7 +13,7 @@
  */
 import { chmodSync, renameSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { StoreClock, StoreRequest } from '../../types.ts';
+import type { StoreClock, StoreRequest } from '../types.ts';
 import { clockOffsetLibrary } from './build.ts';
 
 export interface ServerClock {

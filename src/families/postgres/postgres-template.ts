@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { cleanupDir, cleanupProcess } from '../../process/cleanup.ts';
 import { dieWithHarness } from '../../process/die-with-harness.ts';
 import type { PostgresBinaries } from './postgres-binaries.ts';
-import { giveTo, runAs, type ServerUser } from './server-user.ts';
+import { giveTo, runAs, type ServerUser } from '../../stores/server-user.ts';
 
 const CACHE = join(tmpdir(), 'lock-oracles-cache');
 

@@ -4,7 +4,7 @@
  * opens. A holder's pooled connection running it is really occupied: a latch on the server side.
  */
 import type pg from 'pg';
-import { harnessClient } from './pg-probe.ts';
+import { harnessClient } from './probe.ts';
 
 const TABLE = 'lock_oracles_gate';
 

@@ -5,14 +5,14 @@
  * LOCK_ORACLES_<KIND>_IMAGE names another image.
  */
 import { readFileSync } from 'node:fs';
-import type { StoreKind } from '../types.ts';
+import type { StoreKind } from './types.ts';
 
 export interface ImagePins {
   local: string;
   official: string;
 }
 
-const pins = JSON.parse(readFileSync(new URL('../../../docker/images.json', import.meta.url), 'utf8')) as Record<
+const pins = JSON.parse(readFileSync(new URL('../../docker/images.json', import.meta.url), 'utf8')) as Record<
   StoreKind,
   ImagePins
 >;

@@ -1,0 +1,110 @@
+/**
+ * A store family as a plug-in: one kind of store (Redis with Valkey, Postgres with PgBouncer; next a
+ * filesystem directory, a topology of Redis nodes, a project's own cluster) behind one interface,
+ * so oracles name what they need and never a family. A family says:
+ * - which store kinds it starts (`recipes`: a local process and, where it has one, a container);
+ * - where a lock can live in it and how that is read (`view(store).lock(location)`: who holds it,
+ *   live until when by the store's own clock; the probe every oracle judges with);
+ * - which commands delete or renew a lock there, as the wire proxy sees them (the boundary observer);
+ * - what URL each holder gets (Postgres names the holder's session in pg_locks);
+ * - its optional capabilities (Jepsen's optional protocols: session locks, the server's clock),
+ *   each absent where the family cannot offer it, which oracles ask for by name.
+ * Adding a family is implementing this interface in src/families/<name>/ and listing it in
+ * src/families/index.ts (docs/store-families.md is the checklist).
+ */
+import type { StoreLocation } from '../../targets/contract.ts';
+import type { StartedStore, StoreKind, StoreRecipe } from '../stores/types.ts';
+import type { CommandPattern } from '../wire/command.ts';
+
+/** What the store shows at the lock's location, read by the harness itself (never through a holder). */
+export interface LockState {
+  /** Where the harness looked, as the evidence shows it: "GET lock.k", "HGET job:k owner", "pg_locks …". */
+  where: string;
+  exists: boolean;
+  /** What the lock holds there (its owner's token or record), or null where the family reads none. */
+  value: string | null;
+  /** ms the lease has left by the store's own clock: -1 when it has no expiry there, -2 when it does not exist. */
+  pttlMs: number;
+}
+
+/** The harness's own connection to one started store of the family. */
+export interface StoreView {
+  /** Read the lock's location now. */
+  lock(location: StoreLocation): Promise<LockState>;
+  /** Optional capability: session locks and the sessions holding them (Postgres advisory locks). */
+  readonly sessionLocks?: SessionLocks;
+  /** Optional capability: the server's own wall clock, epoch ms, by its own time query (Redis TIME, clock_timestamp()). */
+  clockMs?(): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** A session-scoped lock (Postgres advisory lock) as the store lists it. */
+export interface SessionLock {
+  /** The server session (backend pid) holding or awaiting it. */
+  session: number;
+  granted: boolean;
+  mode: string;
+  /** The lock's key as the store shows it ("classid/objid/objsubid"). */
+  key: string;
+  /** The holder it belongs to (from the URL the harness gave it), or '' for a session of nobody's. */
+  holder: string;
+}
+
+/** A client session the store serves, with what it is doing. */
+export interface ClientSession {
+  session: number;
+  holder: string;
+  state: string | null;
+  waitEventType: string | null;
+  query: string;
+}
+
+export interface SessionLocks {
+  /** Every session lock in the store, granted or awaited. */
+  locks(): Promise<SessionLock[]>;
+  /** Every client session but the harness's own. */
+  sessions(): Promise<ClientSession[]>;
+  /** A statement that waits on the server until the gate opens: it really occupies the connection that runs it. */
+  gate(): Promise<ServerGate>;
+  /** The clients a pooler in front of the store serves (PgBouncer's SHOW CLIENTS); absent without a pooler. */
+  poolerClients?(): Promise<Array<{ holder: string; state: string }>>;
+}
+
+/** A server-side latch: `sql` waits while the gate is closed. */
+export interface ServerGate {
+  readonly sql: string;
+  close(): Promise<void>;
+  open(): Promise<void>;
+  /** Open it and end the harness's connection. */
+  end(): Promise<void>;
+}
+
+/** The commands that act on a lock, as the wire proxy recognises them whatever the client library. */
+export interface LockCommands {
+  /** A delete of the lock (V310's hold), placed on its key; absent where the family has none. */
+  delete?(location: StoreLocation): readonly CommandPattern[];
+  /** A renewal of the lease (V313's hold), placed on its key; absent where the family has none. */
+  renewal?(location: StoreLocation): readonly CommandPattern[];
+  /** Whether a command a holder sent (its text and arguments) acts on the lock at `location`. */
+  touches(command: { text: string; args: readonly string[] }, location: StoreLocation): boolean;
+}
+
+export interface StoreFamily {
+  /** The family's name ("redis", "postgres"). */
+  readonly name: string;
+  /** How each kind of store it has is started; the first kind is the family's default. */
+  readonly recipes: ReadonlyArray<StoreRecipe>;
+  /** How the family names a location in the evidence, and whether it can read it (undefined: it can; else why not). */
+  describe(location: StoreLocation): string;
+  unreadable(location: StoreLocation): string | undefined;
+  /** Open the harness's own view of a started store of this family. */
+  view(store: StartedStore): StoreView;
+  readonly commands: LockCommands;
+  /** The URL holder `id` connects with, given the store's (or a wire proxy's) URL. */
+  holderUrl(url: string, id: string): string;
+}
+
+/** The kinds a family starts. */
+export function kindsOf(family: StoreFamily): StoreKind[] {
+  return family.recipes.map((recipe) => recipe.kind);
+}

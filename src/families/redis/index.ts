@@ -1,0 +1,43 @@
+/**
+ * The Redis family: redis-server and valkey-server (one protocol, one command set: every Redis
+ * oracle runs on both). A lock lives in a key (its value the owner's token, its PTTL the lease) or
+ * a hash field (the key's PTTL the lease); the harness reads it with GET / HGET and PTTL in one
+ * MULTI. Deletes and renewals are recognised at the wire by command or by script body.
+ */
+import type { StoreLocation } from '../../../targets/contract.ts';
+import { isLeaseRow, keyOf } from '../../stores/store-location.ts';
+import { onKey } from '../../wire/command.ts';
+import type { StoreFamily } from '../family.ts';
+import { REDIS_DELETE, REDIS_RENEWAL } from './commands.ts';
+import { RedisProbe } from './probe.ts';
+import { redisRecipe, valkeyRecipe } from './recipe.ts';
+
+function describe(location: StoreLocation): string {
+  if (typeof location === 'string') return `GET ${location}`;
+  if (isLeaseRow(location)) return `a lease row of ${location.table}, which a Redis store does not have`;
+  return `HGET ${location.key} ${location.field}`;
+}
+
+export const redisFamily: StoreFamily = {
+  name: 'redis',
+  recipes: [redisRecipe, valkeyRecipe],
+  describe,
+  unreadable: (location) =>
+    isLeaseRow(location)
+      ? `storeKey(env) names a Postgres lease row (${location.table}), but the store speaks Redis: declare a key or a hash field`
+      : undefined,
+  view(store) {
+    const probe = new RedisProbe(store.url);
+    return {
+      lock: async (location) => ({ where: describe(location), ...(await probe.keyState(location)) }),
+      clockMs: () => probe.timeMs(),
+      close: () => probe.close(),
+    };
+  },
+  commands: {
+    delete: (location) => onKey(REDIS_DELETE, keyOf(location)),
+    renewal: (location) => onKey(REDIS_RENEWAL, keyOf(location)),
+    touches: ({ text, args }, location) => args.includes(keyOf(location)) || text.includes(keyOf(location)),
+  },
+  holderUrl: (url) => url,
+};
