@@ -31,20 +31,10 @@ import { type Holder } from '../src/holder/holder.ts';
 import { TargetCallError } from '../src/core/errors.ts';
 import type { LockState } from '../src/families/family.ts';
 import type { ObservedLock } from '../src/oracle/scenario.ts';
-import type { Latch } from '../src/holder/latch.ts';
-import type { WireHold } from '../src/wire/hold.ts';
+import { latchStop, wireStop } from '../src/oracle/stops.ts';
 import { armPoint } from '../src/oracle/arm-point.ts';
 import { traceAcquireRelease } from '../src/oracle/traces.ts';
 import { pointInWords } from '../src/oracle/explore-point.ts';
-
-/** Where A is held inside its release: resolves `reached` when A got there. */
-interface ReleaseStop {
-  reached: Promise<unknown>;
-  release(): void;
-  readonly isReleased: boolean;
-  /** Why the stop was never reached, when the release finished without it. */
-  missed: string;
-}
 
 export default defineOracle({
   id: 'V310',
@@ -226,8 +216,8 @@ export default defineOracle({
       const stop = point
         ? armPoint(point, a, wireA, s.lockKey)
         : wireA
-          ? wireStop(wireA.hold(s.lockCommands('delete')))
-          : seamStop(a.holdSeam('release:before-delete'));
+          ? wireStop(wireA.hold(s.lockCommands('delete')), "A's delete held at its wire proxy", WIRE_MISSED)
+          : latchStop(a.holdSeam('release:before-delete'), 'A held at env.seam("release:before-delete")', SEAM_MISSED);
       const release = a.release(leaseA);
       const first = await s.within(
         Promise.race([stop.reached.then(() => 'stop' as const), release.then(() => 'done' as const)]),
@@ -476,26 +466,8 @@ interface BSide {
   threw?: string;
 }
 
-function wireStop(hold: WireHold): ReleaseStop {
-  return {
-    reached: hold.reached,
-    release: () => hold.release(),
-    get isReleased() {
-      return !hold.holding && !hold.armed;
-    },
-    missed:
-      'A\'s release finished without sending a delete of the lock\'s key the wire proxy recognises (DEL, UNLINK, DELEX, or EVAL/EVALSHA/FCALL of a script calling del/unlink, naming the key; declare the key with storeKey(env) when it is not env.key): nothing was held between its check and its delete. If the release deletes another way, run with --hold seam and call env.seam("release:before-delete") before the delete',
-  };
-}
+const WIRE_MISSED =
+  'A\'s release finished without sending a delete of the lock\'s key the wire proxy recognises (DEL, UNLINK, DELEX, or EVAL/EVALSHA/FCALL of a script calling del/unlink, naming the key; declare the key with storeKey(env) when it is not env.key): nothing was held between its check and its delete. If the release deletes another way, run with --hold seam and call env.seam("release:before-delete") before the delete';
 
-function seamStop(latch: Latch): ReleaseStop {
-  return {
-    reached: latch.reached,
-    release: () => latch.release(),
-    get isReleased() {
-      return latch.isReleased;
-    },
-    missed:
-      'A\'s release finished without reaching env.seam("release:before-delete"): the target has no such seam, so the pause could not land between its check and its delete (use --hold wire, which needs no seam)',
-  };
-}
+const SEAM_MISSED =
+  'A\'s release finished without reaching env.seam("release:before-delete"): the target has no such seam, so the pause could not land between its check and its delete (use --hold wire, which needs no seam)';

@@ -7,20 +7,9 @@
 import type { Holder } from '../holder/holder.ts';
 import type { WireProxy } from '../wire/proxy.ts';
 import { boundaryLabel, FAULT_WORDS, type ExplorePoint } from './explore-point.ts';
+import { latchStop, pauseAtLatch, wireStop, type Stop } from './stops.ts';
 
-export interface PointStop {
-  /** Resolves when A reached the point and is stopped there. */
-  reached: Promise<unknown>;
-  /** Let A go on (forward the held command or reply, release the latch). */
-  release(): void;
-  readonly isReleased: boolean;
-  /** "release#2 DEL, held before it" */
-  label: string;
-  /** Why the point was never reached, when A's part finished without it. */
-  missed: string;
-}
-
-export function armPoint(point: ExplorePoint, holder: Holder, wire: WireProxy | undefined, key: string): PointStop {
+export function armPoint(point: ExplorePoint, holder: Holder, wire: WireProxy | undefined, key: string): Stop {
   const { boundary, fault } = point;
   const label = `${boundaryLabel(boundary)}, ${FAULT_WORDS[fault]}`;
   const byKey = boundary.kind === 'command' && boundary.keyNth !== undefined;
@@ -35,45 +24,12 @@ export function armPoint(point: ExplorePoint, holder: Holder, wire: WireProxy | 
     const pattern = byKey ? { naming: key } : { command: boundary.name };
     const nth = byKey ? boundary.keyNth! : boundary.nth;
     const hold = fault === 'hold-before' ? wire.hold(pattern, { nth }) : wire.holdReply(pattern, { nth });
-    return {
-      reached: hold.reached,
-      release: () => hold.release(),
-      get isReleased() {
-        return !hold.holding && !hold.armed;
-      },
-      label,
-      missed,
-    };
+    return wireStop(hold, label, missed);
   }
   const latch = boundary.kind === 'seam' ? holder.holdSeam(boundary.name) : holder.holdEffect(boundary.nth);
-  if (fault === 'pause') {
-    // As V313's plain pause: A stopped first, then its receipt sent, to be read when A resumes.
-    return {
-      reached: latch.reached.then(async (hit) => {
-        await holder.pause();
-        latch.release();
-        return hit;
-      }),
-      release: () => {
-        holder.resume();
-        latch.release();
-      },
-      get isReleased() {
-        return latch.isReleased && !holder.isPaused;
-      },
-      label,
-      missed,
-    };
-  }
-  return {
-    reached: latch.reached,
-    release: () => latch.release(),
-    get isReleased() {
-      return latch.isReleased;
-    },
-    label,
-    missed,
-  };
+  // As V313's plain pause: A stopped first, then its receipt sent, to be read when A resumes.
+  if (fault === 'pause') return pauseAtLatch(latch, holder, label, missed);
+  return latchStop(latch, label, missed);
 }
 
 function ordinalOf(n: number): string {

@@ -1,0 +1,71 @@
+/**
+ * One vocabulary for "stop a holder somewhere, then let it go", whatever stops it: a command held
+ * at its wire proxy (before it, or its reply), a latch it blocks on (a seam, an effect), a SIGSTOP,
+ * or a latch then a SIGSTOP. Oracles and explored points use this one interface; each factory
+ * builds one kind of stop from the mechanism that lands it.
+ */
+import type { Holder } from '../holder/holder.ts';
+import type { Latch } from '../holder/latch.ts';
+import type { WireHold } from '../wire/hold.ts';
+
+export interface Stop {
+  /** What stops the holder, for progress lines and the evidence ("release#2 DEL, held before it"). */
+  readonly what: string;
+  /** Resolves when the holder got there and is stopped. */
+  readonly reached: Promise<unknown>;
+  /** Why it was never reached, when the holder's part finished without it. */
+  readonly missed: string;
+  /** Let the holder go on (forward what was held, release the latch, SIGCONT). Safe to call twice. */
+  release(): void;
+  /** It was let go (or, never reached, disarmed). */
+  readonly isReleased: boolean;
+}
+
+/** A command (or its reply) held at the holder's wire proxy until released. */
+export function wireStop(hold: WireHold, what: string, missed: string): Stop {
+  return {
+    what,
+    missed,
+    reached: hold.reached,
+    release: () => hold.release(),
+    get isReleased() {
+      return !hold.holding && !hold.armed;
+    },
+  };
+}
+
+/** A latch the holder blocks on (a seam, an effect) until released. */
+export function latchStop(latch: Latch, what: string, missed: string): Stop {
+  return {
+    what,
+    missed,
+    reached: latch.reached,
+    release: () => latch.release(),
+    get isReleased() {
+      return latch.isReleased;
+    },
+  };
+}
+
+/**
+ * The holder reaches a latch, is stopped there (SIGSTOP), and only then is the latch let go (its
+ * receipt is sent, to be read when the holder resumes): a pause at that exact point.
+ */
+export function pauseAtLatch(latch: Latch, holder: Holder, what: string, missed: string): Stop {
+  return {
+    what,
+    missed,
+    reached: latch.reached.then(async (hit) => {
+      await holder.pause();
+      latch.release();
+      return hit;
+    }),
+    release: () => {
+      holder.resume();
+      latch.release();
+    },
+    get isReleased() {
+      return latch.isReleased && !holder.isPaused;
+    },
+  };
+}
