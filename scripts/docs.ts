@@ -86,10 +86,10 @@ function options(params: Record<string, string | number> | undefined): string {
   return entries.length ? entries.map(([k, v]) => `\`${optionName(k)} ${v}\``).join(' ') : '—';
 }
 
-function referenceRow(r: ReferenceRun): string {
+function referenceRow(o: Oracle, r: ReferenceRun): string {
   const link = `[\`${r.target}\`](../../${r.target})`;
   const known = r.knownBad ? `known bad, this schedule misses it: ${r.knownBad}` : '';
-  return `| ${link} | ${r.expect} | ${options(r.params)} | ${r.store ?? 'default'} | ${cell(known)} |`;
+  return `| ${link} | ${r.expect} | ${options(r.params)} | ${r.store ?? o.stores[0]} | ${cell(known)} |`;
 }
 
 /** docs/oracles/<id>.md: everything the definition declares, for a reader who does not read TypeScript. */
@@ -139,16 +139,18 @@ export function renderOraclePage(o: Oracle): string {
       ? preconditions.map((p) => `- **${p.name}**: ${cell(p.checks)}`)
       : [
           'Not yet declared in the definition (`preconditions`); the scenario checks them in `play`, and',
-          '[../oracle-details.md](../oracle-details.md) describes them.',
+          `[../oracle-details.md](../oracle-details.md#${o.id.toLowerCase()}) describes them.`,
         ]),
     '',
     '## References',
     '',
-    'The oracle must FAIL every bad reference and PASS every good one (`npm run oracle -- references`).',
+    `The oracle must FAIL every bad reference and PASS every good one (\`npm run oracle -- references\`)${
+      o.stores.includes('redis') && o.stores.includes('valkey') ? '; every Redis reference runs on Valkey too' : ''
+    }.`,
     '',
     '| target | expect | parameters | store | note |',
     '|---|---|---|---|---|',
-    ...o.references.map(referenceRow),
+    ...o.references.map((r) => referenceRow(o, r)),
     '',
   ];
   if (o.mutations?.length) {
@@ -167,7 +169,7 @@ export function renderOraclePage(o: Oracle): string {
     lines.push(
       '## Explore (`--explore`)',
       '',
-      o.explore.doc,
+      `What a point does: ${o.explore.doc}.`,
       '',
       `Faults: ${o.explore.faults.map((f) => `\`${f}\` (${FAULT_WORDS[f]})`).join(', ')}. See [../explore.md](../explore.md).`,
       '',
