@@ -6,7 +6,7 @@
 import { describe, expect, test } from 'vitest';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PAGES_DIR, ROOT, renderAll, renderOracleTable, shortScenario } from '../scripts/docs.ts';
+import { PAGES_DIR, ROOT, renderAll, renderOraclePage, renderOracleTable, shortScenario } from '../scripts/docs.ts';
 import { loadAllOracles } from '../src/run/registry.ts';
 
 const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
@@ -41,6 +41,15 @@ describe('generated docs', async () => {
     const cut = shortScenario('word '.repeat(60));
     expect(cut.length).toBeLessThanOrEqual(180);
     expect(cut.endsWith('word…')).toBe(true);
+  });
+
+  test('declared preconditions are listed by name, and their absence is said', async () => {
+    const [oracle] = await loadAllOracles();
+    const declared = { ...oracle!, preconditions: [{ name: 'a-held', checks: 'A held the lock.' }] };
+    expect(renderOraclePage(declared)).toContain('- **a-held**: A held the lock.');
+    expect(renderOraclePage(declared)).not.toContain('Not yet declared');
+    const none = { ...oracle!, preconditions: [] };
+    expect(renderOraclePage(none)).toContain('Not yet declared');
   });
 
   test('README.md is a map: at most 400 lines', () => {
