@@ -82,12 +82,12 @@ export async function runRepeated(
   return (await import('./run/run-repeated.ts')).runRepeated(request, runs, reportDir);
 }
 
-/** Settles a rows file (a path, or the parsed rows): each row gets Confirmed / Refuted / Unconfirmed (see the README's `settle`). */
+/** Settles a rows file (a path, or the parsed rows): each row gets Confirmed / Refuted / Unconfirmed (docs/settle-and-prove.md). */
 export async function settle(input: string | RowsFile, options: SettleOptions = {}): Promise<SettleResult> {
   return (await import('./settle/settle.ts')).settle(input, options);
 }
 
-/** A failing-first proof: every before-run FAILs and every after-run PASSes (see the README's `prove`). */
+/** A failing-first proof: every before-run FAILs and every after-run PASSes (docs/settle-and-prove.md). */
 export async function prove(options: ProveOptions): Promise<Proof> {
   return (await import('./prove/prove.ts')).prove(options);
 }

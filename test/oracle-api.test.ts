@@ -1,4 +1,4 @@
-// An oracle as an assertion in a project's own vitest suite (the README's "From your own tests").
+// An oracle as an assertion in a project's own vitest suite (docs/settle-and-prove.md, "From your own tests").
 import { describe, test } from 'vitest';
 import { expectOracle } from 'lock-oracles/vitest';
 

@@ -10,7 +10,7 @@
  * - the compiled script's expectOracle(...).toPass() PASSes the fenced job;
  * - nothing is written into the installed package (its prebuilt dist/ is used as it is, so a
  *   read-only install works).
- * Then the CI workflow of the README (docs/ci/settle.yml) runs there: its `run:` steps, taken from
+ * Then the CI workflow of docs/settle-and-prove.md (docs/ci/settle.yml) runs there: its `run:` steps, taken from
  * the parsed YAML, each in bash as Actions runs it, settle a rows file with one Confirmed, one
  * Refuted and one Unconfirmed row; the job summary gets the Markdown table.
  * npm installs from the local tarball and the npm cache (prefer-offline).

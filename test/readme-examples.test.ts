@@ -1,25 +1,38 @@
 /**
- * The README's worked examples, one per shape, are files (docs/examples/ and the fromWithLock user
- * project in test/fixtures/user-project/): the README shows each file verbatim, and each gets the
- * verdict the README promises on its oracle.
+ * The docs' worked examples, one per shape, are files (docs/examples/ and the fromWithLock user
+ * project in test/fixtures/user-project/): the page that explains each (docs/writing-targets.md,
+ * docs/settle-and-prove.md; the README for the fromWithLock target) shows it verbatim, and each
+ * gets the verdict the docs promise on its oracle.
  */
 import { describe, expect, test } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { runOracle } from '../src/run/run-oracle.ts';
 
-const readme = readFileSync('README.md', 'utf8');
+/** Markdown with its indentation dropped, so a code block inside a list item still shows a file verbatim. */
+const page = (path: string) =>
+  readFileSync(path, 'utf8')
+    .split('\n')
+    .map((line) => line.trimStart())
+    .join('\n');
+const unindented = (file: string) =>
+  readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => line.trimStart())
+    .join('\n');
 
-describe('README worked examples', () => {
+describe('worked examples in the docs', () => {
   test.each([
-    'docs/examples/lock-shape.target.ts',
-    'docs/examples/job-shape.target.ts',
-    'docs/examples/leader-shape.target.ts',
-    'test/fixtures/user-project/lock-fixed.target.ts',
-    'test/fixtures/user-project/src/lock-helper-fixed.ts',
-    'test/oracle-api.test.ts',
-    'docs/ci/settle.yml',
-  ])('the README shows %s verbatim', (file) => {
-    expect(readme).toContain(readFileSync(file, 'utf8').trim());
+    ['docs/writing-targets.md', 'docs/examples/lock-shape.target.ts'],
+    ['docs/writing-targets.md', 'docs/examples/job-shape.target.ts'],
+    ['docs/writing-targets.md', 'docs/examples/leader-shape.target.ts'],
+    ['docs/writing-targets.md', 'test/fixtures/user-project/lock-fixed.target.ts'],
+    ['docs/writing-targets.md', 'test/fixtures/user-project/src/lock-helper-fixed.ts'],
+    ['README.md', 'test/fixtures/user-project/lock-fixed.target.ts'],
+    ['docs/settle-and-prove.md', 'test/oracle-api.test.ts'],
+    ['docs/settle-and-prove.md', 'docs/ci/settle.yml'],
+  ])('%s shows %s verbatim', (doc, file) => {
+    expect(page(doc)).toContain(unindented(file));
   });
 
   test.each([

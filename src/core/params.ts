@@ -15,8 +15,8 @@ export type ParamSpec =
 export type ParamSpecs = Record<string, ParamSpec>;
 
 /** Bounds for parameters that declare none: every run must end in minutes, not days. */
-const MAX_MS = 120_000;
-const MAX_COUNT = 10_000;
+export const MAX_MS = 120_000;
+export const MAX_COUNT = 10_000;
 
 type ValueOf<S extends ParamSpec> = S extends { kind: 'ms' | 'count' } ? number : string;
 export type ParamValues<P extends ParamSpecs> = { [K in keyof P]: ValueOf<P[K]> };

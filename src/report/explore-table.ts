@@ -1,4 +1,4 @@
-/** The exploration as a table: one row per point, its verdict and why (summary.md, the terminal, the README). */
+/** The exploration as a table: one row per point, its verdict and why (summary.md, the terminal, docs/explore.md). */
 import type { ExplorationRecord } from '../oracle/explore-point.ts';
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');

@@ -167,7 +167,7 @@ export function targetSource(a: Answers): string {
     fromPackage ? 'lock-oracles' : importPath(a.out, resolve(REPO_ROOT, 'targets/adapters', file));
   const { imports, build } = CLIENT_CODE[a.client];
   const lines = [
-    `// Written by \`lock-oracles init --client ${a.client} --shape ${a.shape}\`; see the README's "Writing a target".`,
+    `// Written by \`lock-oracles init --client ${a.client} --shape ${a.shape}\`; see docs/writing-targets.md in lock-oracles.`,
     ...imports,
   ];
   if (a.shape === 'with-lock') {
