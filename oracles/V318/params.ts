@@ -1,10 +1,13 @@
 /** V318's parameters. */
 export const v318Params = {
+  // A skew is a clock offset, never waited out: a device clock a year ahead is a real fault.
   skew: {
     kind: 'ms',
     default: 2000,
     min: 1,
-    doc: "A's wall clock runs this far ahead of real time, B's this far behind",
+    max: 100 * 365 * 24 * 3_600_000,
+    waited: false,
+    doc: "A's wall clock runs this far ahead of real time, B's this far behind (up to 100 years)",
   },
   writer: {
     kind: 'choice',
