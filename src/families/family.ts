@@ -102,6 +102,8 @@ export interface StoreFamily {
   readonly commands: LockCommands;
   /** The URL holder `id` connects with, given the store's (or a wire proxy's) URL. */
   holderUrl(url: string, id: string): string;
+  /** npm packages whose import shows a target talks to this family (src/run/store-choice.ts). */
+  readonly clients: readonly string[];
 }
 
 /** The kinds a family starts. */

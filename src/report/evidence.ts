@@ -17,6 +17,8 @@ export interface StoreEvidence {
   runtime: RuntimeName;
   url: string;
   startMs: number;
+  /** How the store was chosen: --store, the target's imports, or the oracle's default. */
+  chosenBy?: string;
   backend?: { kind: StoreKind; version: string; url: string };
   /** Store clock offset in force at the end of the run, when the store's clock was controlled. */
   clock?: { mechanism: string; offsetMs: number };

@@ -25,6 +25,7 @@ import { Scenario } from '../oracle/scenario.ts';
 import { judgeRun } from '../oracle/definition.ts';
 import type { ExplorePoint } from '../oracle/explore-point.ts';
 import type { PreparedRun } from './run-ahead.ts';
+import { chooseStore, type StoreChoice } from './store-choice.ts';
 
 export interface RunRequest {
   oracle: string;
@@ -98,18 +99,21 @@ export async function checkRequest(request: RunRequest) {
   const problems = oracle.validate?.(params as never) ?? [];
   if (problems.length) throw new UsageError(`${oracle.id}: ${problems.join('; ')}`);
 
-  const kind = request.store ?? oracle.stores[0]!;
-  if (!oracle.stores.includes(kind)) {
-    throw new UsageError(`${oracle.id} runs on ${oracle.stores.join(', ')}, not on --store ${kind}`);
+  if (request.store !== undefined && !oracle.stores.includes(request.store)) {
+    throw new UsageError(`${oracle.id} runs on ${oracle.stores.join(', ')}, not on --store ${request.store}`);
   }
   const targetPath = checkTarget(request.target);
+  const choice: StoreChoice = request.store
+    ? { kind: request.store, why: '--store' }
+    : await chooseStore(oracle.id, oracle.stores, targetPath);
+  const kind = choice.kind;
   // A store this machine cannot run is reported before any process starts.
   const storeRequest = oracle.storeRequest?.(params as never, kind) ?? { kind };
   if (request.runtime === undefined || request.runtime === 'local') {
     const unavailable = await recipeFor(storeRequest.kind).missing();
     if (unavailable) throw new UsageError(unavailable.message);
   }
-  return { oracle, params, targetPath, storeRequest };
+  return { oracle, params, targetPath, storeRequest, storeChoice: choice };
 }
 
 /** This process's look for dead runs' leftovers (src/run/reaper.ts), made by its first run. */
@@ -125,10 +129,12 @@ export async function runOracle(request: RunRequest): Promise<EvidenceRecord> {
     (found) => found.removed.forEach((what) => progress(`removed a dead run's leftover: ${what}`)),
     (error: unknown) => progress(`could not look for dead runs' leftovers: ${(error as Error).message}`),
   ));
-  const { oracle, params, targetPath, storeRequest } = await checkRequest(request).catch(async (error: unknown) => {
-    await Promise.all([...(request.prepared?.holders.values() ?? [])].map((holder) => holder.close(0)));
-    throw error;
-  });
+  const { oracle, params, targetPath, storeRequest, storeChoice } = await checkRequest(request).catch(
+    async (error: unknown) => {
+      await Promise.all([...(request.prepared?.holders.values() ?? [])].map((holder) => holder.close(0)));
+      throw error;
+    },
+  );
   const needs = oracle.needs(params as never);
 
   const { prepared } = request;
@@ -215,7 +221,9 @@ export async function runOracle(request: RunRequest): Promise<EvidenceRecord> {
       if (e instanceof StoreUnavailableError) throw new UsageError(e.message);
       throw e;
     });
-    progress(`${store.kind} ${store.version} ready on ${store.url} (${store.runtime}, ${store.startMs.toFixed(0)} ms)`);
+    progress(
+      `${store.kind} ${store.version} ready on ${store.url} (${store.runtime}, ${store.startMs.toFixed(0)} ms; ${storeChoice.why})`,
+    );
     scenario = new Scenario({
       store,
       key: `lock-oracles:${oracle.id}`,
@@ -308,6 +316,7 @@ export async function runOracle(request: RunRequest): Promise<EvidenceRecord> {
           runtime: store.runtime,
           url: store.url,
           startMs: round(store.startMs),
+          chosenBy: storeChoice.why,
           ...(store.backend
             ? { backend: { kind: store.backend.kind, version: store.backend.version, url: store.backend.url } }
             : {}),

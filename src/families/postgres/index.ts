@@ -102,4 +102,5 @@ export const postgresFamily: StoreFamily = {
       /pg_\w*advisory\w*lock/i.test(text) || text.includes(keyOf(location)) || args.includes(keyOf(location)),
   },
   holderUrl: urlForHolder,
+  clients: ['pg', 'pg-pool', 'postgres'],
 };

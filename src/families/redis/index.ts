@@ -40,4 +40,5 @@ export const redisFamily: StoreFamily = {
     touches: ({ text, args }, location) => args.includes(keyOf(location)) || text.includes(keyOf(location)),
   },
   holderUrl: (url) => url,
+  clients: ['ioredis', 'redis', '@redis/client', 'redlock', '@sesamecare-oss/redlock', 'redis-semaphore'],
 };
