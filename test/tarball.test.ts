@@ -10,7 +10,7 @@ import { describe, expect, test } from 'vitest';
 import { execa } from 'execa';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { oracleFiles } from '../src/build/build-dist.ts';
+import { oracleFiles } from '../src/core/invocation.ts';
 
 const REPO = resolve(import.meta.dirname, '..');
 

@@ -78,7 +78,11 @@ export const OPTIONS = {
     arg: '<kind>',
     kind: { type: 'text' },
     for: {
-      run: { doc: "redis | valkey | postgres | pgbouncer (default: the oracle's first store)" },
+      run: {
+        doc:
+          "redis | valkey | postgres | pgbouncer (default: the first of the oracle's stores whose client the target " +
+          "imports, else the oracle's first store)",
+      },
       prove: { doc: 'as for one oracle' },
     },
   },
