@@ -5,10 +5,11 @@
  */
 import { reapLeftovers } from '../../run/reaper.ts';
 import { EXIT } from '../exit-codes.ts';
+import type { Values } from '../options/values.ts';
 
-export async function clean(json: boolean): Promise<number> {
+export async function clean(values: Values<'clean'>): Promise<number> {
   const reaped = await reapLeftovers();
-  if (json) {
+  if (values.json) {
     process.stdout.write(`${JSON.stringify(reaped, null, 2)}\n`);
   } else {
     for (const what of reaped.removed) process.stdout.write(`removed ${what}\n`);

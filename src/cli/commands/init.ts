@@ -15,15 +15,14 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, relative, resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
-import { parseArgs } from 'node:util';
 import { REPO_ROOT } from '../../run/registry.ts';
 import { UsageError } from '../../core/errors.ts';
 import { EXIT } from '../exit-codes.ts';
 import { COMMAND } from '../../core/invocation.ts';
+import { commandHelp } from '../options/help.ts';
+import { CLIENTS, SCOPES, SHAPES } from '../options/table.ts';
+import { toValue, useOf, type Values } from '../options/values.ts';
 
-const CLIENTS = ['ioredis', 'node-redis', 'redlock', '@sesamecare-oss/redlock', 'pg'] as const;
-const SHAPES = ['with-lock', 'binding'] as const;
-const SCOPES = ['session', 'transaction', 'session-via-pool'] as const;
 type Client = (typeof CLIENTS)[number];
 
 /** How each client is imported and built from the harness's URL (`url`). */
@@ -41,13 +40,6 @@ const CLIENT_CODE: Record<Client, { imports: string[]; build: string }> = {
   pg: { imports: ["import pg from 'pg';"], build: 'new pg.Pool({ connectionString: url, max: 2 })' },
 };
 
-export const INIT_USAGE = `Usage: ${COMMAND} init --client <${CLIENTS.join(' | ')}> --shape <${SHAPES.join(' | ')}> [options]
-  --shape with-lock    your withLock(client, key, ttlMs, fn) helper; needs --helper <path> [--export <name>, default withLock]
-  --shape binding      the ready binding for the library (ioredis/node-redis: SET NX PX + compare-and-delete;
-                       redlock: acquire/release/extend and using(); pg: advisory lock, --scope ${SCOPES.join(' | ')})
-  --out <file>         where to write the target (default lock.target.ts); --force overwrites
-Asks for what is missing when stdin is a terminal; otherwise the flags are required.`;
-
 interface Answers {
   client: Client;
   shape: (typeof SHAPES)[number];
@@ -57,32 +49,26 @@ interface Answers {
   out: string;
 }
 
-export async function init(argv: string[]): Promise<number> {
-  const { values } = parseInitArgs(argv);
-  if (values.help) {
-    process.stdout.write(`${INIT_USAGE}\n`);
-    return EXIT.PASS;
-  }
+export async function init(values: Values<'init'>): Promise<number> {
   const ask = process.stdin.isTTY ? asker() : undefined;
   try {
-    const client = await pick('client', values.client, CLIENTS, ask);
-    const shape = await pick('shape', values.shape, SHAPES, ask);
+    const client = values.client ?? (await askFor('client', CLIENTS, ask));
+    const shape = values.shape ?? (await askFor('shape', SHAPES, ask));
     let helper = values.helper;
     if (shape === 'with-lock' && !helper) {
       if (!ask)
         throw new UsageError(
-          `init --shape with-lock needs --helper <path to the module exporting your withLock>\n${INIT_USAGE}`,
+          `init --shape with-lock needs --helper <path to the module exporting your withLock>\n${commandHelp('init')}`,
         );
       helper = await ask.question('Path to the module that exports your withLock(client, key, ttlMs, fn): ');
     }
-    const scope = await pick('scope', values.scope, SCOPES, undefined);
     // `npm run` runs in the package's root; paths the user typed are relative to where they typed them.
     const cwd = process.env.INIT_CWD ?? process.cwd();
     const answers: Answers = {
       client,
       shape,
       exportName: values.export,
-      scope,
+      scope: values.scope,
       out: resolve(cwd, values.out),
       ...(helper ? { helper: resolve(cwd, helper) } : {}),
     };
@@ -103,46 +89,21 @@ export async function init(argv: string[]): Promise<number> {
   }
 }
 
-function parseInitArgs(argv: string[]) {
-  try {
-    return parseArgs({
-      args: argv,
-      strict: true,
-      options: {
-        client: { type: 'string' },
-        shape: { type: 'string' },
-        helper: { type: 'string' },
-        export: { type: 'string', default: 'withLock' },
-        scope: { type: 'string', default: 'session' },
-        out: { type: 'string', default: 'lock.target.ts' },
-        force: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (error) {
-    throw new UsageError(`init: ${(error as Error).message}\n${INIT_USAGE}`);
-  }
-}
-
 function asker() {
   return createInterface({ input: process.stdin, output: process.stdout });
 }
 
-async function pick<T extends string>(
-  name: string,
-  given: string | undefined,
+/** Asks for a missing choice at the terminal (none: the flag is required); the answer is checked as the flag would be. */
+async function askFor<T extends string>(
+  name: 'client' | 'shape',
   choices: readonly T[],
   ask: ReturnType<typeof asker> | undefined,
 ): Promise<T> {
-  let value = given;
-  if (value === undefined) {
-    if (!ask)
-      throw new UsageError(`init needs --${name} (${choices.join(' | ')}) when stdin is not a terminal\n${INIT_USAGE}`);
-    value = (await ask.question(`${name} (${choices.join(' | ')}): `)).trim();
-  }
-  if (!(choices as readonly string[]).includes(value))
-    throw new UsageError(`--${name} must be ${choices.join(' | ')}, got "${value}"`);
-  return value as T;
+  if (!ask)
+    throw new UsageError(
+      `init needs --${name} (${choices.join(' | ')}) when stdin is not a terminal\n${commandHelp('init')}`,
+    );
+  return toValue(name, (await ask.question(`${name} (${choices.join(' | ')}): `)).trim(), useOf(name, 'init')!) as T;
 }
 
 /** A relative import specifier from the target file to a module. */

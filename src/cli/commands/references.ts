@@ -4,49 +4,34 @@
  * any verdict or its evidence is wrong. The evidence of every wrong entry is kept (and of every
  * INCONCLUSIVE one with --report-dir): under --report-dir, else in a fresh temp dir it names.
  */
-import { COMMAND } from '../../core/invocation.ts';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { colourVerdict } from '../../run/progress.ts';
+import { colourVerdict, progressPrinter } from '../../run/progress.ts';
 import { EXIT } from '../exit-codes.ts';
 import { referenceCases, runReferences, type ReferenceOutcome } from '../../run/references.ts';
 import { writeRunReport } from '../../report/write-report.ts';
+import type { Values } from '../options/values.ts';
+import { writableReportDir } from './report-dir.ts';
 
-export const REFERENCES_USAGE = `Usage: ${COMMAND} references [<ID> ...] [--jobs J] [--json] [--report-dir <dir> | --no-report] [--quiet]
-Runs every reference target of the oracles named (default all; Redis ones on Valkey too), each checked
-against its expected verdict and the evidence that verdict needs; exit 1 when any is wrong.
-  --jobs <J>           up to J runs at once (default: twice the core count, a reference run mostly waits);
-                       an INCONCLUSIVE among parallel runs is played again alone
-  --json               one JSON document on stdout (progress stays on stderr)
-  --report-dir <dir>   keep the evidence of every wrong and every INCONCLUSIVE entry there
-                       (default: a wrong entry's evidence goes to a fresh temp dir, named in the output)
-  --no-report          keep no evidence`;
-
-export interface ReferencesOptions {
-  jobs: number;
-  json: boolean;
-  progress: (message: string) => void;
-  /** Where to keep the evidence of wrong and INCONCLUSIVE entries; undefined: wrong ones in a temp dir. */
-  reportDir?: string;
-  noReport?: boolean;
-}
-
-export async function referencesCommand(only: string[], options: ReferencesOptions): Promise<number> {
+export async function referencesCommand(ids: string[], values: Values<'references'>): Promise<number> {
+  const reportDir = values['report-dir'] === undefined ? undefined : writableReportDir(values['report-dir']);
+  const { jobs, json } = values;
+  const progress = progressPrinter(!values.quiet);
   const began = performance.now();
-  const cases = await referenceCases(only.length ? only : undefined);
-  options.progress(`${cases.length} reference runs, up to ${options.jobs} at once`);
+  const cases = await referenceCases(ids.length ? ids : undefined);
+  progress(`${cases.length} reference runs, up to ${jobs} at once`);
   const outcomes = await runReferences(cases, {
-    jobs: options.jobs,
-    progress: options.progress,
-    onOutcome: (_, o) => options.progress(line(o)),
+    jobs,
+    progress,
+    onOutcome: (_, o) => progress(line(o)),
   });
   const wrong = outcomes.filter((o) => o.problems.length);
   const wallMs = Math.round(performance.now() - began);
-  const reports = options.noReport ? new Map<ReferenceOutcome, string>() : keepEvidence(outcomes, options.reportDir);
-  if (options.json) {
+  const reports = values['no-report'] ? new Map<ReferenceOutcome, string>() : keepEvidence(outcomes, reportDir);
+  if (json) {
     const body = {
-      jobs: options.jobs,
+      jobs,
       wallMs,
       right: outcomes.length - wrong.length,
       wrong: wrong.length,
@@ -78,7 +63,7 @@ export async function referencesCommand(only: string[], options: ReferencesOptio
         `\nINCONCLUSIVE evidence kept:\n${inconclusive.map((o) => `  ${o.oracle.id} ${o.name}: ${reports.get(o)}`).join('\n')}\n`,
       );
     process.stdout.write(
-      `\n${outcomes.length} references: ${outcomes.length - wrong.length} right, ${wrong.length} wrong, in ${(wallMs / 1000).toFixed(1)} s with --jobs ${options.jobs}\n`,
+      `\n${outcomes.length} references: ${outcomes.length - wrong.length} right, ${wrong.length} wrong, in ${(wallMs / 1000).toFixed(1)} s with --jobs ${jobs}\n`,
     );
   }
   return wrong.length ? EXIT.FAIL : EXIT.PASS;

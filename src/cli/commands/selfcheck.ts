@@ -3,46 +3,22 @@
  * The harness checking itself (src/selfcheck/selfcheck.ts): the reference matrix, every mutation
  * and every hostile fixture, N times; exit 1 on any wrong verdict or anything left behind.
  */
-import { COMMAND } from '../../core/invocation.ts';
 import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { interruptExitCode, interruption, onInterrupt } from '../../process/cleanup.ts';
 import { EXIT } from '../exit-codes.ts';
 import { colourVerdict, progressPrinter } from '../../run/progress.ts';
 import { UsageError } from '../../core/errors.ts';
-import { defaultJobs } from '../../run/run-pool.ts';
+import type { Values } from '../options/values.ts';
 import { declaredCases, label, runSelfcheck, selfcheckCases, type SelfcheckRow } from '../../selfcheck/selfcheck.ts';
 
-const MAX_RUNS = 100;
-
-export const SELFCHECK_USAGE = `Usage: ${COMMAND} selfcheck [<ID> ...] [--runs N] [--jobs J] [--json] [--stress] [--cases <file.json>] [--report-dir <dir> | --no-report] [--quiet]
-The harness checking itself: the reference matrix, each good reference with its guard removed (must FAIL)
-and every hostile fixture, N times; exit 1 on a wrong verdict or anything left behind (INCONCLUSIVE is
-allowed and counted).
-  --runs <N>           play every case N times (at most ${MAX_RUNS}; default 1)
-  --jobs <J>           up to J runs at once (default: the core count)
-  --json               {"matrix":[…],"wrong":…,"inconclusive":…,"errors":…,"leftovers":[…]} on stdout
-  --stress             a busy process per core for the whole selfcheck (INCONCLUSIVE allowed, never a wrong verdict)
-  --cases <file.json>  play these cases instead: [{"oracle","target","expect","params"?,"store"?,"deadlineMs"?}]
-  --report-dir <dir>   keep the evidence of every wrong, ERROR and INCONCLUSIVE row there
-                       (default: wrong and ERROR rows' evidence goes to a fresh temp dir, named in the output)
-  --no-report          keep no evidence
-  --quiet              no progress lines`;
-
-export async function selfcheckCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseSelfcheckArgs(argv);
-  if (values.help) {
-    process.stdout.write(`${SELFCHECK_USAGE}\n`);
-    return EXIT.PASS;
-  }
-  const runs = whole('--runs', values.runs, 1, MAX_RUNS);
-  const jobs = whole('--jobs', values.jobs, defaultJobs(), 64);
+export async function selfcheckCommand(ids: string[], values: Values<'selfcheck'>): Promise<number> {
+  const { runs, jobs } = values;
   const progress = progressPrinter(!values.quiet);
   let cases;
   if (values.cases) {
-    if (positionals.length) throw new UsageError('selfcheck: give oracle IDs or --cases, not both');
+    if (ids.length) throw new UsageError('selfcheck: give oracle IDs or --cases, not both');
     let declared: unknown;
     try {
       declared = JSON.parse(readFileSync(values.cases, 'utf8'));
@@ -51,7 +27,7 @@ export async function selfcheckCommand(argv: string[]): Promise<number> {
     }
     cases = await declaredCases(declared);
   } else {
-    cases = await selfcheckCases(positionals.length ? positionals : undefined);
+    cases = await selfcheckCases(ids.length ? ids : undefined);
   }
   const stop = new AbortController();
   onInterrupt((signal) => stop.abort(signal));
@@ -74,7 +50,7 @@ export async function selfcheckCommand(argv: string[]): Promise<number> {
   const report = await runSelfcheck(cases, {
     runs,
     jobs,
-    stress: values.stress === true,
+    stress: values.stress,
     stop: stop.signal,
     progress,
     onRow,
@@ -97,36 +73,6 @@ export async function selfcheckCommand(argv: string[]): Promise<number> {
   const signal = interruption();
   if (signal) return interruptExitCode(signal);
   return report.wrong || report.leftovers.length ? EXIT.FAIL : EXIT.PASS;
-}
-
-function parseSelfcheckArgs(argv: string[]) {
-  try {
-    return parseArgs({
-      args: argv,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        runs: { type: 'string' },
-        jobs: { type: 'string' },
-        json: { type: 'boolean' },
-        stress: { type: 'boolean' },
-        cases: { type: 'string' },
-        'report-dir': { type: 'string' },
-        'no-report': { type: 'boolean' },
-        quiet: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (error) {
-    throw new UsageError(`selfcheck: ${(error as Error).message}\n${SELFCHECK_USAGE}`);
-  }
-}
-
-function whole(option: string, raw: string | undefined, fallback: number, max: number): number {
-  const value = raw === undefined ? fallback : /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
-  if (!Number.isSafeInteger(value) || value < 1 || value > max)
-    throw new UsageError(`${option} must be a whole number from 1 to ${max}, got "${raw}"`);
-  return value;
 }
 
 function line(row: SelfcheckRow): string {
