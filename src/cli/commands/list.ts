@@ -69,6 +69,10 @@ export function describe(o: OracleDefinition<ParamSpecs>): string {
     `Property:  ${o.property}`,
     `Stores:    ${o.stores.join(', ')}`,
     `Needs:     target members ${needsAtDefaults(o).join(', ')}`,
+    // What must hold for a run to prove anything: a run where one did not is INCONCLUSIVE.
+    ...(o.preconditions?.length
+      ? ['Preconditions (any not held: INCONCLUSIVE):', ...o.preconditions.map((c) => `  - ${c.name}: ${c.checks}`)]
+      : []),
     'Parameters:',
     ...params,
     o.explore
