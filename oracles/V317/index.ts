@@ -1,0 +1,106 @@
+/**
+ * V317 — an expiry written on one clock and compared on another.
+ *
+ * Scenario, run once per leg: (app-ahead) the holders' wall clocks run --skew ms ahead of the
+ * store's (fake `Date` in each holder; real store clock); (store-ahead) the store's wall clock runs
+ * --skew ms ahead of the holders' (the store's clock offset); (a-ahead) A's clock alone runs --skew
+ * ahead, B's and the store's are real; (b-ahead) B's alone. Each time A takes a --ttl ms lease,
+ * B tries halfway through it, and again --margin ms after it should have lapsed.
+ * Legs: --variant both = app-ahead, store-ahead (the app's clock against the store's); holders =
+ * a-ahead, b-ahead (holder against holder: an expiry written on A's clock and compared on B's);
+ * auto (default) = both on Postgres, holders on Redis (a Redis TTL is a duration the store counts
+ * itself, so the comparison that can go wrong there is one holder's clock against another's).
+ * Property: no early takeover (B denied while A's lease is live: no overlap) and no skipped event
+ * (B takes over once the lease has lapsed), timed on the harness's monotonic clock.
+ * Preconditions: the skew was in force when the lease was written and compared (the holders'
+ * offsets from their clock replies; the store's measured against the real clock: Postgres
+ * clock_timestamp(), Redis TIME); A took the lease.
+ * Window: an early takeover counts only when B's try was answered inside A's lease — --ttl from
+ * when A's acquire began, by the harness's monotonic clock (else INCONCLUSIVE: under load B's try can
+ * come after the lease lapsed on time); a skipped takeover needs no window (B's late try is sent
+ * --margin after the latest the lease could end).
+ *
+ * Explored (--explore): each command of A's acquire on the lock × A's wall clock stepped --skew ms
+ * ahead or back right before A prepares that command (B's and the store's clocks real); one leg,
+ * judged only when the step landed.
+ * Files: play.ts runs the legs and records V317Observations (observations.ts); judge.ts judges
+ * them, a pure function; legs.ts says which clock runs ahead in each leg; params.ts declares the
+ * parameters.
+ */
+import { defineOracle } from '../../src/oracle/definition.ts';
+import { traceAcquireRelease } from '../../src/oracle/traces.ts';
+import { judgeV317, V317_PRECONDITIONS } from './judge.ts';
+import { legsFor } from './legs.ts';
+import { v317Params } from './params.ts';
+import { playV317 } from './play.ts';
+
+export default defineOracle({
+  id: 'V317',
+  title: 'Expiry written on one clock, compared on another',
+  class: 'CK-2 expiry written on one clock and compared on another',
+  scenario:
+    "A takes a lease; B tries halfway through it and again just after it lapses. Postgres: the app clocks ahead of the database's, then the database's ahead; Redis: A's clock ahead of B's, then B's ahead of A's.",
+  property: 'No early takeover (no overlap) and no skipped takeover, whichever clock is ahead.',
+  stores: ['postgres', 'redis', 'valkey'],
+  holders: ['A', 'B'],
+  params: v317Params,
+  preconditions: V317_PRECONDITIONS,
+  needs: () => ['acquire', 'release'],
+  // B tries at ttl/2 and at ttl + margin: a skew smaller than either cannot move a takeover
+  // across one of those tries, so such a run could not tell a bad target from a good one.
+  validate: (p) =>
+    p.skew > p.ttl / 2 && p.skew > p.margin
+      ? []
+      : [
+          `--skew (${p.skew}) must exceed half of --ttl (${p.ttl / 2}) and --margin (${p.margin}): B's tries at ttl/2 and ttl + margin could not see a smaller skew`,
+        ],
+  storeRequest: (p, kind) => (legsFor(p.variant, kind).includes('store-ahead') ? { kind, clockOffsetMs: 0 } : { kind }),
+  references: [
+    { target: 'targets/clock/lease-app-clock-expiry.ts', expect: 'FAIL' },
+    { target: 'targets/clock/lease-app-clock-expiry.ts', expect: 'FAIL', params: { variant: 'app-ahead' } },
+    { target: 'targets/clock/lease-app-clock-expiry.ts', expect: 'FAIL', params: { variant: 'store-ahead' } },
+    { target: 'targets/clock/lease-db-clock-expiry.ts', expect: 'PASS' },
+    { target: 'targets/clock/redis-queue-app-clock-expiry.ts', expect: 'FAIL', store: 'redis' },
+    { target: 'targets/clock/redis-queue-store-clock-expiry.ts', expect: 'PASS', store: 'redis' },
+    {
+      target: 'targets/clock/redis-queue-app-clock-expiry.ts',
+      expect: 'PASS',
+      store: 'redis',
+      params: { variant: 'app-ahead' },
+      knownBad:
+        "both workers run the same skew, so an expiry written on one worker's clock and read on the other's is not moved; only holder against holder (a-ahead / b-ahead) shows it",
+    },
+  ],
+  // Each good reference with its guard removed must FAIL (lock-oracles selfcheck).
+  mutations: [
+    {
+      of: 'targets/clock/redis-queue-store-clock-expiry.ts',
+      guard: "the store's clock for the expiry (the caller's Date.now() instead)",
+      store: 'redis',
+      edits: [
+        ['import { CLAIM_ON_STORE_CLOCK, UNLOCK_IF_OWNER }', 'import { CLAIM_ON_CALLER_CLOCK, UNLOCK_IF_OWNER }'],
+        [
+          'eval(CLAIM_ON_STORE_CLOCK, 1, env.key, env.holder, env.ttlMs)',
+          'eval(CLAIM_ON_CALLER_CLOCK, 1, env.key, env.holder, env.ttlMs, Date.now())',
+        ],
+      ],
+    },
+  ],
+
+  explore: {
+    part: 'acquire',
+    faults: ['clock-ahead', 'clock-back'],
+    params: {},
+    doc: "every command of A's acquire on the lock: A's wall clock stepped --skew ms ahead, or back, right before A prepares it (B's and the store's clocks real); B tries halfway through A's lease and just after it lapses",
+    references: {
+      safe: [
+        { target: 'targets/clock/redis-queue-store-clock-expiry.ts', store: 'redis' },
+        { target: 'targets/clock/lease-db-clock-expiry.ts', store: 'postgres' },
+      ],
+    },
+    trace: traceAcquireRelease(false),
+  },
+
+  play: playV317,
+  judge: judgeV317,
+});
