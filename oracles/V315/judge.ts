@@ -43,7 +43,7 @@ export function judgeV315({ observations: o, effects: all }: Recorded<V315Observ
   // What reached the resource while play watched; anything later (holders closing) is not judged.
   const effects = all.filter((e) => e.t <= o.watchedUntil);
   const preconditions: Check[] = [aLed(o, p)];
-  if (o.aFirstWriteAt !== null && o.point) preconditions.push(heldAtPoint(o.point, p));
+  if (o.point) preconditions.push(heldAtPoint(o.point, p));
   if (o.cut) {
     if (!o.point) preconditions.push(renewalsStopped(o.cut, p));
     preconditions.push(bLedWhileCut(o, o.cut, effects, p));

@@ -10,7 +10,7 @@ export interface V315Observations {
   aFirstWriteAt: number | null;
   /** With no first write from A: its leader loop had returned (else it was still running). */
   aLoopReturned: boolean;
-  /** On an --explore run, the point A was held at; null on a plain run. */
+  /** On an --explore run where A led, the point A was to be held at; null otherwise. */
   point: ExplorePointSeen | null;
   /** The cut once it was in force, with its wire record as it stood just before it was lifted; null if the run ended first. */
   cut: { how: string; killed: number; stopped: WireFaultRecord } | null;
