@@ -1,0 +1,60 @@
+/**
+ * How V315 cuts A off from the store while its process keeps running, as a Stop (src/oracle/stops.ts):
+ * in force (`reached`) once applied, `release()` lifts it. Its wire record counts the commands it
+ * stopped and the reconnects it refused; a kill also says how many connections the store closed.
+ */
+import type { Scenario } from '../../src/oracle/scenario.ts';
+import type { Stop } from '../../src/oracle/stops.ts';
+import type { WireFaultHandle, WireProxy } from '../../src/wire/proxy.ts';
+import type { WireFaultRecord } from '../../src/wire/records.ts';
+import { killFromStore } from '../../src/wire/store-kill.ts';
+
+export interface Cut extends Stop {
+  /** The proxy fault in force: its record counts what it stopped. */
+  readonly record: WireFaultRecord;
+  /** Connections the store closed (--fault kill), else 0. */
+  readonly killed: number;
+}
+
+/** Cuts A off by `fault`: blackhole, drop (reconnects refused), or kill (the store closes A's connections, reconnects refused). */
+export async function cutOff(s: Scenario, wire: WireProxy, fault: string): Promise<Cut> {
+  if (fault === 'blackhole') return inForce(wire.blackhole(), fault);
+  if (fault === 'drop') return inForce(wire.drop({ refuseNew: true }), fault);
+  const refuse = wire.refuse();
+  const addresses = wire.connections().flatMap((c) => (c.upstream ? [c.upstream] : []));
+  const kill = await killFromStore(s.store, addresses);
+  const record = s.faults.apply('wire', wire.holder, kill.command, { killed: kill.killed, addresses });
+  s.faults.lift(record);
+  return inForce(refuse, kill.command, kill.killed);
+}
+
+/** An explored point A is held at, with everything else A sends blackholed: one cut, in force until the point is let go. */
+export function cutAtPoint(at: Stop, wire: WireProxy, what: string): Cut {
+  const rest = wire.blackhole();
+  return {
+    what,
+    killed: 0,
+    record: rest.record,
+    reached: at.reached,
+    missed: at.missed,
+    release: () => (at.release(), rest.lift()),
+    get isReleased() {
+      return at.isReleased;
+    },
+  };
+}
+
+function inForce(handle: WireFaultHandle, what: string, killed = 0): Cut {
+  let lifted = false;
+  return {
+    what,
+    killed,
+    record: handle.record,
+    reached: Promise.resolve(handle.record),
+    missed: 'never: a cut is in force once it is applied',
+    release: () => ((lifted = true), handle.lift()),
+    get isReleased() {
+      return lifted;
+    },
+  };
+}

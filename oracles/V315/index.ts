@@ -1,0 +1,95 @@
+/**
+ * V315 — a leader keeps acting after losing leadership.
+ *
+ * Scenario: replica A runs the target's leader loop through its own wire proxy and writes; B runs
+ * the same loop directly and is denied while A leads. At A's first write, A is cut off from the
+ * store at its proxy (blackhole: nothing delivered either way; drop: its connections reset and
+ * reconnects refused; kill: the store itself closes A's connections — Redis CLIENT KILL, Postgres
+ * pg_terminate_backend — and the proxy refuses reconnects) while its process keeps running, so its
+ * renewals fail and its lease lapses;
+ * B becomes leader and writes. The cut lasts until `observe` ms after B's first write; then it is
+ * lifted and both loops are stopped through env.signal.
+ * Property: A's writes stop before B's first write: no accepted write by A after B's first write
+ * in the resource's arrival order (overlap 0, counted by writer identity at the resource).
+ * Preconditions: A led and wrote; A's renewals were stopped or refused at the wire (the proxy stopped A's commands or
+ * refused its reconnects; on an --explore run instead: A was held at the explored point); B became leader and wrote while A was cut off; a violation counts only
+ * while B's lease was live by the store's clock (read at B's first write and as the cut is lifted):
+ * A's writes on a lock B let lapse are not A acting beside a leader.
+ * Window: from B's first write until both loops are told to stop (the cut plus `observe` ms after
+ * it is lifted), and only while B's lease is live by the store's own clock: the key's PTTL on
+ * Redis/Valkey; on Postgres the lease row the target declares with storeKey(env) (`{ table,
+ * keyColumn, key, expiresColumn }`, read as `expiresColumn - now()`). On Postgres without that
+ * declaration the lease cannot be read (any table, or a session advisory lock with no expiry), so a
+ * violation there is INCONCLUSIVE, never FAIL: a machine loaded enough that B's renewals come late
+ * lets B's lease lapse and A re-take a free lock (seen once in a 5-run selfcheck).
+ * A leader loop that throws before its first write (A leading alone, or B waiting to lead: a
+ * denied replica waits and retries, it does not end) is the target's error: ERROR naming leader().
+ * A's loop may throw once it is cut off (its connection broken by the fault), and either loop once
+ * env.signal aborted: that is the loop ending, judged.
+ * Files: play.ts runs the scenario (cut.ts: how A is cut off, as a Stop) and records
+ * V315Observations (observations.ts); judge.ts judges them, a pure function; params.ts declares the
+ * parameters; explore.ts says how --explore searches its schedules.
+ */
+import { defineOracle } from '../../src/oracle/definition.ts';
+import { v315Explore } from './explore.ts';
+import { judgeV315, V315_PRECONDITIONS } from './judge.ts';
+import { v315Params } from './params.ts';
+import { playV315 } from './play.ts';
+
+export default defineOracle({
+  id: 'V315',
+  title: 'Leader keeps acting after losing leadership',
+  class: 'LK-7 a leader keeps acting after losing leadership',
+  scenario:
+    "A leads and writes; A's connection is cut at its wire proxy (blackholed or dropped) so its renewals fail while it keeps running; its lease lapses; B becomes leader and writes.",
+  property:
+    "A's writes stop before B's first write: no accepted write by A after B's (overlap 0, by writer identity at the resource).",
+  stores: ['redis', 'valkey', 'postgres'],
+  holders: ['A', 'B'],
+  params: v315Params,
+  preconditions: V315_PRECONDITIONS,
+  needs: () => ['leader'],
+  validate: (p) =>
+    p.timeout <= p.ttl
+      ? [`--timeout (${p.timeout}) must be longer than --ttl (${p.ttl}): B can only lead after A's lease lapses`]
+      : [],
+  references: [
+    { target: 'targets/redis/leader/cached-flag.ts', expect: 'FAIL' },
+    { target: 'targets/redis/leader/cached-flag.ts', expect: 'FAIL', params: { fault: 'drop' } },
+    { target: 'targets/redis/leader/cached-flag.ts', expect: 'FAIL', params: { fault: 'kill' } },
+    { target: 'targets/redis/leader/taken-once.ts', expect: 'FAIL' },
+    { target: 'targets/redis/leader/recheck-each-write.ts', expect: 'PASS' },
+    { target: 'targets/redis/leader/recheck-each-write.ts', expect: 'PASS', params: { fault: 'drop' } },
+    { target: 'targets/redis/leader/recheck-each-write.ts', expect: 'PASS', params: { fault: 'kill' } },
+    { target: 'targets/redis/leader/cached-flag-fenced.ts', expect: 'PASS' },
+    { target: 'targets/postgres/leader/cached-flag.ts', expect: 'FAIL', store: 'postgres' },
+    { target: 'targets/postgres/leader/cached-flag.ts', expect: 'FAIL', store: 'postgres', params: { fault: 'drop' } },
+    { target: 'targets/postgres/leader/recheck-each-write.ts', expect: 'PASS', store: 'postgres' },
+    {
+      target: 'targets/postgres/leader/recheck-each-write.ts',
+      expect: 'PASS',
+      store: 'postgres',
+      params: { fault: 'drop' },
+    },
+    { target: 'targets/postgres/leader/cached-flag.ts', expect: 'FAIL', store: 'postgres', params: { fault: 'kill' } },
+    {
+      target: 'targets/postgres/leader/recheck-each-write.ts',
+      expect: 'PASS',
+      store: 'postgres',
+      params: { fault: 'kill' },
+    },
+  ],
+  // Each good reference with its guard removed must FAIL (lock-oracles selfcheck).
+  mutations: [
+    {
+      of: 'targets/redis/leader/recheck-each-write.ts',
+      guard: 'the leadership check before each write',
+      edits: [['if (held && performance.now() < sentAt + validFor) await env.effect', 'await env.effect']],
+    },
+  ],
+
+  explore: v315Explore,
+
+  play: playV315,
+  judge: judgeV315,
+});

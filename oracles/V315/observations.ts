@@ -1,0 +1,49 @@
+/**
+ * What V315's play records for its judge: A's first write, how A was cut off (or the explored point
+ * it was held at), whether B led and wrote while the cut was in force, and B's lease as the store
+ * showed it.
+ */
+import type { WireFaultRecord } from '../../src/wire/records.ts';
+
+export interface V315Observations {
+  /** When A made its first leader write (harness ms), or null: none within --timeout. */
+  aFirstWriteAt: number | null;
+  /** With no first write from A: its leader loop had returned (else it was still running). */
+  aLoopReturned: boolean;
+  /** On an --explore run where A led, the point A was to be held at; null otherwise. */
+  point: ExplorePointSeen | null;
+  /** The cut once it was in force, with its wire record as it stood just before it was lifted; null if the run ended first. */
+  cut: { how: string; killed: number; stopped: WireFaultRecord } | null;
+  /** Once A was cut off: B's first leader write reached the resource (it was held there). */
+  bWrote: boolean;
+  /** ...while A's cut was still in force. */
+  bWroteWhileCut: boolean;
+  /** The harness can read B's lease on this store (on Postgres only where the target declares its lease row). */
+  leaseReadable: boolean;
+  /** The store's kind, for the explanation of a lease that cannot be read. */
+  storeKind: string;
+  /** B's lease as the store showed it at B's first write and as the cut was lifted (only where readable). */
+  bLease: LeaseRead[];
+  /** When play stopped watching (harness ms): writes that reached the resource later are not judged. */
+  watchedUntil: number;
+}
+
+/** The explored point A was to be held at, and whether A's leader loop got there. */
+export interface ExplorePointSeen {
+  /** The boundary, as the evidence names it. */
+  label: string;
+  /** What the point did to A, in words. */
+  inWords: string;
+  /** held: A got there; ended: its loop ended first (`missed` says why); timeout: neither within --timeout. */
+  reached: 'held' | 'ended' | 'timeout';
+  missed: string;
+}
+
+/** One read of the lock by the harness: when it was sent, and what the store's own clock had left on it. */
+export interface LeaseRead {
+  when: string;
+  sentAt: number;
+  exists: boolean;
+  /** ms left by the store's clock; -1: no expiry (live for good). */
+  pttlMs: number;
+}

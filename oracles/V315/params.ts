@@ -1,0 +1,28 @@
+/** V315's parameters. */
+export const v315Params = {
+  ttl: { kind: 'ms', default: 300, min: 20, doc: 'leader lease the target is asked to use' },
+  stepMs: {
+    kind: 'ms',
+    default: 20,
+    min: 1,
+    doc: 'time between two leader writes in the reference targets (env.params.stepMs)',
+  },
+  fault: {
+    kind: 'choice',
+    default: 'blackhole',
+    choices: ['blackhole', 'drop', 'kill'],
+    doc: "how A is cut off: blackhole (its proxy delivers nothing either way, the connection stays open), drop (its proxy resets its connections and refuses reconnects), kill (the store closes A's connections: CLIENT KILL / pg_terminate_backend; its proxy refuses reconnects)",
+  },
+  observe: {
+    kind: 'ms',
+    default: 300,
+    min: 0,
+    doc: "how long A stays cut off after B's first write, watching for A's writes",
+  },
+  timeout: {
+    kind: 'ms',
+    default: 5000,
+    min: 100,
+    doc: 'longest wait for any step (A leading, B taking over, the loops stopping)',
+  },
+} as const;

@@ -1,0 +1,168 @@
+/**
+ * V315's judge on recorded runs, with no store and no process: the same recorded histories with
+ * one fact changed move the verdict the way the property and the preconditions say they must.
+ */
+import { describe, expect, it } from 'vitest';
+import type { EffectRecord } from '../../src/core/resource.ts';
+import { FIXTURES, load, rejudge, type JudgeFixture } from './recorded.ts';
+import { A_LED, B_LEASE_LIVE, B_LED_WHILE_CUT, HELD_AT_POINT, RENEWALS_STOPPED } from '../../oracles/V315/judge.ts';
+import type { V315Observations } from '../../oracles/V315/observations.ts';
+
+const fixture = (name: string) => load(`${FIXTURES}/V315/${name}.json`);
+const bad = fixture('bad-cached-flag-blackhole');
+const good = fixture('good-recheck-each-write-blackhole');
+const goodKill = fixture('good-recheck-each-write-kill');
+const lapsed = fixture('inconclusive-b-stops-renewing');
+const observed = (f: { observations: unknown }) => f.observations as V315Observations;
+const held = (judgement: { preconditions: Array<{ name: string; held: boolean }> }, name: string) =>
+  judgement.preconditions.find((c) => c.name === name)?.held;
+/** A's writes that reached the resource after B's first. */
+const aAfterB = (f: JudgeFixture): EffectRecord[] => {
+  const bFirst = f.effects.find((e) => e.holder === 'B')!;
+  return f.effects.filter((e) => e.holder === 'A' && e.seq > bFirst.seq);
+};
+
+describe('V315 judge', () => {
+  it("FAILs the recorded cached-flag run, offending with A's writes after B's first", async () => {
+    const { verdict, judgement } = await rejudge(bad);
+    expect(verdict).toBe('FAIL');
+    expect(judgement.property.offending.length).toBeGreaterThan(0);
+    expect(judgement.property.offending.every((e) => 'holder' in e && e.holder === 'A')).toBe(true);
+    expect(judgement.counts.aWritesAcceptedAfterBFirstWrite).toBe(aAfterB(bad).length);
+  });
+
+  it("PASSes the same run had A's writes stopped before B's first", async () => {
+    const { verdict, judgement } = await rejudge(bad, (f) => {
+      const late = new Set(aAfterB(f).map((e) => e.seq));
+      f.effects = f.effects.filter((e) => !late.has(e.seq));
+    });
+    expect(verdict).toBe('PASS');
+    expect(judgement.counts.aWritesAfterBFirstWrite).toBe(0);
+  });
+
+  it("PASSes the same run had the resource rejected each of A's late writes (a fence)", async () => {
+    const { verdict, judgement } = await rejudge(bad, (f) => {
+      for (const e of aAfterB(f)) e.accepted = false;
+    });
+    expect(verdict).toBe('PASS');
+    expect(judgement.explanation).toMatch(/the fence held/);
+  });
+
+  it("does not judge A's writes that reached the resource after play stopped watching", async () => {
+    const { verdict } = await rejudge(bad, (f) => {
+      observed(f).watchedUntil = aAfterB(f)[0]!.t - 0.001;
+    });
+    expect(verdict).toBe('PASS');
+  });
+
+  it("is INCONCLUSIVE, not FAIL, when B's lease was not found live at either read", async () => {
+    const { verdict, judgement } = await rejudge(bad, (f) => {
+      for (const read of observed(f).bLease) Object.assign(read, { exists: false, pttlMs: -2 });
+    });
+    expect(verdict).toBe('INCONCLUSIVE');
+    expect(held(judgement, B_LEASE_LIVE)).toBe(false);
+  });
+
+  it("is INCONCLUSIVE, not FAIL, when B's lease cannot be read on the store", async () => {
+    const { verdict, judgement } = await rejudge(bad, (f) => {
+      observed(f).leaseReadable = false;
+    });
+    expect(verdict).toBe('INCONCLUSIVE');
+    expect(held(judgement, B_LEASE_LIVE)).toBe(false);
+  });
+
+  it("FAILs the recorded run where B let its lease lapse, had B's lease been live at A's writes", async () => {
+    expect((await rejudge(lapsed)).verdict).toBe('INCONCLUSIVE');
+    const { verdict, judgement } = await rejudge(lapsed, (f) => {
+      const last = aAfterB(f).at(-1)!;
+      const read = observed(f).bLease.at(-1)!;
+      Object.assign(read, { exists: true, pttlMs: Math.ceil(last.t - read.sentAt) + 1 });
+    });
+    expect(verdict).toBe('FAIL');
+    expect(held(judgement, B_LEASE_LIVE)).toBe(true);
+  });
+
+  it("FAILs the recorded recheck run had one of A's writes been accepted after B's first, while B's lease lived", async () => {
+    const { verdict, judgement } = await rejudge(good, (f) => {
+      const bFirst = f.effects.find((e) => e.holder === 'B')!;
+      const seq = Math.max(...f.effects.map((e) => e.seq)) + 1;
+      f.effects.push({ ...bFirst, holder: 'A', seq, t: bFirst.t + 1 });
+    });
+    expect(verdict).toBe('FAIL');
+    expect(judgement.property.offending).toHaveLength(1);
+  });
+
+  it('is INCONCLUSIVE when B wrote only once the cut was lifted', async () => {
+    const { verdict, judgement } = await rejudge(good, (f) => {
+      observed(f).bWroteWhileCut = false;
+    });
+    expect(verdict).toBe('INCONCLUSIVE');
+    expect(held(judgement, B_LED_WHILE_CUT)).toBe(false);
+  });
+
+  it('is INCONCLUSIVE when B never wrote', async () => {
+    const { verdict, judgement } = await rejudge(good, (f) => {
+      Object.assign(observed(f), { bWrote: false, bWroteWhileCut: false, bLease: [] });
+      f.effects = f.effects.filter((e) => e.holder !== 'B');
+    });
+    expect(verdict).toBe('INCONCLUSIVE');
+    expect(held(judgement, B_LED_WHILE_CUT)).toBe(false);
+  });
+
+  it("is INCONCLUSIVE when the cut stopped none of A's commands (A never tried to renew)", async () => {
+    const { verdict, judgement } = await rejudge(good, (f) => {
+      Object.assign(observed(f).cut!.stopped, { commandsAffected: 0, refusedConnections: 0 });
+    });
+    expect(verdict).toBe('INCONCLUSIVE');
+    expect(held(judgement, RENEWALS_STOPPED)).toBe(false);
+  });
+
+  it("is INCONCLUSIVE when the store closed none of A's connections (--fault kill)", async () => {
+    expect((await rejudge(goodKill)).verdict).toBe('PASS');
+    const { verdict, judgement } = await rejudge(goodKill, (f) => {
+      observed(f).cut!.killed = 0;
+    });
+    expect(verdict).toBe('INCONCLUSIVE');
+    expect(held(judgement, RENEWALS_STOPPED)).toBe(false);
+  });
+
+  it('is INCONCLUSIVE when A never led', async () => {
+    const { verdict, judgement } = await rejudge(good, (f) => {
+      Object.assign(observed(f), { aFirstWriteAt: null, cut: null, bWrote: false, bWroteWhileCut: false, bLease: [] });
+      f.effects = [];
+    });
+    expect(verdict).toBe('INCONCLUSIVE');
+    expect(judgement.preconditions.map((c) => [c.name, c.held])).toEqual([[A_LED, false]]);
+  });
+
+  describe('on an explored point', () => {
+    const point = {
+      label: 'leader#2 EVAL lock-oracles:V315',
+      inWords:
+        "A's EVAL lock-oracles:V315 (leader#2 EVAL lock-oracles:V315) was held at its wire proxy before it reached the store",
+      missed: "A's leader finished without reaching leader#2 EVAL lock-oracles:V315",
+    };
+
+    it('judges the point in place of the cut, naming it in the detail', async () => {
+      const { verdict, judgement } = await rejudge(bad, (f) => {
+        observed(f).point = { ...point, reached: 'held' };
+      });
+      expect(verdict).toBe('FAIL');
+      const check = judgement.preconditions.find((c) => c.name === HELD_AT_POINT);
+      expect(check?.held).toBe(true);
+      expect(check?.detail).toContain(point.label);
+      expect(held(judgement, RENEWALS_STOPPED)).toBeUndefined();
+    });
+
+    it("is INCONCLUSIVE when A's loop ended without reaching the point", async () => {
+      const { verdict, judgement } = await rejudge(bad, (f) => {
+        Object.assign(observed(f), { point: { ...point, reached: 'ended' }, cut: null });
+      });
+      expect(verdict).toBe('INCONCLUSIVE');
+      expect(judgement.preconditions.find((c) => c.name === HELD_AT_POINT)).toMatchObject({
+        held: false,
+        detail: point.missed,
+      });
+    });
+  });
+});
