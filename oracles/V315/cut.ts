@@ -7,7 +7,7 @@ import type { Scenario } from '../../src/oracle/scenario.ts';
 import type { Stop } from '../../src/oracle/stops.ts';
 import type { WireFaultHandle, WireProxy } from '../../src/wire/proxy.ts';
 import type { WireFaultRecord } from '../../src/wire/records.ts';
-import { killFromStore } from '../../src/wire/store-kill.ts';
+import { UsageError } from '../../src/core/errors.ts';
 
 export interface Cut extends Stop {
   /** The proxy fault in force: its record counts what it stopped. */
@@ -22,7 +22,12 @@ export async function cutOff(s: Scenario, wire: WireProxy, fault: string): Promi
   if (fault === 'drop') return inForce(wire.drop({ refuseNew: true }), fault);
   const refuse = wire.refuse();
   const addresses = wire.connections().flatMap((c) => (c.upstream ? [c.upstream] : []));
-  const kill = await killFromStore(s.store, addresses);
+  const view = s.view();
+  if (!view.killClients)
+    throw new UsageError(
+      `--fault kill closes A's connections from the store's side, which a ${s.store.kind} store cannot`,
+    );
+  const kill = await view.killClients(addresses);
   const record = s.faults.apply('wire', wire.holder, kill.command, { killed: kill.killed, addresses });
   s.faults.lift(record);
   return inForce(refuse, kill.command, kill.killed);

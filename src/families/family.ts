@@ -35,7 +35,19 @@ export interface StoreView {
   readonly sessionLocks?: SessionLocks;
   /** Optional capability: the server's own wall clock, epoch ms, by its own time query (Redis TIME, clock_timestamp()). */
   clockMs?(): Promise<number>;
+  /**
+   * Optional capability: close clients' connections from the store's side, as an operator or a
+   * failover would (Redis CLIENT KILL, Postgres pg_terminate_backend), picked out by the store-side
+   * addresses (`host:port`) of those connections, so no other client is touched.
+   */
+  killClients?(addresses: readonly string[]): Promise<ClientsKilled>;
   close(): Promise<void>;
+}
+
+/** Connections the store closed, and the command as run, for the evidence. */
+export interface ClientsKilled {
+  command: string;
+  killed: number;
 }
 
 /** A session-scoped lock (Postgres advisory lock) as the store lists it. */

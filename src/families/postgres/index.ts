@@ -83,6 +83,18 @@ function view(store: StartedStore): StoreView {
     },
     sessionLocks,
     clockMs: async () => (await probe()).clockMs(),
+    // The holders' sessions on the Postgres itself (behind PgBouncer: its server connections, not the clients').
+    ...(store.kind === 'postgres'
+      ? {
+          killClients: async (addresses: readonly string[]) => {
+            const ports = addresses.map((address) => Number(address.split(':').at(-1)));
+            return {
+              command: `pg_terminate_backend for client ports ${ports.join(', ')}`,
+              killed: await (await probe()).terminateClients(ports),
+            };
+          },
+        }
+      : {}),
     close: async () => {
       if (opened) await (await opened).close();
     },

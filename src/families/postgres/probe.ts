@@ -107,6 +107,15 @@ export class PgProbe {
     return result.rows[0]?.left_ms;
   }
 
+  /** pg_terminate_backend for every loopback client on these ports; how many backends it ended. */
+  async terminateClients(ports: readonly number[]): Promise<number> {
+    const result = await this.client.query<{ killed: string }>(
+      "SELECT count(*) FILTER (WHERE pg_terminate_backend(pid)) AS killed FROM pg_stat_activity WHERE client_addr = '127.0.0.1' AND client_port = ANY($1::int[])",
+      [ports],
+    );
+    return Number(result.rows[0]?.killed ?? 0);
+  }
+
   /** The server's wall clock (clock_timestamp(), not the transaction's now()), in epoch ms. */
   async clockMs(): Promise<number> {
     const { rows } = await this.client.query<{ ms: string }>(

@@ -31,6 +31,10 @@ export const redisFamily: StoreFamily = {
     return {
       lock: async (location) => ({ where: describe(location), ...(await probe.keyState(location)) }),
       clockMs: () => probe.timeMs(),
+      killClients: async (addresses) => ({
+        command: addresses.map((address) => `CLIENT KILL ADDR ${address}`).join('; '),
+        killed: await probe.killClients(addresses),
+      }),
       close: () => probe.close(),
     };
   },

@@ -32,6 +32,14 @@ export class RedisProbe {
     return { exists, value, pttlMs: pttl };
   }
 
+  /** CLIENT KILL ADDR for each address (never this probe's own connection); how many the server closed. */
+  async killClients(addresses: readonly string[]): Promise<number> {
+    let killed = 0;
+    for (const address of addresses)
+      killed += Number(await this.#client.call('CLIENT', 'KILL', 'ADDR', address, 'SKIPME', 'yes'));
+    return killed;
+  }
+
   /** The server's wall clock (TIME), in epoch ms. */
   async timeMs(): Promise<number> {
     const [seconds, micros] = await this.#client.time();
