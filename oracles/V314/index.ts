@@ -9,14 +9,14 @@
  * the lock; B tries while A holds it. Property: B is denied. Preconditions: A's lock was in pg_locks;
  * A and B were two distinct pooler clients; a denial counts only if B's attempt ran on another
  * server session than A's lock and B took the lock once A released it.
- * Files: pool.ts and pooler.ts play the scenarios and record their observations (observations.ts);
- * judge.ts judges them, a pure function (judge-pool.ts, judge-pooler.ts); params.ts declares the
- * parameters.
  * Window: pool, while the parallel query still waits at the gate (checked after the release
  * returned); pooler, while A's lock is granted in pg_locks (B's try is judged only on a server
  * session other than A's lock's). No lease expires: a session lock lives as long as its session.
  * Throws: acquire() throwing is ERROR; so is query() throwing before it reached the server; a
  * release that throws while its pool is occupied is behaviour the scenario provoked (INCONCLUSIVE).
+ * Files: pool.ts and pooler.ts play the scenarios and record their observations (observations.ts);
+ * judge.ts judges them, a pure function (judge-pool.ts, judge-pooler.ts); params.ts declares the
+ * parameters.
  */
 import { defineOracle } from '../../src/oracle/definition.ts';
 import { judgeV314, V314_PRECONDITIONS } from './judge.ts';
