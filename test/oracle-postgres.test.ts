@@ -4,7 +4,7 @@
  * land is INCONCLUSIVE. The pooler scenario is in oracle-pgbouncer.test.ts.
  */
 import { describe, expect, test } from 'vitest';
-import V314 from '../oracles/V314.ts';
+import V314 from '../oracles/V314/index.ts';
 import { runOracle } from '../src/run/run-oracle.ts';
 import { unmet } from './unmet.ts';
 

@@ -9,17 +9,21 @@
  * the lock; B tries while A holds it. Property: B is denied. Preconditions: A's lock was in pg_locks;
  * A and B were two distinct pooler clients; a denial counts only if B's attempt ran on another
  * server session than A's lock and B took the lock once A released it.
- * (./V314/pool.ts and ./V314/pooler.ts play them.)
  * Window: pool, while the parallel query still waits at the gate (checked after the release
  * returned); pooler, while A's lock is granted in pg_locks (B's try is judged only on a server
  * session other than A's lock's). No lease expires: a session lock lives as long as its session.
  * Throws: acquire() throwing is ERROR; so is query() throwing before it reached the server; a
  * release that throws while its pool is occupied is behaviour the scenario provoked (INCONCLUSIVE).
+ * Files: pool.ts and pooler.ts play the scenarios and record their observations (observations.ts);
+ * judge.ts judges them, a pure function (judge-pool.ts, judge-pooler.ts); params.ts declares the
+ * parameters.
  */
-import { defineOracle } from '../src/oracle/definition.ts';
-import { v314Params } from './V314/params.ts';
-import { playPool } from './V314/pool.ts';
-import { playPooler } from './V314/pooler.ts';
+import { defineOracle } from '../../src/oracle/definition.ts';
+import { judgeV314, V314_PRECONDITIONS } from './judge.ts';
+import type { V314Observations } from './observations.ts';
+import { v314Params } from './params.ts';
+import { playPool } from './pool.ts';
+import { playPooler } from './pooler.ts';
 
 export default defineOracle({
   id: 'V314',
@@ -32,6 +36,7 @@ export default defineOracle({
   stores: ['postgres', 'pgbouncer'],
   holders: ['A', 'B'],
   params: v314Params,
+  preconditions: V314_PRECONDITIONS,
   needs: (p) => (p.scenario === 'pool' ? ['acquire', 'release', 'query'] : ['acquire', 'release']),
   // The pooler scenario always runs through a scratch PgBouncer (in front of its own Postgres).
   storeRequest: (p, kind) =>
@@ -80,5 +85,6 @@ export default defineOracle({
       ],
     },
   ],
-  play: (s, p) => (p.scenario === 'pool' ? playPool(s, p) : playPooler(s, p)),
+  play: (s, p): Promise<V314Observations> => (p.scenario === 'pool' ? playPool(s, p) : playPooler(s, p)),
+  judge: judgeV314,
 });

@@ -1,0 +1,77 @@
+/**
+ * V312 — the acquire result is ignored: the job runs whether or not it got the lock.
+ *
+ * Scenario: holder P runs the job and is held at its first write (so P is inside its critical
+ * section, holding the lock); then A runs the same job to the end.
+ * Property: A performs 0 effects.
+ * Preconditions: P really held the lock (it reached its first write, and the store shows it: the
+ * key on Redis, an advisory lock in pg_locks on Postgres); P's lock was still live when A's job
+ * ended; A's job finished; A really tried the lock (its pass-through wire proxy saw a command on
+ * the key, or an advisory-lock call on Postgres). A job that throws without sending a command on
+ * the lock is ERROR naming job() (the target broke before the scenario exercised it), as a
+ * throwing acquire() is everywhere; so is P's job throwing before its first write when P runs
+ * alone (no explored point: nobody else can hold the lock).
+ * Window: A's whole job, while P sits at its first write holding the lock; judged only if P's lock
+ * was still live when A's job ended (the key still holding P's token, or its PTTL read while P held
+ * it covering each of A's writes, on Redis: another token there may be A's on a lock it took once
+ * P's lease lapsed; P's session still holding the advisory lock in pg_locks on Postgres).
+ *
+ * Explored (--explore): A starts its job first and is held before one of its commands on the lock
+ * (its acquire, before its first write) while P takes the lock and is held at its first write; then
+ * A's command goes on. A check-then-act acquire (GET, then a plain SET) is caught there. A run whose
+ * A never reached its point (its job took another path) proved nothing (INCONCLUSIVE).
+ *
+ * Files: play.ts runs the scenario and records V312Observations (observations.ts); judge.ts judges
+ * them, a pure function; params.ts declares the parameters; explore.ts, its --explore points.
+ */
+import { defineOracle } from '../../src/oracle/definition.ts';
+import { v312Explore } from './explore.ts';
+import { judgeV312, V312_PRECONDITIONS } from './judge.ts';
+import { v312Params } from './params.ts';
+import { playV312 } from './play.ts';
+
+export default defineOracle({
+  id: 'V312',
+  title: 'Acquire result ignored',
+  class: 'LK-3 acquire result ignored',
+  scenario:
+    'Holder P takes the lock through the job and is held at its first write; then A runs the same job to the end.',
+  property: 'A performs 0 effects while the lock is held by another holder.',
+  stores: ['redis', 'valkey', 'postgres'],
+  holders: ['P', 'A'],
+  params: v312Params,
+  preconditions: V312_PRECONDITIONS,
+  needs: () => ['job'],
+  references: [
+    { target: 'targets/redis/ioredis/job-ignores-acquire.ts', expect: 'FAIL' },
+    { target: 'targets/redis/node-redis/job-ignores-acquire.ts', expect: 'FAIL' },
+    { target: 'targets/redis/ioredis/job-checks-acquire.ts', expect: 'PASS' },
+    { target: 'targets/redis/node-redis/job-checks-acquire.ts', expect: 'PASS' },
+    { target: 'targets/postgres/job-ignores-try-lock.ts', expect: 'FAIL', store: 'postgres' },
+    { target: 'targets/postgres/job-checks-try-lock.ts', expect: 'PASS', store: 'postgres' },
+  ],
+  // Each good reference with its guard removed must FAIL (lock-oracles selfcheck).
+  mutations: [
+    {
+      of: 'targets/redis/ioredis/job-checks-acquire.ts',
+      guard: "the check of the acquire's result",
+      edits: [["'PX', env.ttlMs, 'NX')) === null) {", "'PX', env.ttlMs, 'NX')) === null && false) {"]],
+    },
+    {
+      of: 'targets/postgres/job-checks-try-lock.ts',
+      guard: "the check of pg_try_advisory_lock's result",
+      store: 'postgres',
+      edits: [
+        [
+          'if (!ok(await client.query(TRY_LOCK, [env.key]))) {',
+          'if (!ok(await client.query(TRY_LOCK, [env.key])) && false) {',
+        ],
+      ],
+    },
+  ],
+
+  explore: v312Explore,
+
+  play: playV312,
+  judge: judgeV312,
+});
