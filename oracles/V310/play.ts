@@ -47,6 +47,8 @@ export async function playV310(s: Scenario, p: ParamValues<typeof v310Params>): 
   o.leaseA = leaseA;
   if (!leaseA) return o;
   o.atA = await located('after A acquired', 'A', aAcquireStartedAt);
+  // Not where the harness looks (and not read too late to tell: then B's fresh lease is read for it):
+  // nothing can be judged, so A lets go and the run ends (the judge says why).
   const aLate = !o.atA.lock.exists && o.atA.lookedAfterMs >= p.ttl;
   const foundA = o.atA.lock.exists && (leaseA.token === undefined || o.atA.lock.value === leaseA.token);
   if (!aLate && !foundA) {
