@@ -1,0 +1,70 @@
+/**
+ * V310's window: B's lease, from B's acquire until its TTL ran out (or the PTTL read right after B
+ * acquired, when later). Which of B's own answers on its lease count: a refusal the store
+ * contradicts (B's token still in the key after A's release) is B's own, and one answered after B's
+ * lease could have lapsed proves nothing about A's release. Pure functions of what play recorded:
+ * the judge decides with them, and play notes in the history the answers they leave out.
+ */
+import type { Check } from '../../src/core/judgement.ts';
+import type { BSide, LockReading, V310Observations } from './observations.ts';
+
+export const B_CHECKED_LIVE = 'B checked its lease while it was still live';
+
+/** Harness ms before which the lock surely still lives by the store's clock (sentAt + PTTL; unbounded with no expiry). */
+export function liveUntil(lock: LockReading): number {
+  return !lock.exists ? lock.sentAt : lock.pttlMs < 0 ? Number.POSITIVE_INFINITY : lock.sentAt + lock.pttlMs;
+}
+
+/** The read right after B acquired found B's lease (its token, when B reports one). */
+export function seenBLive(o: V310Observations): boolean {
+  const token = o.b?.lease?.token;
+  return o.seenB !== null && o.seenB.lock.exists && (typeof token !== 'string' || o.seenB.lock.value === token);
+}
+
+/**
+ * Until when B's lease lives at the earliest: its TTL from when B began the acquire that took it
+ * (the key was set after that), or, when later, the PTTL the store gave right after B acquired.
+ */
+export function bLiveUntil(o: V310Observations, ttl: number): number {
+  const byTtl = (o.b?.startedAt ?? 0) + ttl;
+  return seenBLive(o) ? Math.max(byTtl, liveUntil(o.seenB!.lock)) : byTtl;
+}
+
+/** B's answer on its own lease as the judge counts it, and why one is left out. */
+export interface CountedBSide {
+  /** B's answer, when it counts. */
+  counted: BSide | undefined;
+  /** B's refusal the store contradicts, in words (the explanation names it). */
+  ownRefusal: string | undefined;
+  /** A refusal too late to count, when nothing else shows the damage: the run proved nothing. */
+  lateCheck: Check | undefined;
+  /** What play notes in the history about an answer left out. */
+  notes: string[];
+}
+
+export function countBSide(o: V310Observations, ttl: number): CountedBSide {
+  const { bSide, after } = o;
+  const leaseB = o.b?.lease ?? null;
+  const tokenKnown = typeof leaseB?.token === 'string';
+  // A refusal the store contradicts (B's token still in the key, read after A's release) is B's
+  // own, e.g. redlock refusing by its own clock after a slow acquire: not A's doing, not counted.
+  if (bSide && !bSide.ok && tokenKnown && after?.exists && after.value === leaseB!.token) {
+    const ownRefusal = `B's ${bSide.member} of its own lease was refused, though ${after.where} still held B's token after A's release: the refusal is the target's own (its client's clock, say), not A's release's, and is not counted`;
+    return { counted: undefined, ownRefusal, lateCheck: undefined, notes: [ownRefusal] };
+  }
+  // A refusal that came after B's lease could have lapsed proves nothing about A's release: it
+  // is then left out, and when nothing else shows the damage the run is INCONCLUSIVE.
+  if (bSide && !bSide.ok && !(bSide.endedAt < bLiveUntil(o, ttl))) {
+    const late = `B's ${bSide.member} was refused at ${bSide.endedAt.toFixed(0)} ms, after B's lease could have lapsed (${bLiveUntil(o, ttl).toFixed(0)} ms: ${ttl} ms after B began its acquire, or the PTTL read after B acquired): B's lease may simply have lapsed`;
+    const othersHeld = after !== null && !o.c?.lease && (!tokenKnown || after.value === leaseB!.token);
+    return othersHeld
+      ? {
+          counted: undefined,
+          ownRefusal: undefined,
+          lateCheck: { name: B_CHECKED_LIVE, held: false, detail: late },
+          notes: [],
+        }
+      : { counted: undefined, ownRefusal: undefined, lateCheck: undefined, notes: [`${late}; not counted`] };
+  }
+  return { counted: bSide ?? undefined, ownRefusal: undefined, lateCheck: undefined, notes: [] };
+}

@@ -1,0 +1,127 @@
+/**
+ * V310 — a release without an owner check deletes the next holder's lock.
+ *
+ * Scenario (variant "pause"): A takes the lock, then is stopped (SIGSTOP) until its TTL lapses and
+ * B takes the lock; A resumes and releases. Variant "narrow": A takes the lock and starts its
+ * release, but is held after its GET-and-compare, before its delete, until its TTL lapses and B
+ * takes the lock; then A's release goes on. Where A is held: `--hold wire` (default) keeps A's
+ * delete command (DEL / UNLINK / a deleting script) at A's wire proxy, so no target change is
+ * needed; `--hold seam` holds A at env.seam("release:before-delete").
+ * Property: B's lock survives A's release, seen from three sides: the store (the lock's key, or the
+ * target's storeKey, still holds B's token), B (its extend, or a second release when the target has
+ * no extend, still succeeds on its live lease) and a third holder C (still denied). A release that
+ * overwrites B's claim instead of deleting it (marks it done, resets a hash field) leaves C denied,
+ * but B's own extend then fails.
+ * Preconditions: A held the lock, and the harness found it where the target says it lives; A was
+ * stopped/held until B took the lock; A's release ran; B checked its lease while it was still live.
+ * Window: B's lease, from B's acquire until the end of its TTL (or of the PTTL read right after B
+ * acquired, when later); the key read after A's release, C's try and B's own extend/release count
+ * only when answered inside it (else INCONCLUSIVE: B's lease may simply have lapsed). B's refusal
+ * that the store contradicts (B's token still in the key after A's release) is B's own (its client's
+ * clock, say) and does not count.
+ * Throws: acquire() throwing is ERROR; A's release may throw on a lease it lost (a helper's "not the
+ * owner"): it may then never have reached the store (INCONCLUSIVE); B's extend/release throwing on a
+ * lease the store still shows as B's is ERROR, on a lease gone or not B's it counts as refused.
+ * Files: play.ts runs the scenario and records V310Observations (observations.ts); judge.ts judges
+ * them, a pure function, with b-window.ts (which of B's answers count); params.ts declares the
+ * parameters.
+ */
+import { defineOracle } from '../../src/oracle/definition.ts';
+import { traceAcquireRelease } from '../../src/oracle/traces.ts';
+import { judgeV310, V310_PRECONDITIONS } from './judge.ts';
+import { v310Params } from './params.ts';
+import { playV310 } from './play.ts';
+
+export default defineOracle({
+  id: 'V310',
+  title: 'Release without an owner check',
+  class: 'LK-1 release without an owner check (incl. the narrow GET → compare → DEL)',
+  scenario:
+    'A takes the lock and is stopped (or, "narrow", held inside its release between its check and its delete) until its TTL lapses and B takes the lock; then A releases.',
+  property:
+    "B's lock survives A's release: the key still holds B's token, B can still extend (or release) its lease, and a third holder C is denied.",
+  stores: ['redis', 'valkey'],
+  holders: ['A', 'B', 'C'],
+  later: ['B', 'C'],
+  params: v310Params,
+  preconditions: V310_PRECONDITIONS,
+  needs: () => ['acquire', 'release'],
+  validate: (p) => (p.timeout <= p.ttl ? [`--timeout (${p.timeout}) must be longer than --ttl (${p.ttl})`] : []),
+  explore: {
+    part: 'release',
+    faults: ['hold-before', 'hold-reply'],
+    params: { variant: 'narrow', hold: 'wire' },
+    doc: "every command (and seam) of A's release on the lock key: held before it, or its reply held from A, until A's TTL lapsed and B took the lock; then A's release goes on",
+    references: {
+      safe: [
+        'targets/redis/ioredis/release-clock-guarded-cad.ts',
+        'targets/redis/ioredis/release-marks-done-checked.ts',
+        'targets/redis/ioredis/lock-correct.ts',
+        'targets/redis/node-redis/lock-correct.ts',
+        'targets/redis/redlock/lock.ts',
+        'targets/redis/ioredis/lock-prefixed-key.ts',
+        'targets/redis/ioredis/lock-hash-field.ts',
+      ],
+      alsoBad: ['test/fixtures/targets/release-get-compare-del-no-seams.ts'],
+      params: { ttl: 500 },
+    },
+    trace: traceAcquireRelease(true),
+  },
+  references: [
+    { target: 'targets/redis/ioredis/release-bare-del.ts', expect: 'FAIL' },
+    { target: 'targets/redis/node-redis/release-bare-del.ts', expect: 'FAIL' },
+    { target: 'targets/redis/ioredis/release-get-compare-del.ts', expect: 'FAIL', params: { variant: 'narrow' } },
+    { target: 'targets/redis/node-redis/release-get-compare-del.ts', expect: 'FAIL', params: { variant: 'narrow' } },
+    {
+      target: 'targets/redis/ioredis/release-get-compare-del.ts',
+      expect: 'FAIL',
+      params: { variant: 'narrow', hold: 'seam' },
+    },
+    { target: 'targets/redis/ioredis/lock-correct.ts', expect: 'PASS' },
+    { target: 'targets/redis/ioredis/lock-correct.ts', expect: 'PASS', params: { variant: 'narrow' } },
+    { target: 'targets/redis/ioredis/lock-correct.ts', expect: 'PASS', params: { variant: 'narrow', hold: 'seam' } },
+    { target: 'targets/redis/node-redis/lock-correct.ts', expect: 'PASS' },
+    { target: 'targets/redis/node-redis/lock-correct.ts', expect: 'PASS', params: { variant: 'narrow' } },
+    { target: 'targets/redis/redlock/lock.ts', expect: 'PASS' },
+    { target: 'targets/redis/redlock/lock.ts', expect: 'PASS', params: { variant: 'narrow' } },
+    {
+      target: 'targets/redis/ioredis/release-clock-guarded.ts',
+      expect: 'PASS',
+      knownBad:
+        "A resumes after its own deadline and skips its DEL; only a hold between its clock check and its DEL (--variant narrow) shows it deleting B's lock",
+    },
+    { target: 'targets/redis/ioredis/release-clock-guarded.ts', expect: 'FAIL', params: { variant: 'narrow' } },
+    { target: 'targets/redis/ioredis/release-clock-guarded-cad.ts', expect: 'PASS' },
+    { target: 'targets/redis/ioredis/release-clock-guarded-cad.ts', expect: 'PASS', params: { variant: 'narrow' } },
+    { target: 'targets/redis/ioredis/release-marks-done.ts', expect: 'FAIL' },
+    { target: 'targets/redis/ioredis/release-marks-done-checked.ts', expect: 'PASS' },
+    { target: 'targets/redis/ioredis/lock-prefixed-key.ts', expect: 'PASS' },
+    { target: 'targets/redis/ioredis/lock-hash-field.ts', expect: 'PASS', params: { variant: 'narrow' } },
+  ],
+  // Each good reference with its guard removed must FAIL (lock-oracles selfcheck).
+  mutations: [
+    {
+      of: 'targets/redis/ioredis/lock-correct.ts',
+      guard: 'the compare in compare-and-delete (a bare DEL)',
+      edits: [
+        [
+          '(await redis.get().eval(COMPARE_AND_DELETE, 1, env.key, String(lease.token))) === 1',
+          '(await redis.get().del(env.key)) === 1',
+        ],
+      ],
+    },
+    {
+      of: 'targets/redis/node-redis/lock-correct.ts',
+      guard: 'the compare in compare-and-delete (a bare DEL)',
+      edits: [
+        [
+          '(await redis.get().eval(COMPARE_AND_DELETE, { keys: [env.key], arguments: [String(lease.token)] })) === 1',
+          '(await redis.get().del(env.key)) === 1',
+        ],
+      ],
+    },
+  ],
+
+  play: playV310,
+  judge: judgeV310,
+});

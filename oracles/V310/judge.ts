@@ -1,0 +1,214 @@
+/**
+ * V310's judgement, a pure function of what play recorded: B's lock must survive A's release (the
+ * key still holds B's token, B can still extend or release its lease, C is denied). Judged only when
+ * A held the lock where the harness looks, A was stopped (or held) until B took the lock, A's release
+ * ran, and what shows the damage was seen while B's lease was live by the store's clock.
+ */
+import { nothingProven, type Check, type Judgement } from '../../src/core/judgement.ts';
+import type { ParamValues } from '../../src/core/params.ts';
+import type { Recorded } from '../../src/oracle/definition.ts';
+import { pointInWords } from '../../src/oracle/explore-point.ts';
+import { B_CHECKED_LIVE, bLiveUntil, countBSide, liveUntil, seenBLive } from './b-window.ts';
+import type { Located, V310Observations } from './observations.ts';
+import type { v310Params } from './params.ts';
+
+export { B_CHECKED_LIVE } from './b-window.ts';
+export const A_HELD = 'A held the lock';
+export const LOCATED = 'the harness found the lock where the target says it lives';
+export const HELD_IN_RELEASE = 'A was held inside its release, before its delete';
+export const HELD_AT_POINT = 'A was held at the explored point';
+export const B_TOOK = "A's lease lapsed and B took the lock while A was stopped";
+export const A_RELEASED = "A's release ran after B took the lock";
+export const B_LIVE = "B's lease was live when the harness judged";
+
+export const V310_PRECONDITIONS = [
+  { name: A_HELD, checks: "A's acquire on the empty store returned a lease" },
+  {
+    name: LOCATED,
+    checks:
+      "a read while A (or, when that read came too late, B) held the lock found it where the target says it lives (env.key or storeKey(env)), with the holder's token when it reports one",
+  },
+  {
+    name: HELD_IN_RELEASE,
+    checks: '--variant narrow: A reached its delete (held at its wire proxy, or at env.seam("release:before-delete"))',
+  },
+  { name: HELD_AT_POINT, checks: "--explore: A's release reached the explored point, where A was held" },
+  { name: B_TOOK, checks: 'B took the lock while A was still stopped or held' },
+  { name: A_RELEASED, checks: "A's release returned (did not throw, did not time out) after B took the lock" },
+  {
+    name: B_CHECKED_LIVE,
+    checks:
+      "B's refused extend (or release) of its own lease, when nothing else shows the damage, was answered before B's lease could have lapsed",
+  },
+  {
+    name: B_LIVE,
+    checks:
+      "B's lease was in the store right after B acquired, and what shows the damage (the key, C's grant, B's refusal) was seen before its PTTL ran out",
+  },
+];
+
+export function judgeV310(
+  { observations: o, history }: Recorded<V310Observations>,
+  p: ParamValues<typeof v310Params>,
+): Judgement {
+  const { point, leaseA, atA, hold, b, seenB, aRelease, after } = o;
+  const leaseB = b?.lease ?? null;
+  const leaseC = o.c?.lease ?? null;
+  const cAnsweredAt = o.c?.answeredAt ?? 0;
+  const where = point
+    ? `at ${point.boundary.part}#${point.boundary.index} (${point.boundary.text})`
+    : 'inside its release, before its delete';
+  const preconditions: Check[] = [];
+
+  preconditions.push({
+    name: A_HELD,
+    held: leaseA !== null,
+    detail: leaseA ? `A acquired (token ${leaseA.token ?? 'not reported'})` : 'A was denied on an empty store',
+  });
+  // Where the lock lives is checked while a holder holds it: on A's lease, or, when the probe came
+  // too late to tell (a loaded machine), on B's fresh one.
+  const aLate = atA !== null && !atA.lock.exists && atA.lookedAfterMs >= p.ttl;
+  if (atA && !aLate) preconditions.push(located(atA, leaseA?.token, 'A'));
+  if (hold && hold.outcome !== 'held') {
+    const detail =
+      hold.outcome === 'finished'
+        ? hold.missed
+        : `A's release neither finished nor reached ${point ? 'the point' : 'its delete'} within ${p.timeout} ms`;
+    preconditions.push({
+      name: point ? HELD_AT_POINT : HELD_IN_RELEASE,
+      held: false,
+      detail: point ? `${where}: ${detail}` : detail,
+    });
+  }
+  if (b) {
+    const held = b.lease !== null && b.aStillStopped;
+    preconditions.push({
+      name: B_TOOK,
+      held,
+      detail: held
+        ? `B took the lock while A was ${p.variant === 'pause' ? 'stopped' : `held ${where}`} (${b.attempts} attempt(s))`
+        : `B could not take the lock within ${p.timeout} ms: A's lease never lapsed, so the fault did not land`,
+    });
+  }
+  // A key gone from a read sent a TTL or more after B began its acquire says nothing about where the
+  // lock lives (B's lease may have lapsed): "B's lease was live when the harness judged" names that case instead.
+  if (b && seenB && aLate && leaseB && !(!seenB.lock.exists && seenB.lock.sentAt - b.startedAt >= p.ttl))
+    preconditions.push(located(seenB, leaseB.token, 'B'));
+  // A release that threw may never have reached the store: only one that returned is evidence.
+  if (aRelease)
+    preconditions.push({
+      name: A_RELEASED,
+      held: aRelease.finished && !aRelease.error,
+      detail: !aRelease.finished
+        ? `A's release did not finish within ${p.timeout} ms`
+        : aRelease.error
+          ? `A's release threw (${aRelease.error.split('\n')[0]}): it may never have reached the store, so B's lock surviving proves nothing`
+          : "A's release returned",
+    });
+  const { counted: bSide, ownRefusal, lateCheck } = countBSide(o, p.ttl);
+  if (lateCheck) preconditions.push(lateCheck);
+
+  const tokenKnown = typeof leaseB?.token === 'string';
+  const keyIsB = after !== null && tokenKnown && after.value === leaseB!.token;
+  const keyGone = after !== null && !after.exists;
+  const bRefused = bSide !== undefined && !bSide.ok;
+  const held = after !== null && leaseC === null && (!tokenKnown || keyIsB) && !bRefused;
+  if (after) insideBsLease(held, keyIsB || (!tokenKnown && after.exists));
+  const cGranted = history.filter((e) => e.kind === 'acquire-ok' && e.holder === 'C');
+  const observedAfter = history.filter((e) => e.kind === 'store-observed' && e.detail.label === "after A's release");
+  const aReleases = history.filter((e) => e.kind === 'release' && e.holder === 'A');
+  const bRefusals = history.filter((e) => (e.kind === 'extend-failed' || e.kind === 'release') && e.holder === 'B');
+  const what = !after
+    ? 'not judged'
+    : keyGone
+      ? `${after.where} found nothing after A's release`
+      : tokenKnown && !keyIsB
+        ? `${after.where} gave ${JSON.stringify(after.value)} instead of B's token`
+        : tokenKnown
+          ? `${after.where} still gave B's token`
+          : `${after.where} gave ${JSON.stringify(after.value)} (B's lease reports no token to compare)`;
+  const bWhat = bSide ? `; B's ${bSide.member} of its own lease ${bSide.ok ? 'succeeded' : 'was refused'}` : '';
+  return {
+    preconditions,
+    counts: {
+      cAcquired: leaseC ? 1 : 0,
+      keyHeldBsTokenAfterRelease: keyIsB ? 1 : 0,
+      keyGoneAfterRelease: keyGone ? 1 : 0,
+      bRefusedOnItsOwnLease: bRefused ? 1 : 0,
+      bLeaseLeftAtReadMs: after && seenB ? Math.max(0, Math.round(liveUntil(seenB.lock) - after.receivedAt)) : 0,
+    },
+    property: {
+      name: "B's lock survives A's release",
+      held,
+      detail: `${what}${bWhat}; C was ${leaseC ? 'granted the lock' : 'denied'}`,
+      offending: held ? [] : [...aReleases, ...(bRefused ? bRefusals : []), ...observedAfter, ...cGranted],
+    },
+    explanation: explain(),
+  };
+
+  function located({ lock, notFound }: Located, token: string | undefined, who: string): Check {
+    const tokenMatches = token === undefined || lock.value === token;
+    return {
+      name: LOCATED,
+      held: lock.exists && tokenMatches,
+      detail: !lock.exists
+        ? notFound
+        : tokenMatches
+          ? `while ${who} held the lock, ${lock.where} gave ${JSON.stringify(lock.value)} (PTTL ${lock.pttlMs} ms)`
+          : `${lock.where} gave ${JSON.stringify(lock.value)}, not ${who}'s lease token ${JSON.stringify(token)}: report as token the value the helper stores there, or declare where the lock lives with storeKey(env)`,
+    };
+  }
+
+  /**
+   * The property is about B's lease while it is live: a key found gone, or a C granted, after
+   * B's own TTL ran out by the store's clock proves nothing about A's release (a slow acquire,
+   * a loaded machine). B's lease lives, at the earliest, until the read after B acquired was sent
+   * plus the PTTL it returned; a violation counts only if it was seen before then (B's own
+   * extend or second release refused counts when it was answered before B's lease could lapse).
+   */
+  function insideBsLease(held: boolean, keyWasB: boolean) {
+    if (!seenBLive(o)) {
+      preconditions.push({
+        name: B_LIVE,
+        held: false,
+        detail: `B's lease had already lapsed by the store's clock when the harness read the key right after B's acquire returned (${seenB?.lock.exists ? `it held ${JSON.stringify(seenB.lock.value)}` : 'the key was gone'}): B's acquire is slower than the ${p.ttl} ms TTL, so A's release cannot be judged; run with a longer --ttl`,
+      });
+      return;
+    }
+    const until = liveUntil(seenB!.lock);
+    const readInside = keyWasB || after!.receivedAt < until;
+    const cInside = leaseC === null || cAnsweredAt < until;
+    // B's own extend (or second release) refused while its lease was live is seen inside too.
+    const bRefusedInside = bSide !== undefined && !bSide.ok && bSide.endedAt < bLiveUntil(o, p.ttl);
+    const violationSeenInside = (!keyWasB && readInside) || (leaseC !== null && cInside) || bRefusedInside;
+    if (held || violationSeenInside) return;
+    preconditions.push({
+      name: B_LIVE,
+      held: false,
+      detail:
+        `B's lease ran out by the store's clock at ${until.toFixed(0)} ms (its PTTL after B acquired), before the judgement: ` +
+        `the read after A's release was answered at ${after!.receivedAt.toFixed(0)} ms and C's acquire at ${cAnsweredAt.toFixed(0)} ms, ` +
+        `so the key being gone or C getting the lock may be B's own expiry, not A's release (a slow machine or a slow target; a longer --ttl helps)`,
+    });
+  }
+
+  function explain(): string {
+    const unproven = nothingProven(preconditions);
+    if (unproven) return unproven;
+    const how = point
+      ? `A took a ${p.ttl} ms lock and began its release; ${pointInWords(point)} until the lock lapsed and B took it; then A's release went on`
+      : p.variant === 'pause'
+        ? `A took a ${p.ttl} ms lock and was stopped (SIGSTOP) until it lapsed and B took the lock; then A resumed and released`
+        : `A took a ${p.ttl} ms lock and began its release, but was held after its check and before its delete (${p.hold === 'wire' ? "its delete command kept at A's wire proxy" : 'at the seam release:before-delete'}) until the lock lapsed and B took it; then A's release went on`;
+    const bSaw = bSide ? ` B's ${bSide.member} of its own lease ${bSide.ok ? 'still succeeded' : 'was refused'},` : '';
+    if (!held && leaseC === null && bSide && !bSide.ok) {
+      return `${how}. A's release destroyed B's lock without freeing it: ${what}, a third holder C was denied, but B's ${bSide.member} of its own live lease was refused, so B no longer held the lock it was granted. The release changes the lock (overwrites or marks it) without checking, atomically, that it still holds its own token.`;
+    }
+    return held
+      ? `${how}. B's lock survived: ${what},${bSaw} and a third holder C was denied.${ownRefusal ? ` (${ownRefusal}.)` : ''} In this interleaving the release did not touch a lock that was no longer its own` +
+          (p.variant === 'pause'
+            ? ' (a GET→compare→DEL release also passes here: run --variant narrow to pause it between its check and its delete).'
+            : '.')
+      : `${how}. A's release removed B's lock: ${what}, and a third holder C ${leaseC ? 'was granted the lock while B still believed it held it' : 'could take it'}. The release does not check, atomically, that the key still holds its own token.`;
+  }
+}

@@ -1,0 +1,63 @@
+/**
+ * What V310's play records for its judge: A's lease and where the harness found it, whether A was
+ * stopped (or held) until B took the lock, A's release, and what the store, B and C said after it,
+ * each with the harness time (ms) it was read or answered.
+ */
+import type { LeaseSummary } from '../../src/holder/holder-protocol.ts';
+import type { ExplorePoint } from '../../src/oracle/explore-point.ts';
+import type { ObservedLock } from '../../src/oracle/scenario.ts';
+
+/** The lock as the harness read it, the raw reading (its PTTL, not an extrapolated end: -1 survives JSON). */
+export type LockReading = Omit<ObservedLock, 'liveUntil'>;
+
+/** A read of the lock taken while a holder (A, or B) held it, to check the harness looks where the lock lives. */
+export interface Located {
+  lock: LockReading;
+  /** How long after that holder's acquire began the read was answered. */
+  lookedAfterMs: number;
+  /** How the harness words this read had it found nothing (where it looked, and what that may mean). */
+  notFound: string;
+}
+
+export interface V310Observations {
+  /** The explored point (--explore) A was held at inside its release, or null on a plain run. */
+  point: ExplorePoint | null;
+  /** A's acquire on the empty store: its lease, or null when it was denied. */
+  leaseA: LeaseSummary | null;
+  /** The lock read right after A acquired (null when A was denied). */
+  atA: Located | null;
+  /**
+   * --variant narrow (and an explored point): whether A got to where it is held inside its release
+   * ('held'), its release finished first ('finished', `missed` says why), or neither came within
+   * --timeout ('timed-out'). Null for --variant pause.
+   */
+  hold: { outcome: 'held' | 'finished' | 'timed-out'; missed: string } | null;
+  /** B's acquire while A was stopped or held (null when the run ended before). */
+  b: {
+    lease: LeaseSummary | null;
+    attempts: number;
+    /** When B began the attempt that took the lock (its last). */
+    startedAt: number;
+    /** A was still stopped (or held) when B's acquire returned. */
+    aStillStopped: boolean;
+  } | null;
+  /** The lock read right after B's acquire returned (null when the run ended before). */
+  seenB: Located | null;
+  /** A's release after B took the lock: whether it finished within --timeout, and its error if it threw. */
+  aRelease: { finished: boolean; error: string | null } | null;
+  /** B's extend (or, with no extend and C denied, second release) of its own lease after A's release. */
+  bSide: BSide | null;
+  /** The lock read after A's release (null when the run ended before). */
+  after: LockReading | null;
+  /** C's acquire after A's release, and when it was answered. */
+  c: { lease: LeaseSummary | null; answeredAt: number } | null;
+}
+
+/** What B saw when it extended (or released) its own lease after A's release. */
+export interface BSide {
+  member: 'extend' | 'release';
+  ok: boolean;
+  endedAt: number;
+  /** The member threw (this error) instead of answering; null when it answered. */
+  threw: string | null;
+}

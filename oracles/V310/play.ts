@@ -1,0 +1,159 @@
+/**
+ * V310's scenario: A takes the lock and is stopped (SIGSTOP, --variant pause) or held inside its
+ * release before its delete (--variant narrow, or an explored point) until its TTL lapses and B
+ * takes the lock; A's release goes on; then B checks its own lease, the store is read and C tries.
+ * Records what happened (V310Observations); judges nothing.
+ */
+import type { ParamValues } from '../../src/core/params.ts';
+import { TargetCallError } from '../../src/core/errors.ts';
+import { acquireWithin } from '../../scenarios/retry-acquire.ts';
+import type { LeaseSummary } from '../../src/holder/holder-protocol.ts';
+import type { Holder } from '../../src/holder/holder.ts';
+import { armPoint } from '../../src/oracle/arm-point.ts';
+import type { ObservedLock, Scenario } from '../../src/oracle/scenario.ts';
+import { latchStop, wireStop } from '../../src/oracle/stops.ts';
+import { countBSide } from './b-window.ts';
+import type { BSide, LockReading, V310Observations } from './observations.ts';
+import type { v310Params } from './params.ts';
+
+export async function playV310(s: Scenario, p: ParamValues<typeof v310Params>): Promise<V310Observations> {
+  // An explored point (--explore) lands inside the release like the narrow variant, at its own boundary.
+  const wireA = p.variant === 'narrow' && (p.hold === 'wire' || s.point) ? await s.wire('A') : undefined;
+  const point = s.point;
+  const where = point
+    ? `at ${point.boundary.part}#${point.boundary.index} (${point.boundary.text})`
+    : 'inside its release, before its delete';
+  const a = await s.holder('A', wireA ? { url: wireA.url } : {});
+  // B and C load while A takes the lock, and are awaited while A is stopped or held: its lease
+  // lapses meanwhile anyway, and B's lease (the window judged) begins only after both are ready.
+  const contenders = Promise.all([s.holder('B'), s.holder('C')]);
+  contenders.catch(() => undefined); // awaited below; a run that ends before then is checked by the engine
+  const retryEvery = Math.max(5, Math.round(p.ttl / 10));
+  const o: V310Observations = {
+    point: point ?? null,
+    leaseA: null,
+    atA: null,
+    hold: null,
+    b: null,
+    seenB: null,
+    aRelease: null,
+    bSide: null,
+    after: null,
+    c: null,
+  };
+
+  const aAcquireStartedAt = s.now();
+  const leaseA = await a.acquire();
+  o.leaseA = leaseA;
+  if (!leaseA) return o;
+  o.atA = await located('after A acquired', 'A', aAcquireStartedAt);
+  // Not where the harness looks (and not read too late to tell: then B's fresh lease is read for it):
+  // nothing can be judged, so A lets go and the run ends (the judge says why).
+  const aLate = !o.atA.lock.exists && o.atA.lookedAfterMs >= p.ttl;
+  const foundA = o.atA.lock.exists && (leaseA.token === undefined || o.atA.lock.value === leaseA.token);
+  if (!aLate && !foundA) {
+    await s.within(a.release(leaseA), p.timeout);
+    return o;
+  }
+
+  let b: Holder;
+  let c: Holder;
+  if (p.variant === 'pause') {
+    await a.pause();
+    s.progress(`A stopped (SIGSTOP) holding the lock; waiting for its ${p.ttl} ms TTL to lapse and B to take the lock`);
+    [b, c] = await contenders;
+    await bAcquires(b, () => a.isPaused);
+    const stoppedMs = a.resume();
+    s.progress(`A resumed after ${stoppedMs.toFixed(0)} ms and releases`);
+    const release = await s.within(a.release(leaseA), p.timeout);
+    o.aRelease = { finished: release !== undefined, error: release?.error ?? null };
+  } else {
+    const stop = point
+      ? armPoint(point, a, wireA, s.lockKey)
+      : wireA
+        ? wireStop(wireA.hold(s.lockCommands('delete')), "A's delete held at its wire proxy", WIRE_MISSED)
+        : latchStop(a.holdSeam('release:before-delete'), 'A held at env.seam("release:before-delete")', SEAM_MISSED);
+    const release = a.release(leaseA);
+    const first = await s.within(
+      Promise.race([stop.reached.then(() => 'stop' as const), release.then(() => 'done' as const)]),
+      p.timeout,
+    );
+    o.hold = { outcome: first === 'stop' ? 'held' : first === 'done' ? 'finished' : 'timed-out', missed: stop.missed };
+    if (first !== 'stop') {
+      stop.release();
+      return o;
+    }
+    s.progress(`A held ${where}; waiting for its ${p.ttl} ms TTL to lapse and B to take the lock`);
+    [b, c] = await contenders;
+    await bAcquires(b, () => !stop.isReleased);
+    stop.release();
+    const outcome = await s.within(release, p.timeout);
+    o.aRelease = { finished: outcome !== undefined, error: outcome?.error ?? null };
+  }
+
+  // B's own view first: an extend renews B's lease, so the store and C are then read inside it.
+  const leaseB = o.b!.lease;
+  const bExtends = (await b.ready).members.includes('extend');
+  if (bExtends && leaseB) o.bSide = await checkB(b, leaseB, 'extend');
+  const after = reading(await s.observeLock("after A's release"));
+  o.after = after;
+  const leaseC = await c.acquire();
+  o.c = { lease: leaseC, answeredAt: s.now() };
+  if (!bExtends && leaseB && !leaseC) o.bSide = await checkB(b, leaseB, 'release');
+  // B's own lease, still B's in the store, gave B no reason to be refused: its throw is the target's error.
+  const bLeaseIntact = after.exists && (typeof leaseB?.token !== 'string' || after.value === leaseB.token);
+  if (o.bSide && o.bSide.threw !== null && bLeaseIntact)
+    throw new TargetCallError(
+      'B',
+      o.bSide.member,
+      o.bSide.threw,
+      "on its own lease, which the store still showed as B's",
+    );
+  for (const text of countBSide(o, p.ttl).notes) s.note(text);
+  return o;
+
+  /** B retries until it takes the lock (A's lease lapsed), then the lock is read on B's fresh lease. */
+  async function bAcquires(holder: Holder, aStillStopped: () => boolean) {
+    const got = await acquireWithin(holder, () => s.now(), p.timeout, retryEvery);
+    o.b = {
+      lease: got.lease,
+      attempts: got.attempts,
+      startedAt: got.lastAttemptAt ?? 0,
+      aStillStopped: aStillStopped(),
+    };
+    o.seenB = await located('after B acquired', 'B', o.b.startedAt);
+  }
+
+  /** Read the lock while `who` holds it, `since` the harness ms its acquire began. */
+  async function located(label: string, who: string, since: number) {
+    const lock = reading(await s.observeLock(label));
+    const lookedAfterMs = s.now() - since;
+    return { lock, lookedAfterMs, notFound: s.lockNotFound(`while ${who} held the lock`, lookedAfterMs) };
+  }
+
+  /** B extends (or releases) its own lease: it must still be B's after A's stale release. */
+  async function checkB(holder: Holder, lease: LeaseSummary, member: 'extend' | 'release'): Promise<BSide> {
+    // A release that returns false says it found the lock was no longer its own.
+    const answer =
+      member === 'extend'
+        ? await holder.extend(lease, p.ttl)
+        : await holder.release(lease).then((outcome) => ({ extended: outcome.ok && outcome.value !== false, outcome }));
+    return {
+      member,
+      ok: answer.extended,
+      endedAt: s.now(),
+      threw: answer.outcome.threw ? (answer.outcome.error ?? '') : null,
+    };
+  }
+}
+
+/** The raw reading (its PTTL), without the extrapolated end, which is unbounded for a key with no expiry. */
+function reading({ liveUntil: _, ...lock }: ObservedLock): LockReading {
+  return lock;
+}
+
+const WIRE_MISSED =
+  'A\'s release finished without sending a delete of the lock\'s key the wire proxy recognises (DEL, UNLINK, DELEX, or EVAL/EVALSHA/FCALL of a script calling del/unlink, naming the key; declare the key with storeKey(env) when it is not env.key): nothing was held between its check and its delete. If the release deletes another way, run with --hold seam and call env.seam("release:before-delete") before the delete';
+
+const SEAM_MISSED =
+  'A\'s release finished without reaching env.seam("release:before-delete"): the target has no such seam, so the pause could not land between its check and its delete (use --hold wire, which needs no seam)';

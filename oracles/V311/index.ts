@@ -1,0 +1,91 @@
+/**
+ * V311 — no TTL, or a TTL set non-atomically: a crashed holder blocks everyone.
+ *
+ * Scenario: A takes the lock and is killed (SIGKILL) — variant "after-acquire" right after its
+ * acquire returned, variant "between-commands" at the seam "acquire:after-set" (after the command
+ * that created the key, before any other: between SETNX and EXPIRE). B then retries.
+ * Property: B takes the lock within TTL + grace of A's acquire, and the key never has PTTL -1.
+ * Preconditions: A reached the kill point (between-commands: the seam; --explore: the point); the
+ * key existed when A was killed, with no longer a TTL than --ttl (or none); the kill really happened
+ * (SIGKILL).
+ * Window: from A's take of the key to TTL + grace later; B still denied counts only if B's last try
+ * began after the key had lapsed by the store's own PTTL (read right after the kill), or the key had
+ * no expiry at all (else INCONCLUSIVE: B's tries all came while the lease was running its course),
+ * and only if the key, read when B gave up, still held A's token or had no expiry (a key gone or
+ * holding another token shows A's key lapsed: B's denial is B's own, e.g. its client's clock refusing
+ * a lock its SET took, so INCONCLUSIVE).
+ * Files: play.ts runs the scenario and records V311Observations (observations.ts); judge.ts judges
+ * them, a pure function; params.ts declares the parameters.
+ */
+import { defineOracle } from '../../src/oracle/definition.ts';
+import { traceAcquireRelease } from '../../src/oracle/traces.ts';
+import { judgeV311, V311_PRECONDITIONS } from './judge.ts';
+import { v311Params } from './params.ts';
+import { playV311 } from './play.ts';
+
+export default defineOracle({
+  id: 'V311',
+  title: 'No TTL, or TTL set non-atomically',
+  class: 'LK-2 no TTL, or a TTL set non-atomically',
+  scenario:
+    'A takes the lock and is killed (SIGKILL) — after its acquire, or between the command that created the key and the one that set its TTL; B retries.',
+  property: 'B takes the lock within TTL + grace, and the key never has PTTL -1 (no expiry).',
+  stores: ['redis', 'valkey'],
+  holders: ['A', 'B'],
+  params: v311Params,
+  preconditions: V311_PRECONDITIONS,
+  needs: () => ['acquire'],
+  explore: {
+    part: 'acquire',
+    faults: ['kill-after-reply'],
+    params: { variant: 'between-commands' },
+    doc: "every command of A's acquire on the lock key: A is SIGKILLed the moment the command's reply reaches A's wire proxy, before A can send the next (no seam needed); B then retries",
+    references: {
+      safe: [
+        'targets/redis/ioredis/acquire-nx-px.ts',
+        'targets/redis/ioredis/lock-correct.ts',
+        'targets/redis/node-redis/lock-correct.ts',
+        'targets/redis/ioredis/lock-prefixed-key.ts',
+      ],
+    },
+    trace: traceAcquireRelease(false),
+  },
+  references: [
+    { target: 'targets/redis/ioredis/acquire-no-ttl.ts', expect: 'FAIL' },
+    { target: 'targets/redis/node-redis/acquire-no-ttl.ts', expect: 'FAIL' },
+    {
+      target: 'targets/redis/ioredis/acquire-setnx-then-expire.ts',
+      expect: 'FAIL',
+      params: { variant: 'between-commands' },
+    },
+    {
+      target: 'targets/redis/node-redis/acquire-setnx-then-expire.ts',
+      expect: 'FAIL',
+      params: { variant: 'between-commands' },
+    },
+    { target: 'targets/redis/ioredis/lock-correct.ts', expect: 'PASS' },
+    { target: 'targets/redis/ioredis/lock-correct.ts', expect: 'PASS', params: { variant: 'between-commands' } },
+    { target: 'targets/redis/node-redis/lock-correct.ts', expect: 'PASS' },
+    { target: 'targets/redis/node-redis/lock-correct.ts', expect: 'PASS', params: { variant: 'between-commands' } },
+    {
+      target: 'targets/redis/ioredis/acquire-nx-then-pexpire.ts',
+      expect: 'PASS',
+      knownBad:
+        'A is killed after both commands, so the key has its TTL; the kill must land after the SET NX reply, and between-commands needs a seam this helper lacks (INCONCLUSIVE)',
+    },
+    { target: 'targets/redis/ioredis/acquire-nx-px.ts', expect: 'PASS' },
+    { target: 'targets/redis/ioredis/lock-prefixed-key.ts', expect: 'PASS' },
+    { target: 'targets/redis/ioredis/lock-hash-field.ts', expect: 'PASS', params: { variant: 'between-commands' } },
+  ],
+  // Each good reference with its guard removed must FAIL (lock-oracles selfcheck).
+  mutations: [
+    {
+      of: 'targets/redis/ioredis/acquire-nx-px.ts',
+      guard: 'the TTL on the acquire (SET NX without PX)',
+      edits: [["set(env.key, token, 'PX', env.ttlMs, 'NX')", "set(env.key, token, 'NX')"]],
+    },
+  ],
+
+  play: playV311,
+  judge: judgeV311,
+});

@@ -1,0 +1,166 @@
+/**
+ * V311's judgement, a pure function of what play recorded: after A is killed holding the lock, B
+ * must take it within TTL + grace, and the key must never show PTTL -1 (no expiry). Judged only
+ * when A was stopped where asked, the key existed with no longer a TTL than asked, the kill was a
+ * real SIGKILL, and B's denial, if any, came on A's key after it should have lapsed.
+ */
+import { nothingProven, type Check, type Judgement } from '../../src/core/judgement.ts';
+import type { ParamValues } from '../../src/core/params.ts';
+import type { Recorded } from '../../src/oracle/definition.ts';
+import { pointInWords } from '../../src/oracle/explore-point.ts';
+import type { V311Observations } from './observations.ts';
+import type { v311Params } from './params.ts';
+
+export const STOPPED_BETWEEN = 'A was stopped between creating the key and anything else';
+export const STOPPED_AT_POINT = 'A was stopped at the explored point';
+export const KEY_EXISTED = 'the key existed when A was killed';
+export const TTL_AS_ASKED = 'the key carried no longer a TTL than --ttl';
+export const KILLED = 'A was killed';
+export const LAST_TRY_LAPSED = "B's last try came after the key lapsed by its PTTL";
+export const A_KEY_STILL_HELD = "A's key still held the lock when B gave up";
+
+export const V311_PRECONDITIONS = [
+  {
+    name: STOPPED_BETWEEN,
+    checks:
+      '--variant between-commands: A reached env.seam("acquire:after-set") (after the command that created the key)',
+  },
+  { name: STOPPED_AT_POINT, checks: "--explore: A's acquire reached the explored point, where A was stopped" },
+  { name: KEY_EXISTED, checks: 'the key (or storeKey(env)) was in the store right before A was killed' },
+  {
+    name: TTL_AS_ASKED,
+    checks: "the key's PTTL at the kill was -1 (no expiry: the finding) or at most --ttl (the target uses env.ttlMs)",
+  },
+  { name: KILLED, checks: "A's process ended by SIGKILL" },
+  {
+    name: LAST_TRY_LAPSED,
+    checks: 'B, still denied, tried last after the key had lapsed by the PTTL read right after the kill',
+  },
+  {
+    name: A_KEY_STILL_HELD,
+    checks: "B, still denied, gave up while the key still held A's token or had no expiry",
+  },
+];
+
+export function judgeV311(
+  { observations: o, history }: Recorded<V311Observations>,
+  p: ParamValues<typeof v311Params>,
+): Judgement {
+  const { point, stop, atKill, exit, afterKill, b, stuck } = o;
+  const preconditions: Check[] = [];
+  const immortal = history.filter((e) => e.kind === 'store-observed' && e.detail.pttlMs === -1);
+  if (stop && stop.outcome !== 'reached') {
+    const detail =
+      stop.outcome === 'finished'
+        ? stop.missed
+        : `A's acquire neither returned nor reached ${point ? 'the point' : 'the seam'} within ${p.timeout} ms`;
+    preconditions.push({
+      name: point ? STOPPED_AT_POINT : STOPPED_BETWEEN,
+      held: false,
+      detail: point ? `at ${point.boundary.part}#${point.boundary.index} (${point.boundary.text}): ${detail}` : detail,
+    });
+    return judged(undefined);
+  }
+  preconditions.push({
+    name: KEY_EXISTED,
+    held: atKill?.exists === true,
+    detail: !atKill
+      ? 'A was denied on an empty store'
+      : atKill.exists
+        ? `${atKill.where} gave ${JSON.stringify(atKill.value)}, PTTL ${atKill.pttlMs} ms`
+        : atKill.notFound,
+  });
+  if (!atKill?.exists) return judged(undefined);
+  // A key with no expiry at all is this oracle's finding; one with a longer expiry than asked
+  // means the target ignores env.ttlMs, and B's wait would prove nothing.
+  const ttlAsAsked = atKill.pttlMs === -1 || atKill.pttlMs <= p.ttl;
+  preconditions.push({
+    name: TTL_AS_ASKED,
+    held: ttlAsAsked,
+    detail: ttlAsAsked
+      ? `PTTL at the kill: ${atKill.pttlMs} ms (--ttl ${p.ttl})`
+      : `PTTL at the kill was ${atKill.pttlMs} ms, longer than --ttl ${p.ttl}: the target does not use env.ttlMs, so B could not be expected in TTL + grace`,
+  });
+  if (exit)
+    preconditions.push({
+      name: KILLED,
+      held: exit.signal === 'SIGKILL',
+      detail: `A's process ended with ${exit.signal ?? `exit code ${exit.code}`} at ${exit.t} ms`,
+    });
+  if (!afterKill || !b) return judged(undefined);
+  // B denied counts only if its last try began after the key had surely lapsed by the store's own
+  // PTTL (read right after the kill; A, dead, cannot renew it): a loaded machine can end B's budget
+  // before B ever tries past the expiry. A key with no expiry (PTTL -1) needs no such window.
+  const lapsedBy = !afterKill.exists
+    ? afterKill.receivedAt
+    : afterKill.pttlMs < 0
+      ? undefined
+      : afterKill.receivedAt + afterKill.pttlMs;
+  const lastTry = b.lastAttemptAt;
+  if (!b.granted && lapsedBy !== undefined) {
+    preconditions.push({
+      name: LAST_TRY_LAPSED,
+      held: lastTry >= lapsedBy,
+      detail:
+        lastTry >= lapsedBy
+          ? `B's last try began at ${lastTry.toFixed(1)} ms, after the key's expiry (by ${lapsedBy.toFixed(1)} ms by the PTTL read right after the kill)`
+          : `B's last try began at ${lastTry.toFixed(1)} ms, before the key lapsed (by ${lapsedBy.toFixed(1)} ms by the PTTL read right after the kill), and B's ${p.ttl + p.grace} ms budget ran out before another: B was never tried on a lapsed key`,
+    });
+  }
+  // B denied counts only while the store still shows A's key (or a key with no expiry) when B
+  // gives up. A key gone, or holding a token not A's, shows A's key lapsed (and, with a token, was
+  // taken again: only B tries): B's denial is then B's own (redlock refusing by its own clock
+  // after a slow reply, say), not A's lock outliving its TTL, and is not counted.
+  // (Asked only of a denial the window above counts.)
+  const counted = lapsedBy === undefined || lastTry >= lapsedBy;
+  if (stuck && counted && !(stuck.exists && (stuck.pttlMs < 0 || stuck.value === atKill.value))) {
+    preconditions.push({
+      name: A_KEY_STILL_HELD,
+      held: false,
+      detail:
+        (stuck.exists
+          ? `when B gave up, ${stuck.where} gave ${JSON.stringify(stuck.value)} (PTTL ${stuck.pttlMs} ms), not A's ${JSON.stringify(atKill.value)}: A's key had lapsed and been taken again`
+          : `when B gave up, ${stuck.where} found nothing: A's key had lapsed and the lock was free by the store`) +
+        `, so B's denial is the target's own (its client's clock, say; or a lock kept elsewhere than storeKey(env) says), not A's lock outliving its TTL`,
+    });
+  }
+  return judged({ waitedMs: b.endedAt - o.heldSince!, granted: b.granted, attempts: b.attempts });
+
+  function judged(outcome: { waitedMs: number; granted: boolean; attempts: number } | undefined): Judgement {
+    const held = outcome !== undefined && outcome.granted && immortal.length === 0;
+    return {
+      preconditions,
+      counts: {
+        bAcquired: outcome?.granted ? 1 : 0,
+        bWaitedMs: outcome ? Math.round(outcome.waitedMs) : 0,
+        bAttempts: outcome?.attempts ?? 0,
+        observationsWithNoExpiry: immortal.length,
+      },
+      property: {
+        name: 'B takes the lock within TTL + grace; the key always has an expiry',
+        held,
+        detail: !outcome
+          ? 'not judged'
+          : `${outcome.granted ? `B took the lock ${outcome.waitedMs.toFixed(0)} ms after A took it` : `B was still denied ${outcome.waitedMs.toFixed(0)} ms after A took it (${outcome.attempts} attempts)`}; ` +
+            `${immortal.length ? `the key had no expiry (PTTL -1) in ${immortal.length} observation(s)` : 'the key always had an expiry'}`,
+        offending: held ? [] : immortal,
+      },
+      explanation: explain(held, outcome),
+    };
+  }
+
+  function explain(held: boolean, outcome: { waitedMs: number; granted: boolean } | undefined): string {
+    const unproven = nothingProven(preconditions);
+    if (unproven || !outcome) return unproven ?? 'Nothing was proven.';
+    const when =
+      p.variant === 'after-acquire'
+        ? 'right after its acquire returned'
+        : 'after it created the key and before its next command';
+    const killed = point ? `${pointInWords(point)}.` : `A was killed (SIGKILL) ${when}.`;
+    return held
+      ? `${killed} The key carried an expiry, so it lapsed and B took the lock ${outcome.waitedMs.toFixed(0)} ms after A had taken it (TTL ${p.ttl} ms).`
+      : immortal.length
+        ? `${killed} The key it left had no expiry (PTTL -1), so no later holder can ever take the lock: B was ${outcome.granted ? `only granted it ${outcome.waitedMs.toFixed(0)} ms later` : `still denied ${outcome.waitedMs.toFixed(0)} ms later, past TTL ${p.ttl} + grace ${p.grace} ms`}. Set the TTL in the same command (SET key token PX ttl NX).`
+        : `${killed} The key kept an expiry, but B was still denied ${outcome.waitedMs.toFixed(0)} ms later, past TTL ${p.ttl} + grace ${p.grace} ms: the lock outlived its TTL.`;
+  }
+}

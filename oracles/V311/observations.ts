@@ -1,0 +1,33 @@
+/**
+ * What V311's play records for its judge: where A was stopped before its kill, the key as the kill
+ * found it, the kill itself, the key right after it, B's retries and the key when B gave up, each
+ * with the harness time (ms) it was read or happened.
+ */
+import type { LockState } from '../../src/families/family.ts';
+import type { ExplorePoint } from '../../src/oracle/explore-point.ts';
+
+export interface V311Observations {
+  /** The explored point (--explore) A was stopped at inside its acquire, or null on a plain run. */
+  point: ExplorePoint | null;
+  /**
+   * --variant between-commands (and an explored point): whether A reached the kill point
+   * ('reached'), its acquire returned first ('finished', `missed` says why), or neither came within
+   * --timeout ('timed-out'). Null for --variant after-acquire.
+   */
+  stop: { outcome: 'reached' | 'finished' | 'timed-out'; missed: string } | null;
+  /** When A held the key: its acquire returned, or it reached the kill point (null when it never did). */
+  heldSince: number | null;
+  /**
+   * The key read right before the kill (null when A was denied), with how the harness words that
+   * read had it found nothing.
+   */
+  atKill: (LockState & { notFound: string }) | null;
+  /** How A's process ended when killed. */
+  exit: { signal: string | null; code: number | null; t: number } | null;
+  /** The key read right after the kill, and when the store answered. */
+  afterKill: (LockState & { receivedAt: number }) | null;
+  /** B's retries: whether it took the lock, when its last try began, when it got the lock or gave up. */
+  b: { granted: boolean; attempts: number; lastAttemptAt: number; endedAt: number } | null;
+  /** The key read when B gave up (null when B took the lock). */
+  stuck: LockState | null;
+}

@@ -1,0 +1,156 @@
+/**
+ * V310's judge on recorded runs, with no store and no process: the same recorded histories with
+ * one fact changed move the verdict the way the property and the preconditions say they must.
+ */
+import { describe, expect, it } from 'vitest';
+import { FIXTURES, load, rejudge, type JudgeFixture } from './recorded.ts';
+import { A_RELEASED, B_CHECKED_LIVE, B_LIVE, B_TOOK, HELD_IN_RELEASE, LOCATED } from '../../oracles/V310/judge.ts';
+import type { V310Observations } from '../../oracles/V310/observations.ts';
+
+const bad = load(`${FIXTURES}/V310/bad-bare-del-pause.json`);
+const good = load(`${FIXTURES}/V310/good-lock-correct-pause.json`);
+const goodNarrow = load(`${FIXTURES}/V310/good-lock-correct-narrow.json`);
+const marksDone = load(`${FIXTURES}/V310/bad-marks-done-pause.json`);
+const observed = (f: JudgeFixture) => f.observations as V310Observations;
+const unmet = (judgement: { preconditions: Array<{ name: string; held: boolean }> }) =>
+  judgement.preconditions.filter((c) => !c.held).map((c) => c.name);
+
+/** B's lease by the store's clock, as the read right after B acquired gave it (harness ms). */
+const bLeaseEnd = (o: V310Observations) => o.seenB!.lock.sentAt + o.seenB!.lock.pttlMs;
+
+describe('V310 judge', () => {
+  it("FAILs the recorded bare-DEL run, naming A's release, the empty key and C's grant", async () => {
+    const { verdict, judgement } = await rejudge(bad);
+    expect(verdict).toBe('FAIL');
+    expect(judgement.counts).toMatchObject({ keyGoneAfterRelease: 1, cAcquired: 1 });
+    const kinds = judgement.property.offending.map((e) => ('kind' in e ? `${e.kind} ${e.holder ?? ''}` : ''));
+    expect(kinds).toEqual(expect.arrayContaining(['release A', 'acquire-ok C', 'store-observed ']));
+  });
+
+  it("PASSes the same run had the key still held B's token, B's extend succeeded and C been denied", async () => {
+    const { verdict } = await rejudge(bad, (f) => {
+      const o = observed(f);
+      o.after = { ...o.after!, exists: true, value: o.b!.lease!.token!, pttlMs: 150 };
+      o.bSide = { ...o.bSide!, ok: true };
+      o.c = { ...o.c!, lease: null };
+    });
+    expect(verdict).toBe('PASS');
+  });
+
+  it("FAILs on C's grant alone, answered inside B's lease: the key still B's and B's extend fine", async () => {
+    const { verdict } = await rejudge(bad, (f) => {
+      const o = observed(f);
+      o.after = { ...o.after!, exists: true, value: o.b!.lease!.token!, pttlMs: 150 };
+      o.bSide = { ...o.bSide!, ok: true };
+      o.c!.answeredAt = o.after.receivedAt + 1;
+    });
+    expect(verdict).toBe('FAIL');
+  });
+
+  it("is INCONCLUSIVE on C's grant alone when C was answered after B's lease ran out", async () => {
+    const { verdict, judgement } = await rejudge(bad, (f) => {
+      const o = observed(f);
+      o.after = { ...o.after!, exists: true, value: o.b!.lease!.token!, pttlMs: 150 };
+      o.bSide = { ...o.bSide!, ok: true };
+      o.c!.answeredAt = bLeaseEnd(o) + 1;
+    });
+    expect(verdict).toBe('INCONCLUSIVE');
+    expect(unmet(judgement)).toEqual([B_LIVE]);
+  });
+
+  it("is INCONCLUSIVE, not FAIL, when the key gone and C's grant were both seen after B's lease ran out", async () => {
+    const { verdict, judgement } = await rejudge(bad, (f) => {
+      const o = observed(f);
+      const late = bLeaseEnd(o) + 1;
+      o.after = { ...o.after!, sentAt: late, receivedAt: late + 1 };
+      o.c = { ...o.c!, answeredAt: late + 2 };
+      o.bSide = { ...o.bSide!, endedAt: o.b!.startedAt + Number(f.params.ttl) + 1, ok: true };
+    });
+    expect(verdict).toBe('INCONCLUSIVE');
+    expect(unmet(judgement)).toEqual([B_LIVE]);
+  });
+
+  it("is INCONCLUSIVE when B's lease was already gone by the read right after B acquired", async () => {
+    const { verdict, judgement } = await rejudge(bad, (f) => {
+      const o = observed(f);
+      o.seenB!.lock = { ...o.seenB!.lock, exists: false, value: null, pttlMs: -2 };
+    });
+    expect(verdict).toBe('INCONCLUSIVE');
+    expect(unmet(judgement)).toEqual([B_LIVE]);
+  });
+
+  it('is INCONCLUSIVE when A had resumed before B took the lock (the fault did not land)', async () => {
+    const { verdict, judgement } = await rejudge(bad, (f) => {
+      observed(f).b!.aStillStopped = false;
+    });
+    expect(verdict).toBe('INCONCLUSIVE');
+    expect(unmet(judgement)).toEqual([B_TOOK]);
+  });
+
+  it("is INCONCLUSIVE when A's release threw: it may never have reached the store", async () => {
+    const { verdict, judgement } = await rejudge(bad, (f) => {
+      observed(f).aRelease!.error = 'Error: not the owner';
+    });
+    expect(verdict).toBe('INCONCLUSIVE');
+    expect(unmet(judgement)).toEqual([A_RELEASED]);
+  });
+
+  it("is INCONCLUSIVE when the read while A held the lock found another value than A's token", async () => {
+    const { verdict, judgement } = await rejudge(good, (f) => {
+      observed(f).atA!.lock.value = 'not-A';
+    });
+    expect(verdict).toBe('INCONCLUSIVE');
+    expect(unmet(judgement)).toEqual([LOCATED]);
+  });
+
+  it('FAILs the recorded compare-and-delete run had C been granted the lock', async () => {
+    const { verdict } = await rejudge(good, (f) => {
+      observed(f).c!.lease = { leaseId: 3, token: 'C' };
+    });
+    expect(verdict).toBe('FAIL');
+  });
+
+  it("PASSes a refusal of B's the store contradicts (B's token still in the key): the target's own, said so", async () => {
+    const { verdict, judgement } = await rejudge(good, (f) => {
+      observed(f).bSide!.ok = false;
+    });
+    expect(verdict).toBe('PASS');
+    expect(judgement.explanation).toMatch(/the refusal is the target's own .* not counted/);
+  });
+
+  it("FAILs the recorded marks-done run on B's refused extend, C denied: the lock destroyed, not freed", async () => {
+    const { verdict, judgement } = await rejudge(marksDone);
+    expect(verdict).toBe('FAIL');
+    expect(judgement.counts.bRefusedOnItsOwnLease).toBe(1);
+    expect(judgement.explanation).toMatch(/destroyed B's lock without freeing it/);
+  });
+
+  it("PASSes the marks-done run had B's extend succeeded", async () => {
+    const { verdict } = await rejudge(marksDone, (f) => {
+      observed(f).bSide!.ok = true;
+    });
+    expect(verdict).toBe('PASS');
+  });
+
+  it("is INCONCLUSIVE when B's refused extend, the only damage seen, came after B's lease could have lapsed", async () => {
+    const { verdict, judgement } = await rejudge(marksDone, (f) => {
+      const o = observed(f);
+      o.bSide!.endedAt = Math.max(bLeaseEnd(o), o.b!.startedAt + Number(f.params.ttl)) + 1;
+    });
+    expect(verdict).toBe('INCONCLUSIVE');
+    expect(unmet(judgement)).toContain(B_CHECKED_LIVE);
+  });
+
+  it("is INCONCLUSIVE when A's narrow release finished without reaching its delete (the hold never landed)", async () => {
+    const { verdict, judgement } = await rejudge(goodNarrow, (f) => {
+      const o = observed(f);
+      Object.assign(o, { hold: { ...o.hold!, outcome: 'finished' }, b: null, seenB: null, aRelease: null });
+      Object.assign(o, { bSide: null, after: null, c: null });
+    });
+    expect(verdict).toBe('INCONCLUSIVE');
+    expect(unmet(judgement)).toEqual([HELD_IN_RELEASE]);
+    expect(judgement.preconditions.find((c) => c.name === HELD_IN_RELEASE)?.detail).toBe(
+      observed(goodNarrow).hold!.missed,
+    );
+  });
+});
