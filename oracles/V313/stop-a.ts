@@ -49,6 +49,7 @@ export async function stopA(
     return { observed, stopped: { stop: describedAs(at, `held at ${label} (${words})`), since } };
   }
   if (wireA) {
+    // --variant renewal-wire (A is behind its wire proxy for it)
     const hold = wireA.hold(s.lockCommands('renewal'));
     first.release();
     const landed = await landing(s, p, hold.reached, aJob);
