@@ -8,7 +8,7 @@ import { combineVerdicts } from '../src/report/evidence.ts';
 import { exitCodeFor } from '../src/cli/exit-codes.ts';
 import { assertLoopbackUrl } from '../src/stores/loopback.ts';
 import { runPool } from '../src/run/run-pool.ts';
-import V313 from '../oracles/V313.ts';
+import V313 from '../oracles/V313/index.ts';
 import V319 from '../oracles/V319/index.ts';
 import { runBatch } from '../src/run/run-batch.ts';
 import { checkReference } from '../src/run/references.ts';

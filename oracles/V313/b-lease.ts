@@ -11,9 +11,7 @@
  */
 import type { Scenario } from '../../src/oracle/scenario.ts';
 import { describeSessionLocks } from '../../src/judging/session-locks.ts';
-
-/** B's lock lived until `until` (harness ms) by `how`; or nothing shows it lived, `why`. */
-export type BLease = { until: number; how: string } | { until?: undefined; why: string };
+import type { BLease } from './observations.ts';
 
 const AT_FIRST_WRITE = 'B in its critical section (held at its first write)';
 
@@ -24,7 +22,9 @@ const AT_FIRST_WRITE = 'B in its critical section (held at its first write)';
 export async function readBLease(s: Scenario): Promise<() => Promise<BLease>> {
   if (s.lockUnreadable === undefined) {
     const seen = await s.observeLock(AT_FIRST_WRITE);
-    return async () => ({ until: seen.liveUntil, how: `by ${seen.where} in the store` });
+    // A key with no expiry lives until deleted: no end to record (null, where liveUntil is Infinity).
+    const until = seen.exists && seen.pttlMs < 0 ? null : seen.liveUntil;
+    return async () => ({ until, how: `by ${seen.where} in the store` });
   }
   if (!s.view().sessionLocks) {
     const why = s.lockUnreadable;

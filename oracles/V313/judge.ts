@@ -1,0 +1,114 @@
+/**
+ * V313's judgement, a pure function of what play recorded: A makes no accepted write after B's
+ * first (in the resource's arrival order), or the resource rejected every such write (a fence).
+ * Judged only when every step of the scenario landed (./preconditions.ts) and, with the holding
+ * contender, inside B's lease by the store's own clock.
+ */
+import { nothingProven, type Check, type Judgement } from '../../src/core/judgement.ts';
+import type { ParamValues } from '../../src/core/params.ts';
+import type { EffectRecord } from '../../src/core/resource.ts';
+import { takeoverCounts, takeoverDetail, takeoverWindow, writesAfterTakeover } from '../../src/judging/takeover.ts';
+import type { Recorded } from '../../src/oracle/definition.ts';
+import type { AStop, BLease, V313Observations } from './observations.ts';
+import type { v313Params } from './params.ts';
+import { B_LEASE_LIVE, scenarioChecks, soloWrites } from './preconditions.ts';
+
+export {
+  A_LEASE_LAPSED,
+  A_ON_OLD_LEASE,
+  A_RAN_ON,
+  A_REACHED,
+  A_STOPPED_AT_POINT,
+  B_CAME_AND_WENT,
+  B_LEASE_LIVE,
+  B_TOOK_AFTER_LIFT,
+  B_TOOK_WHILE_STOPPED,
+  RENEWAL_HELD,
+  V313_PRECONDITIONS,
+  WRITES_LEFT,
+} from './preconditions.ts';
+
+type Params = ParamValues<typeof v313Params>;
+
+export function judgeV313({ observations: o, effects: all }: Recorded<V313Observations>, p: Params): Judgement {
+  const preconditions = scenarioChecks(o, all, p);
+  const aloneWrites = soloWrites(o, all);
+  // The calibration run (B alone, before A started) is in the evidence but not judged.
+  const effects = all.filter((e) => e.seq > o.solo.lastSeq);
+  const takeover = writesAfterTakeover(effects, 'A', 'B');
+  const { staleAfter: aAfter, staleAcceptedAfter: aAcceptedAfter, overlapMs } = takeover;
+  const held = aAcceptedAfter.length === 0;
+  // Judged only inside the window the property is about: B's lease still live by the store's
+  // clock. A's writes that all arrived after it lapsed could be A's on a lock it re-took.
+  if (!held && o.bLease) preconditions.push(bLeaseLive(o.bLease, aAcceptedAfter));
+  return {
+    preconditions,
+    counts: {
+      ...takeoverCounts(takeover, effects),
+      writesWhenRunAlone: aloneWrites,
+      ...(o.cTookLock !== undefined
+        ? { cTookLock: o.cTookLock ? 1 : 0, cWrites: effects.filter((e) => e.holder === 'C').length }
+        : {}),
+    },
+    property: {
+      name: 'no accepted write by A after B acquired',
+      held,
+      detail: takeoverDetail(takeover, 'holders'),
+      offending: aAcceptedAfter,
+      ...takeoverWindow(takeover, 'holders'),
+    },
+    explanation: explain(),
+  };
+
+  function explain(): string {
+    const unproven = nothingProven(preconditions);
+    if (unproven) return unproven;
+    const accepted = aAcceptedAfter.length;
+    const rejected = aAfter.length - accepted;
+    const stopped = stopInWords(o.stop);
+    const contention = contentionInWords(p.contender);
+    if (!held) {
+      return (
+        `A took a ${p.ttl} ms lease and wrote, then was ${stopped} ${contention}. ` +
+        (p.contender === 'come-and-go'
+          ? `When A resumed, with B gone, it went on writing: ${accepted} write(s) reached the resource after B's, so B's whole critical section ran inside A's` +
+            (o.cTookLock === false
+              ? ', and a third holder C arriving after was denied: A had silently re-taken a lock it had lost. '
+              : '. ')
+          : `When A resumed it went on writing: ${accepted} write(s) reached the resource after B's, so two holders acted at once (overlap ${overlapMs.toFixed(1)} ms by the resource's clock). `) +
+        `The helper neither renewed-and-checked its lease before writing (a renewal must fail when the key is missing or not its own) nor carried a fencing token the resource could check.`
+      );
+    }
+    return rejected
+      ? `A, holding a ${p.ttl} ms lease, was ${stopped} ${contention}. When A resumed it tried ${rejected} more write(s) after B's first, but each carried a stale fencing token and the resource rejected it: the fence held.`
+      : `A, holding a ${p.ttl} ms lease, was ${stopped} ${contention}. A made no write after B's first, although the job makes ${aloneWrites} writes when it runs alone: it stopped before writing on a lease it had lost.`;
+  }
+}
+
+/** --contender hold: A's accepted writes after B's first count only while B's lease lived by the store's clock. */
+function bLeaseLive(bLease: BLease, aAcceptedAfter: readonly EffectRecord[]): Check {
+  if ('why' in bLease) return { name: B_LEASE_LIVE, held: false, detail: bLease.why };
+  // A key with no expiry lives until deleted: every write counts.
+  const until = bLease.until ?? Number.POSITIVE_INFINITY;
+  const inside = aAcceptedAfter.filter((e) => e.t <= until);
+  return {
+    name: B_LEASE_LIVE,
+    held: inside.length > 0,
+    detail: inside.length
+      ? `${inside.length} of A's write(s) after B's first reached the resource by ${inside.at(-1)!.t.toFixed(1)} ms, while B's lease lived (until ${until.toFixed(1)} ms ${bLease.how})`
+      : `B's lease is known live only until ${until.toFixed(1)} ms ${bLease.how}, before A's first write after B's (${aAcceptedAfter[0]!.t.toFixed(1)} ms): the window closed before A wrote, so A may have re-taken a free lock`,
+  };
+}
+
+function stopInWords(stop: AStop | undefined): string {
+  if (stop?.kind === 'point') return `held at ${stop.label} (${stop.words})`;
+  return stop?.kind === 'renewal-wire' ? "held at the wire (its renewal kept at A's proxy)" : 'stopped (SIGSTOP)';
+}
+
+function contentionInWords(contender: Params['contender']): string {
+  if (contender === 'come-and-go')
+    return 'until its lease lapsed and B took the lock, wrote and released it (B came and went)';
+  if (contender === 'after-lift')
+    return 'until its lease lapsed in the store; A resumed and only then B took the lock and wrote';
+  return 'until its lease lapsed and B took the lock and wrote';
+}

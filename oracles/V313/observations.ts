@@ -1,0 +1,73 @@
+/**
+ * What V313's play records for its judge: each step of the scenario as it went. A step the run
+ * never got to is absent (the solo run left nothing to judge, A never reached its first write, the
+ * stop did not land, or the step belongs to another --contender schedule).
+ */
+import type { CallOutcome } from '../../src/holder/holder.ts';
+import type { LockState } from '../../src/families/family.ts';
+
+/** The lock's location as the harness read it: there or not, and the time it had left (PTTL, ms). */
+export type KeyReading = Pick<LockState, 'exists' | 'pttlMs'>;
+
+/**
+ * --contender hold: B's lock surely lived until `until` (harness ms; null: the key has no expiry,
+ * so it lives until deleted) by `how`; or nothing shows it lived, `why` (./b-lease.ts).
+ */
+export type BLease = { until: number | null; how: string } | { why: string };
+
+/** Which came first after A's stop was armed: A stopped there, A's job ended, or neither within --timeout. */
+export type StopLanding = 'held' | 'ended' | 'timeout';
+
+/** How A was stopped after its first write, and from when (harness ms). */
+export type AStop =
+  /** --variant pause: SIGSTOP, which always lands (A is at its first write). */
+  | { kind: 'pause'; since: number }
+  /** --variant renewal-wire: A's next renewal held at its wire proxy. */
+  | {
+      kind: 'renewal-wire';
+      landed: StopLanding;
+      /** The renewal held and when it reached the proxy; null when none was. */
+      held: { command: string; atMs: number } | null;
+      /** What the hold looked for, in words. */
+      holdWhat: string;
+      lockKey: string;
+      /** Whether the harness can read where the lock lives on this store. */
+      lockReadable: boolean;
+    }
+  /** --explore: A stopped at the point's boundary. */
+  | {
+      kind: 'point';
+      landed: StopLanding;
+      /** The boundary ("job#3 EVALSHA") and the point in words. */
+      label: string;
+      words: string;
+      /** Why the point was missed, when A's job ended first. */
+      missed: string;
+      since: number;
+    };
+
+export interface V313Observations {
+  /** B running the job alone before A starts (counts the writes, not judged): how it ended (null: not within --timeout) and the resource's last sequence number then. */
+  solo: { job: CallOutcome | null; lastSeq: number };
+  /** A's tries to reach its first write: when it made it (null: never), and the last try's outcome when it never did. */
+  aFirstWrite?: { at: number | null; attempts: number; lastTry: CallOutcome | null };
+  stop?: AStop;
+  /** hold / come-and-go: B's tries to take the lock and write, and whether A was still stopped when B did. */
+  bWhileStopped?: { wrote: boolean; attempts: number; aStopped: boolean };
+  /** hold: until when B's lease surely lived, read while B sat at its first write. */
+  bLease?: BLease;
+  /** come-and-go: the key while B wrote, how B's job ended (null: not within --timeout), whether the key was then gone, and A still stopped. */
+  bCameAndWent?: { during: KeyReading; job: CallOutcome | null; gone: boolean; after: KeyReading; aStopped: boolean };
+  /** The lock's value as A was stopped (A's token), where the key was read and there. */
+  aTokenAtStop?: string | null;
+  /** come-and-go: the lock as A, resumed, sat at its next write (absent: A made none). */
+  aNextWrite?: Pick<LockState, 'where' | 'exists' | 'value'>;
+  /** come-and-go: whether the third holder C took the lock after A resumed. */
+  cTookLock?: boolean;
+  /** after-lift: whether the key went while A was stopped, the last reading, when it was read, and A still stopped. */
+  aLeaseLapsed?: { lapsed: boolean; seen: KeyReading; readAt: number; aStopped: boolean };
+  /** after-lift: B's tries after A resumed, and whether A was then held at its next write. */
+  bAfterLift?: { wrote: boolean; attempts: number; aAtNextWrite: boolean };
+  /** A's job after A resumed: how it ended (null: not within --timeout). */
+  aResumed?: { job: CallOutcome | null };
+}

@@ -1,0 +1,35 @@
+/** V313's parameters. */
+export const v313Params = {
+  ttl: { kind: 'ms', default: 300, min: 20, doc: 'lease TTL the target is asked to use' },
+  variant: {
+    kind: 'choice',
+    default: 'pause',
+    choices: ['pause', 'renewal-wire'],
+    doc: "pause: SIGSTOP A after its first write; renewal-wire: hold A's next renewal at its wire proxy (no process stop, no seam)",
+  },
+  contender: {
+    kind: 'choice',
+    default: 'hold',
+    choices: ['hold', 'come-and-go', 'after-lift'],
+    doc: "what B does around A's stop; hold: B takes the lock, writes and holds it while A resumes; come-and-go: B takes the lock, writes and releases before A resumes, then a third holder C arrives (Redis); after-lift: B takes the lock only after A's fault lifts (Redis)",
+  },
+  steps: {
+    kind: 'count',
+    default: 3,
+    min: 2,
+    max: 1000,
+    doc: "writes the reference jobs make (targets read env.params.steps); renewal-wire: steps × stepMs must outlast the helper's own renewal period, or the job ends before it renews (INCONCLUSIVE)",
+  },
+  stepMs: {
+    kind: 'ms',
+    default: 20,
+    min: 1,
+    doc: 'work between two writes in the reference jobs (env.params.stepMs); see steps',
+  },
+  timeout: {
+    kind: 'ms',
+    default: 5000,
+    min: 100,
+    doc: 'longest wait for any step (A reaching a write, B taking the lock, A finishing)',
+  },
+} as const;

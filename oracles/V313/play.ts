@@ -1,0 +1,64 @@
+/**
+ * V313's scenario: B runs the job alone once (to count its writes); A runs the job and is stopped
+ * after its first write (./stop-a.ts); the contenders act around the stop (./contenders.ts); A
+ * runs on. Records what happened (./observations.ts); judges nothing.
+ */
+import type { ParamValues } from '../../src/core/params.ts';
+import { throwIfTargetThrew } from '../../src/holder/holder.ts';
+import type { Scenario } from '../../src/oracle/scenario.ts';
+import { runJobUntilFirstEffect } from '../../scenarios/run-job-until-effect.ts';
+import { contendAfterLift, contendWhileStopped } from './contenders.ts';
+import type { V313Observations } from './observations.ts';
+import type { v313Params } from './params.ts';
+import { markLeaseEnd, stopA } from './stop-a.ts';
+
+export async function playV313(s: Scenario, p: ParamValues<typeof v313Params>): Promise<V313Observations> {
+  // An explored point (--explore) stops A after its first write like --variant renewal-wire, at its own boundary.
+  const wireA = p.variant === 'renewal-wire' || s.point ? await s.wire('A') : undefined;
+  // A (and come-and-go's C) load while B counts the job's writes alone: both are awaited before
+  // A runs, so each is ready the moment it is needed.
+  // On Postgres B connects under its own application_name: pg_locks then shows which session is B's.
+  const b = await s.holder('B');
+  const others = Promise.all([
+    s.holder('A', wireA ? { url: wireA.url } : {}),
+    p.contender === 'come-and-go' ? s.holder('C') : undefined,
+  ]);
+  others.catch(() => undefined); // awaited below; a run that ends before then is checked by the engine
+
+  // A is stopped after its first write, so a job with a single write would have nothing left to
+  // judge. Learn the job's shape first: B runs it alone, unobstructed, once.
+  s.progress('B runs the job alone once, to count the writes it makes unobstructed');
+  s.phase('solo', 'B alone, counting writes (not judged)');
+  const alone = await s.within(b.call('job'), p.timeout);
+  throwIfTargetThrew('B', 'job', alone, 'running alone on a free lock, with no fault (the run that counts the writes)');
+  const o: V313Observations = { solo: { job: alone ?? null, lastSeq: s.resource.effects().length } };
+  if (alone === undefined || s.resource.effects().filter((e) => e.holder === 'B').length < 2) return o;
+
+  const [a, c] = await others;
+  s.progress('A runs the job');
+  s.phase('scenario', 'A runs the job, is stopped; B contends');
+  const retryEvery = Math.max(5, Math.round(p.ttl / 10));
+  const aIn = await runJobUntilFirstEffect(a, p.timeout, retryEvery);
+  // A lease B's solo run left behind lapses within --ttl: a throw on a try begun later is no denial.
+  const lastTry = aIn.job ? undefined : aIn.lastOutcome;
+  if (lastTry && lastTry.startedAt - alone.endedAt > p.ttl) {
+    throwIfTargetThrew(
+      'A',
+      'job',
+      lastTry,
+      `on its try #${aIn.attempts} to reach its first write, begun ${(lastTry.startedAt - alone.endedAt).toFixed(0)} ms after B's solo run ended (longer than the ${p.ttl} ms lease: nobody could hold the lock)`,
+    );
+  }
+  o.aFirstWrite = { at: aIn.job ? aIn.latch.hit!.t : null, attempts: aIn.attempts, lastTry: lastTry ?? null };
+  if (!aIn.job) return o;
+  const aJob = aIn.job;
+
+  const { observed, stopped } = await stopA(s, p, a, aIn.latch, aJob, wireA);
+  o.stop = observed;
+  if (!stopped) return o;
+  await markLeaseEnd(s, p, stopped, o);
+  const contest = { s, p, a, b, c, aJob, stopped, retryEvery, o };
+  if (p.contender === 'after-lift') await contendAfterLift(contest);
+  else await contendWhileStopped(contest);
+  return o;
+}

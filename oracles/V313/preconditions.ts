@@ -1,0 +1,224 @@
+/**
+ * V313's preconditions: their fixed names, what each checks (the definition declares them), and
+ * each one's check from what play recorded, in the order the scenario met them. Pure: no store,
+ * no process, no clock.
+ */
+import { firstLine, type Check } from '../../src/core/judgement.ts';
+import type { ParamValues } from '../../src/core/params.ts';
+import type { EffectRecord } from '../../src/core/resource.ts';
+import type { v313Params } from './params.ts';
+import type { AStop, V313Observations } from './observations.ts';
+
+export const WRITES_LEFT = 'the job has writes left after its first';
+export const A_REACHED = 'A reached its critical section';
+export const A_STOPPED_AT_POINT = 'A was stopped at the explored point';
+export const RENEWAL_HELD = "A's renewal was held at the wire";
+export const B_TOOK_WHILE_STOPPED = 'A was stopped past its lease and B took the lock';
+export const B_CAME_AND_WENT = 'B came and went while A was stopped';
+export const A_ON_OLD_LEASE = "A wrote after B's on its old lease";
+export const A_LEASE_LAPSED = "A's lease lapsed in the store while A was stopped";
+export const B_TOOK_AFTER_LIFT = "B took the lock and wrote after A's fault lifted";
+export const A_RAN_ON = 'A ran on after resuming';
+export const B_LEASE_LIVE = "B's lease was live at A's writes after B's first";
+
+export const V313_PRECONDITIONS = [
+  {
+    name: WRITES_LEFT,
+    checks: 'run alone by B before A starts, the job finished within --timeout after at least 2 writes',
+  },
+  { name: A_REACHED, checks: 'A took the lock and made its first write within --timeout' },
+  {
+    name: A_STOPPED_AT_POINT,
+    checks: "--explore: A reached the explored point's boundary after its first write and was stopped there",
+  },
+  {
+    name: RENEWAL_HELD,
+    checks: '--variant renewal-wire: A sent a renewal after its first write and its wire proxy held it',
+  },
+  {
+    name: B_TOOK_WHILE_STOPPED,
+    checks: "--contender hold / come-and-go: B took the lock and wrote while A was still stopped (A's lease lapsed)",
+  },
+  {
+    name: B_CAME_AND_WENT,
+    checks:
+      "--contender come-and-go: the key was live while B wrote, B's job ended and the key was gone from the store, all while A was stopped",
+  },
+  {
+    name: A_ON_OLD_LEASE,
+    checks:
+      "--contender come-and-go: at A's next write after resuming the key held A's token from before its stop, or nothing (not a new lease A took)",
+  },
+  {
+    name: A_LEASE_LAPSED,
+    checks: "--contender after-lift: A's key was gone from the store while A was still stopped",
+  },
+  {
+    name: B_TOOK_AFTER_LIFT,
+    checks: "--contender after-lift: B took the lock and wrote after A's fault lifted",
+  },
+  { name: A_RAN_ON, checks: 'A, resumed, finished its job within --timeout' },
+  {
+    name: B_LEASE_LIVE,
+    checks:
+      "--contender hold, on a violation: at least one of A's accepted writes after B's first came while B's lease was live by the store's own clock",
+  },
+];
+
+type Params = ParamValues<typeof v313Params>;
+
+/** B's writes in the solo run: every effect up to the solo run's last sequence number. */
+export function soloWrites(o: V313Observations, effects: readonly EffectRecord[]): number {
+  return effects.filter((e) => e.seq <= o.solo.lastSeq && e.holder === 'B').length;
+}
+
+/** The preconditions of the steps the run got to, in the order it met them (B's lease is judged with the property). */
+export function scenarioChecks(o: V313Observations, effects: readonly EffectRecord[], p: Params): Check[] {
+  const checks: Check[] = [writesLeft(o, effects, p)];
+  // B's first write of the scenario proper (the solo run is not judged).
+  const bFirst = effects.find((e) => e.holder === 'B' && e.seq > o.solo.lastSeq);
+  const since = o.stop ? stoppedSince(o.stop) : undefined;
+  if (o.aFirstWrite) checks.push(aReached(o.aFirstWrite, p));
+  if (o.stop?.kind === 'point') checks.push(stoppedAtPoint(o.stop, p));
+  if (o.stop?.kind === 'renewal-wire') checks.push(renewalHeld(o.stop, p));
+  if (o.bWhileStopped) {
+    const { wrote, attempts, aStopped } = o.bWhileStopped;
+    const held = wrote && aStopped && bFirst !== undefined;
+    checks.push({
+      name: B_TOOK_WHILE_STOPPED,
+      held,
+      detail: held
+        ? `B wrote (resource #${bFirst!.seq}) ${(bFirst!.t - since!).toFixed(1)} ms into A's stop, after ${attempts} attempt(s); the lease was ${p.ttl} ms`
+        : `B did not take the lock and write within ${p.timeout} ms of A's stop (${attempts} attempt(s)): A's lease never lapsed, so the fault did not land`,
+    });
+  }
+  if (o.bCameAndWent) checks.push(cameAndWent(o.bCameAndWent, p));
+  if (o.aNextWrite) checks.push(onOldLease(o.aNextWrite, o.aTokenAtStop));
+  if (o.aLeaseLapsed) {
+    const { lapsed, seen, readAt, aStopped } = o.aLeaseLapsed;
+    checks.push({
+      name: A_LEASE_LAPSED,
+      held: lapsed && !seen.exists && aStopped,
+      detail: !seen.exists
+        ? `the key was gone ${(readAt - since!).toFixed(1)} ms into A's stop; the lease was ${p.ttl} ms`
+        : `the key was still there (PTTL ${seen.pttlMs} ms) ${p.timeout} ms into A's stop: A's lease never lapsed, so the fault did not land`,
+    });
+  }
+  if (o.bAfterLift) {
+    const { wrote, attempts, aAtNextWrite } = o.bAfterLift;
+    checks.push({
+      name: B_TOOK_AFTER_LIFT,
+      held: wrote && bFirst !== undefined,
+      detail: bFirst
+        ? `B wrote (resource #${bFirst.seq}) ${(bFirst.t - since!).toFixed(1)} ms after A's stop began, after ${attempts} attempt(s)`
+        : `B did not take the lock and write within ${p.timeout} ms of A resuming (${attempts} attempt(s))` +
+          (aAtNextWrite ? ': A, resumed, held the lock again' : ''),
+    });
+  }
+  if (o.aResumed) {
+    const end = o.aResumed.job;
+    checks.push({
+      name: A_RAN_ON,
+      held: end !== null,
+      detail: end
+        ? `A's job ${end.ok ? 'returned' : `threw (${firstLine(end.error)})`} at ${end.endedAt} ms`
+        : `A's job did not finish within ${p.timeout} ms of resuming`,
+    });
+  }
+  return checks;
+}
+
+/** When A's stop landed (harness ms); undefined for a renewal never held. */
+function stoppedSince(stop: AStop): number | undefined {
+  return stop.kind === 'renewal-wire' ? stop.held?.atMs : stop.since;
+}
+
+function writesLeft(o: V313Observations, effects: readonly EffectRecord[], p: Params): Check {
+  const alone = o.solo.job;
+  const writes = soloWrites(o, effects);
+  return {
+    name: WRITES_LEFT,
+    held: alone !== null && writes >= 2,
+    detail:
+      alone === null
+        ? `run alone, the job did not finish within ${p.timeout} ms`
+        : `run alone, the job ${alone.ok ? 'returned' : `threw (${firstLine(alone.error)})`} after ${writes} write(s)` +
+          (writes >= 2 ? '' : ': A is stopped after its first write, so there would be nothing left to judge'),
+  };
+}
+
+function aReached({ at, attempts, lastTry }: NonNullable<V313Observations['aFirstWrite']>, p: Params): Check {
+  return {
+    name: A_REACHED,
+    held: at !== null,
+    detail:
+      at !== null
+        ? `A made its first write at ${at} ms`
+        : `A made no write within ${p.timeout} ms (${attempts} attempt(s)${lastTry?.threw ? `, the last threw: ${firstLine(lastTry.error)}` : ''}): it never held the lock, so nothing can be judged`,
+  };
+}
+
+function stoppedAtPoint(stop: Extract<V313Observations['stop'], { kind: 'point' }>, p: Params): Check {
+  return {
+    name: A_STOPPED_AT_POINT,
+    held: stop.landed === 'held',
+    detail:
+      stop.landed === 'held'
+        ? `${stop.words} from ${stop.since.toFixed(1)} ms`
+        : stop.landed === 'ended'
+          ? stop.missed
+          : `A did not reach the point (${stop.label}) within ${p.timeout} ms of its first write`,
+  };
+}
+
+function renewalHeld(stop: Extract<V313Observations['stop'], { kind: 'renewal-wire' }>, p: Params): Check {
+  const { held, landed, holdWhat, lockKey, lockReadable } = stop;
+  return {
+    name: RENEWAL_HELD,
+    held: held !== null,
+    detail: held
+      ? `A's renewal (${held.command}) was held at its wire proxy from ${held.atMs} ms`
+      : landed === 'ended'
+        ? `A's job ended without renewing its lease (${holdWhat}) after its first write: nothing to hold. A helper with no renewal is judged by --variant pause; one that renews on a timer needs --steps × --stepMs longer than its renewal period` +
+          (lockReadable ? `; one whose lock does not live under ${lockKey} must declare where with storeKey(env)` : '')
+        : `A sent no renewal the wire proxy recognises within ${p.timeout} ms of its first write (${holdWhat})` +
+          (lockReadable
+            ? `; if the lock does not live under ${lockKey}, declare where with storeKey(env) (targets/contract.ts)`
+            : ''),
+  };
+}
+
+function cameAndWent(went: NonNullable<V313Observations['bCameAndWent']>, p: Params): Check {
+  const { during, job, gone, after, aStopped } = went;
+  return {
+    name: B_CAME_AND_WENT,
+    held: job !== null && gone && !after.exists && aStopped && during.exists && during.pttlMs > 0,
+    detail:
+      `while B wrote the key ${during.exists ? `was live in the store (PTTL ${during.pttlMs} ms)` : 'was absent'}; ` +
+      (job === null
+        ? `B's job did not end within ${p.timeout} ms`
+        : `B's job ${job.ok ? 'returned' : `threw (${firstLine(job.error)})`} at ${job.endedAt} ms and the key was ${after.exists ? `still there (PTTL ${after.pttlMs} ms)` : 'gone'}` +
+          (aStopped ? ', all while A was stopped' : ', but A was no longer stopped')),
+  };
+}
+
+/**
+ * come-and-go: A's writes after B's break A's section only on A's old lease (its token still in
+ * the key, or no lock at all). A new token there is a new lease A took on the free lock, in a
+ * new critical section that B's no longer overlaps (B came and went before): not judged.
+ */
+function onOldLease(
+  atNext: NonNullable<V313Observations['aNextWrite']>,
+  aTokenAtStop: string | null | undefined,
+): Check {
+  const newLease = atNext.exists && aTokenAtStop !== undefined && atNext.value !== aTokenAtStop;
+  return {
+    name: A_ON_OLD_LEASE,
+    held: !newLease,
+    detail: !atNext.exists
+      ? `at A's next write after resuming ${atNext.where} found nothing: A wrote holding no lock`
+      : newLease
+        ? `at A's next write after resuming ${atNext.where} gave ${JSON.stringify(atNext.value)}, not the token A held when stopped (${JSON.stringify(aTokenAtStop)}): A took the free lock again with a new lease after B had come and gone, so its writes after B's are in a new critical section`
+        : `at A's next write after resuming ${atNext.where} still gave A's token from before its stop (${JSON.stringify(atNext.value)}): A's old lease went on`,
+  };
+}

@@ -1,0 +1,123 @@
+/**
+ * How V313 stops A after its first write, as a Stop (src/oracle/stops.ts): SIGSTOP (--variant
+ * pause), its next renewal held at its wire proxy (--variant renewal-wire), or the explored point's
+ * boundary (--explore). Records whether and when the stop landed; a stop that did not land lets A
+ * go and waits for its job. Then marks when A's lease runs out while A is stopped.
+ */
+import type { ParamValues } from '../../src/core/params.ts';
+import type { CallOutcome, Holder } from '../../src/holder/holder.ts';
+import type { Latch } from '../../src/holder/latch.ts';
+import { armPoint } from '../../src/oracle/arm-point.ts';
+import { boundaryLabel, pointInWords } from '../../src/oracle/explore-point.ts';
+import type { Scenario } from '../../src/oracle/scenario.ts';
+import { pauseAtLatch, wireStop, type Stop } from '../../src/oracle/stops.ts';
+import type { WireProxy } from '../../src/wire/proxy.ts';
+import type { AStop, StopLanding, V313Observations } from './observations.ts';
+import type { v313Params } from './params.ts';
+
+type Params = ParamValues<typeof v313Params>;
+
+/** A stop in force on A, and the harness ms it landed. */
+export interface StoppedA {
+  stop: Stop;
+  since: number;
+}
+
+/** Stop A, held at its first write (`first`), somewhere after it; `stopped` is absent when the stop did not land. */
+export async function stopA(
+  s: Scenario,
+  p: Params,
+  a: Holder,
+  first: Latch,
+  aJob: Promise<CallOutcome>,
+  wireA: WireProxy | undefined,
+): Promise<{ observed: AStop; stopped?: StoppedA }> {
+  const point = s.point;
+  if (point) {
+    const at = armPoint(point, a, wireA, s.lockKey);
+    first.release();
+    const landed = await landing(s, p, at.reached, aJob);
+    const since = s.now();
+    const label = boundaryLabel(point.boundary);
+    const words = pointInWords(point);
+    const observed: AStop = { kind: 'point', landed, label, words, missed: at.missed, since };
+    if (landed !== 'held') {
+      at.release();
+      await s.within(aJob, p.timeout);
+      return { observed };
+    }
+    return { observed, stopped: { stop: describedAs(at, `held at ${label} (${words})`), since } };
+  }
+  if (wireA) {
+    // --variant renewal-wire (A is behind its wire proxy for it)
+    const hold = wireA.hold(s.lockCommands('renewal'));
+    first.release();
+    const landed = await landing(s, p, hold.reached, aJob);
+    const held = landed === 'held' ? await hold.reached : undefined;
+    const observed: AStop = {
+      kind: 'renewal-wire',
+      landed,
+      held: held ? { command: held.command.text, atMs: held.atMs } : null,
+      holdWhat: hold.record.what,
+      lockKey: s.lockKey,
+      lockReadable: s.lockUnreadable === undefined,
+    };
+    if (!held) {
+      hold.release();
+      await s.within(aJob, p.timeout);
+      return { observed };
+    }
+    const what = `held its renewal (${held.command.text.slice(0, 60)}) at the wire`;
+    const stop = wireStop(hold, what, `A's job ended without renewing its lease (${hold.record.what})`);
+    return { observed, stopped: { stop, since: held.atMs } };
+  }
+  const since = s.now();
+  const stop = pauseAtLatch(first, a, 'stopped (SIGSTOP)', 'never: A is already at the write it is stopped at');
+  await stop.reached;
+  return { observed: { kind: 'pause', since }, stopped: { stop, since } };
+}
+
+/**
+ * When A's lease runs out: by the store's own clock where the harness can read the key (the
+ * PTTL read now; A cannot renew while stopped), else at the latest by the TTL A was asked to use.
+ * Records A's token as it was stopped, to tell A's old lease from a new one later.
+ */
+export async function markLeaseEnd(s: Scenario, p: Params, { since }: StoppedA, o: V313Observations): Promise<void> {
+  const seen = s.lockUnreadable === undefined ? await s.observeLock("A stopped: its lease's time left") : undefined;
+  if (seen?.exists) o.aTokenAtStop = seen.value;
+  if (seen?.exists && seen.pttlMs < 0) return; // no expiry on the key: the lease never runs out by itself
+  if (seen?.exists)
+    s.leaseRanOut(
+      'A',
+      seen.liveUntil,
+      `the key's PTTL ${seen.pttlMs} ms, read ${(seen.sentAt - since).toFixed(1)} ms into A's stop`,
+    );
+  else
+    s.leaseRanOut(
+      'A',
+      since + p.ttl,
+      `at the latest: ${p.ttl} ms after A was stopped, by the TTL it was asked to use (A cannot renew while stopped)`,
+    );
+}
+
+/** Which came first once the stop was armed: A stopped there, or A's job ended (or neither within --timeout). */
+async function landing(s: Scenario, p: Params, reached: Promise<unknown>, aJob: Promise<CallOutcome>) {
+  const first = await s.within(
+    Promise.race([reached.then(() => 'held' as const), aJob.then(() => 'ended' as const)]),
+    p.timeout,
+  );
+  return first ?? ('timeout' satisfies StopLanding);
+}
+
+/** The same stop, described for A's progress lines. */
+function describedAs(stop: Stop, what: string): Stop {
+  return {
+    what,
+    missed: stop.missed,
+    reached: stop.reached,
+    release: () => stop.release(),
+    get isReleased() {
+      return stop.isReleased;
+    },
+  };
+}

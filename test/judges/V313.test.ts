@@ -1,0 +1,256 @@
+/**
+ * V313's judge on recorded runs, with no store and no process: the same recorded histories with
+ * one fact changed move the verdict the way the property and the preconditions say they must —
+ * A's accepted writes after B's first FAIL only inside B's lease, a fence's rejections PASS, and a
+ * stop, a contender or a lease that did not land makes the run INCONCLUSIVE.
+ */
+import { describe, expect, it } from 'vitest';
+import type { EffectRecord } from '../../src/core/resource.ts';
+import { FIXTURES, load, rejudge, type JudgeFixture } from './recorded.ts';
+import {
+  A_LEASE_LAPSED,
+  A_ON_OLD_LEASE,
+  A_RAN_ON,
+  A_REACHED,
+  A_STOPPED_AT_POINT,
+  B_CAME_AND_WENT,
+  B_LEASE_LIVE,
+  B_TOOK_AFTER_LIFT,
+  B_TOOK_WHILE_STOPPED,
+  RENEWAL_HELD,
+  WRITES_LEFT,
+} from '../../oracles/V313/judge.ts';
+import type { V313Observations } from '../../oracles/V313/observations.ts';
+
+const fixture = (name: string) => load(`${FIXTURES}/V313/${name}.json`);
+const badPause = fixture('bad-no-renewal-pause');
+const goodPause = fixture('good-renew-checked-pause');
+const goodWire = fixture('good-renew-checked-renewal-wire');
+const badComeAndGo = fixture('bad-renew-resurrects-come-and-go');
+const badAfterLift = fixture('bad-no-renewal-after-lift');
+const goodAfterLift = fixture('good-renew-checked-after-lift');
+const retakes = fixture('inconclusive-retakes-free-lock');
+
+const observed = (f: JudgeFixture) => f.observations as V313Observations;
+const effects = (f: JudgeFixture) => f.effects as EffectRecord[];
+/** B's first write of the scenario proper (after the solo run). */
+const bFirst = (f: JudgeFixture) => effects(f).find((e) => e.holder === 'B' && e.seq > observed(f).solo.lastSeq)!;
+/** A's writes that reached the resource after B's first. */
+const aAfterB = (f: JudgeFixture) => effects(f).filter((e) => e.holder === 'A' && e.seq > bFirst(f).seq);
+const unmet = (j: { preconditions: Array<{ name: string; held: boolean }> }) =>
+  j.preconditions.filter((c) => !c.held).map((c) => c.name);
+
+describe('V313 judge: the property', () => {
+  it("FAILs the recorded no-renewal run, offending with A's accepted writes after B's first", async () => {
+    const { verdict, judgement } = await rejudge(badPause);
+    expect(verdict).toBe('FAIL');
+    expect(judgement.property.offending.map((e) => ('seq' in e ? e.seq : -1))).toEqual(
+      aAfterB(badPause).map((e) => e.seq),
+    );
+    expect(judgement.counts.aWritesAcceptedAfterBFirstWrite).toBe(aAfterB(badPause).length);
+  });
+
+  it("PASSes the same run had A made no write after B's first", async () => {
+    const { verdict, judgement } = await rejudge(badPause, (f) => {
+      const late = new Set(aAfterB(f).map((e) => e.seq));
+      f.effects = effects(f).filter((e) => !late.has(e.seq));
+    });
+    expect(verdict).toBe('PASS');
+    expect(judgement.property.detail).toBe("A made no write after B's first");
+  });
+
+  it("PASSes the same run had the resource rejected each of A's writes after B's first (a fence)", async () => {
+    const { verdict, judgement } = await rejudge(badPause, (f) => {
+      for (const e of aAfterB(f)) e.accepted = false;
+    });
+    expect(verdict).toBe('PASS');
+    expect(judgement.counts.aWritesRejectedByFence).toBe(aAfterB(badPause).length);
+    expect(judgement.explanation).toMatch(/the resource rejected it: the fence held/);
+  });
+
+  it("FAILs the recorded renew-checked run had one of A's writes been accepted after B's first", async () => {
+    const { verdict } = await rejudge(goodPause, (f) => {
+      const b = bFirst(f);
+      const seq = Math.max(...effects(f).map((e) => e.seq)) + 1;
+      effects(f).push({ ...b, seq, t: b.t + 1, holder: 'A' });
+    });
+    expect(verdict).toBe('FAIL');
+  });
+});
+
+describe("V313 judge: B's lease (--contender hold)", () => {
+  it("is INCONCLUSIVE, not FAIL, when B's lease ended before A's first write after B's", async () => {
+    const { verdict, judgement } = await rejudge(badPause, (f) => {
+      observed(f).bLease = { until: aAfterB(f)[0]!.t - 1, how: 'by GET lock-oracles:V313 in the store' };
+    });
+    expect(verdict).toBe('INCONCLUSIVE');
+    expect(unmet(judgement)).toEqual([B_LEASE_LIVE]);
+  });
+
+  it("still FAILs when B's key had no expiry (recorded as null: it lives until deleted)", async () => {
+    const { verdict } = await rejudge(badPause, (f) => {
+      observed(f).bLease = { until: null, how: 'by GET lock-oracles:V313 in the store' };
+    });
+    expect(verdict).toBe('FAIL');
+  });
+
+  it("is INCONCLUSIVE when B's lease could not be read at all", async () => {
+    const { verdict, judgement } = await rejudge(badPause, (f) => {
+      observed(f).bLease = { why: "B's lock cannot be read in the store" };
+    });
+    expect(verdict).toBe('INCONCLUSIVE');
+    expect(judgement.preconditions.find((c) => c.name === B_LEASE_LIVE)?.detail).toBe(
+      "B's lock cannot be read in the store",
+    );
+  });
+
+  it("FAILs the recorded re-take run (INCONCLUSIVE) had B's lease lived past A's writes", async () => {
+    expect((await rejudge(retakes)).verdict).toBe('INCONCLUSIVE');
+    const { verdict } = await rejudge(retakes, (f) => {
+      observed(f).bLease = { until: aAfterB(f).at(-1)!.t + 1, how: 'by GET lock-oracles:V313 in the store' };
+    });
+    expect(verdict).toBe('FAIL');
+  });
+});
+
+describe('V313 judge: the preconditions', () => {
+  it('is INCONCLUSIVE when the job, run alone, made a single write', async () => {
+    const { verdict, judgement } = await rejudge(goodPause, (f) => {
+      f.effects = effects(f).filter((e) => e.seq === 1 || e.seq > observed(f).solo.lastSeq);
+    });
+    expect(verdict).toBe('INCONCLUSIVE');
+    expect(unmet(judgement)).toEqual([WRITES_LEFT]);
+  });
+
+  it('is INCONCLUSIVE when A never reached its first write', async () => {
+    const { verdict, judgement } = await rejudge(goodPause, (f) => {
+      const { solo, aFirstWrite } = observed(f);
+      f.observations = { solo, aFirstWrite: { ...aFirstWrite!, at: null } } satisfies V313Observations;
+      f.effects = effects(f).filter((e) => e.seq <= solo.lastSeq);
+    });
+    expect(verdict).toBe('INCONCLUSIVE');
+    expect(judgement.preconditions.map((c) => c.name)).toEqual([WRITES_LEFT, A_REACHED]);
+    expect(unmet(judgement)).toEqual([A_REACHED]);
+  });
+
+  it("is INCONCLUSIVE when A was no longer stopped as B wrote (A's stop did not outlast its lease)", async () => {
+    const { verdict, judgement } = await rejudge(goodPause, (f) => {
+      observed(f).bWhileStopped!.aStopped = false;
+    });
+    expect(verdict).toBe('INCONCLUSIVE');
+    expect(unmet(judgement)).toEqual([B_TOOK_WHILE_STOPPED]);
+  });
+
+  it("is INCONCLUSIVE when A's job did not finish after resuming", async () => {
+    const { verdict, judgement } = await rejudge(goodPause, (f) => {
+      observed(f).aResumed = { job: null };
+    });
+    expect(verdict).toBe('INCONCLUSIVE');
+    expect(unmet(judgement)).toEqual([A_RAN_ON]);
+  });
+
+  it("is INCONCLUSIVE when A's job ended without a renewal to hold (--variant renewal-wire)", async () => {
+    const { verdict, judgement } = await rejudge(goodWire, (f) => {
+      const { solo, aFirstWrite, stop } = observed(f);
+      if (stop?.kind !== 'renewal-wire') throw new Error('the fixture holds a renewal');
+      f.observations = {
+        solo,
+        aFirstWrite,
+        stop: { ...stop, landed: 'ended', held: null },
+      } satisfies V313Observations;
+    });
+    expect(verdict).toBe('INCONCLUSIVE');
+    expect(unmet(judgement)).toEqual([RENEWAL_HELD]);
+  });
+
+  it('names the explored point in the detail, under one fixed name, when A never reached it', async () => {
+    const { verdict, judgement } = await rejudge(goodPause, (f) => {
+      const { solo, aFirstWrite } = observed(f);
+      f.observations = {
+        solo,
+        aFirstWrite,
+        stop: {
+          kind: 'point',
+          landed: 'ended',
+          label: 'job#5 EVAL',
+          words: '…',
+          missed: 'A took another path',
+          since: 0,
+        },
+      } satisfies V313Observations;
+    });
+    expect(verdict).toBe('INCONCLUSIVE');
+    expect(judgement.preconditions.find((c) => c.name === A_STOPPED_AT_POINT)).toMatchObject({
+      held: false,
+      detail: 'A took another path',
+    });
+  });
+
+  it('PASSes the recorded renew-checked run had A been stopped at an explored point instead, saying where', async () => {
+    const { verdict, judgement } = await rejudge(goodPause, (f) => {
+      observed(f).stop = {
+        kind: 'point',
+        landed: 'held',
+        label: 'job#5 EVAL',
+        words: 'A was held',
+        missed: '',
+        since: 0,
+      };
+    });
+    expect(verdict).toBe('PASS');
+    expect(judgement.explanation).toContain('was held at job#5 EVAL (A was held)');
+  });
+});
+
+describe('V313 judge: --contender come-and-go', () => {
+  it('FAILs the recorded resurrecting run, saying the third holder C was denied', async () => {
+    const { verdict, judgement } = await rejudge(badComeAndGo);
+    expect(verdict).toBe('FAIL');
+    expect(judgement.counts.cTookLock).toBe(0);
+    expect(judgement.explanation).toMatch(/a third holder C arriving after was denied/);
+  });
+
+  it("is INCONCLUSIVE when the key at A's next write held a token not A's (a new lease)", async () => {
+    const { verdict, judgement } = await rejudge(badComeAndGo, (f) => {
+      observed(f).aNextWrite!.value = 'a-new-token';
+    });
+    expect(verdict).toBe('INCONCLUSIVE');
+    expect(unmet(judgement)).toEqual([A_ON_OLD_LEASE]);
+  });
+
+  it("is INCONCLUSIVE when B's key was still there after B's job ended (B did not go)", async () => {
+    const { verdict, judgement } = await rejudge(badComeAndGo, (f) => {
+      observed(f).bCameAndWent!.after = { exists: true, pttlMs: 120 };
+    });
+    expect(verdict).toBe('INCONCLUSIVE');
+    expect(unmet(judgement)).toEqual([B_CAME_AND_WENT]);
+  });
+});
+
+describe('V313 judge: --contender after-lift', () => {
+  it('FAILs the recorded no-renewal run, and PASSes it without A writing after B', async () => {
+    expect((await rejudge(badAfterLift)).verdict).toBe('FAIL');
+    const { verdict } = await rejudge(badAfterLift, (f) => {
+      const late = new Set(aAfterB(f).map((e) => e.seq));
+      f.effects = effects(f).filter((e) => !late.has(e.seq));
+    });
+    expect(verdict).toBe('PASS');
+  });
+
+  it("is INCONCLUSIVE when A's key was still there while A was stopped", async () => {
+    const { verdict, judgement } = await rejudge(goodAfterLift, (f) => {
+      observed(f).aLeaseLapsed = { ...observed(f).aLeaseLapsed!, lapsed: false, seen: { exists: true, pttlMs: 80 } };
+    });
+    expect(verdict).toBe('INCONCLUSIVE');
+    expect(unmet(judgement)).toEqual([A_LEASE_LAPSED]);
+  });
+
+  it("is INCONCLUSIVE, not PASS, when B never wrote after A's fault lifted", async () => {
+    const { verdict, judgement } = await rejudge(goodAfterLift, (f) => {
+      const lastSeq = observed(f).solo.lastSeq;
+      f.effects = effects(f).filter((e) => e.holder !== 'B' || e.seq <= lastSeq);
+    });
+    expect(verdict).toBe('INCONCLUSIVE');
+    expect(unmet(judgement)).toEqual([B_TOOK_AFTER_LIFT]);
+  });
+});
