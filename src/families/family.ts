@@ -102,6 +102,8 @@ export interface StoreFamily {
   readonly commands: LockCommands;
   /** The URL holder `id` connects with, given the store's (or a wire proxy's) URL. */
   holderUrl(url: string, id: string): string;
+  /** A file store's directory, handed to every holder as env.dir; absent where locks are not files. */
+  holderDir?(store: StartedStore): string;
 }
 
 /** The kinds a family starts. */

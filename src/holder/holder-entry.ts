@@ -79,13 +79,15 @@ function checkedLocation(location: StoreLocation): StoreLocation {
     named(location) ||
     (typeof location === 'object' &&
       location !== null &&
-      named(location.key) &&
-      ('field' in location
-        ? named(location.field)
-        : named(location.table) && named(location.keyColumn) && named(location.expiresColumn)));
+      ('path' in location
+        ? named(location.path) && (location.staleMs === undefined || typeof location.staleMs === 'number')
+        : named(location.key) &&
+          ('field' in location
+            ? named(location.field)
+            : named(location.table) && named(location.keyColumn) && named(location.expiresColumn))));
   if (!ok) {
     throw new Error(
-      `storeKey(env) returned ${JSON.stringify(location)}: return a key ('lock.' + env.key), { key, field } for a lock kept in a hash field, or { table, keyColumn, key, expiresColumn } for a Postgres lease row`,
+      `storeKey(env) returned ${JSON.stringify(location)}: return a key ('lock.' + env.key), { key, field } for a lock kept in a hash field, { table, keyColumn, key, expiresColumn } for a Postgres lease row, or { path, owner?, staleMs? } for a file lock`,
     );
   }
   return location;

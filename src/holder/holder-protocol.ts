@@ -6,6 +6,8 @@ export type Scalar = string | number | boolean;
 
 export interface HolderInit {
   url: string;
+  /** A file store's scratch directory (TargetEnv.dir). */
+  dir?: string;
   key: string;
   ttlMs: number;
   params: Record<string, Scalar>;

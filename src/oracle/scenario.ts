@@ -118,7 +118,9 @@ export class Scenario {
     assertLoopbackUrl(url); // every URL a holder is handed is on this machine, whoever built it
     const holder = await this.#options.spawnHolder(id);
     this.#holders.set(id, holder);
-    const declared = await holder.init({ url, key: this.key, ttlMs: this.ttlMs, params: this.#options.params });
+    const dir = this.family.holderDir?.(this.store);
+    const init = { url, key: this.key, ttlMs: this.ttlMs, params: this.#options.params };
+    const declared = await holder.init(dir === undefined ? init : { ...init, dir });
     if (declared !== undefined) {
       if (this.#declared !== undefined && JSON.stringify(this.#declared) !== JSON.stringify(declared)) {
         throw new Error(
