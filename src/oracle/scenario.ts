@@ -26,6 +26,8 @@ import type { WireProxy } from '../wire/proxy.ts';
 import type { CommandPattern } from '../wire/command.ts';
 import { startScenarioProxy } from '../wire/scenario-proxy.ts';
 import type { ExplorePoint } from './explore-point.ts';
+import { dirname, join } from 'node:path';
+import { FsBoundaries } from '../holder/fs-boundaries.ts';
 
 export interface ScenarioOptions {
   store: StartedStore;
@@ -79,6 +81,7 @@ export class Scenario {
   /** The store's family: how the lock is read, which commands act on it, its optional capabilities. */
   readonly family: StoreFamily;
   readonly #closers: Array<() => Promise<void>> = [];
+  readonly #fsBoundaries = new Map<string, FsBoundaries>();
 
   constructor(options: ScenarioOptions) {
     this.#options = options;
@@ -120,7 +123,8 @@ export class Scenario {
     this.#holders.set(id, holder);
     const dir = this.family.holderDir?.(this.store);
     const init = { url, key: this.key, ttlMs: this.ttlMs, params: this.#options.params };
-    const declared = await holder.init(dir === undefined ? init : { ...init, dir });
+    const fsBoundaries = dir === undefined ? undefined : (await this.#openFsBoundaries(id, dir)).socketPath;
+    const declared = await holder.init(dir === undefined ? init : { ...init, dir, fsBoundaries });
     if (declared !== undefined) {
       if (this.#declared !== undefined && JSON.stringify(this.#declared) !== JSON.stringify(declared)) {
         throw new Error(
@@ -130,6 +134,24 @@ export class Scenario {
       this.#declared = declared;
     }
     return holder;
+  }
+
+  /** A file store: every call holder `id` makes under its directory, reported on a socket in the store's run dir. */
+  async #openFsBoundaries(id: string, dir: string): Promise<FsBoundaries> {
+    const boundaries = await FsBoundaries.open(id, join(dirname(dir), `${id}.fs.sock`), this.history, this.faults);
+    this.#fsBoundaries.set(id, boundaries);
+    this.onClose(() => boundaries.close());
+    return boundaries;
+  }
+
+  /** Holder `id`'s filesystem calls (a file store's boundaries: observe them, hold one); a usage error elsewhere. */
+  fsBoundaries(id: string): FsBoundaries {
+    const boundaries = this.#fsBoundaries.get(id);
+    if (!boundaries)
+      throw new UsageError(
+        `holder ${id} has no filesystem boundaries: only a ${this.store.kind === 'fs' ? 'connected holder' : 'file store (--store fs)'} has them`,
+      );
+    return boundaries;
   }
 
   holders(): Holder[] {
