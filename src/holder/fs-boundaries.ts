@@ -11,6 +11,20 @@ import type { FaultLog } from '../core/fault-log.ts';
 import type { History } from '../core/history.ts';
 import type { FsGo, FsReport } from './fs-protocol.ts';
 import { FsHold, type FsHoldOptions, type FsMatch } from './fs-hold.ts';
+import type { Holder } from './holder.ts';
+
+/** Each holder's boundaries, for what is handed only the holder (an explored point, src/oracle/arm-point.ts). */
+const BY_HOLDER = new WeakMap<Holder, FsBoundaries>();
+
+/** Holder `holder`'s filesystem boundaries, when it runs on a file store. */
+export function fsBoundariesOf(holder: Holder): FsBoundaries | undefined {
+  return BY_HOLDER.get(holder);
+}
+
+/** Whether a call's path (relative to the store's directory; "a -> b" for a rename) is the lock's path or inside it. */
+export function onLockPath(path: string, lockPath: string): boolean {
+  return path.split(' -> ').some((p) => p === lockPath || p.startsWith(`${lockPath}/`));
+}
 
 /** "rmdir V310.lock": a call as the evidence and the boundaries name it. */
 export const callText = (report: FsReport) => `${report.op} ${report.path}`;
@@ -31,13 +45,15 @@ export class FsBoundaries {
   }
 
   /** Listen on `socketPath` (a path in the store's run dir, removed with it) for holder `holder`'s reports. */
-  static async open(holder: string, socketPath: string, history: History, faults: FaultLog): Promise<FsBoundaries> {
+  static async open(holder: Holder, socketPath: string, history: History, faults: FaultLog): Promise<FsBoundaries> {
     const server = createServer();
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(socketPath, () => resolve());
     });
-    return new FsBoundaries(holder, socketPath, server, history, faults);
+    const boundaries = new FsBoundaries(holder.id, socketPath, server, history, faults);
+    BY_HOLDER.set(holder, boundaries);
+    return boundaries;
   }
 
   /** Be told of every call (and result) the holder reports. */

@@ -10,7 +10,7 @@ import type { FsOp, FsReport } from './fs-protocol.ts';
 /** Which calls a hold takes: by op (any of them) and by path (exact, or a test on it); both optional. */
 export interface FsMatch {
   op?: FsOp | readonly FsOp[];
-  path?: string | RegExp;
+  path?: string | RegExp | ((path: string) => boolean);
 }
 
 export interface FsHoldOptions {
@@ -25,6 +25,8 @@ export class FsHold {
   readonly released: Promise<void>;
   #state: 'armed' | 'holding' | 'done' = 'armed';
   #seen = 0;
+  /** `on: 'result'`: the call whose result is held, once the nth matching call ran. */
+  #callId: number | undefined;
   #fault: FaultRecord | undefined;
   #onReached!: (report: FsReport) => void;
   #onReleased!: () => void;
@@ -51,9 +53,18 @@ export class FsHold {
 
   /** A report the holder sent; true when this hold takes it (the answer then waits for release). */
   offer(report: FsReport): boolean {
-    if (this.#state !== 'armed' || report.phase !== (this.options.on ?? 'call') || !matches(this.match, report))
-      return false;
-    if (++this.#seen < (this.options.nth ?? 1)) return false;
+    if (this.#state !== 'armed') return false;
+    // Calls are counted, results taken by the call they belong to (an fs.rm reports its own
+    // steps' results before its own, so the nth result is not the nth call's).
+    if (report.phase === 'result') {
+      if (this.#callId === undefined || report.of !== this.#callId) return false;
+    } else {
+      if (!matches(this.match, report) || ++this.#seen < (this.options.nth ?? 1)) return false;
+      if ((this.options.on ?? 'call') === 'result') {
+        this.#callId = report.id;
+        return false;
+      }
+    }
     this.#state = 'holding';
     const what = `${report.op} ${report.path}`;
     const action = report.phase === 'call' ? `held before ${what}` : `held the result (${report.result}) of ${what}`;
@@ -75,5 +86,6 @@ function matches(match: FsMatch, report: FsReport): boolean {
   const ops = match.op === undefined ? undefined : typeof match.op === 'string' ? [match.op] : match.op;
   if (ops && !ops.includes(report.op)) return false;
   if (match.path === undefined) return true;
-  return typeof match.path === 'string' ? report.path === match.path : match.path.test(report.path);
+  if (typeof match.path === 'string') return report.path === match.path;
+  return match.path instanceof RegExp ? match.path.test(report.path) : match.path(report.path);
 }

@@ -76,7 +76,7 @@ function wrapCallback(op: FsOp, original: AnyFunction): AnyFunction {
           ...args.slice(0, -1),
           (error: unknown, ...results: unknown[]) =>
             void channel
-              .report({ ...call, id: nextId++, phase: 'result', result: resultOf(error) })
+              .report({ ...call, id: nextId++, phase: 'result', of: call.id, result: resultOf(error) })
               .then(() => (callback as AnyFunction)(error, ...results)),
         ]),
       );
@@ -91,7 +91,7 @@ function wrapPromise(op: FsOp, original: AnyFunction): AnyFunction {
     const call = report(op, path, 'promise', args);
     await channel.report(call);
     const after = (error: unknown) =>
-      channel.report({ ...call, id: nextId++, phase: 'result', result: resultOf(error) });
+      channel.report({ ...call, id: nextId++, phase: 'result', of: call.id, result: resultOf(error) });
     let value: unknown;
     try {
       value = await original.apply(this, args);
@@ -112,7 +112,7 @@ function wrapSync(op: FsOp, original: AnyFunction): AnyFunction {
     const call = report(op, path, 'sync', args);
     channel.reportSync(call);
     const after = (error: unknown) =>
-      channel.reportSync({ ...call, id: nextId++, phase: 'result', result: resultOf(error) });
+      channel.reportSync({ ...call, id: nextId++, phase: 'result', of: call.id, result: resultOf(error) });
     let value: unknown;
     try {
       value = original.apply(this, args);

@@ -35,6 +35,8 @@ export interface FsReport {
   /** `open`/`writeFile` flags when given ("wx"). */
   flags?: string;
   result?: string;
+  /** A result: the id of the call it is the result of. */
+  of?: number;
 }
 
 /** From the harness: go on with report `id`. */

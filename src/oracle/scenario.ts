@@ -123,7 +123,7 @@ export class Scenario {
     this.#holders.set(id, holder);
     const dir = this.family.holderDir?.(this.store);
     const init = { url, key: this.key, ttlMs: this.ttlMs, params: this.#options.params };
-    const fsBoundaries = dir === undefined ? undefined : (await this.#openFsBoundaries(id, dir)).socketPath;
+    const fsBoundaries = dir === undefined ? undefined : (await this.#openFsBoundaries(holder, dir)).socketPath;
     const declared = await holder.init(dir === undefined ? init : { ...init, dir, fsBoundaries });
     if (declared !== undefined) {
       if (this.#declared !== undefined && JSON.stringify(this.#declared) !== JSON.stringify(declared)) {
@@ -137,8 +137,10 @@ export class Scenario {
   }
 
   /** A file store: every call holder `id` makes under its directory, reported on a socket in the store's run dir. */
-  async #openFsBoundaries(id: string, dir: string): Promise<FsBoundaries> {
-    const boundaries = await FsBoundaries.open(id, join(dirname(dir), `${id}.fs.sock`), this.history, this.faults);
+  async #openFsBoundaries(holder: Holder, dir: string): Promise<FsBoundaries> {
+    const socket = join(dirname(dir), `${holder.id}.fs.sock`);
+    const boundaries = await FsBoundaries.open(holder, socket, this.history, this.faults);
+    const id = holder.id;
     this.#fsBoundaries.set(id, boundaries);
     this.onClose(() => boundaries.close());
     return boundaries;
