@@ -151,7 +151,9 @@ export class Scenario {
     const boundaries = this.#fsBoundaries.get(id);
     if (!boundaries)
       throw new UsageError(
-        `holder ${id} has no filesystem boundaries: only a ${this.store.kind === 'fs' ? 'connected holder' : 'file store (--store fs)'} has them`,
+        this.store.kind === 'fs'
+          ? `holder ${id} has no filesystem boundaries yet: await s.holder('${id}') first`
+          : `holder ${id} has no filesystem boundaries: only holders on a file store (--store fs) have them`,
       );
     return boundaries;
   }

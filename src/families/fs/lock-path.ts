@@ -31,8 +31,3 @@ export function lockPathIn(dir: string, lock: FileLock): string {
   }
   return path;
 }
-
-/** The path as the evidence shows it: relative to the store's directory. */
-export function shownPath(dir: string, lock: FileLock): string {
-  return isAbsolute(lock.path) ? relative(dir, lock.path) : lock.path;
-}
