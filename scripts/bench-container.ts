@@ -14,9 +14,11 @@ import type { StoreKind } from '../src/stores/types.ts';
 
 const REPETITIONS = Number(process.argv[2] ?? 5);
 const RUNTIMES = ['local', 'container'] as const;
-const KINDS: StoreKind[] = ['redis', 'valkey', 'postgres', 'pgbouncer'];
+/** The stores with a container (the fs store is a directory on this machine: it has none). */
+type ContainedKind = Exclude<StoreKind, 'fs'>;
+const KINDS: ContainedKind[] = ['redis', 'valkey', 'postgres', 'pgbouncer'];
 /** One reference run per store (the same on both runtimes). */
-const RUNS: Record<StoreKind, Omit<RunRequest, 'runtime'>> = {
+const RUNS: Record<ContainedKind, Omit<RunRequest, 'runtime'>> = {
   redis: { oracle: 'V310', target: 'targets/redis/ioredis/release-bare-del.ts', store: 'redis' },
   valkey: { oracle: 'V310', target: 'targets/redis/ioredis/release-bare-del.ts', store: 'valkey' },
   postgres: { oracle: 'V312', target: 'targets/postgres/job-ignores-try-lock.ts', store: 'postgres' },

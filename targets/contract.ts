@@ -42,8 +42,13 @@
 
 /** What the harness hands every member. */
 export interface TargetEnv {
-  /** The scratch store's URL (redis://127.0.0.1:PORT or postgres://...); always loopback. */
+  /** The scratch store's URL (redis://127.0.0.1:PORT or postgres://...); always loopback (file://<dir> on --store fs). */
   readonly url: string;
+  /**
+   * On a file store (--store fs): the scratch directory's absolute path. Build your lock paths under
+   * it (`join(env.dir, env.key + '.lock')`); the harness reads them there. Undefined on other stores.
+   */
+  readonly dir?: string;
   /** This holder's identity ("A", "B", ...). */
   readonly holder: string;
   /** The lock key / lock name the oracle wants you to use. The harness inspects it in the store. */
@@ -107,7 +112,22 @@ export interface Lease {
  * holds the lock and how long it has left, and its wire holds pick out commands naming this key.
  * A hash field's expiry is taken to be its hash key's (PTTL).
  */
-export type StoreLocation = string | { key: string; field: string } | LeaseRow;
+export type StoreLocation = string | { key: string; field: string } | LeaseRow | FileLock;
+
+/**
+ * Where a file lock lives in a file store (--store fs): a path (a file or a directory) relative to
+ * env.dir or absolute under it. The harness reads it itself (lstat, and the content of a file): a
+ * plain string location on that store names such a path too. A file has no store-side expiry; the
+ * library's staleness rule, when declared, says how long the lock has left:
+ * `{ path: env.key + '.lock', owner: 'owner', staleMs: env.ttlMs }`.
+ */
+export interface FileLock {
+  path: string;
+  /** A directory lock's owner record: a file inside it whose content is the lock's value (its token). */
+  owner?: string;
+  /** The library's stale time: the lock counts as live until its mtime + staleMs (absent: it never expires). */
+  staleMs?: number;
+}
 
 /**
  * Where a lease lives in a Postgres store: one row of the target's own table, found by its key

@@ -40,7 +40,7 @@ export default defineOracle({
     'A takes the lock and is stopped (or, "narrow", held inside its release between its check and its delete) until its TTL lapses and B takes the lock; then A releases.',
   property:
     "B's lock survives A's release: the key still holds B's token, B can still extend (or release) its lease, and a third holder C is denied.",
-  stores: ['redis', 'valkey'],
+  stores: ['redis', 'valkey', 'fs'],
   holders: ['A', 'B', 'C'],
   later: ['B', 'C'],
   params: v310Params,
@@ -97,6 +97,15 @@ export default defineOracle({
     { target: 'targets/redis/ioredis/release-marks-done-checked.ts', expect: 'PASS' },
     { target: 'targets/redis/ioredis/lock-prefixed-key.ts', expect: 'PASS' },
     { target: 'targets/redis/ioredis/lock-hash-field.ts', expect: 'PASS', params: { variant: 'narrow' } },
+    { target: 'targets/fs/mkdir-bare-rmdir.ts', expect: 'FAIL', store: 'fs' },
+    {
+      target: 'targets/fs/mkdir-lock.ts',
+      expect: 'PASS',
+      store: 'fs',
+      knownBad:
+        "its release reads the owner file, compares, then removes the directory by its path: A resumes, finds B's token and leaves it; only a hold between the compare and the rm (--variant narrow) shows it removing B's lock",
+    },
+    { target: 'targets/fs/mkdir-lock.ts', expect: 'FAIL', store: 'fs', params: { variant: 'narrow', hold: 'seam' } },
   ],
   // Each good reference with its guard removed must FAIL (lock-oracles selfcheck).
   mutations: [
@@ -119,6 +128,17 @@ export default defineOracle({
           '(await redis.get().del(env.key)) === 1',
         ],
       ],
+    },
+    {
+      of: 'targets/fs/mkdir-lock.ts',
+      guard: "the release's owner check (a bare rm -r of the lock directory)",
+      edits: [
+        [
+          "    if (owner !== lease.token) return false;\n    await env.seam('release:before-delete');",
+          "    await env.seam('release:before-delete');",
+        ],
+      ],
+      store: 'fs',
     },
   ],
 

@@ -30,7 +30,7 @@ export default defineOracle({
   scenario:
     'A takes the lock and is killed (SIGKILL) — after its acquire, or between the command that created the key and the one that set its TTL; B retries.',
   property: 'B takes the lock within TTL + grace, and the key never has PTTL -1 (no expiry).',
-  stores: ['redis', 'valkey'],
+  stores: ['redis', 'valkey', 'fs'],
   holders: ['A', 'B'],
   params: v311Params,
   preconditions: V311_PRECONDITIONS,
@@ -76,6 +76,10 @@ export default defineOracle({
     { target: 'targets/redis/ioredis/acquire-nx-px.ts', expect: 'PASS' },
     { target: 'targets/redis/ioredis/lock-prefixed-key.ts', expect: 'PASS' },
     { target: 'targets/redis/ioredis/lock-hash-field.ts', expect: 'PASS', params: { variant: 'between-commands' } },
+    { target: 'targets/fs/mkdir-no-stale.ts', expect: 'FAIL', store: 'fs' },
+    { target: 'targets/fs/mkdir-lock.ts', expect: 'PASS', store: 'fs' },
+    { target: 'targets/fs/mkdir-lock.ts', expect: 'PASS', store: 'fs', params: { variant: 'between-commands' } },
+    { target: 'targets/fs/proper-lockfile.ts', expect: 'PASS', store: 'fs', params: { ttl: 3000 } },
   ],
   // Each good reference with its guard removed must FAIL (lock-oracles selfcheck).
   mutations: [
@@ -83,6 +87,12 @@ export default defineOracle({
       of: 'targets/redis/ioredis/acquire-nx-px.ts',
       guard: 'the TTL on the acquire (SET NX without PX)',
       edits: [["set(env.key, token, 'PX', env.ttlMs, 'NX')", "set(env.key, token, 'NX')"]],
+    },
+    {
+      of: 'targets/fs/mkdir-lock.ts',
+      guard: 'the staleness rule on the acquire (a lock directory never taken over)',
+      edits: [['if (!seen || seen.mtimeMs > Date.now() - env.ttlMs) return null;', 'return null;']],
+      store: 'fs',
     },
   ],
 

@@ -25,7 +25,9 @@ export type EventKind =
   | 'log'
   | 'note'
   /** A holder's wire proxy: a connection opened/closed, or a command a wire fault stopped or slowed. */
-  | 'wire';
+  | 'wire'
+  /** A holder's filesystem call under a file store's directory, or its result (src/holder/fs-boundaries.ts). */
+  | 'fs';
 
 export interface HistoryEvent {
   /** Position in the history (1, 2, ...). */

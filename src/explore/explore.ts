@@ -82,7 +82,8 @@ export async function explore(request: ExploreRequest): Promise<ExploreResult> {
     ...(request.runtime ? { runtime: request.runtime } : {}),
   };
 
-  progress(`tracing A's ${spec.part} alone, through its wire proxy`);
+  const observer = (request.store ?? oracle.stores[0]) === 'fs' ? 'its filesystem calls' : 'its wire proxy';
+  progress(`tracing A's ${spec.part} alone, through ${observer}`);
   const tracer = new Tracer();
   const traced = await slots(() =>
     runOracle({

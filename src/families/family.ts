@@ -116,6 +116,8 @@ export interface StoreFamily {
   holderUrl(url: string, id: string): string;
   /** npm packages whose import shows a target talks to this family (src/run/store-choice.ts). */
   readonly clients: readonly string[];
+  /** A file store's directory, handed to every holder as env.dir; absent where locks are not files. */
+  holderDir?(store: StartedStore): string;
 }
 
 /** The kinds a family starts. */

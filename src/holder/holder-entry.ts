@@ -14,6 +14,7 @@ import type {
   TargetEnv,
 } from '../../targets/contract.ts';
 import type { DecideReply, FromHolder, HolderInit, InitReply, LeaseSummary, ToHolder } from './holder-protocol.ts';
+import { installFsBoundaries, watchFsBoundaries } from './fs-preload.ts';
 
 /** The compiled module to load, this holder's id, and the target as the user named it. */
 const [modulePath, holderId, targetPath] = process.argv.slice(2) as [string, string, string];
@@ -41,7 +42,7 @@ function loadTarget(module: Record<string, unknown>): Target {
   return candidate;
 }
 
-function makeEnv(init: HolderInit): TargetEnv {
+function makeEnv({ fsBoundaries: _, ...init }: HolderInit): TargetEnv {
   return {
     ...init,
     holder: holderId,
@@ -79,13 +80,15 @@ function checkedLocation(location: StoreLocation): StoreLocation {
     named(location) ||
     (typeof location === 'object' &&
       location !== null &&
-      named(location.key) &&
-      ('field' in location
-        ? named(location.field)
-        : named(location.table) && named(location.keyColumn) && named(location.expiresColumn)));
+      ('path' in location
+        ? named(location.path) && (location.staleMs === undefined || typeof location.staleMs === 'number')
+        : named(location.key) &&
+          ('field' in location
+            ? named(location.field)
+            : named(location.table) && named(location.keyColumn) && named(location.expiresColumn))));
   if (!ok) {
     throw new Error(
-      `storeKey(env) returned ${JSON.stringify(location)}: return a key ('lock.' + env.key), { key, field } for a lock kept in a hash field, or { table, keyColumn, key, expiresColumn } for a Postgres lease row`,
+      `storeKey(env) returned ${JSON.stringify(location)}: return a key ('lock.' + env.key), { key, field } for a lock kept in a hash field, { table, keyColumn, key, expiresColumn } for a Postgres lease row, or { path, owner?, staleMs? } for a file lock`,
     );
   }
   return location;
@@ -146,6 +149,8 @@ async function call(target: Target, member: string, leaseId: number | undefined,
 
 async function main(): Promise<void> {
   let target: Target;
+  // Before the target loads, so that every import of node:fs it makes sees the wrapped calls.
+  installFsBoundaries();
   try {
     target = loadTarget((await import(pathToFileURL(modulePath).href)) as Record<string, unknown>);
   } catch (error) {
@@ -176,6 +181,8 @@ async function main(): Promise<void> {
   async function handle(message: ToHolder): Promise<void> {
     switch (message.t) {
       case 'init':
+        if (message.init.dir !== undefined && message.init.fsBoundaries !== undefined)
+          watchFsBoundaries(message.init.dir, message.init.fsBoundaries);
         env = makeEnv(message.init);
         reply(message.id, async (): Promise<InitReply> => {
           await target.connect?.(env!);

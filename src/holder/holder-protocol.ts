@@ -6,6 +6,10 @@ export type Scalar = string | number | boolean;
 
 export interface HolderInit {
   url: string;
+  /** A file store's scratch directory (TargetEnv.dir). */
+  dir?: string;
+  /** The unix socket where the holder reports its filesystem calls under `dir` (src/holder/fs-boundaries.ts). */
+  fsBoundaries?: string;
   key: string;
   ttlMs: number;
   params: Record<string, Scalar>;

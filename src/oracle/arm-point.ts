@@ -7,18 +7,33 @@
 import type { Holder } from '../holder/holder.ts';
 import type { WireProxy } from '../wire/proxy.ts';
 import { boundaryLabel, FAULT_WORDS, type ExplorePoint } from './explore-point.ts';
-import { latchStop, pauseAtLatch, wireStop, type Stop } from './stops.ts';
+import { fsStop, latchStop, pauseAtLatch, wireStop, type Stop } from './stops.ts';
+import { fsBoundariesOf, onLockPath } from '../holder/fs-boundaries.ts';
+import type { FsOp } from '../holder/fs-protocol.ts';
 
 export function armPoint(point: ExplorePoint, holder: Holder, wire: WireProxy | undefined, key: string): Stop {
   const { boundary, fault } = point;
   const label = `${boundaryLabel(boundary)}, ${FAULT_WORDS[fault]}`;
   const byKey = boundary.kind === 'command' && boundary.keyNth !== undefined;
+  const byFsKey = boundary.kind === 'fs' && boundary.keyNth !== undefined;
   const which = byKey
     ? `its ${ordinalOf(boundary.keyNth!)} command on the lock key`
-    : `its ${ordinalOf(boundary.nth)} ${boundary.kind} ${boundary.name}`;
+    : byFsKey
+      ? `its ${ordinalOf(boundary.keyNth!)} filesystem call on the lock's path`
+      : `its ${ordinalOf(boundary.nth)} ${boundary.kind} ${boundary.name}`;
   const missed =
     `A's ${boundary.part} finished without reaching ${boundaryLabel(boundary)} (${which}, seen there when A ran alone): ` +
     'with this schedule A took another path, so the fault never landed';
+  if (boundary.kind === 'fs') {
+    const boundaries = fsBoundariesOf(holder);
+    if (!boundaries) throw new Error(`point ${label}: a filesystem boundary needs A on a file store (--store fs)`);
+    const match = byFsKey ? { path: (path: string) => onLockPath(path, key) } : { op: boundary.name as FsOp };
+    const hold = boundaries.hold(match, {
+      nth: byFsKey ? boundary.keyNth! : boundary.nth,
+      on: fault === 'hold-before' ? 'call' : 'result',
+    });
+    return fsStop(hold, label, missed);
+  }
   if (boundary.kind === 'command') {
     if (!wire) throw new Error(`point ${label}: a command boundary needs A behind its wire proxy`);
     const pattern = byKey ? { naming: key } : { command: boundary.name };

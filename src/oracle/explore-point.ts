@@ -7,7 +7,8 @@
 import type { Verdict } from '../core/judgement.ts';
 import type { StoreKind } from '../stores/types.ts';
 
-export type BoundaryKind = 'command' | 'seam' | 'effect';
+/** `fs`: a filesystem call of A's under a file store's directory (src/holder/fs-preload.ts). */
+export type BoundaryKind = 'command' | 'seam' | 'effect' | 'fs';
 
 export interface Boundary {
   /** The part of A's run it belongs to ("acquire", "release", "job"). */
@@ -23,10 +24,10 @@ export interface Boundary {
   text: string;
   /** The proxy connection it went on (commands). */
   connection?: number;
-  /** Whether the command names the lock key (commands). */
+  /** Whether the command names the lock key (commands), or the call is on the lock's path or inside it (fs). */
   onKey?: boolean;
   /**
-   * Commands on the lock key: which one of the part's commands on the key it is, from 1. A point
+   * Commands on the lock key (fs: calls on the lock's path): which one of the part's commands on the key it is, from 1. A point
    * finds its command by this position, so a schedule replays on another target (the fixed code:
    * its 1st command of the acquire is a SET … PX … NX where the bad one sent SETNX).
    */
@@ -71,6 +72,7 @@ export const FAULTS_BY_KIND: Record<BoundaryKind, readonly ExploreFault[]> = {
   command: ['hold-before', 'hold-reply', 'clock-ahead', 'clock-back', 'kill-after-reply'],
   seam: ['hold-before'],
   effect: ['hold-reply', 'pause'],
+  fs: ['hold-before', 'hold-reply', 'kill-after-reply'],
 };
 
 export interface ExplorePoint {
@@ -82,7 +84,12 @@ export interface ExplorePoint {
 
 /** `release#2 EVALSHA` */
 export function boundaryLabel(boundary: Boundary): string {
-  const what = boundary.kind === 'command' ? boundary.name : `${boundary.kind} ${boundary.name}`;
+  const what =
+    boundary.kind === 'command'
+      ? boundary.name
+      : boundary.kind === 'fs'
+        ? boundary.text
+        : `${boundary.kind} ${boundary.name}`;
   return `${boundary.part}#${boundary.index} ${what}`;
 }
 
@@ -155,6 +162,11 @@ export function pointInWords(point: ExplorePoint): string {
     return fault === 'pause'
       ? `A's write "${boundary.name}" (${at}) was recorded and A was stopped (SIGSTOP: its timers and renewals too) before its receipt reached it`
       : `A's write "${boundary.name}" (${at}) was recorded, but its receipt was withheld from A`;
+  }
+  if (boundary.kind === 'fs') {
+    if (fault === 'hold-before') return `A's ${boundary.text} (${at}) was held before it ran`;
+    if (fault === 'hold-reply') return `A's ${boundary.text} (${at}) ran, but its result was held from A`;
+    return `A was killed (SIGKILL) once its ${boundary.text} (${at}) had run, before its result reached A`;
   }
   switch (fault) {
     case 'hold-before':

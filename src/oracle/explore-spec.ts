@@ -73,5 +73,5 @@ export function exploreReferences(oracle: {
 }
 
 export function defaultSelect(boundaries: readonly Boundary[]): Boundary[] {
-  return boundaries.filter((b) => b.kind !== 'command' || b.onKey === true);
+  return boundaries.filter((b) => (b.kind !== 'command' && b.kind !== 'fs') || b.onKey === true);
 }

@@ -26,6 +26,8 @@ import type { WireProxy } from '../wire/proxy.ts';
 import type { CommandPattern } from '../wire/command.ts';
 import { startScenarioProxy } from '../wire/scenario-proxy.ts';
 import type { ExplorePoint } from './explore-point.ts';
+import { dirname, join } from 'node:path';
+import { FsBoundaries } from '../holder/fs-boundaries.ts';
 
 export interface ScenarioOptions {
   store: StartedStore;
@@ -79,6 +81,7 @@ export class Scenario {
   /** The store's family: how the lock is read, which commands act on it, its optional capabilities. */
   readonly family: StoreFamily;
   readonly #closers: Array<() => Promise<void>> = [];
+  readonly #fsBoundaries = new Map<string, FsBoundaries>();
 
   constructor(options: ScenarioOptions) {
     this.#options = options;
@@ -118,7 +121,10 @@ export class Scenario {
     assertLoopbackUrl(url); // every URL a holder is handed is on this machine, whoever built it
     const holder = await this.#options.spawnHolder(id);
     this.#holders.set(id, holder);
-    const declared = await holder.init({ url, key: this.key, ttlMs: this.ttlMs, params: this.#options.params });
+    const dir = this.family.holderDir?.(this.store);
+    const init = { url, key: this.key, ttlMs: this.ttlMs, params: this.#options.params };
+    const fsBoundaries = dir === undefined ? undefined : (await this.#openFsBoundaries(holder, dir)).socketPath;
+    const declared = await holder.init(dir === undefined ? init : { ...init, dir, fsBoundaries });
     if (declared !== undefined) {
       if (this.#declared !== undefined && JSON.stringify(this.#declared) !== JSON.stringify(declared)) {
         throw new Error(
@@ -128,6 +134,28 @@ export class Scenario {
       this.#declared = declared;
     }
     return holder;
+  }
+
+  /** A file store: every call holder `id` makes under its directory, reported on a socket in the store's run dir. */
+  async #openFsBoundaries(holder: Holder, dir: string): Promise<FsBoundaries> {
+    const socket = join(dirname(dir), `${holder.id}.fs.sock`);
+    const boundaries = await FsBoundaries.open(holder, socket, this.history, this.faults);
+    const id = holder.id;
+    this.#fsBoundaries.set(id, boundaries);
+    this.onClose(() => boundaries.close());
+    return boundaries;
+  }
+
+  /** Holder `id`'s filesystem calls (a file store's boundaries: observe them, hold one); a usage error elsewhere. */
+  fsBoundaries(id: string): FsBoundaries {
+    const boundaries = this.#fsBoundaries.get(id);
+    if (!boundaries)
+      throw new UsageError(
+        this.store.kind === 'fs'
+          ? `holder ${id} has no filesystem boundaries yet: await s.holder('${id}') first`
+          : `holder ${id} has no filesystem boundaries: only holders on a file store (--store fs) have them`,
+      );
+    return boundaries;
   }
 
   holders(): Holder[] {

@@ -7,6 +7,7 @@ import type { Holder } from '../holder/holder.ts';
 import { namesKey } from '../wire/command.ts';
 import type { Scenario } from './scenario.ts';
 import type { Boundary, BoundaryKind } from './explore-point.ts';
+import { callText, onLockPath } from '../holder/fs-boundaries.ts';
 
 export class Tracer {
   readonly boundaries: Boundary[] = [];
@@ -23,6 +24,12 @@ export class Tracer {
     });
     const holder = await s.holder(id, { url: wire.url });
     holder.observe((kind, name) => this.#record(kind, name, `${kind} ${name}`));
+    // A file store has no wire: A's boundaries are its filesystem calls.
+    if (s.store.kind === 'fs')
+      s.fsBoundaries(id).observe((call) => {
+        if (call.phase === 'call')
+          this.#record('fs', call.op, callText(call), { onKey: onLockPath(call.path, s.lockKey) });
+      });
     return holder;
   }
 

@@ -37,7 +37,7 @@ export async function startContainerStore(request: StoreRequest, recipeFor: Reci
   const recipe = recipeFor(kind).container;
   if (!recipe) {
     throw new StoreUnavailableError(
-      `the container runtime cannot start ${kind}: its recipe (docker/${kind}.ts) has no container facts (command, ready line, version probe).`,
+      `the container runtime cannot start ${kind}: ${recipeFor(kind).noContainer ?? 'its recipe has no container facts (command, ready line, version probe)'}.`,
       `use --runtime local for ${kind}`,
     );
   }

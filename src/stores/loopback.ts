@@ -19,6 +19,8 @@ export function assertLoopbackUrl(url: string): URL {
   } catch {
     throw new Error(`store URL "${url}" is not a URL (expected e.g. redis://127.0.0.1:6379)`);
   }
+  // A file URL with no host is a path on this machine (the fs store's scratch directory).
+  if (parsed.protocol === 'file:' && parsed.hostname === '') return parsed;
   if (!isLoopbackHost(parsed.hostname)) {
     throw new Error(
       `refusing the store URL ${JSON.stringify(url)}: its host "${parsed.hostname}" is not a loopback address, and the harness only touches ` +

@@ -7,7 +7,8 @@
  */
 import { StoreUnavailableError } from '../core/errors.ts';
 
-export type StoreKind = 'redis' | 'valkey' | 'postgres' | 'pgbouncer';
+/** `fs`: a scratch directory on this machine's filesystem, for file locks (src/families/fs/). */
+export type StoreKind = 'redis' | 'valkey' | 'postgres' | 'pgbouncer' | 'fs';
 
 /** Redis and Valkey speak the same protocol and commands: every Redis oracle runs on both. */
 export function speaksRedis(kind: StoreKind): boolean {
@@ -109,6 +110,8 @@ export interface StoreRecipe {
   kind: StoreKind;
   /** How to run the server in its image (docker/images.json); absent = the store is local-process only. */
   container?: ContainerRecipe;
+  /** Why a store without container facts has none, for the container runtime's error (the fs store: a directory on this machine). */
+  noContainer?: string;
   /** Null when this machine can run it locally; otherwise why not, and the command that fixes it. */
   missing(): Promise<StoreUnavailableError | null>;
   startLocal(ctx: LocalStartContext): Promise<Omit<StartedStore, 'runtime' | 'startMs'>>;

@@ -73,13 +73,15 @@ export class WireProxy implements ConnectionHost {
     private readonly server: Server,
     private readonly storeUrl: URL,
     clock: () => number,
+    protocol: WireProtocol = protocolOf(storeUrl),
   ) {
-    this.protocol = protocolOf(storeUrl);
+    this.protocol = protocol;
     this.log = new WireFaultLog(holder, clock, (phase, record) => this.emit({ type: 'fault', phase, record }));
   }
 
   static async start(options: WireProxyOptions): Promise<WireProxy> {
     const storeUrl = assertLoopbackUrl(options.storeUrl);
+    if (storeUrl.protocol === 'file:') return WireProxy.#inert(options, storeUrl);
     const protocol = protocolOf(storeUrl);
     const store = {
       host: storeUrl.hostname.replace(/^\[|\]$/g, ''),
@@ -100,6 +102,19 @@ export class WireProxy implements ConnectionHost {
     return proxy;
   }
 
+  /**
+   * A file store has no wire (its holders call the kernel; their boundaries are their filesystem
+   * calls, src/holder/fs-boundaries.ts): its proxy listens for nothing, sees no command, and hands
+   * holders the store's own URL, so a scenario written for a wire runs there unchanged.
+   */
+  static async #inert(options: WireProxyOptions, storeUrl: URL): Promise<WireProxy> {
+    const proxy = new WireProxy(options.holder, { host: '', port: 0 }, createServer(), storeUrl, () => 0, 'redis');
+    proxy.#inertUrl = storeUrl.href;
+    return proxy;
+  }
+
+  #inertUrl: string | undefined;
+
   /** The loopback port the holder connects to. */
   get port(): number {
     const address = this.server.address();
@@ -108,6 +123,7 @@ export class WireProxy implements ConnectionHost {
 
   /** The store URL with its host and port pointed at this proxy: hand it to the holder. */
   get url(): string {
+    if (this.#inertUrl !== undefined) return this.#inertUrl;
     const url = new URL(this.storeUrl.href);
     url.hostname = '127.0.0.1';
     url.port = String(this.port);

@@ -20,7 +20,7 @@ import { postgresRecipe } from './recipe.ts';
 function describe(location: StoreLocation): string {
   if (isLeaseRow(location))
     return `${location.expiresColumn} - now() of ${location.table} where ${location.keyColumn} = '${location.key}'`;
-  return `the lock ${JSON.stringify(typeof location === 'string' ? location : location.key)}`;
+  return `the lock ${JSON.stringify(keyOf(location))}`;
 }
 
 /** Only a declared lease row is read as the lock; a session advisory lock is read as session locks. */

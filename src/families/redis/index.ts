@@ -5,7 +5,7 @@
  * MULTI. Deletes and renewals are recognised at the wire by command or by script body.
  */
 import type { StoreLocation } from '../../../targets/contract.ts';
-import { isLeaseRow, keyOf } from '../../stores/store-location.ts';
+import { isFileLock, isLeaseRow, keyOf } from '../../stores/store-location.ts';
 import { onKey } from '../../wire/command.ts';
 import type { StoreFamily } from '../family.ts';
 import { REDIS_DELETE, REDIS_RENEWAL } from './commands.ts';
@@ -15,6 +15,7 @@ import { redisRecipe, valkeyRecipe } from './recipe.ts';
 function describe(location: StoreLocation): string {
   if (typeof location === 'string') return `GET ${location}`;
   if (isLeaseRow(location)) return `a lease row of ${location.table}, which a Redis store does not have`;
+  if (isFileLock(location)) return `a file lock at ${location.path}, which a Redis store does not have`;
   return `HGET ${location.key} ${location.field}`;
 }
 
@@ -25,7 +26,9 @@ export const redisFamily: StoreFamily = {
   unreadable: (location) =>
     isLeaseRow(location)
       ? `storeKey(env) names a Postgres lease row (${location.table}), but the store speaks Redis: declare a key or a hash field`
-      : undefined,
+      : isFileLock(location)
+        ? `storeKey(env) names a file lock (${location.path}), but the store speaks Redis: run it with --store fs`
+        : undefined,
   view(store) {
     const probe = new RedisProbe(store.url);
     return {

@@ -5,7 +5,7 @@
  */
 import { Redis } from 'ioredis';
 import type { StoreLocation } from '../../../targets/contract.ts';
-import { isLeaseRow, keyOf } from '../../stores/store-location.ts';
+import { isFileLock, isLeaseRow, keyOf } from '../../stores/store-location.ts';
 import type { LockState } from '../family.ts';
 
 export class RedisProbe {
@@ -19,6 +19,7 @@ export class RedisProbe {
   /** The key's (or hash field's) value and the key's PTTL, read in one MULTI. */
   async keyState(location: StoreLocation): Promise<Omit<LockState, 'where'>> {
     if (isLeaseRow(location)) throw new Error(`a Redis store has no lease rows (${location.table})`);
+    if (isFileLock(location)) throw new Error(`a Redis store has no file locks (${location.path})`);
     const key = keyOf(location);
     const read = this.#client.multi();
     if (typeof location === 'string') read.get(key);

@@ -1,0 +1,39 @@
+/**
+ * The fs family: file locks in a scratch directory of this machine (a run dir, removed after the
+ * run). A lock lives at a path under it (a `mkdir` lock's directory, a `wx`-created lease file),
+ * named by the target's storeKey (a path, or { path, owner, staleMs }) or by env.key itself. The
+ * harness reads it with lstat and readFile (view.ts). No container, no server clock, no session
+ * locks; a holder's filesystem calls are its boundaries (docs/store-families.md).
+ */
+import { fileURLToPath } from 'node:url';
+import type { StoreLocation } from '../../../targets/contract.ts';
+import { keyOf } from '../../stores/store-location.ts';
+import type { StoreFamily } from '../family.ts';
+import { asFileLock, unreadableFileLock } from './lock-path.ts';
+import { fsRecipe } from './recipe.ts';
+import { readFileLock, whereOf } from './view.ts';
+
+function describe(location: StoreLocation): string {
+  const lock = asFileLock(location);
+  return lock ? whereOf(lock) : `the lock ${JSON.stringify(keyOf(location))}, which a directory does not have`;
+}
+
+export const fsFamily: StoreFamily = {
+  name: 'fs',
+  recipes: [fsRecipe],
+  describe,
+  unreadable: unreadableFileLock,
+  view(store) {
+    const dir = fileURLToPath(store.url);
+    return {
+      lock: (location) => readFileLock(dir, asFileLock(location)!),
+      close: async () => undefined,
+    };
+  },
+  commands: {
+    touches: ({ text, args }, location) => text.includes(keyOf(location)) || args.includes(keyOf(location)),
+  },
+  holderUrl: (url) => url,
+  clients: ['proper-lockfile', '@bybrave/proper-lockfile2', 'lockfile'],
+  holderDir: (store) => fileURLToPath(store.url),
+};

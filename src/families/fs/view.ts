@@ -1,0 +1,48 @@
+/**
+ * The harness's own read of a file lock (the probe oracles judge with, as PTTL is on Redis): lstat
+ * of the lock's path (exists, file or directory, mtime) and its content (a file's, or a directory
+ * lock's owner file), read by this process, never through a holder. A file has no store-side
+ * expiry: PTTL -1, unless the target declared the library's stale time, when the lease left is
+ * mtime + staleMs - this machine's wall clock (the kernel's, which also stamped the mtime).
+ */
+import { lstat, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { FileLock } from '../../../targets/contract.ts';
+import type { LockState } from '../family.ts';
+import { lockPathIn } from './lock-path.ts';
+
+/** What the harness read at a file lock, beyond what every family reports. */
+export interface FileLockState extends LockState {
+  /** What is at the path: a file, a directory, something else (a symlink), or nothing. */
+  kind: 'file' | 'dir' | 'other' | 'none';
+  /** The path's mtime (epoch ms), or null when nothing is there. */
+  mtimeMs: number | null;
+  /** The harness's own clock's age of that mtime (ms), or null. */
+  ageMs: number | null;
+}
+
+export async function readFileLock(dir: string, lock: FileLock): Promise<FileLockState> {
+  const path = lockPathIn(dir, lock);
+  const where = whereOf(lock);
+  const stat = await lstat(path).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return undefined;
+    throw error;
+  });
+  if (!stat) return { where, exists: false, value: null, pttlMs: -2, kind: 'none', mtimeMs: null, ageMs: null };
+  const kind = stat.isFile() ? 'file' : stat.isDirectory() ? 'dir' : 'other';
+  const contentOf = kind === 'file' ? path : kind === 'dir' && lock.owner ? join(path, lock.owner) : undefined;
+  const value = contentOf === undefined ? null : await readFile(contentOf, 'utf8').catch(() => null);
+  const now = Date.now();
+  const pttlMs = lock.staleMs === undefined ? -1 : Math.max(0, Math.floor(stat.mtimeMs + lock.staleMs - now));
+  return { where, exists: true, value, pttlMs, kind, mtimeMs: stat.mtimeMs, ageMs: Math.round(now - stat.mtimeMs) };
+}
+
+/** "stat k.lock + owner (live until mtime + 300 ms, the target's stale rule)". */
+export function whereOf(lock: FileLock): string {
+  const owner = lock.owner ? ` + ${lock.owner}` : '';
+  const expiry =
+    lock.staleMs === undefined
+      ? "no expiry: a file lock goes stale only by its library's rule, and the target declares none"
+      : `live until mtime + ${lock.staleMs} ms, the target's stale rule, on this machine's clock`;
+  return `stat ${lock.path}${owner} (${expiry})`;
+}

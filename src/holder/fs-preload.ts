@@ -1,0 +1,143 @@
+/**
+ * Every filesystem call a holder makes on a path under env.dir is a boundary (--store fs): node:fs
+ * and node:fs/promises are wrapped in the holder process before the target loads (holder-entry.ts),
+ * and the built-in ES module exports synced, so `import { mkdir } from 'node:fs/promises'`,
+ * `require('fs').mkdirSync` and graceful-fs (which calls through fs) all land here. Each call is
+ * reported before it runs and after (its result), and goes on only when the harness answers: a
+ * held boundary really blocks that call (an async one awaits; a sync one blocks the thread,
+ * fs-channel.ts). The real call still runs against the real filesystem. Calls on other paths, and
+ * every call before init named the directory, pass straight through.
+ */
+import fs from 'node:fs';
+import { syncBuiltinESMExports } from 'node:module';
+import { isAbsolute, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { FsChannel } from './fs-channel.ts';
+import { FS_OPS, type FsForm, type FsOp, type FsReport } from './fs-protocol.ts';
+
+/** Calls naming two paths (the boundary covers them when either is under the directory). */
+const TWO_PATHS: ReadonlySet<FsOp> = new Set(['rename', 'link']);
+/** Where the flags are among a call's arguments: open(path, flags), writeFile(path, data, { flag }). */
+const FLAGS_AT: Partial<Record<FsOp, number>> = { open: 1, writeFile: 2 };
+
+let watched: { dir: string; channel: FsChannel } | undefined;
+let nextId = 1;
+
+type AnyFunction = (...args: unknown[]) => unknown;
+
+/** The path an argument names, or undefined (a file descriptor, a FileHandle). */
+function pathOf(arg: unknown): string | undefined {
+  if (typeof arg === 'string') return resolve(arg);
+  if (arg instanceof URL && arg.protocol === 'file:') return fileURLToPath(arg);
+  if (Buffer.isBuffer(arg)) return resolve(arg.toString());
+  return undefined;
+}
+
+/** The call's path(s) relative to the directory, when one is under it. */
+function watchedPath(op: FsOp, args: unknown[]): string | undefined {
+  if (!watched) return undefined;
+  const dir = watched.dir;
+  const paths = (TWO_PATHS.has(op) ? args.slice(0, 2) : args.slice(0, 1)).map(pathOf);
+  const inside = (path: string | undefined) => {
+    if (path === undefined) return false;
+    const rel = relative(dir, path);
+    return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
+  };
+  if (!paths.some(inside)) return undefined;
+  return paths.map((path) => (path === undefined ? '?' : inside(path) ? relative(dir, path) : path)).join(' -> ');
+}
+
+function flagsOf(op: FsOp, args: unknown[]): string | undefined {
+  const at = FLAGS_AT[op];
+  if (at === undefined) return undefined;
+  const arg = args[at];
+  const flag = typeof arg === 'object' && arg !== null ? (arg as { flag?: unknown; flags?: unknown }).flag : arg;
+  return typeof flag === 'string' ? flag : undefined;
+}
+
+function report(op: FsOp, path: string, form: FsForm, args: unknown[]): FsReport {
+  const flags = flagsOf(op, args);
+  return { id: nextId++, op, path, form, phase: 'call', ...(flags ? { flags } : {}) };
+}
+
+const resultOf = (error: unknown) => (error ? ((error as NodeJS.ErrnoException).code ?? 'error') : 'ok');
+
+function wrapCallback(op: FsOp, original: AnyFunction): AnyFunction {
+  return function (this: unknown, ...args: unknown[]) {
+    const path = watchedPath(op, args);
+    const callback = args.at(-1);
+    if (path === undefined || typeof callback !== 'function' || !watched) return original.apply(this, args);
+    const { channel } = watched;
+    const call = report(op, path, 'callback', args);
+    void channel
+      .report(call)
+      .then(() =>
+        original.apply(this, [
+          ...args.slice(0, -1),
+          (error: unknown, ...results: unknown[]) =>
+            void channel
+              .report({ ...call, id: nextId++, phase: 'result', of: call.id, result: resultOf(error) })
+              .then(() => (callback as AnyFunction)(error, ...results)),
+        ]),
+      );
+  };
+}
+
+function wrapPromise(op: FsOp, original: AnyFunction): AnyFunction {
+  return async function (this: unknown, ...args: unknown[]) {
+    const path = watchedPath(op, args);
+    if (path === undefined || !watched) return original.apply(this, args);
+    const { channel } = watched;
+    const call = report(op, path, 'promise', args);
+    await channel.report(call);
+    const after = (error: unknown) =>
+      channel.report({ ...call, id: nextId++, phase: 'result', of: call.id, result: resultOf(error) });
+    let value: unknown;
+    try {
+      value = await original.apply(this, args);
+    } catch (error) {
+      await after(error);
+      throw error;
+    }
+    await after(undefined);
+    return value;
+  };
+}
+
+function wrapSync(op: FsOp, original: AnyFunction): AnyFunction {
+  return function (this: unknown, ...args: unknown[]) {
+    const path = watchedPath(op, args);
+    if (path === undefined || !watched) return original.apply(this, args);
+    const { channel } = watched;
+    const call = report(op, path, 'sync', args);
+    channel.reportSync(call);
+    const after = (error: unknown) =>
+      channel.reportSync({ ...call, id: nextId++, phase: 'result', of: call.id, result: resultOf(error) });
+    let value: unknown;
+    try {
+      value = original.apply(this, args);
+    } catch (error) {
+      after(error);
+      throw error;
+    }
+    after(undefined);
+    return value;
+  };
+}
+
+/** Wrap node:fs (callback and sync forms) and node:fs/promises, and sync the ES module exports. Once, before the target loads. */
+export function installFsBoundaries(): void {
+  const callbacks = fs as unknown as Record<string, AnyFunction>;
+  const promises = fs.promises as unknown as Record<string, AnyFunction>;
+  for (const op of FS_OPS) {
+    callbacks[op] = wrapCallback(op, callbacks[op]!);
+    callbacks[`${op}Sync`] = wrapSync(op, callbacks[`${op}Sync`]!);
+    promises[op] = wrapPromise(op, promises[op]!);
+  }
+  syncBuiltinESMExports();
+}
+
+/** From init on, calls under `dir` are boundaries reported on the harness's `socket`. */
+export function watchFsBoundaries(dir: string, socket: string): void {
+  watched = { dir: resolve(dir), channel: new FsChannel(socket) };
+}

@@ -1,0 +1,45 @@
+/**
+ * The messages of a holder's filesystem boundaries (src/holder/fs-preload.ts in the holder,
+ * fs-boundaries.ts in the harness): one JSON line per call phase over a unix socket, answered by
+ * one line once the harness lets the call (or its result) go on.
+ */
+
+/** The calls reported as boundaries, by the name they have in node:fs. */
+export const FS_OPS = [
+  'open',
+  'mkdir',
+  'rmdir',
+  'rm',
+  'unlink',
+  'rename',
+  'link',
+  'stat',
+  'lstat',
+  'utimes',
+  'readFile',
+  'writeFile',
+] as const;
+export type FsOp = (typeof FS_OPS)[number];
+
+/** callback: fs.mkdir(p, cb); promise: fs.promises.mkdir(p); sync: fs.mkdirSync(p). */
+export type FsForm = 'callback' | 'promise' | 'sync';
+
+/** From the holder: a call is about to run (`call`), or it ran (`result`: "ok" or its error code). */
+export interface FsReport {
+  id: number;
+  op: FsOp;
+  /** The path(s) it names, relative to env.dir ("V310.lock", "V310.lock/owner"; rename/link: "a -> b"). */
+  path: string;
+  form: FsForm;
+  phase: 'call' | 'result';
+  /** `open`/`writeFile` flags when given ("wx"). */
+  flags?: string;
+  result?: string;
+  /** A result: the id of the call it is the result of. */
+  of?: number;
+}
+
+/** From the harness: go on with report `id`. */
+export interface FsGo {
+  id: number;
+}

@@ -1,0 +1,44 @@
+// BAD for V311 on --store fs: mkdir-lock.ts with its staleness rule removed: a killed holder's lock directory is never taken over.
+import { mkdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
+import { defineTarget } from '../contract.ts';
+import { lockDir, newToken, OWNER, ownerFile } from './lock-dir.ts';
+
+/** mkdir, or false when the directory is already there. */
+async function made(path: string): Promise<boolean> {
+  return mkdir(path).then(
+    () => true,
+    (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EEXIST') return false;
+      throw error;
+    },
+  );
+}
+
+export default defineTarget({
+  description: 'mkdir lock with an owner file and no staleness rule; owner-checked release',
+  storeKey: (env) => ({ path: lockDir(env).name, owner: OWNER }),
+  async acquire(env) {
+    const { path } = lockDir(env);
+    if (!(await made(path))) {
+      return null;
+    }
+    const token = newToken(env);
+    await writeFile(ownerFile(env), token);
+    await env.seam('acquire:after-set');
+    return { token };
+  },
+  async release(env, lease) {
+    const owner = await readFile(ownerFile(env), 'utf8').catch(() => null);
+    if (owner !== lease.token) return false;
+    await env.seam('release:before-delete');
+    await rm(lockDir(env).path, { recursive: true, force: true });
+    return true;
+  },
+  async extend(env, lease) {
+    const owner = await readFile(ownerFile(env), 'utf8').catch(() => null);
+    if (owner !== lease.token) return false;
+    const now = new Date();
+    await utimes(lockDir(env).path, now, now);
+    return true;
+  },
+});
