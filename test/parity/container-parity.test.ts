@@ -5,17 +5,22 @@
  * verdict on local processes: an entry that differs between runtimes fails one of the two.
  *
  * Not part of `npm test` (about 140 runs): `npm run test:containers`, which .ci/run runs when a
- * Docker engine is up. Needs the images: bash scripts/container-engine.sh.
+ * Docker engine is up. Needs the images: bash scripts/container-engine.sh. A store with no
+ * container (a scratch directory, --store fs) is left out, and a test names each one left out with
+ * its recipe's reason; the local reference test runs them.
  */
 import { beforeAll, describe, expect, test } from 'vitest';
 import { loadAllOracles } from '../../src/run/registry.ts';
 import { referenceMatrix } from '../../src/run/reference-matrix.ts';
 import { dockerSocketPath, engineAnswers } from '../../src/stores/engine-socket.ts';
 import { runReferences, type ReferenceOutcome } from '../../src/run/references.ts';
+import { recipeFor } from '../../src/families/recipes.ts';
 
 const socket = dockerSocketPath();
 const engineUp = socket !== undefined && (await engineAnswers(socket, 1000));
-const entries = referenceMatrix(await loadAllOracles());
+const matrix = referenceMatrix(await loadAllOracles());
+const entries = matrix.filter((entry) => recipeFor(entry.store).container !== undefined);
+const withoutContainer = matrix.filter((entry) => recipeFor(entry.store).container === undefined);
 let outcomes: ReferenceOutcome[] = [];
 
 // One runner for every matrix (src/run/references.ts), two runs at a time, each store in a container.
@@ -26,6 +31,11 @@ beforeAll(async () => {
 describe('the reference matrix on --runtime container', () => {
   test('a Docker engine answers (this suite is meaningless without one: bash scripts/container-engine.sh)', () => {
     expect(engineUp).toBe(true);
+  });
+
+  test('only stores with no container are left out, each saying why', () => {
+    expect(entries.length).toBeGreaterThan(100);
+    for (const entry of withoutContainer) expect(recipeFor(entry.store).noContainer, entry.name).toBeTruthy();
   });
 
   describe.each([...new Set(entries.map((e) => e.oracle.id))])('%s', (id) => {
