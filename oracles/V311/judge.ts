@@ -49,6 +49,8 @@ export function judgeV311(
   const { point, stop, atKill, exit, afterKill, b, stuck } = o;
   const preconditions: Check[] = [];
   const immortal = history.filter((e) => e.kind === 'store-observed' && e.detail.pttlMs === -1);
+  // A lock that kept an expiry but outlived it shows in B's refusals past TTL + grace.
+  const bDenied = history.filter((e) => e.kind === 'acquire-denied' && e.holder === 'B');
   if (stop && stop.outcome !== 'reached') {
     const detail =
       stop.outcome === 'finished'
@@ -143,7 +145,7 @@ export function judgeV311(
           ? 'not judged'
           : `${outcome.granted ? `B took the lock ${outcome.waitedMs.toFixed(0)} ms after A took it` : `B was still denied ${outcome.waitedMs.toFixed(0)} ms after A took it (${outcome.attempts} attempts)`}; ` +
             `${immortal.length ? `the key had no expiry (PTTL -1) in ${immortal.length} observation(s)` : 'the key always had an expiry'}`,
-        offending: held ? [] : immortal,
+        offending: held ? [] : immortal.length ? immortal : bDenied,
       },
       explanation: explain(held, outcome),
     };

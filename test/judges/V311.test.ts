@@ -65,6 +65,21 @@ describe('V311 judge', () => {
     expect(judgement.explanation).toMatch(/the lock outlived its TTL/);
   });
 
+  it("offends with B's refusals when the lock kept an expiry in every reading but outlived it", async () => {
+    const { verdict, judgement } = await rejudge(bad, (f) => {
+      withExpiry(f, 50);
+      for (const e of f.history) if (e.kind === 'store-observed' && e.detail.pttlMs === -1) e.detail.pttlMs = 50;
+      const o = observed(f);
+      o.b!.lastAttemptAt = o.afterKill!.receivedAt + 51;
+    });
+    expect(verdict).toBe('FAIL');
+    expect(judgement.counts.observationsWithNoExpiry).toBe(0);
+    expect(judgement.property.offending.length).toBeGreaterThan(0);
+    expect(
+      judgement.property.offending.every((e) => 'kind' in e && e.kind === 'acquire-denied' && e.holder === 'B'),
+    ).toBe(true);
+  });
+
   it("is INCONCLUSIVE when B's last try came before the key's expiry by its PTTL", async () => {
     const { verdict, judgement } = await rejudge(bad, (f) => {
       withExpiry(f, 50);
