@@ -114,6 +114,11 @@ export interface StoreFamily {
   readonly commands: LockCommands;
   /** The URL holder `id` connects with, given the store's (or a wire proxy's) URL. */
   holderUrl(url: string, id: string): string;
+  /**
+   * Holders may name a script by its digest (Redis EVALSHA): once a run holds commands at a wire
+   * proxy, every other holder talks through a pass-through proxy so the bodies are learned.
+   */
+  readonly scriptsByDigest?: boolean;
   /** npm packages whose import shows a target talks to this family (src/run/store-choice.ts). */
   readonly clients: readonly string[];
   /** A file store's directory, handed to every holder as env.dir; absent where locks are not files. */

@@ -5,7 +5,7 @@
  */
 import type { History } from '../core/history.ts';
 import type { Resource } from '../core/resource.ts';
-import { speaksRedis, type StartedStore } from '../stores/types.ts';
+import type { StartedStore } from '../stores/types.ts';
 import type { FaultLog } from '../core/fault-log.ts';
 import type { Holder } from '../holder/holder.ts';
 import type { Scalar } from '../holder/holder-protocol.ts';
@@ -295,7 +295,7 @@ export class Scenario {
    * script body that reaches the store is learned (an EVALSHA is recognised by its body).
    */
   async wire(id: string): Promise<WireProxy> {
-    if (speaksRedis(this.store.kind)) this.#learnScripts = true;
+    if (this.family.scriptsByDigest) this.#learnScripts = true;
     const proxy = await startScenarioProxy(id, this.store.url, this.history, this.faults);
     this.onClose(() => proxy.close());
     return proxy;

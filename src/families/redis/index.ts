@@ -47,5 +47,6 @@ export const redisFamily: StoreFamily = {
     touches: ({ text, args }, location) => args.includes(keyOf(location)) || text.includes(keyOf(location)),
   },
   holderUrl: (url) => url,
+  scriptsByDigest: true,
   clients: ['ioredis', 'redis', '@redis/client', 'redlock', '@sesamecare-oss/redlock', 'redis-semaphore'],
 };
