@@ -123,7 +123,7 @@ describe('a SIGKILLed run leaves nothing behind for long', () => {
         ])
       ).stdout.trim();
     });
-    expect(seen).toMatch(/\(container, \d+ ms\)/);
+    expect(seen).toMatch(/\(container, \d+ ms[;)]/);
     expect(runId, 'the run had one labelled container').toMatch(/^\d+-[0-9a-f]+$/);
     const label = `${RUN_LABEL}=${runId}`;
     const clean = await cli(['clean', '--json'], tmp);
