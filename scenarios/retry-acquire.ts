@@ -11,11 +11,13 @@ export interface RetryResult {
   lastAttemptAt?: number;
 }
 
+/** `stopEarly` (optional), asked after each denied attempt, ends the retries before the deadline (another contender got the lock). */
 export async function acquireWithin(
   holder: Holder,
   now: () => number,
   timeoutMs: number,
   everyMs: number,
+  stopEarly: () => boolean = () => false,
 ): Promise<RetryResult> {
   const deadline = now() + timeoutMs;
   let attempts = 0;
@@ -24,7 +26,7 @@ export async function acquireWithin(
     const lastAttemptAt = now();
     const lease = await holder.acquire();
     if (lease) return { lease, attempts, grantedAt: now(), lastAttemptAt };
-    if (now() >= deadline) return { lease: null, attempts, lastAttemptAt };
+    if (now() >= deadline || stopEarly()) return { lease: null, attempts, lastAttemptAt };
     await new Promise((resolve) => setTimeout(resolve, everyMs));
   }
 }

@@ -3,8 +3,11 @@
  *
  * Scenario: A takes the lock and is killed (SIGKILL) — variant "after-acquire" right after its
  * acquire returned, variant "between-commands" at the seam "acquire:after-set" (after the command
- * that created the key, before any other: between SETNX and EXPIRE). B then retries.
- * Property: B takes the lock within TTL + grace of A's acquire, and the key never has PTTL -1.
+ * that created the key, before any other: between SETNX and EXPIRE). B then retries; with
+ * --contenders N (3 or more) B, C, … retry together (scenarios/contenders.ts), and --explore also
+ * holds B inside its takeover of the dead holder's lock while the others race.
+ * Property: a contender takes the lock within TTL + grace of A's acquire (a key with PTTL -1 that
+ * nobody took over is the finding), and no two contenders hold it at once.
  * Preconditions: A reached the kill point (between-commands: the seam; --explore: the point); the
  * key existed when A was killed, with no longer a TTL than --ttl (or none); the kill really happened
  * (SIGKILL).
@@ -18,7 +21,7 @@
  * them, a pure function; params.ts declares the parameters.
  */
 import { defineOracle } from '../../src/oracle/definition.ts';
-import { traceAcquireRelease } from '../../src/oracle/traces.ts';
+import { TAKEOVER, traceV311 } from './trace.ts';
 import { judgeV311, V311_PRECONDITIONS } from './judge.ts';
 import { v311Params } from './params.ts';
 import { playV311 } from './play.ts';
@@ -28,8 +31,9 @@ export default defineOracle({
   title: 'No TTL, or TTL set non-atomically',
   class: 'LK-2 no TTL, or a TTL set non-atomically',
   scenario:
-    'A takes the lock and is killed (SIGKILL) — after its acquire, or between the command that created the key and the one that set its TTL; B retries.',
-  property: 'B takes the lock within TTL + grace, and the key never has PTTL -1 (no expiry).',
+    'A takes the lock and is killed (SIGKILL) — after its acquire, or between the command that created the key and the one that set its TTL; B retries (with --contenders N, B, C, … retry together).',
+  property:
+    "A contender takes the dead holder's lock within TTL + grace (a key with no expiry, PTTL -1, that nobody could take over is the finding), and no two contenders (--contenders 3 or more) hold it at once.",
   stores: ['redis', 'valkey', 'fs'],
   holders: ['A', 'B'],
   params: v311Params,
@@ -48,7 +52,14 @@ export default defineOracle({
         'targets/redis/ioredis/lock-prefixed-key.ts',
       ],
     },
-    trace: traceAcquireRelease(false),
+    contenders: {
+      holder: 'B',
+      part: TAKEOVER,
+      faults: ['hold-before', 'hold-reply'],
+      applies: (p) => p.contenders >= 3,
+      doc: "--contenders 3 or more: also every command (fs: call) of B's takeover of the dead holder's lock, B held before it or its reply held while C, D, … each try the lock once",
+    },
+    trace: traceV311,
   },
   references: [
     { target: 'targets/redis/ioredis/acquire-no-ttl.ts', expect: 'FAIL' },

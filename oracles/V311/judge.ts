@@ -1,13 +1,17 @@
 /**
- * V311's judgement, a pure function of what play recorded: after A is killed holding the lock, B
- * must take it within TTL + grace, and the key must never show PTTL -1 (no expiry). Judged only
- * when A was stopped where asked, the key existed with no longer a TTL than asked, the kill was a
- * real SIGKILL, and B's denial, if any, came on A's key after it should have lapsed.
+ * V311's judgement, a pure function of what play recorded: after A is killed holding the lock, a
+ * contender (B; or one of B, C, … with --contenders 3 or more) must take it within TTL + grace, and
+ * no two contenders may hold it at once. A key with no expiry (PTTL -1) is the finding when nobody
+ * could take it over; one the helper's own staleness rule took over in time is not. Judged only
+ * when A (or the explored contender) was stopped where asked, the key existed with no longer a TTL
+ * than asked, the kill was a real SIGKILL, a denial came on A's key after it should have lapsed,
+ * and two grants, if any, came while both leases surely lived.
  */
 import { nothingProven, type Check, type Judgement } from '../../src/core/judgement.ts';
 import type { ParamValues } from '../../src/core/params.ts';
 import type { Recorded } from '../../src/oracle/definition.ts';
 import { pointInWords } from '../../src/oracle/explore-point.ts';
+import { grantedApart, heldAtOnce, type ContenderTry } from '../../scenarios/contenders.ts';
 import type { V311Observations } from './observations.ts';
 import type { v311Params } from './params.ts';
 
@@ -18,6 +22,7 @@ export const TTL_AS_ASKED = 'the key carried no longer a TTL than --ttl';
 export const KILLED = 'A was killed';
 export const LAST_TRY_LAPSED = "B's last try came after the key lapsed by its PTTL";
 export const A_KEY_STILL_HELD = "A's key still held the lock when B gave up";
+export const GRANTS_OVERLAPPED = 'two grants came while both leases surely lived';
 
 export const V311_PRECONDITIONS = [
   {
@@ -25,7 +30,11 @@ export const V311_PRECONDITIONS = [
     checks:
       '--variant between-commands: A reached env.seam("acquire:after-set") (after the command that created the key)',
   },
-  { name: STOPPED_AT_POINT, checks: "--explore: A's acquire reached the explored point, where A was stopped" },
+  {
+    name: STOPPED_AT_POINT,
+    checks:
+      "--explore: A's acquire (or, a point on a contender, that contender's takeover) reached the explored point, where it was stopped",
+  },
   { name: KEY_EXISTED, checks: 'the key (or storeKey(env)) was in the store right before A was killed' },
   {
     name: TTL_AS_ASKED,
@@ -40,6 +49,11 @@ export const V311_PRECONDITIONS = [
     name: A_KEY_STILL_HELD,
     checks: "B, still denied, gave up while the key still held A's token or had no expiry",
   },
+  {
+    name: GRANTS_OVERLAPPED,
+    checks:
+      "--contenders 3 or more: two contenders granted the lock were granted while both leases surely lived (each from its grant to its attempt's start + --ttl); else nothing shows they held it at once",
+  },
 ];
 
 export function judgeV311(
@@ -47,6 +61,10 @@ export function judgeV311(
   p: ParamValues<typeof v311Params>,
 ): Judgement {
   const { point, stop, atKill, exit, afterKill, b, stuck } = o;
+  const tries = o.contenders ?? [];
+  const atOnce = heldAtOnce(tries, p.ttl);
+  const apart = grantedApart(tries, p.ttl);
+  const stoppedWho = point?.holder && point.holder !== 'A' ? `${point.holder}'s takeover` : "A's acquire";
   const preconditions: Check[] = [];
   const immortal = history.filter((e) => e.kind === 'store-observed' && e.detail.pttlMs === -1);
   // A lock that kept an expiry but outlived it shows in B's refusals past TTL + grace.
@@ -55,7 +73,7 @@ export function judgeV311(
     const detail =
       stop.outcome === 'finished'
         ? stop.missed
-        : `A's acquire neither returned nor reached ${point ? 'the point' : 'the seam'} within ${p.timeout} ms`;
+        : `${stoppedWho} neither returned nor reached ${point ? 'the point' : 'the seam'} within ${p.timeout} ms`;
     preconditions.push({
       name: point ? STOPPED_AT_POINT : STOPPED_BETWEEN,
       held: false,
@@ -126,26 +144,41 @@ export function judgeV311(
         `, so B's denial is the target's own (its client's clock, say; or a lock kept elsewhere than storeKey(env) says), not A's lock outliving its TTL`,
     });
   }
+  if (atOnce.length === 0 && apart.length > 0) {
+    preconditions.push({
+      name: GRANTS_OVERLAPPED,
+      held: false,
+      detail: `${apart.map(pairInWords).join('; ')}: an attempt outlasted the lease it was granted, so nothing shows the two held the lock at once`,
+    });
+  }
   return judged({ waitedMs: b.endedAt - o.heldSince!, granted: b.granted, attempts: b.attempts });
 
   function judged(outcome: { waitedMs: number; granted: boolean; attempts: number } | undefined): Judgement {
-    const held = outcome !== undefined && outcome.granted && immortal.length === 0;
+    // A key with no expiry is the finding only when nobody took it over: a helper whose own
+    // staleness rule (an expiry in the value, a file's age) took it over in time kept its promise.
+    const held = outcome !== undefined && outcome.granted && atOnce.length === 0;
+    const grants = history.filter((e) => e.kind === 'acquire-ok' && e.holder !== 'A');
     return {
       preconditions,
       counts: {
         bAcquired: outcome?.granted ? 1 : 0,
+        contenders: Math.max(1, tries.length),
+        contendersGranted: tries.length ? tries.filter((t) => t.granted).length : outcome?.granted ? 1 : 0,
+        pairsHoldingAtOnce: atOnce.length,
         bWaitedMs: outcome ? Math.round(outcome.waitedMs) : 0,
         bAttempts: outcome?.attempts ?? 0,
         observationsWithNoExpiry: immortal.length,
       },
       property: {
-        name: 'B takes the lock within TTL + grace; the key always has an expiry',
+        name: "a contender takes the dead holder's lock within TTL + grace; no two hold it at once",
         held,
         detail: !outcome
           ? 'not judged'
-          : `${outcome.granted ? `B took the lock ${outcome.waitedMs.toFixed(0)} ms after A took it` : `B was still denied ${outcome.waitedMs.toFixed(0)} ms after A took it (${outcome.attempts} attempts)`}; ` +
-            `${immortal.length ? `the key had no expiry (PTTL -1) in ${immortal.length} observation(s)` : 'the key always had an expiry'}`,
-        offending: held ? [] : immortal.length ? immortal : bDenied,
+          : atOnce.length
+            ? `${atOnce.map(pairInWords).join('; ')}: two contenders held the dead holder's lock at once`
+            : `${outcome.granted ? `${tries.find((t) => t.granted)?.holder ?? 'B'} took the lock ${outcome.waitedMs.toFixed(0)} ms after A took it` : `${tries.length > 1 ? 'every contender was' : 'B was'} still denied ${outcome.waitedMs.toFixed(0)} ms after A took it (${outcome.attempts} attempts)`}; ` +
+              `${immortal.length ? `the key had no expiry (PTTL -1) in ${immortal.length} observation(s)` : 'the key always had an expiry'}`,
+        offending: held ? [] : atOnce.length ? grants : immortal.length ? immortal : bDenied,
       },
       explanation: explain(held, outcome),
     };
@@ -158,11 +191,26 @@ export function judgeV311(
       p.variant === 'after-acquire'
         ? 'right after its acquire returned'
         : 'after it created the key and before its next command';
-    const killed = point ? `${pointInWords(point)}.` : `A was killed (SIGKILL) ${when}.`;
+    const killed =
+      point?.holder && point.holder !== 'A'
+        ? `A was killed (SIGKILL) right after its acquire returned; once its lease had lapsed, ${pointInWords(point)}, while each other contender tried the lock once.`
+        : point
+          ? `${pointInWords(point)}.`
+          : `A was killed (SIGKILL) ${when}.`;
+    const taker = tries.find((t) => t.granted)?.holder ?? 'B';
     return held
-      ? `${killed} The key carried an expiry, so it lapsed and B took the lock ${outcome.waitedMs.toFixed(0)} ms after A had taken it (TTL ${p.ttl} ms).`
-      : immortal.length
-        ? `${killed} The key it left had no expiry (PTTL -1), so no later holder can ever take the lock: B was ${outcome.granted ? `only granted it ${outcome.waitedMs.toFixed(0)} ms later` : `still denied ${outcome.waitedMs.toFixed(0)} ms later, past TTL ${p.ttl} + grace ${p.grace} ms`}. Give the lock its expiry in the same step that takes it (on Redis: SET key token PX ttl NX; a file lock: a staleness rule on its age).`
-        : `${killed} The key kept an expiry, but B was still denied ${outcome.waitedMs.toFixed(0)} ms later, past TTL ${p.ttl} + grace ${p.grace} ms: the lock outlived its TTL.`;
+      ? immortal.length
+        ? `${killed} The key had no expiry in the store (PTTL -1), but the helper's own staleness rule took it over: ${taker} took the lock ${outcome.waitedMs.toFixed(0)} ms after A had taken it (TTL ${p.ttl} ms)${tries.length > 1 ? `, and no other of the ${tries.length} contenders held it meanwhile` : ''}.`
+        : `${killed} The key carried an expiry, so it lapsed and ${taker} took the lock ${outcome.waitedMs.toFixed(0)} ms after A had taken it (TTL ${p.ttl} ms)${tries.length > 1 ? `; no other of the ${tries.length} contenders held it meanwhile` : ''}.`
+      : atOnce.length
+        ? `${killed} ${atOnce.map(pairInWords).join('; ')}: two contenders took the dead holder's lock and held it at once. A takeover that checks the lock is stale and then removes and re-creates it lets a contender delayed between its check and its removal delete the lock another contender has just taken; take it over in one atomic step (on Redis a compare-and-swap script on the value seen; a file lock: claim it by an atomic rename and check it is still the stale one).`
+        : immortal.length
+          ? `${killed} The key it left had no expiry (PTTL -1), so no later holder can ever take the lock: B was ${outcome.granted ? `only granted it ${outcome.waitedMs.toFixed(0)} ms later` : `still denied ${outcome.waitedMs.toFixed(0)} ms later, past TTL ${p.ttl} + grace ${p.grace} ms`}. Give the lock its expiry in the same step that takes it (on Redis: SET key token PX ttl NX; a file lock: a staleness rule on its age).`
+          : `${killed} The key kept an expiry, but B was still denied ${outcome.waitedMs.toFixed(0)} ms later, past TTL ${p.ttl} + grace ${p.grace} ms: the lock outlived its TTL.`;
   }
+}
+
+/** "B granted at 612.3 ms and C at 618.9 ms" */
+function pairInWords([x, y]: [ContenderTry, ContenderTry]): string {
+  return `${x.holder} was granted the lock at ${x.endedAt.toFixed(1)} ms and ${y.holder} at ${y.endedAt.toFixed(1)} ms`;
 }

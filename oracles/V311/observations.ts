@@ -5,6 +5,7 @@
  */
 import type { LockState } from '../../src/families/family.ts';
 import type { ExplorePoint } from '../../src/oracle/explore-point.ts';
+import type { ContenderTry } from '../../scenarios/contenders.ts';
 
 export interface V311Observations {
   /** The explored point (--explore) A was stopped at inside its acquire, or null on a plain run. */
@@ -26,8 +27,13 @@ export interface V311Observations {
   exit: { signal: string | null; code: number | null; t: number } | null;
   /** The key read right after the kill, and when the store answered. */
   afterKill: (LockState & { receivedAt: number }) | null;
-  /** B's retries: whether it took the lock, when its last try began, when it got the lock or gave up. */
+  /**
+   * The contenders' retries as one (B's alone by default): whether any took the lock, when the
+   * last try began, when the first got the lock or all gave up.
+   */
   b: { granted: boolean; attempts: number; lastAttemptAt: number; endedAt: number } | null;
-  /** The key read when B gave up (null when B took the lock). */
+  /** Each contender's retries (B, C, … with --contenders 3 or more); absent in runs recorded before the option. */
+  contenders?: ContenderTry[] | null;
+  /** The key read when the contenders gave up (null when one took the lock). */
   stuck: LockState | null;
 }

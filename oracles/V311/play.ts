@@ -1,12 +1,15 @@
 /**
  * V311's scenario: A takes the lock and is killed (SIGKILL) right after its acquire returned
  * (--variant after-acquire), or stopped at the seam acquire:after-set (--variant between-commands)
- * or an explored point and killed there; B then retries for TTL + grace from when A took the key.
+ * or an explored point and killed there; the contenders (B, and C, D, … with --contenders 3 or
+ * more) then retry together for TTL + grace from when A took the key. An explored point on a
+ * contender (its takeover of the dead holder's lock) lets that contender try once A's lease has
+ * lapsed, holds it at the point, lets each of the others try once meanwhile, then lets it go on.
  * Records what happened (V311Observations); judges nothing.
  */
 import type { ParamValues } from '../../src/core/params.ts';
 import type { LockState } from '../../src/families/family.ts';
-import { acquireWithin } from '../../scenarios/retry-acquire.ts';
+import { asOne, contenderIds, raceTogether, tryOnce, type ContenderTry } from '../../scenarios/contenders.ts';
 import { armPoint } from '../../src/oracle/arm-point.ts';
 import type { Scenario } from '../../src/oracle/scenario.ts';
 import { latchStop } from '../../src/oracle/stops.ts';
@@ -14,10 +17,18 @@ import type { V311Observations } from './observations.ts';
 import type { v311Params } from './params.ts';
 
 export async function playV311(s: Scenario, p: ParamValues<typeof v311Params>): Promise<V311Observations> {
-  // An explored point (--explore) stops A inside its acquire like the seam, at its own boundary.
+  // An explored point (--explore) stops A inside its acquire like the seam, at its own boundary, or
+  // (a point on a contender) stops that contender inside its takeover.
   const point = s.point;
-  const wireA = point ? await s.wire('A') : undefined;
-  const [a, b] = await Promise.all([s.holder('A', wireA ? { url: wireA.url } : {}), s.holder('B')]);
+  const onContender = point?.holder !== undefined && point.holder !== 'A' ? point.holder : undefined;
+  const pointOnA = onContender ? undefined : point;
+  const ids = contenderIds(p.contenders);
+  const wireA = pointOnA ? await s.wire('A') : undefined;
+  const wireHeld = onContender ? await s.wire(onContender) : undefined;
+  const [a, ...contenders] = await Promise.all([
+    s.holder('A', wireA ? { url: wireA.url } : {}),
+    ...ids.map((id) => s.holder(id, id === onContender && wireHeld ? { url: wireHeld.url } : {})),
+  ]);
   const o: V311Observations = {
     point: point ?? null,
     stop: null,
@@ -26,11 +37,12 @@ export async function playV311(s: Scenario, p: ParamValues<typeof v311Params>): 
     exit: null,
     afterKill: null,
     b: null,
+    contenders: null,
     stuck: null,
   };
   const acquireStartedAt = s.now();
 
-  if (p.variant === 'after-acquire') {
+  if (p.variant === 'after-acquire' || onContender) {
     const lease = await a.acquire();
     o.heldSince = s.now();
     if (lease) o.atKill = await beforeKill('A acquired; about to kill A');
@@ -63,16 +75,43 @@ export async function playV311(s: Scenario, p: ParamValues<typeof v311Params>): 
   o.exit = { signal: exit.signal ?? null, code: exit.code ?? null, t: exit.t };
   const afterKill = await s.observeLock('right after the kill');
   o.afterKill = { ...lockState(afterKill), receivedAt: afterKill.receivedAt };
-  const budget = Math.max(0, o.heldSince + p.ttl + p.grace - s.now());
-  s.progress(`B retries for up to ${budget.toFixed(0)} ms (TTL ${p.ttl} + grace ${p.grace} from when A took the key)`);
-  const got = await acquireWithin(b, () => s.now(), budget, Math.max(5, Math.round(p.ttl / 10)));
-  o.stuck = got.lease ? null : lockState(await s.observeLock('B gave up'));
-  o.b = {
-    granted: got.lease !== null,
-    attempts: got.attempts,
-    lastAttemptAt: got.lastAttemptAt ?? 0,
-    endedAt: got.grantedAt ?? s.now(),
-  };
+  const heldSince = o.heldSince;
+  const budget = () => Math.max(0, heldSince + p.ttl + p.grace - s.now());
+  const everyMs = Math.max(5, Math.round(p.ttl / 10));
+  const now = () => s.now();
+  const who = ids.length > 1 ? `the ${ids.length} contenders (${ids.join(', ')}) retry together` : 'B retries';
+  let tries: ContenderTry[];
+  if (!onContender) {
+    s.progress(`${who} for up to ${budget().toFixed(0)} ms (TTL ${p.ttl} + grace ${p.grace} from when A took the key)`);
+    tries = await raceTogether(contenders, now, budget(), everyMs);
+  } else {
+    const held = contenders.find((h) => h.id === onContender)!;
+    // The held contender tries once A's lease has lapsed (A's take + TTL), so its attempt is the takeover traced.
+    await s.sleep(Math.max(0, heldSince + p.ttl - s.now()));
+    const stop = armPoint(point!, held, wireHeld, s.lockKey);
+    const attempt = tryOnce(held, now);
+    const first = await s.within(
+      Promise.race([stop.reached.then(() => 'point' as const), attempt.then(() => 'done' as const)]),
+      p.timeout,
+    );
+    o.stop = {
+      outcome: first === 'point' ? 'reached' : first === 'done' ? 'finished' : 'timed-out',
+      missed: stop.missed,
+    };
+    if (first !== 'point') {
+      stop.release();
+      return o;
+    }
+    const others = contenders.filter((h) => h !== held);
+    // Each other contender acts once (its attempt on the stale lock) while the held one waits.
+    s.progress(`${onContender} held at the point; ${others.map((h) => h.id).join(', ')} try the lock meanwhile`);
+    const raced = await Promise.all(others.map((h) => tryOnce(h, now)));
+    stop.release();
+    tries = [await attempt, ...raced];
+  }
+  o.contenders = tries;
+  o.b = asOne(tries);
+  o.stuck = o.b.granted ? null : lockState(await s.observeLock('the contenders gave up'));
   return o;
 
   /** The key read right before the kill, with how the harness words it had it found nothing. */

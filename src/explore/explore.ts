@@ -17,7 +17,7 @@ import { loadOracle } from '../run/registry.ts';
 import { UsageError } from '../core/errors.ts';
 import { runOracle, type RunRequest } from '../run/run-oracle.ts';
 import { defaultJobs, runPool, sharedSlots, type Slots } from '../run/run-pool.ts';
-import { defaultSelect } from '../oracle/explore-spec.ts';
+import { defaultSelect, type ExploreSpec } from '../oracle/explore-spec.ts';
 import { Tracer } from '../oracle/tracer.ts';
 import {
   boundaryLabel,
@@ -104,6 +104,7 @@ export async function explore(request: ExploreRequest): Promise<ExploreResult> {
         schedules.map((schedule) => ({ boundary, fault, ...(Object.keys(schedule).length ? { schedule } : {}) })),
       ),
   );
+  all.push(...contenderPoints(spec, params, traced.verdict === 'ERROR' ? [] : tracer.boundaries));
   const maxPoints = request.maxPoints ?? DEFAULT_MAX_POINTS;
   const points = all.slice(0, maxPoints);
   const skipped = all.slice(maxPoints).map(pointLabel);
@@ -136,6 +137,7 @@ export async function explore(request: ExploreRequest): Promise<ExploreResult> {
     boundary: point.boundary,
     fault: point.fault,
     ...(point.schedule ? { schedule: point.schedule } : {}),
+    ...(point.holder ? { holder: point.holder } : {}),
     command: point.boundary.text,
     verdict: record.verdict,
     reason: reasonOf(record),
@@ -178,7 +180,7 @@ export async function explore(request: ExploreRequest): Promise<ExploreResult> {
     target: minimal.record.target.path,
     store: minimal.record.store?.kind ?? request.store ?? oracle.stores[0]!,
     params: minimal.record.params,
-    holder: 'A',
+    holder: minimal.point.holder ?? 'A',
     boundary: minimal.point.boundary,
     fault: minimal.point.fault,
     command: minimal.point.boundary.text,
@@ -192,6 +194,18 @@ export function writeExploreReport(result: ExploreResult, reportDir: string): st
   const dir = writeRunReport(result.record, reportDir);
   if (result.schedule) writeFileSync(join(dir, 'schedule.json'), `${JSON.stringify(result.schedule, null, 2)}\n`);
   return dir;
+}
+
+/** The points at a contender's own boundaries (ExploreSpec.contenders), when they apply to these parameters. */
+function contenderPoints(spec: ExploreSpec, params: Record<string, unknown>, traced: readonly Boundary[]) {
+  const contender = spec.contenders;
+  if (!contender?.applies(params as never)) return [];
+  const boundaries = defaultSelect(traced.filter((b) => b.part === contender.part));
+  return boundaries.flatMap((boundary) =>
+    contender.faults
+      .filter((f) => FAULTS_BY_KIND[boundary.kind].includes(f))
+      .map((fault): ExplorePoint => ({ boundary, fault, holder: contender.holder })),
+  );
 }
 
 /** Every combination of the dimensions' values ([{}] when there are none). */

@@ -80,6 +80,8 @@ export interface ExplorePoint {
   fault: ExploreFault;
   /** The other holders' schedule, as oracle parameters (V313: { contender: 'come-and-go' }); none when the oracle has one. */
   schedule?: Record<string, string>;
+  /** The holder the fault lands on, when not A: a contender (B) at a boundary of its own part (V311's takeover, --contenders 3 or more). */
+  holder?: string;
 }
 
 /** `release#2 EVALSHA` */
@@ -95,7 +97,8 @@ export function boundaryLabel(boundary: Boundary): string {
 
 export function pointLabel(point: ExplorePoint): string {
   const others = Object.entries(point.schedule ?? {}).map(([k, v]) => `${k} ${v}`);
-  return `${boundaryLabel(point.boundary)}, ${FAULT_WORDS[point.fault]}${others.length ? ` [${others.join(', ')}]` : ''}`;
+  const on = point.holder && point.holder !== 'A' ? `${point.holder}'s ` : '';
+  return `${on}${boundaryLabel(point.boundary)}, ${FAULT_WORDS[point.fault]}${others.length ? ` [${others.join(', ')}]` : ''}`;
 }
 
 /** A point written down: enough to run exactly that schedule again (`replay`). */
@@ -107,7 +110,8 @@ export interface Schedule {
   store: StoreKind;
   /** Every oracle parameter the point ran with. */
   params: Record<string, string | number>;
-  holder: 'A';
+  /** The holder the fault landed on: A, or a contender (B) at a boundary of its own part. */
+  holder: string;
   boundary: Boundary;
   fault: ExploreFault;
   /** The command text the boundary matched when it was found (for a reader; matching uses part, name and nth). */
@@ -123,6 +127,8 @@ export interface ExploredPoint {
   fault: ExploreFault;
   /** The other holders' schedule it ran with (oracle parameters), if the oracle has several. */
   schedule?: Record<string, string>;
+  /** The holder the fault landed on, when not A (a contender's takeover). */
+  holder?: string;
   command: string;
   verdict: Verdict;
   /** Why, in one sentence: the property's detail, or the precondition that did not hold. */
@@ -153,8 +159,16 @@ export interface ExplorationRecord {
   wallMs: number;
 }
 
-/** What the point did to A, in words: "A's DEL lock:k was held at its wire proxy before it reached the store". */
+/**
+ * What the point did to A (or to the contender it lands on), in words: "A's DEL lock:k was held
+ * at its wire proxy before it reached the store".
+ */
 export function pointInWords(point: ExplorePoint): string {
+  const words = pointInWordsOfA(point);
+  return point.holder && point.holder !== 'A' ? words.replace(/\bA\b/g, point.holder) : words;
+}
+
+function pointInWordsOfA(point: ExplorePoint): string {
   const { boundary, fault } = point;
   const at = `${boundaryLabel(boundary)}`;
   if (boundary.kind === 'seam') return `A was held at its seam ${boundary.name} (${at})`;

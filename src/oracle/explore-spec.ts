@@ -23,14 +23,26 @@ export interface ExploreSpec<P extends ParamSpecs = ParamSpecs> {
   trace(s: Scenario, tracer: Tracer, params: ParamValues<P>): Promise<void>;
   /** The part's boundaries that become points (default: every command naming the lock key, every seam and effect). */
   select?(boundaries: readonly Boundary[]): Boundary[];
+  /**
+   * Points at a contender's own boundaries (--contenders 3 or more: B held between its check and
+   * its act while C acts): the trace records that contender's part too, and each of its boundaries
+   * × these faults becomes a point carrying `holder`. Absent, or `applies` false: A's points only.
+   */
+  contenders?: {
+    holder: string;
+    part: string;
+    faults: readonly ExploreFault[];
+    applies(params: ParamValues<P>): boolean;
+    doc: string;
+  };
   /** One line for --help: what a point does in this oracle. */
   doc: string;
   /** The good references safe by construction, and the parameters references run with (see exploreReferences). */
   references: ExploreReferences;
 }
 
-/** A reference target on the oracle's first store, or on the one named. */
-export type ExploredTarget = string | { target: string; store: StoreKind };
+/** A reference target on the oracle's first store, or on the one named, with parameters of its own if it needs them (--contenders 3). */
+export type ExploredTarget = string | { target: string; store?: StoreKind; params?: Record<string, string | number> };
 
 export interface ExploreReferences {
   /** Good targets safe by construction (a fence, compare-and-delete in one script, SET NX PX in one command): PASS with 0 failing points. */
@@ -53,11 +65,11 @@ export function exploreReferences(oracle: {
 }): ReferenceRun[] {
   const spec = oracle.explore?.references;
   if (!spec) return [];
-  const asRun = (t: ExploredTarget, expect: 'PASS' | 'FAIL'): ReferenceRun => ({
-    ...(typeof t === 'string' ? { target: t } : t),
-    expect,
-    ...(spec.params ? { params: spec.params } : {}),
-  });
+  const asRun = (t: ExploredTarget, expect: 'PASS' | 'FAIL'): ReferenceRun => {
+    const { params, ...where } = typeof t === 'string' ? { target: t } : t;
+    const all = { ...spec.params, ...params };
+    return { ...where, expect, ...(Object.keys(all).length ? { params: all } : {}) };
+  };
   const bad = [
     ...oracle.references
       .filter((r) => r.expect === 'FAIL' || r.knownBad !== undefined)
@@ -66,7 +78,7 @@ export function exploreReferences(oracle: {
   ];
   const seen = new Set<string>();
   const once = (r: ReferenceRun) => {
-    const k = `${r.target}|${r.store ?? ''}`;
+    const k = `${r.target}|${r.store ?? ''}|${JSON.stringify(r.params ?? {})}`;
     return !seen.has(k) && seen.add(k);
   };
   return [...bad.map((t) => asRun(t, 'FAIL')), ...spec.safe.map((t) => asRun(t, 'PASS'))].filter(once);
