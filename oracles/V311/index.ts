@@ -50,6 +50,14 @@ export default defineOracle({
         'targets/redis/ioredis/lock-correct.ts',
         'targets/redis/node-redis/lock-correct.ts',
         'targets/redis/ioredis/lock-prefixed-key.ts',
+        // One contender cannot race itself: the DEL-then-SET NX takeover is sound with --contenders 2.
+        { target: 'targets/redis/ioredis/stale-takeover-del.ts', params: { contenders: 2 } },
+        { target: 'targets/redis/ioredis/stale-takeover-cas.ts', params: { contenders: 3 } },
+        { target: 'targets/fs/proper-lockfile2.ts', store: 'fs', params: { contenders: 3, ttl: 3000 } },
+      ],
+      alsoBad: [
+        { target: 'targets/redis/ioredis/stale-takeover-del.ts', params: { contenders: 3 } },
+        { target: 'targets/fs/proper-lockfile.ts', store: 'fs', params: { contenders: 3, ttl: 3000 } },
       ],
     },
     contenders: {
@@ -91,6 +99,10 @@ export default defineOracle({
     { target: 'targets/fs/mkdir-lock.ts', expect: 'PASS', store: 'fs' },
     { target: 'targets/fs/mkdir-lock.ts', expect: 'PASS', store: 'fs', params: { variant: 'between-commands' } },
     { target: 'targets/fs/proper-lockfile.ts', expect: 'PASS', store: 'fs', params: { ttl: 3000 } },
+    { target: 'targets/fs/proper-lockfile2.ts', expect: 'PASS', store: 'fs', params: { ttl: 3000, contenders: 3 } },
+    // Sound with one contender; with three, explored (its takeover held), two take the dead holder's lock.
+    { target: 'targets/redis/ioredis/stale-takeover-del.ts', expect: 'PASS' },
+    { target: 'targets/redis/ioredis/stale-takeover-cas.ts', expect: 'PASS', params: { contenders: 3 } },
   ],
   // Each good reference with its guard removed must FAIL (lock-oracles selfcheck).
   mutations: [

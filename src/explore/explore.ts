@@ -281,10 +281,16 @@ function summarize(
     );
   }
   if (x.verdict === 'PASS')
-    return `No violation in ${schedules} (${shape} of A's ${part}); every fault landed and the property held at each.${skipped}`;
+    return `No violation in ${schedules} (${shape} of A's ${part}${onContenders(x)}); every fault landed and the property held at each.${skipped}`;
   const notPass = x.points.filter((p) => p.verdict !== 'PASS');
   return (
     `${notPass.length} of ${schedules} (${shape}) gave no answer (${notPass.map((p) => `${p.label}: ${p.verdict}`).join('; ')}); ` +
     `the first: ${notPass[0]!.reason}. No schedule failed, but a PASS needs every fault to land, so nothing is proven.${skipped}`
   );
+}
+
+/** ", and B's takeover": the parts of contenders the points also landed in. */
+function onContenders(x: ExplorationRecord): string {
+  const parts = new Set(x.points.filter((p) => p.holder).map((p) => `${p.holder}'s ${p.boundary.part}`));
+  return [...parts].map((part) => ` and ${part}`).join('');
 }

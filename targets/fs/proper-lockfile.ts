@@ -1,4 +1,4 @@
-// proper-lockfile 4.1.2 (npm), good for V311 on --store fs with --ttl 3000 or more: its lock is `mkdir <file>.lock`, kept fresh by touching its mtime every stale/2 ms; a lock whose mtime is older than `stale` is taken over (stat, rmdir, mkdir). Its floor for `stale` is 2000 ms. The two-contender stale-reclaim race (upstream #121) needs three holders: not played here.
+// proper-lockfile 4.1.2 (npm), good for V311 on --store fs with --ttl 3000 or more and one contender: its lock is `mkdir <file>.lock`, kept fresh by touching its mtime every stale/2 ms; a lock whose mtime is older than `stale` is taken over (stat, rmdir, mkdir). Its floor for `stale` is 2000 ms. BAD for V311 with --contenders 3 explored: two contenders reclaiming a dead holder's stale lock both hold it (upstream issue #121: one held between its stat and its rmdir removes the lock the other has just re-created, then re-creates it). Its twin proper-lockfile2.ts is the maintained fork that claims a stale lock by renaming it.
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { defineTarget, type TargetEnv } from '../contract.ts';
