@@ -33,6 +33,11 @@ export interface ContenderTry {
   attempts: number;
   /** When its last attempt began (a lease it was granted began no earlier). */
   lastAttemptAt: number;
+  /**
+   * The earliest its lease can have begun, when known to be later than its last attempt's start
+   * (an attempt held before the command that takes the lock: not before it was let go).
+   */
+  leaseFrom?: number;
   /** When it was granted the lock, or gave up. */
   endedAt: number;
 }
@@ -90,7 +95,7 @@ export function asOne(tries: readonly ContenderTry[]): Omit<ContenderTry, 'holde
 /**
  * Every pair of contenders that surely held the lock at once, none having released it. A granted
  * contender's lease was set during its last attempt, so it surely lived from the grant until that
- * attempt's start + `ttlMs` (a lease renewed by its holder lives longer: this bound is the least
+ * attempt's start (or its `leaseFrom`) + `ttlMs` (a lease renewed by its holder lives longer: this bound is the least
  * it lived); two such spans that overlap are two holders at once. A pair whose spans do not
  * overlap (an attempt held past its lease) proves nothing either way: `grantedApart` lists it.
  */
@@ -111,5 +116,6 @@ function pairsOfGranted(tries: readonly ContenderTry[]): Array<[ContenderTry, Co
 }
 
 function overlap(x: ContenderTry, y: ContenderTry, ttlMs: number): boolean {
-  return Math.max(x.endedAt, y.endedAt) < Math.min(x.lastAttemptAt, y.lastAttemptAt) + ttlMs;
+  const from = (t: ContenderTry) => Math.max(t.lastAttemptAt, t.leaseFrom ?? 0);
+  return Math.max(x.endedAt, y.endedAt) < Math.min(from(x), from(y)) + ttlMs;
 }

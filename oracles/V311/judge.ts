@@ -66,7 +66,8 @@ export function judgeV311(
   const apart = grantedApart(tries, p.ttl);
   const stoppedWho = point?.holder && point.holder !== 'A' ? `${point.holder}'s takeover` : "A's acquire";
   const preconditions: Check[] = [];
-  const immortal = history.filter((e) => e.kind === 'store-observed' && e.detail.pttlMs === -1);
+  const reads = history.filter((e) => e.kind === 'store-observed' && e.detail.exists === true);
+  const immortal = reads.filter((e) => e.detail.pttlMs === -1);
   // A lock that kept an expiry but outlived it shows in B's refusals past TTL + grace.
   const bDenied = history.filter((e) => e.kind === 'acquire-denied' && e.holder === 'B');
   if (stop && stop.outcome !== 'reached') {
@@ -154,9 +155,13 @@ export function judgeV311(
   return judged({ waitedMs: b.endedAt - o.heldSince!, granted: b.granted, attempts: b.attempts });
 
   function judged(outcome: { waitedMs: number; granted: boolean; attempts: number } | undefined): Judgement {
-    // A key with no expiry is the finding only when nobody took it over: a helper whose own
-    // staleness rule (an expiry in the value, a file's age) took it over in time kept its promise.
-    const held = outcome !== undefined && outcome.granted && atOnce.length === 0;
+    // A key with no expiry is the finding, unless it never had one in any read and a contender
+    // still took it over in time: the lock's expiry is then the helper's own (an expiry in the
+    // value, compared on the contender's clock). A key seen with an expiry and without one had
+    // its TTL set apart from its creation: the finding, whoever took it over.
+    const expiryOfItsOwn = immortal.length > 0 && immortal.length === reads.length;
+    const held =
+      outcome !== undefined && outcome.granted && atOnce.length === 0 && (immortal.length === 0 || expiryOfItsOwn);
     const grants = history.filter((e) => e.kind === 'acquire-ok' && e.holder !== 'A');
     return {
       preconditions,

@@ -106,8 +106,11 @@ export async function playV311(s: Scenario, p: ParamValues<typeof v311Params>): 
     // Each other contender acts once (its attempt on the stale lock) while the held one waits.
     s.progress(`${onContender} held at the point; ${others.map((h) => h.id).join(', ')} try the lock meanwhile`);
     const raced = await Promise.all(others.map((h) => tryOnce(h, now)));
+    const releasedAt = s.now();
     stop.release();
-    tries = [await attempt, ...raced];
+    // Held before a command on the lock, the held contender took no lease before it was let go.
+    const ownTry = await attempt;
+    tries = [point!.fault === 'hold-before' ? { ...ownTry, leaseFrom: releasedAt } : ownTry, ...raced];
   }
   o.contenders = tries;
   o.b = asOne(tries);

@@ -6,9 +6,11 @@ import { describe, expect, it } from 'vitest';
 import { FIXTURES, load, rejudge, type JudgeFixture } from './recorded.ts';
 import {
   A_KEY_STILL_HELD,
+  GRANTS_OVERLAPPED,
   KEY_EXISTED,
   KILLED,
   LAST_TRY_LAPSED,
+  STOPPED_AT_POINT,
   STOPPED_BETWEEN,
   TTL_AS_ASKED,
 } from '../../oracles/V311/judge.ts';
@@ -17,6 +19,9 @@ import type { V311Observations } from '../../oracles/V311/observations.ts';
 const bad = load(`${FIXTURES}/V311/bad-no-ttl-after-acquire.json`);
 const good = load(`${FIXTURES}/V311/good-lock-correct-after-acquire.json`);
 const badBetween = load(`${FIXTURES}/V311/bad-setnx-then-expire-between-commands.json`);
+/** --contenders 3, explored: B's GET of the stale lock had its reply held while C took the lock over; then B did too. */
+const twoTakers = load(`${FIXTURES}/V311/bad-stale-takeover-del-contenders-3-explored.json`);
+const casThree = load(`${FIXTURES}/V311/good-stale-takeover-cas-contenders-3.json`);
 const observed = (f: JudgeFixture) => f.observations as V311Observations;
 const unmet = (judgement: { preconditions: Array<{ name: string; held: boolean }> }) =>
   judgement.preconditions.filter((c) => !c.held).map((c) => c.name);
@@ -48,11 +53,12 @@ describe('V311 judge', () => {
     expect(verdict).toBe('PASS');
   });
 
-  it('still FAILs when B took the lock but a read showed the key with no expiry', async () => {
-    const { verdict } = await rejudge(bad, (f) => {
+  it("PASSes a key that never had a store expiry when B took it over in time: the lock's expiry is the helper's own", async () => {
+    const { verdict, judgement } = await rejudge(bad, (f) => {
       observed(f).b!.granted = true;
     });
-    expect(verdict).toBe('FAIL');
+    expect(verdict).toBe('PASS');
+    expect(judgement.explanation).toMatch(/the helper's own staleness rule took it over/);
   });
 
   it("FAILs a key with an expiry that B, trying past it, still found holding A's token: the lock outlived its TTL", async () => {
@@ -153,5 +159,53 @@ describe('V311 judge', () => {
     expect(verdict).toBe('INCONCLUSIVE');
     expect(unmet(judgement)).toEqual([STOPPED_BETWEEN]);
     expect(judgement.preconditions[0]!.detail).toMatch(/acquire:after-set/);
+  });
+
+  describe('with three contenders', () => {
+    const tries = (f: JudgeFixture) => observed(f).contenders!;
+
+    it("FAILs the recorded run where B and C both took the dead holder's lock, offending with both grants", async () => {
+      const { verdict, judgement } = await rejudge(twoTakers);
+      expect(verdict).toBe('FAIL');
+      expect(judgement.counts.pairsHoldingAtOnce).toBe(1);
+      expect(judgement.property.offending.map((e) => ('holder' in e ? e.holder : '')).sort()).toEqual(['B', 'C']);
+      expect(judgement.explanation).toMatch(/two contenders took the dead holder's lock and held it at once/);
+    });
+
+    it('PASSes the same run had B been denied after C took the lock', async () => {
+      const { verdict } = await rejudge(twoTakers, (f) => {
+        tries(f).find((t) => t.holder === 'B')!.granted = false;
+      });
+      expect(verdict).toBe('PASS');
+    });
+
+    it("is INCONCLUSIVE, not FAIL, had B's grant come after the lease it began could have lapsed", async () => {
+      const { verdict, judgement } = await rejudge(twoTakers, (f) => {
+        const b = tries(f).find((t) => t.holder === 'B')!;
+        b.lastAttemptAt = b.endedAt - Number(f.params.ttl) - 1;
+      });
+      expect(verdict).toBe('INCONCLUSIVE');
+      expect(unmet(judgement)).toEqual([GRANTS_OVERLAPPED]);
+    });
+
+    it('is INCONCLUSIVE had B never reached the explored point in its takeover', async () => {
+      const { verdict, judgement } = await rejudge(twoTakers, (f) => {
+        const o = observed(f);
+        Object.assign(o, { stop: { ...o.stop!, outcome: 'finished' }, b: null, contenders: null, stuck: null });
+      });
+      expect(verdict).toBe('INCONCLUSIVE');
+      expect(unmet(judgement)).toEqual([STOPPED_AT_POINT]);
+      expect(judgement.preconditions[0]!.detail).toMatch(/^at takeover#/);
+    });
+
+    it('FAILs the recorded compare-and-swap run had a second contender been granted while the first held', async () => {
+      expect((await rejudge(casThree)).verdict).toBe('PASS');
+      const { verdict } = await rejudge(casThree, (f) => {
+        const taker = tries(f).find((t) => t.granted)!;
+        const other = tries(f).find((t) => !t.granted)!;
+        Object.assign(other, { granted: true, lastAttemptAt: taker.lastAttemptAt, endedAt: taker.endedAt + 1 });
+      });
+      expect(verdict).toBe('FAIL');
+    });
   });
 });
