@@ -31,7 +31,7 @@ export default defineOracle({
   title: 'No TTL, or TTL set non-atomically',
   class: 'LK-2 no TTL, or a TTL set non-atomically',
   scenario:
-    'A takes the lock and is killed (SIGKILL) — after its acquire, or between the command that created the key and the one that set its TTL; B retries (with --contenders N, B, C, … retry together).',
+    'A takes the lock and is killed (SIGKILL) — after its acquire, or between the command that created the key and the one that set its TTL; B (or B, C, …) retries.',
   property:
     "A contender takes the dead holder's lock within TTL + grace (a key with no expiry, PTTL -1, that nobody could take over is the finding), and no two contenders (--contenders 3 or more) hold it at once.",
   stores: ['redis', 'valkey', 'fs'],

@@ -33,6 +33,16 @@ export async function list(values: Values<'list'>): Promise<number> {
               faults: o.explore.faults,
               params: o.explore.params,
               doc: o.explore.doc,
+              ...(o.explore.contenders
+                ? {
+                    contenders: {
+                      holder: o.explore.contenders.holder,
+                      part: o.explore.contenders.part,
+                      faults: o.explore.contenders.faults,
+                      doc: o.explore.contenders.doc,
+                    },
+                  }
+                : {}),
             }
           : { supported: false },
       })),
@@ -82,6 +92,9 @@ export function describe(o: OracleDefinition<ParamSpecs>): string {
             .join(' ') || 'the defaults'
         })`
       : '--explore:  not supported by this oracle yet',
+    ...(o.explore?.contenders
+      ? [`            ${o.explore.contenders.doc} (faults: ${o.explore.contenders.faults.join(', ')})`]
+      : []),
     'Reference targets (expected verdict):',
     ...refs,
     '',
