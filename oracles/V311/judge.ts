@@ -167,7 +167,7 @@ export function judgeV311(
       preconditions,
       counts: {
         bAcquired: outcome?.granted ? 1 : 0,
-        contenders: Math.max(1, tries.length),
+        contendersAfterA: Math.max(1, tries.length),
         contendersGranted: tries.length ? tries.filter((t) => t.granted).length : outcome?.granted ? 1 : 0,
         pairsHoldingAtOnce: atOnce.length,
         bWaitedMs: outcome ? Math.round(outcome.waitedMs) : 0,
