@@ -62,18 +62,27 @@ export async function exploreReferencesOf(id: string): Promise<void> {
           expect(schedule).toBeUndefined();
         } else {
           expect(schedule?.verdict).toBe('FAIL');
-          // Shrinking: the minimal schedule is the earliest failing boundary with the smallest fault.
+          // Shrinking: the minimal schedule is the earliest failing boundary with the smallest fault,
+          // A's points before a contender's (--contenders 3: B's takeover).
+          const onA = (p: { holder?: string }) => (p.holder && p.holder !== 'A' ? 1 : 0);
           const ordered = [...x.points].sort(
             (p, q) =>
-              p.boundary.index - q.boundary.index || FAULT_ORDER.indexOf(p.fault) - FAULT_ORDER.indexOf(q.fault),
+              onA(p) - onA(q) ||
+              p.boundary.index - q.boundary.index ||
+              FAULT_ORDER.indexOf(p.fault) - FAULT_ORDER.indexOf(q.fault),
           );
           expect(x.minimal, why).toBe(ordered.find((p) => p.verdict === 'FAIL')!.label);
           // --first-fail started nothing before the minimal point's place: each one not started comes after it.
           const minimal = x.points.find((p) => p.label === x.minimal)!;
           const after = (label: string) => {
-            const index = x.trace.find((t) => label.startsWith(`${t.part}#${t.index} `))!.index;
+            const contender = /^[B-H]'s /.exec(label);
+            const bare = contender ? label.slice(contender[0].length) : label;
+            const index = x.trace.find((t) => bare.startsWith(`${t.part}#${t.index} `))!.index;
             const fault = FAULT_ORDER.findIndex((f) => label.includes(`, ${FAULT_WORDS[f]}`));
-            const order = index - minimal.boundary.index || fault - FAULT_ORDER.indexOf(minimal.fault);
+            const order =
+              (contender ? 1 : 0) - onA(minimal) ||
+              index - minimal.boundary.index ||
+              fault - FAULT_ORDER.indexOf(minimal.fault);
             return order > 0 || (order === 0 && label !== minimal.label);
           };
           expect(

@@ -46,7 +46,12 @@ export function replaySchedule(schedule: Schedule, options: ReplayOptions = {}):
     target: options.target ?? schedule.target,
     params: schedule.params,
     store: schedule.store,
-    point: { boundary: schedule.boundary, fault: schedule.fault },
+    point: {
+      boundary: schedule.boundary,
+      fault: schedule.fault,
+      // A point on a contender (V311 --contenders 3: B's takeover) lands on that contender again.
+      ...(schedule.holder && schedule.holder !== 'A' ? { holder: schedule.holder } : {}),
+    },
     ...(options.runtime ? { runtime: options.runtime } : {}),
     ...(options.progress ? { progress: options.progress } : {}),
   });
