@@ -139,14 +139,17 @@ export async function explore(request: ExploreRequest): Promise<ExploreResult> {
     command: point.boundary.text,
     verdict: record.verdict,
     reason: reasonOf(record),
+    ...(record.notApplicable ? { notApplicable: record.notApplicable } : {}),
     wallMs: record.timing.wallMs,
     runId: record.runId,
   }));
+  // A point the run showed cannot apply (its fault cannot land there) is left out of the verdict.
+  const applicable = runs.filter((r) => r.record.notApplicable === undefined);
   const verdict =
     traced.verdict === 'ERROR'
       ? 'ERROR'
-      : runs.length
-        ? combineVerdicts(runs.map((r) => r.record.verdict))
+      : applicable.length
+        ? combineVerdicts(applicable.map((r) => r.record.verdict))
         : 'INCONCLUSIVE';
   // Points run in boundary order, smallest fault first: the first failing one is the minimal schedule.
   const minimal = runs.find((r) => r.record.verdict === 'FAIL');
@@ -156,6 +159,7 @@ export async function explore(request: ExploreRequest): Promise<ExploreResult> {
     boundaries: new Set(points.map((p) => p.boundary)).size,
     faults: [...spec.faults],
     points: explored,
+    ...(runs.length > applicable.length ? { notApplicable: runs.length - applicable.length } : {}),
     skipped,
     ...(notStarted.length ? { notStarted } : {}),
     verdict,
@@ -216,6 +220,7 @@ function traceJudgement(_: void, tracer: Tracer): Judgement {
 
 /** One sentence: why this point got its verdict. */
 function reasonOf(record: EvidenceRecord): string {
+  if (record.notApplicable) return `not applicable: ${record.notApplicable}`;
   if (record.verdict === 'INCONCLUSIVE')
     return record.preconditions
       .filter((c) => !c.held)
@@ -257,20 +262,30 @@ function summarize(
       `(${inPart.length ? `it sent only ${inPart.map((b) => b.text).join(', ')}` : x.trace.length ? `A did only this outside it: ${x.trace.map(boundaryLabel).join(', ')}` : 'nothing at all was seen'}), so no fault can land in it and nothing was proven.`
     );
   }
+  const left = x.points.filter((p) => p.notApplicable !== undefined);
+  const leftOut = left.length
+    ? ` ${left.length} point(s) were left out as not applicable: ${left.map((p) => `${p.label} (${p.notApplicable})`).join('; ')}.`
+    : '';
+  const judged = n - left.length;
+  if (judged === 0)
+    return `No point could apply: each one's run showed its fault cannot land there, so nothing was proven.${leftOut}${skipped}`;
   const fails = x.points.filter((p) => p.verdict === 'FAIL');
   if (x.verdict === 'FAIL') {
     const others = fails.slice(1).map((p) => p.label);
     return (
       `${fails.length} of ${schedules} (${shape}) FAIL. The minimal one — ${x.minimal}: ${minimal!.explanation}` +
       (others.length ? ` Other failing schedules: ${others.join('; ')}.` : '') +
+      leftOut +
       skipped
     );
   }
   if (x.verdict === 'PASS')
-    return `No violation in ${schedules} (${shape} of A's ${part}); every fault landed and the property held at each.${skipped}`;
-  const notPass = x.points.filter((p) => p.verdict !== 'PASS');
+    return left.length
+      ? `No violation in ${plural(judged, 'schedule')} of ${n} (${shape} of A's ${part}); every fault that could land there landed and the property held at each.${leftOut}${skipped}`
+      : `No violation in ${schedules} (${shape} of A's ${part}); every fault landed and the property held at each.${skipped}`;
+  const notPass = x.points.filter((p) => p.verdict !== 'PASS' && p.notApplicable === undefined);
   return (
     `${notPass.length} of ${schedules} (${shape}) gave no answer (${notPass.map((p) => `${p.label}: ${p.verdict}`).join('; ')}); ` +
-    `the first: ${notPass[0]!.reason}. No schedule failed, but a PASS needs every fault to land, so nothing is proven.${skipped}`
+    `the first: ${notPass[0]!.reason}. No schedule failed, but a PASS needs every fault that can land to land, so nothing is proven.${leftOut}${skipped}`
   );
 }

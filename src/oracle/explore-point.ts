@@ -127,6 +127,11 @@ export interface ExploredPoint {
   verdict: Verdict;
   /** Why, in one sentence: the property's detail, or the precondition that did not hold. */
   reason: string;
+  /**
+   * The run showed this point's fault cannot land there (A already held the lock at that boundary,
+   * so P could not enter), in words: the point is left out of the exploration's verdict.
+   */
+  notApplicable?: string;
   wallMs: number;
   runId: string;
 }
@@ -139,6 +144,8 @@ export interface ExplorationRecord {
   boundaries: number;
   faults: ExploreFault[];
   points: ExploredPoint[];
+  /** How many of `points` were left out of the verdict as not applicable (each says why). */
+  notApplicable?: number;
   /** Points not run because of --max-points. */
   skipped: string[];
   /** Points not started because an earlier one had failed (--first-fail); all points before it ran. */
