@@ -98,7 +98,8 @@ export function judgeV310(
   // or one whose command at the point the store ran before its reply was dropped (the client's own
   // error for the lost reply: what the store shows after it is A's doing).
   const ran = o.storeRan ?? [];
-  const pointRan = point?.fault === 'reply-dropped' && ran.some((r) => r.command === point.boundary.text);
+  // A reply hold is reached only when the store's reply arrived: the command at the point ran.
+  const pointRan = point?.fault === 'reply-dropped' && hold?.outcome === 'held';
   const runs = ran.map((r) => `${r.command} ${r.times} time${r.times === 1 ? '' : 's'}`).join(', ');
   if (aRelease)
     preconditions.push({

@@ -16,7 +16,8 @@ import { optionName } from '../core/params.ts';
 import { loadOracle } from '../run/registry.ts';
 import { UsageError } from '../core/errors.ts';
 import { runOracle, type RunRequest } from '../run/run-oracle.ts';
-import { defaultJobs, runPool, sharedSlots, type Slots } from '../run/run-pool.ts';
+import { defaultJobs, runPool, type Slots } from '../run/run-pool.ts';
+import { cpuSlots, type CpuSlots } from '../run/cpu-slots.ts';
 import { defaultSelect } from '../oracle/explore-spec.ts';
 import { Tracer } from '../oracle/tracer.ts';
 import {
@@ -31,6 +32,8 @@ import {
 } from '../oracle/explore-point.ts';
 
 export const DEFAULT_MAX_POINTS = 64;
+/** Explored points at once: at least --jobs, up to this many times it while the CPU has room (src/run/cpu-slots.ts). */
+export const MORE_POINTS_PER_JOB = 4;
 
 export interface ExploreRequest extends Omit<RunRequest, 'point' | 'play' | 'holders'> {
   /** Points beyond this many are not run (and are listed as skipped). */
@@ -72,8 +75,9 @@ export async function explore(request: ExploreRequest): Promise<ExploreResult> {
     }
   }
   const params = { ...given, ...spec.params };
-  const slots = request.slots ?? sharedSlots(request.jobs ?? defaultJobs());
-  const jobs = slots.size;
+  // Points mostly wait (TTLs, sleeps, held commands): at least --jobs at once, more while the CPU has room.
+  const floor = request.jobs ?? defaultJobs();
+  const slots = request.slots ?? cpuSlots(floor, MORE_POINTS_PER_JOB * floor);
   const base = {
     oracle: oracle.id,
     target: request.target,
@@ -108,7 +112,7 @@ export async function explore(request: ExploreRequest): Promise<ExploreResult> {
   const points = all.slice(0, maxPoints);
   const skipped = all.slice(maxPoints).map(pointLabel);
   progress(
-    `A's ${spec.part}: ${inPart.map(boundaryLabel).join(', ') || 'nothing'}; ${points.length} point(s)${skipped.length ? `, ${skipped.length} skipped (--max-points ${maxPoints})` : ''}, ${jobs} at a time`,
+    `A's ${spec.part}: ${inPart.map(boundaryLabel).join(', ') || 'nothing'}; ${points.length} point(s)${skipped.length ? `, ${skipped.length} skipped (--max-points ${maxPoints})` : ''}, ${atOnce(slots)} at a time`,
   );
 
   let done = 0;
@@ -128,6 +132,36 @@ export async function explore(request: ExploreRequest): Promise<ExploreResult> {
       return { point, record };
     }),
   );
+  // A point INCONCLUSIVE among others may have been starved (its window closed while it waited for
+  // a core): played again alone, the alone run counts and the crowded one is kept (as run-batch does).
+  const crowded = (r: { record: EvidenceRecord }) =>
+    r.record.verdict === 'INCONCLUSIVE' && r.record.notApplicable === undefined && (peakOf(slots) ?? slots.size) > 1;
+  const crowdedWhy = new Map<string, string>();
+  if (!ran.some((r) => r?.record.verdict === 'FAIL'))
+    for (const [index, first] of ran.entries()) {
+      if (!first || !crowded(first)) continue;
+      progress(`point ${pointLabel(first.point)} was INCONCLUSIVE among others: played again alone`);
+      const alone = await slots(() =>
+        runOracle({
+          ...base,
+          params: { ...params, ...first.point.schedule },
+          point: first.point,
+          progress: () => undefined,
+        }),
+      );
+      crowdedWhy.set(alone.runId, `${first.record.verdict} among other points: ${reasonOf(first.record)}`);
+      ran[index] = {
+        point: first.point,
+        record: {
+          ...alone,
+          crowdedAttempt: {
+            verdict: first.record.verdict,
+            explanation: first.record.explanation,
+            jobs: peakOf(slots) ?? slots.size,
+          },
+        },
+      };
+    }
   const runs = ran.filter((r) => r !== undefined);
   const notStarted = points.filter((_, i) => ran[i] === undefined).map(pointLabel);
 
@@ -140,6 +174,7 @@ export async function explore(request: ExploreRequest): Promise<ExploreResult> {
     verdict: record.verdict,
     reason: reasonOf(record),
     ...(record.notApplicable ? { notApplicable: record.notApplicable } : {}),
+    ...(crowdedWhy.has(record.runId) ? { crowded: crowdedWhy.get(record.runId)! } : {}),
     wallMs: record.timing.wallMs,
     runId: record.runId,
   }));
@@ -165,7 +200,7 @@ export async function explore(request: ExploreRequest): Promise<ExploreResult> {
     verdict,
     summary: '',
     ...(minimal ? { minimal: pointLabel(minimal.point) } : {}),
-    jobs,
+    jobs: peakOf(slots) ?? slots.size,
     traceMs,
     wallMs: Math.round(performance.now() - began),
   };
@@ -196,6 +231,17 @@ export function writeExploreReport(result: ExploreResult, reportDir: string): st
   const dir = writeRunReport(result.record, reportDir);
   if (result.schedule) writeFileSync(join(dir, 'schedule.json'), `${JSON.stringify(result.schedule, null, 2)}\n`);
   return dir;
+}
+
+/** The most points that ran at once, when the slots grow with the free CPU. */
+function peakOf(slots: Slots): number | undefined {
+  return 'peak' in slots ? (slots as CpuSlots).peak : undefined;
+}
+
+function atOnce(slots: Slots): string {
+  return 'floor' in slots
+    ? `${(slots as CpuSlots).floor}–${slots.size} (more while the CPU has room)`
+    : String(slots.size);
 }
 
 /** Every combination of the dimensions' values ([{}] when there are none). */

@@ -138,6 +138,8 @@ export interface ExploredPoint {
    * so P could not enter), in words: the point is left out of the exploration's verdict.
    */
   notApplicable?: string;
+  /** It came out INCONCLUSIVE among other points and was played again alone (this is the alone run): the crowded verdict and why. */
+  crowded?: string;
   wallMs: number;
   runId: string;
 }
