@@ -327,7 +327,7 @@ function summarize(
   }
   if (x.verdict === 'PASS')
     return left.length
-      ? `No violation in ${plural(judged, 'schedule')} of ${n} (${shape} of A's ${part}); every fault that could land there landed and the property held at each.${leftOut}${skipped}`
+      ? `No violation in ${plural(judged, 'schedule')} (${shape} of A's ${part}, ${left.length} of ${n} left out as not applicable); every fault that could land there landed and the property held at each.${leftOut}${skipped}`
       : `No violation in ${schedules} (${shape} of A's ${part}); every fault landed and the property held at each.${skipped}`;
   const notPass = x.points.filter((p) => p.verdict !== 'PASS' && p.notApplicable === undefined);
   return (
