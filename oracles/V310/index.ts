@@ -49,9 +49,9 @@ export default defineOracle({
   validate: (p) => (p.timeout <= p.ttl ? [`--timeout (${p.timeout}) must be longer than --ttl (${p.ttl})`] : []),
   explore: {
     part: 'release',
-    faults: ['hold-before', 'hold-reply'],
+    faults: ['hold-before', 'hold-reply', 'reply-dropped'],
     params: { variant: 'narrow', hold: 'wire' },
-    doc: "every command (and seam) of A's release on the lock key: held before it, or its reply held from A, until A's TTL lapsed and B took the lock; then A's release goes on",
+    doc: "every command (and seam) of A's release on the lock key: held before it, or its reply held from A, until A's TTL lapsed (or the command freed the lock) and B took the lock; then A's release goes on — the reply delivered, or dropped with A's connection so A's client re-sends the command (ioredis) or gives up on it, the store's runs of each command counted",
     references: {
       safe: [
         'targets/redis/ioredis/release-clock-guarded-cad.ts',

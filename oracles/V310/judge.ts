@@ -94,15 +94,23 @@ export function judgeV310(
   // lock lives (B's lease may have lapsed): "B's lease was live when the harness judged" names that case instead.
   if (b && seenB && aLate && leaseB && !(!seenB.lock.exists && seenB.lock.sentAt - b.startedAt >= p.ttl))
     preconditions.push(located(seenB, leaseB.token, 'B'));
-  // A release that threw may never have reached the store: only one that returned is evidence.
+  // A release that threw may never have reached the store: only one that returned is evidence,
+  // or one whose command at the point the store ran before its reply was dropped (the client's own
+  // error for the lost reply: what the store shows after it is A's doing).
+  const ran = o.storeRan ?? [];
+  // A reply hold is reached only when the store's reply arrived: the command at the point ran.
+  const pointRan = point?.fault === 'reply-dropped' && hold?.outcome === 'held';
+  const runs = ran.map((r) => `${r.command} ${r.times} time${r.times === 1 ? '' : 's'}`).join(', ');
   if (aRelease)
     preconditions.push({
       name: A_RELEASED,
-      held: aRelease.finished && !aRelease.error,
+      held: aRelease.finished && (!aRelease.error || pointRan),
       detail: !aRelease.finished
         ? `A's release did not finish within ${p.timeout} ms`
         : aRelease.error
-          ? `A's release threw (${aRelease.error.split('\n')[0]}): it may never have reached the store, so B's lock surviving proves nothing`
+          ? pointRan
+            ? `A's release threw (${aRelease.error.split('\n')[0]}) once its reply was dropped, after the store had run its commands (${runs}): what the store shows after it is judged`
+            : `A's release threw (${aRelease.error.split('\n')[0]}): it may never have reached the store, so B's lock surviving proves nothing`
           : "A's release returned",
     });
   const { counted: bSide, ownRefusal, lateCheck } = countBSide(o, p.ttl);
@@ -128,6 +136,12 @@ export function judgeV310(
           ? `${after.where} still gave B's token`
           : `${after.where} gave ${JSON.stringify(after.value)} (B's lease reports no token to compare)`;
   const bWhat = bSide ? `; B's ${bSide.member} of its own lease ${bSide.ok ? 'succeeded' : 'was refused'}` : '';
+  const resent = ran.filter((r) => r.times > 1);
+  const ranWhat = resent.length
+    ? `; the store ran ${resent.map((r) => `A's ${r.command} ${r.times} times`).join(', ')} (its reply lost, A's client sent it again)`
+    : point?.fault === 'reply-dropped' && ran.length
+      ? `; the store ran A's release commands ${runs}`
+      : '';
   return {
     preconditions,
     counts: {
@@ -135,12 +149,14 @@ export function judgeV310(
       keyHeldBsTokenAfterRelease: keyIsB ? 1 : 0,
       keyGoneAfterRelease: keyGone ? 1 : 0,
       bRefusedOnItsOwnLease: bRefused ? 1 : 0,
+      aReleaseCommandsStoreRan: ran.reduce((n, r) => n + r.times, 0),
+      aReleaseCommandsRunMoreThanOnce: resent.length,
       bLeaseLeftAtReadMs: after && seenB ? Math.max(0, Math.round(liveUntil(seenB.lock) - after.receivedAt)) : 0,
     },
     property: {
       name: "B's lock survives A's release",
       held,
-      detail: `${what}${bWhat}; C was ${leaseC ? 'granted the lock' : 'denied'}`,
+      detail: `${what}${bWhat}; C was ${leaseC ? 'granted the lock' : 'denied'}${ranWhat}`,
       offending: held ? [] : [...aReleases, ...(bRefused ? bRefusals : []), ...observedAfter, ...cGranted],
     },
     explanation: explain(),
@@ -196,7 +212,7 @@ export function judgeV310(
     const unproven = nothingProven(preconditions);
     if (unproven) return unproven;
     const how = point
-      ? `A took a ${p.ttl} ms lock and began its release; ${pointInWords(point)} until the lock lapsed and B took it; then A's release went on`
+      ? `A took a ${p.ttl} ms lock and began its release; ${pointInWords(point)} until B took the lock (A's lease lapsed, or A's own command had freed it); then A's release went on${ranWhat}`
       : p.variant === 'pause'
         ? `A took a ${p.ttl} ms lock and was stopped (SIGSTOP) until it lapsed and B took the lock; then A resumed and released`
         : `A took a ${p.ttl} ms lock and began its release, but was held after its check and before its delete (${p.hold === 'wire' ? "its delete command kept at A's wire proxy" : 'at the seam release:before-delete'}) until the lock lapsed and B took it; then A's release went on`;

@@ -45,6 +45,12 @@ export interface V310Observations {
   seenB: Located | null;
   /** A's release after B took the lock: whether it finished within --timeout, and its error if it threw. */
   aRelease: { finished: boolean; error: string | null } | null;
+  /**
+   * Each of A's commands on the lock during its release and how many times the store ran it (its
+   * replies seen at A's wire proxy, delivered to A or not: a client that re-sends a command whose
+   * reply it lost makes the store run it twice); null without A's wire proxy (the pause variant).
+   */
+  storeRan?: Array<{ command: string; times: number }> | null;
   /** B's extend (or, with no extend and C denied, second release) of its own lease after A's release. */
   bSide: BSide | null;
   /** The lock read after A's release (null when the run ended before). */

@@ -12,6 +12,7 @@ import type { Holder } from '../../src/holder/holder.ts';
 import { armPoint } from '../../src/oracle/arm-point.ts';
 import type { ObservedLock, Scenario } from '../../src/oracle/scenario.ts';
 import { latchStop, wireStop } from '../../src/oracle/stops.ts';
+import type { WireProxy } from '../../src/wire/proxy.ts';
 import { countBSide } from './b-window.ts';
 import type { BSide, LockReading, V310Observations } from './observations.ts';
 import type { v310Params } from './params.ts';
@@ -34,6 +35,7 @@ export async function playV310(s: Scenario, p: ParamValues<typeof v310Params>): 
     leaseA: null,
     atA: null,
     hold: null,
+    storeRan: null,
     b: null,
     seenB: null,
     aRelease: null,
@@ -73,6 +75,7 @@ export async function playV310(s: Scenario, p: ParamValues<typeof v310Params>): 
       : wireA
         ? wireStop(wireA.hold(s.lockCommands('delete')), "A's delete held at its wire proxy", WIRE_MISSED)
         : latchStop(a.holdSeam('release:before-delete'), 'A held at env.seam("release:before-delete")', SEAM_MISSED);
+    const ran = wireA ? countStoreRuns(wireA) : undefined;
     const release = a.release(leaseA);
     const first = await s.within(
       Promise.race([stop.reached.then(() => 'stop' as const), release.then(() => 'done' as const)]),
@@ -81,6 +84,7 @@ export async function playV310(s: Scenario, p: ParamValues<typeof v310Params>): 
     o.hold = { outcome: first === 'stop' ? 'held' : first === 'done' ? 'finished' : 'timed-out', missed: stop.missed };
     if (first !== 'stop') {
       stop.release();
+      ran?.stop();
       return o;
     }
     s.progress(`A held ${where}; waiting for its ${p.ttl} ms TTL to lapse and B to take the lock`);
@@ -89,6 +93,7 @@ export async function playV310(s: Scenario, p: ParamValues<typeof v310Params>): 
     stop.release();
     const outcome = await s.within(release, p.timeout);
     o.aRelease = { finished: outcome !== undefined, error: outcome?.error ?? null };
+    o.storeRan = ran?.stop() ?? null;
   }
 
   // B's own view first: an extend renews B's lease, so the store and C are then read inside it.
@@ -111,6 +116,22 @@ export async function playV310(s: Scenario, p: ParamValues<typeof v310Params>): 
     );
   for (const text of countBSide(o, p.ttl).notes) s.note(text);
   return o;
+
+  /** Counts the store's replies to A's commands on the lock from now until `stop()`, per command text. */
+  function countStoreRuns(wire: WireProxy) {
+    const times = new Map<string, number>();
+    const unsubscribe = wire.on((event) => {
+      if (event.type !== 'reply') return;
+      const { text, args } = event.command;
+      if (s.family.commands.touches({ text, args }, s.lockLocation)) times.set(text, (times.get(text) ?? 0) + 1);
+    });
+    return {
+      stop: () => {
+        unsubscribe();
+        return [...times].map(([command, n]) => ({ command, times: n }));
+      },
+    };
+  }
 
   /** B retries until it takes the lock (A's lease lapsed), then the lock is read on B's fresh lease. */
   async function bAcquires(holder: Holder, aStillStopped: () => boolean) {

@@ -8,13 +8,15 @@ import type { v312Params } from './params.ts';
 export const v312Explore: ExploreSpec<typeof v312Params> = {
   part: 'job',
   // Only a hold before the command lets P in: once A's acquire ran, P is denied (the fault cannot
-  // land), and a killed A makes no write at all.
+  // land), and a killed A makes no write at all. A hold before a command A sends once it holds the
+  // lock (an EXPIRE after its SETNX) is not applicable: the store shows A's lock there (judge.ts).
   faults: ['hold-before'],
   params: {},
   doc: "every command of A's job on the lock before its first write (its acquire): held at A's wire proxy while P takes the lock and is held at its first write; then A's command and job go on",
   references: {
     safe: [
       'targets/redis/ioredis/job-checks-acquire.ts',
+      'targets/redis/ioredis/job-get-setnx-expire-checked.ts',
       'targets/redis/node-redis/job-checks-acquire.ts',
       { target: 'targets/postgres/job-checks-try-lock.ts', store: 'postgres' },
     ],

@@ -44,7 +44,13 @@ export function judgeV312(
 ): Judgement {
   const preconditions: Check[] = [];
   const aEffects = effects.filter((e) => e.holder === 'A');
-  const judgement = (): Judgement => judgementOf(o, preconditions, aEffects, effects);
+  const judgement = (): Judgement => {
+    const judged = judgementOf(o, preconditions, aEffects, effects);
+    const cannot = cannotApply(o);
+    return cannot && !judged.preconditions.find((c) => c.name === P_HELD)?.held
+      ? { ...judged, notApplicable: cannot }
+      : judged;
+  };
 
   if (o.point) {
     const { at, first, missed } = o.point;
@@ -127,6 +133,22 @@ export function judgeV312(
         : `A's job ended ${liveFor.toFixed(0)} ms after P took a ${p.ttl} ms lease`,
   });
   return judgement();
+}
+
+/**
+ * Why an explored point cannot let P in, when the store showed A already holding the lock at it
+ * (read while A was held there, before P started): P is then refused by the lock itself, so a hold
+ * at that boundary tests nothing about whether A checks its acquire. Undefined when it could.
+ */
+function cannotApply(o: V312Observations): string | undefined {
+  const then = o.point?.lockThen;
+  if (!o.point || !then) return undefined;
+  const at = boundaryLabel(o.point.at.boundary);
+  if (then.key?.exists)
+    return `A already held the lock at ${at} (${then.key.where} gave ${JSON.stringify(then.key.value)}, PTTL ${then.key.pttlMs} ms, read while A was held there, before P started), so P could not take it there`;
+  if (then.sessionLocks?.length)
+    return `A already held the lock at ${at} (pg_locks showed ${describeSessionLocks(then.sessionLocks)} while A was held there, before P started), so P could not take it there`;
+  return undefined;
 }
 
 /** Harness ms before which the key surely still lived by the store's clock (sent + PTTL; unbounded without expiry). */

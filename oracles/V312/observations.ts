@@ -22,6 +22,11 @@ export interface V312Observations {
     first: 'held' | 'ended' | null;
     /** The stop's own account of why A's job ended without reaching the point. */
     missed: string;
+    /**
+     * The lock read while A was held there, before P started (A ran alone so far): the key (Redis)
+     * or the granted advisory locks (Postgres); null where the store shows neither, or A never got there.
+     */
+    lockThen?: { key: LockReading | null; sessionLocks: SessionLock[] | null } | null;
   } | null;
   /** P held at its first write; null when it made no write within --timeout (or A never reached its point). */
   p: {

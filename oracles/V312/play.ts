@@ -38,7 +38,13 @@ export async function playV312(s: Scenario, p: ParamValues<typeof v312Params>): 
       Promise.race([stop.reached.then(() => 'held' as const), aJob.then(() => 'ended' as const)]),
       p.timeout,
     );
-    observed.point = { at: point, first: first ?? null, missed: stop.missed };
+    observed.point = { at: point, first: first ?? null, missed: stop.missed, lockThen: null };
+    // Only A has run: a lock the store shows now is A's, and P cannot take it while A is held here.
+    if (first === 'held')
+      observed.point.lockThen = {
+        key: readable ? reading(await s.observeLock('A held at the point')) : null,
+        sessionLocks: await pgLocks('A held at the point'),
+      };
     if (first !== 'held') {
       stop.release();
       stopWatching();

@@ -35,6 +35,13 @@ export interface Judgement {
   counts: Record<string, number>;
   /** One paragraph a reviewer can read without the history. */
   explanation: string;
+  /**
+   * An explored point whose fault cannot land here, and why, as the run showed it (A already held
+   * the lock at that boundary, so P could not enter): the point is INCONCLUSIVE on its own, and
+   * `--explore` leaves it out of its verdict and says so. Never set for a point that could have
+   * landed and did not.
+   */
+  notApplicable?: string;
 }
 
 /** The verdict rule, in one place. */

@@ -16,7 +16,8 @@ import { optionName } from '../core/params.ts';
 import { loadOracle } from '../run/registry.ts';
 import { UsageError } from '../core/errors.ts';
 import { runOracle, type RunRequest } from '../run/run-oracle.ts';
-import { defaultJobs, runPool, sharedSlots, type Slots } from '../run/run-pool.ts';
+import { defaultJobs, runPool, type Slots } from '../run/run-pool.ts';
+import { cpuSlots, type CpuSlots } from '../run/cpu-slots.ts';
 import { defaultSelect, type ExploreSpec } from '../oracle/explore-spec.ts';
 import { Tracer } from '../oracle/tracer.ts';
 import {
@@ -31,6 +32,8 @@ import {
 } from '../oracle/explore-point.ts';
 
 export const DEFAULT_MAX_POINTS = 64;
+/** Explored points at once: at least --jobs, up to this many times it while the CPU has room (src/run/cpu-slots.ts). */
+export const MORE_POINTS_PER_JOB = 4;
 
 export interface ExploreRequest extends Omit<RunRequest, 'point' | 'play' | 'holders'> {
   /** Points beyond this many are not run (and are listed as skipped). */
@@ -72,8 +75,9 @@ export async function explore(request: ExploreRequest): Promise<ExploreResult> {
     }
   }
   const params = { ...given, ...spec.params };
-  const slots = request.slots ?? sharedSlots(request.jobs ?? defaultJobs());
-  const jobs = slots.size;
+  // Points mostly wait (TTLs, sleeps, held commands): at least --jobs at once, more while the CPU has room.
+  const floor = request.jobs ?? defaultJobs();
+  const slots = request.slots ?? cpuSlots(floor, MORE_POINTS_PER_JOB * floor);
   const base = {
     oracle: oracle.id,
     target: request.target,
@@ -109,7 +113,7 @@ export async function explore(request: ExploreRequest): Promise<ExploreResult> {
   const points = all.slice(0, maxPoints);
   const skipped = all.slice(maxPoints).map(pointLabel);
   progress(
-    `A's ${spec.part}: ${inPart.map(boundaryLabel).join(', ') || 'nothing'}; ${points.length} point(s)${skipped.length ? `, ${skipped.length} skipped (--max-points ${maxPoints})` : ''}, ${jobs} at a time`,
+    `A's ${spec.part}: ${inPart.map(boundaryLabel).join(', ') || 'nothing'}; ${points.length} point(s)${skipped.length ? `, ${skipped.length} skipped (--max-points ${maxPoints})` : ''}, ${atOnce(slots)} at a time`,
   );
 
   let done = 0;
@@ -129,6 +133,36 @@ export async function explore(request: ExploreRequest): Promise<ExploreResult> {
       return { point, record };
     }),
   );
+  // A point INCONCLUSIVE among others may have been starved (its window closed while it waited for
+  // a core): played again alone, the alone run counts and the crowded one is kept (as run-batch does).
+  const crowded = (r: { record: EvidenceRecord }) =>
+    r.record.verdict === 'INCONCLUSIVE' && r.record.notApplicable === undefined && (peakOf(slots) ?? slots.size) > 1;
+  const crowdedWhy = new Map<string, string>();
+  if (!ran.some((r) => r?.record.verdict === 'FAIL'))
+    for (const [index, first] of ran.entries()) {
+      if (!first || !crowded(first)) continue;
+      progress(`point ${pointLabel(first.point)} was INCONCLUSIVE among others: played again alone`);
+      const alone = await slots(() =>
+        runOracle({
+          ...base,
+          params: { ...params, ...first.point.schedule },
+          point: first.point,
+          progress: () => undefined,
+        }),
+      );
+      crowdedWhy.set(alone.runId, `${first.record.verdict} among other points: ${reasonOf(first.record)}`);
+      ran[index] = {
+        point: first.point,
+        record: {
+          ...alone,
+          crowdedAttempt: {
+            verdict: first.record.verdict,
+            explanation: first.record.explanation,
+            jobs: peakOf(slots) ?? slots.size,
+          },
+        },
+      };
+    }
   const runs = ran.filter((r) => r !== undefined);
   const notStarted = points.filter((_, i) => ran[i] === undefined).map(pointLabel);
 
@@ -141,14 +175,18 @@ export async function explore(request: ExploreRequest): Promise<ExploreResult> {
     command: point.boundary.text,
     verdict: record.verdict,
     reason: reasonOf(record),
+    ...(record.notApplicable ? { notApplicable: record.notApplicable } : {}),
+    ...(crowdedWhy.has(record.runId) ? { crowded: crowdedWhy.get(record.runId)! } : {}),
     wallMs: record.timing.wallMs,
     runId: record.runId,
   }));
+  // A point the run showed cannot apply (its fault cannot land there) is left out of the verdict.
+  const applicable = runs.filter((r) => r.record.notApplicable === undefined);
   const verdict =
     traced.verdict === 'ERROR'
       ? 'ERROR'
-      : runs.length
-        ? combineVerdicts(runs.map((r) => r.record.verdict))
+      : applicable.length
+        ? combineVerdicts(applicable.map((r) => r.record.verdict))
         : 'INCONCLUSIVE';
   // Points run in boundary order, smallest fault first: the first failing one is the minimal schedule.
   const minimal = runs.find((r) => r.record.verdict === 'FAIL');
@@ -158,12 +196,13 @@ export async function explore(request: ExploreRequest): Promise<ExploreResult> {
     boundaries: new Set(points.map((p) => p.boundary)).size,
     faults: [...spec.faults],
     points: explored,
+    ...(runs.length > applicable.length ? { notApplicable: runs.length - applicable.length } : {}),
     skipped,
     ...(notStarted.length ? { notStarted } : {}),
     verdict,
     summary: '',
     ...(minimal ? { minimal: pointLabel(minimal.point) } : {}),
-    jobs,
+    jobs: peakOf(slots) ?? slots.size,
     traceMs,
     wallMs: Math.round(performance.now() - began),
   };
@@ -208,6 +247,17 @@ function contenderPoints(spec: ExploreSpec, params: Record<string, unknown>, tra
   );
 }
 
+/** The most points that ran at once, when the slots grow with the free CPU. */
+function peakOf(slots: Slots): number | undefined {
+  return 'peak' in slots ? (slots as CpuSlots).peak : undefined;
+}
+
+function atOnce(slots: Slots): string {
+  return 'floor' in slots
+    ? `${(slots as CpuSlots).floor}–${slots.size} (more while the CPU has room)`
+    : String(slots.size);
+}
+
 /** Every combination of the dimensions' values ([{}] when there are none). */
 function combinations(dimensions: Record<string, readonly string[]>): Array<Record<string, string>> {
   return Object.entries(dimensions).reduce<Array<Record<string, string>>>(
@@ -230,6 +280,7 @@ function traceJudgement(_: void, tracer: Tracer): Judgement {
 
 /** One sentence: why this point got its verdict. */
 function reasonOf(record: EvidenceRecord): string {
+  if (record.notApplicable) return `not applicable: ${record.notApplicable}`;
   if (record.verdict === 'INCONCLUSIVE')
     return record.preconditions
       .filter((c) => !c.held)
@@ -271,21 +322,31 @@ function summarize(
       `(${inPart.length ? `it sent only ${inPart.map((b) => b.text).join(', ')}` : x.trace.length ? `A did only this outside it: ${x.trace.map(boundaryLabel).join(', ')}` : 'nothing at all was seen'}), so no fault can land in it and nothing was proven.`
     );
   }
+  const left = x.points.filter((p) => p.notApplicable !== undefined);
+  const leftOut = left.length
+    ? ` ${left.length} point(s) were left out as not applicable: ${left.map((p) => `${p.label} (${p.notApplicable})`).join('; ')}.`
+    : '';
+  const judged = n - left.length;
+  if (judged === 0)
+    return `No point could apply: each one's run showed its fault cannot land there, so nothing was proven.${leftOut}${skipped}`;
   const fails = x.points.filter((p) => p.verdict === 'FAIL');
   if (x.verdict === 'FAIL') {
     const others = fails.slice(1).map((p) => p.label);
     return (
       `${fails.length} of ${schedules} (${shape}) FAIL. The minimal one — ${x.minimal}: ${minimal!.explanation}` +
       (others.length ? ` Other failing schedules: ${others.join('; ')}.` : '') +
+      leftOut +
       skipped
     );
   }
   if (x.verdict === 'PASS')
-    return `No violation in ${schedules} (${shape} of A's ${part}${onContenders(x)}); every fault landed and the property held at each.${skipped}`;
-  const notPass = x.points.filter((p) => p.verdict !== 'PASS');
+    return left.length
+      ? `No violation in ${plural(judged, 'schedule')} (${shape} of A's ${part}${onContenders(x)}, ${left.length} of ${n} left out as not applicable); every fault that could land there landed and the property held at each.${leftOut}${skipped}`
+      : `No violation in ${schedules} (${shape} of A's ${part}${onContenders(x)}); every fault landed and the property held at each.${skipped}`;
+  const notPass = x.points.filter((p) => p.verdict !== 'PASS' && p.notApplicable === undefined);
   return (
     `${notPass.length} of ${schedules} (${shape}) gave no answer (${notPass.map((p) => `${p.label}: ${p.verdict}`).join('; ')}); ` +
-    `the first: ${notPass[0]!.reason}. No schedule failed, but a PASS needs every fault to land, so nothing is proven.${skipped}`
+    `the first: ${notPass[0]!.reason}. No schedule failed, but a PASS needs every fault that can land to land, so nothing is proven.${leftOut}${skipped}`
   );
 }
 

@@ -7,7 +7,7 @@
 import type { Holder } from '../holder/holder.ts';
 import type { WireProxy } from '../wire/proxy.ts';
 import { boundaryLabel, FAULT_WORDS, type ExplorePoint } from './explore-point.ts';
-import { fsStop, latchStop, pauseAtLatch, wireStop, type Stop } from './stops.ts';
+import { droppedReplyStop, fsStop, latchStop, pauseAtLatch, wireStop, type Stop } from './stops.ts';
 import { fsBoundariesOf, onLockPath } from '../holder/fs-boundaries.ts';
 import type { FsOp } from '../holder/fs-protocol.ts';
 
@@ -39,6 +39,13 @@ export function armPoint(point: ExplorePoint, holder: Holder, wire: WireProxy | 
     const pattern = byKey ? { naming: key } : { command: boundary.name };
     const nth = byKey ? boundary.keyNth! : boundary.nth;
     const hold = fault === 'hold-before' ? wire.hold(pattern, { nth }) : wire.holdReply(pattern, { nth });
+    if (fault === 'reply-dropped')
+      return droppedReplyStop(
+        hold,
+        (connection) => wire.dropConnection(connection, `its held reply to ${boundary.text} discarded`),
+        label,
+        missed,
+      );
     return wireStop(hold, label, missed);
   }
   const latch = boundary.kind === 'seam' ? holder.holdSeam(boundary.name) : holder.holdEffect(boundary.nth);

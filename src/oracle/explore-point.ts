@@ -37,7 +37,10 @@ export interface Boundary {
 /**
  * hold-before: A's command is kept at its wire proxy (or A blocks at its seam) until the other
  * holder has acted; hold-reply: the command ran, its reply (or the effect's receipt) is kept from A
- * until then; clock-ahead / clock-back: A's wall clock (Date) steps forward / back by the oracle's
+ * until then; reply-dropped: the command ran, its reply is kept from A until the other holder has
+ * acted, then A's connection is dropped with the reply in it (the reply is never delivered), so A's
+ * client does what it does when a command's reply is lost — ioredis reconnects and re-sends it, by
+ * default —, for real; clock-ahead / clock-back: A's wall clock (Date) steps forward / back by the oracle's
  * skew right before A prepares the command (after the reply to its previous command on the lock
  * reached it, or before its part begins for the first), so whatever A computes from its clock for
  * that command and after is off; kill-after-reply: A is SIGKILLed once the reply reached its proxy,
@@ -46,12 +49,14 @@ export interface Boundary {
  * where a held receipt leaves A's timers running (a helper that renews on a timer keeps its lease
  * through a held receipt, not through a pause).
  */
-export type ExploreFault = 'hold-before' | 'hold-reply' | 'clock-ahead' | 'clock-back' | 'pause' | 'kill-after-reply';
+export type ExploreFault =
+  'hold-before' | 'hold-reply' | 'reply-dropped' | 'clock-ahead' | 'clock-back' | 'pause' | 'kill-after-reply';
 
 /** Smallest first: a hold changes less than a clock step, a step less than a pause of the whole process, a pause less than a kill (shrinking picks the smallest failing fault). */
 export const FAULT_ORDER: readonly ExploreFault[] = [
   'hold-before',
   'hold-reply',
+  'reply-dropped',
   'clock-ahead',
   'clock-back',
   'pause',
@@ -61,6 +66,7 @@ export const FAULT_ORDER: readonly ExploreFault[] = [
 export const FAULT_WORDS: Record<ExploreFault, string> = {
   'hold-before': 'held before it',
   'hold-reply': 'its reply held',
+  'reply-dropped': 'its reply dropped with its connection',
   'clock-ahead': "A's clock stepped ahead before it",
   'clock-back': "A's clock stepped back before it",
   pause: 'A stopped (SIGSTOP) at its receipt',
@@ -69,7 +75,7 @@ export const FAULT_WORDS: Record<ExploreFault, string> = {
 
 /** Which faults a boundary of this kind can take. */
 export const FAULTS_BY_KIND: Record<BoundaryKind, readonly ExploreFault[]> = {
-  command: ['hold-before', 'hold-reply', 'clock-ahead', 'clock-back', 'kill-after-reply'],
+  command: ['hold-before', 'hold-reply', 'reply-dropped', 'clock-ahead', 'clock-back', 'kill-after-reply'],
   seam: ['hold-before'],
   effect: ['hold-reply', 'pause'],
   fs: ['hold-before', 'hold-reply', 'kill-after-reply'],
@@ -133,6 +139,13 @@ export interface ExploredPoint {
   verdict: Verdict;
   /** Why, in one sentence: the property's detail, or the precondition that did not hold. */
   reason: string;
+  /**
+   * The run showed this point's fault cannot land there (A already held the lock at that boundary,
+   * so P could not enter), in words: the point is left out of the exploration's verdict.
+   */
+  notApplicable?: string;
+  /** It came out INCONCLUSIVE among other points and was played again alone (this is the alone run): the crowded verdict and why. */
+  crowded?: string;
   wallMs: number;
   runId: string;
 }
@@ -145,6 +158,8 @@ export interface ExplorationRecord {
   boundaries: number;
   faults: ExploreFault[];
   points: ExploredPoint[];
+  /** How many of `points` were left out of the verdict as not applicable (each says why). */
+  notApplicable?: number;
   /** Points not run because of --max-points. */
   skipped: string[];
   /** Points not started because an earlier one had failed (--first-fail); all points before it ran. */
@@ -187,6 +202,8 @@ function pointInWordsOfA(point: ExplorePoint): string {
       return `A's ${boundary.text} (${at}) was held at its wire proxy before it reached the store`;
     case 'hold-reply':
       return `A's ${boundary.text} (${at}) ran in the store, but its reply was held from A at its wire proxy`;
+    case 'reply-dropped':
+      return `A's ${boundary.text} (${at}) ran in the store; its reply was held from A at its wire proxy, then dropped with A's connection (reset), never delivered`;
     case 'clock-ahead':
     case 'clock-back':
       return `A's wall clock was stepped ${fault === 'clock-ahead' ? 'ahead' : 'back'} right before A prepared its ${boundary.text} (${at})`;

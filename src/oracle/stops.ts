@@ -35,6 +35,37 @@ export function wireStop(hold: WireHold, what: string, missed: string): Stop {
   };
 }
 
+/**
+ * A command's reply held at the holder's wire proxy; let go, the connection it is on is dropped
+ * (reset) with the reply in it instead of delivering it, so the holder's client handles a lost
+ * reply its own way (a re-send on reconnect, an error).
+ */
+export function droppedReplyStop(
+  hold: WireHold,
+  drop: (connection: number) => void,
+  what: string,
+  missed: string,
+): Stop {
+  let connection: number | undefined;
+  const reached = hold.reached.then((held) => {
+    connection = held.connection;
+    return held;
+  });
+  reached.catch(() => undefined); // awaited by the oracle; a cancelled hold rejects it
+  return {
+    what,
+    missed,
+    reached,
+    release: () => {
+      if (hold.holding && connection !== undefined) drop(connection);
+      else hold.release();
+    },
+    get isReleased() {
+      return !hold.holding && !hold.armed;
+    },
+  };
+}
+
 /** A latch the holder blocks on (a seam, an effect) until released. */
 export function latchStop(latch: Latch, what: string, missed: string): Stop {
   return {

@@ -42,6 +42,8 @@ export interface EvidenceRecord {
   property: PropertyResult | null;
   verdict: Verdict;
   explanation: string;
+  /** An explored point whose fault cannot land where it was put, and why (Judgement.notApplicable). */
+  notApplicable?: string;
   error?: string;
   /** holdersReadyMs: when the holders started first had loaded the target (an oracle's `later` holders load while it plays). */
   /**

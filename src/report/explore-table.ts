@@ -13,7 +13,8 @@ export function explorationTable(x: ExplorationRecord): string[] {
     ...x.points.map((p, i) => {
       const b = p.boundary;
       const at = `${b.part}#${b.index}${b.kind === 'command' ? '' : ` ${b.kind}`}`;
-      const label = p.label === x.minimal ? `**${p.verdict}** (minimal)` : p.verdict;
+      const label =
+        p.label === x.minimal ? `**${p.verdict}** (minimal)` : p.notApplicable ? 'not applicable' : p.verdict;
       const schedule = others
         ? ` ${Object.entries(p.schedule ?? {})
             .map(([k, v]) => `${k} ${v}`)

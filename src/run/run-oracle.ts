@@ -71,8 +71,10 @@ function withHolderDeaths(judgement: Judgement, holders: readonly Holder[]): Jud
     held: false,
     detail: `holder ${dead.join(', ')} ended on its own before the judgement: its connections closed with it and a call it was running may have stopped anywhere, so what the store showed afterwards need not be the target's doing`,
   };
+  // A holder that died may have changed what the store showed: a point's "cannot apply" no longer stands.
+  const { notApplicable: _, ...judged } = judgement;
   return {
-    ...judgement,
+    ...judged,
     preconditions: [...judgement.preconditions, check],
     explanation: `${nothingProven([check])} The scenario's own reading: ${judgement.explanation}`,
   };
@@ -339,6 +341,7 @@ export async function runOracle(request: RunRequest): Promise<EvidenceRecord> {
           : verdict === 'PASS' && !request.point && !request.play
             ? `${judgement!.explanation} ${onePass(oracle.explore !== undefined)}`
             : judgement!.explanation,
+    ...(verdict === 'INCONCLUSIVE' && judgement?.notApplicable ? { notApplicable: judgement.notApplicable } : {}),
     ...(error ? { error } : {}),
     ...(ended.reason === 'deadline'
       ? { stoppedBy: 'deadline' as const }

@@ -116,8 +116,16 @@ export class ProxiedConnection {
     for (const frame of this.replies.push(chunk)) {
       const command = frame.starts ? this.awaiting[0] : undefined;
       const gate = command ? this.host.armedReplyHolds().find((hold) => hold.offer(this.id, command)) : undefined;
-      if (frame.ends) this.awaiting.shift();
+      const answered = frame.ends ? this.awaiting.shift() : undefined;
       this.toClient.push(frame.bytes, 0, gate);
+      if (answered)
+        this.host.emit({
+          type: 'reply',
+          holder: this.host.holder,
+          connection: this.id,
+          atMs: this.host.log.now(),
+          command: answered,
+        });
     }
   }
 

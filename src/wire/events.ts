@@ -9,6 +9,8 @@ export type WireEvent =
   | { type: 'connect'; holder: string; connection: number; atMs: number }
   | { type: 'close'; holder: string; connection: number; atMs: number; how: string }
   | { type: 'command'; holder: string; connection: number; atMs: number; command: WireCommand; fate: CommandFate }
+  /** The store's whole reply to a command reached the proxy: the store ran it (whether or not the holder gets the reply). */
+  | { type: 'reply'; holder: string; connection: number; atMs: number; command: WireCommand }
   | { type: 'opaque'; holder: string; connection: number; atMs: number; reason: string }
   | { type: 'fault'; phase: 'landed' | 'lifted'; record: WireFaultRecord };
 

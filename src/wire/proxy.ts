@@ -243,6 +243,21 @@ export class WireProxy implements ConnectionHost {
     };
   }
 
+  /**
+   * Reset one connection now (RST), throwing away what it holds (a held reply is then never
+   * delivered): the holder's client sees its connection drop and does what it does then (ioredis
+   * reconnects and re-sends the commands it had no reply to). Recorded as a drop of that connection.
+   */
+  dropConnection(connection: number, why: string): void {
+    const target = [...this.live].find((c) => c.id === connection);
+    const record = this.log.open('drop', `drop connection #${connection}: ${why}`, true);
+    if (target) {
+      this.log.touch(record, connection);
+      target.reset(`reset by a drop of connection #${connection}`);
+      this.log.close(record);
+    } else this.log.close(record, `connection #${connection} had already closed`);
+  }
+
   /** Hold this holder's next command matching `pattern` (any of several), and all it sends after it on that connection, until released. */
   hold(pattern: CommandPattern | readonly CommandPattern[], options: HoldOptions = {}): WireHold {
     const hold = new WireHold(pattern, options, this.log, () => this.live.forEach((connection) => connection.flush()));

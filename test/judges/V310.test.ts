@@ -153,4 +153,36 @@ describe('V310 judge', () => {
       observed(goodNarrow).hold!.missed,
     );
   });
+
+  it("explored, its reply dropped: a release that threw once its reply was lost is judged on the store, and the store's runs are counted", async () => {
+    const dropped = (f: JudgeFixture) => {
+      const o = observed(f);
+      o.point = {
+        boundary: {
+          part: 'release',
+          index: 2,
+          kind: 'command',
+          name: 'EVAL',
+          nth: 1,
+          text: 'EVAL …',
+          onKey: true,
+          keyNth: 1,
+        },
+        fault: 'reply-dropped',
+      };
+      o.aRelease = { finished: true, error: 'Error: read ECONNRESET' };
+      o.storeRan = [{ command: 'EVAL … lock-oracles:V310 a-token', times: 2 }];
+    };
+    const judged = await rejudge(goodNarrow, dropped);
+    expect(judged.verdict).toBe('PASS');
+    expect(judged.judgement.counts).toMatchObject({ aReleaseCommandsStoreRan: 2, aReleaseCommandsRunMoreThanOnce: 1 });
+    expect(judged.judgement.property.detail).toContain("the store ran A's EVAL … lock-oracles:V310 a-token 2 times");
+    // A plain hold of the reply: a release that threw may never have reached the store.
+    const held = await rejudge(goodNarrow, (f) => {
+      dropped(f);
+      observed(f).point!.fault = 'hold-reply';
+    });
+    expect(held.verdict).toBe('INCONCLUSIVE');
+    expect(unmet(held.judgement)).toEqual([A_RELEASED]);
+  });
 });

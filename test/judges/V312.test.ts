@@ -155,4 +155,36 @@ describe('V312 judge', () => {
       { name: HELD_AT_POINT, held: false, detail: 'A took another path' },
     ]);
   });
+
+  it('explored: a point where the store showed A already holding the lock is not applicable; one where it did not stays INCONCLUSIVE', async () => {
+    const expireHeld: ExplorePoint = {
+      boundary: { ...acquireHeld.boundary, index: 3, name: 'EXPIRE', text: 'EXPIRE lock-oracles:V312 5', keyNth: 3 },
+      fault: 'hold-before',
+    };
+    const aHolds = { where: 'GET lock-oracles:V312', exists: true, value: 'a-token', pttlMs: -1, sentAt: 10 };
+    const pRefused = (lockThen: NonNullable<V312Observations['point']>['lockThen']) => (f: JudgeFixture) => {
+      const o = observed(f);
+      o.point = { at: expireHeld, first: 'held', missed: '', lockThen };
+      o.p = null;
+      o.a = null;
+    };
+    const cannot = await rejudge(good, pRefused({ key: aHolds, sessionLocks: null }));
+    expect(cannot.verdict).toBe('INCONCLUSIVE');
+    expect(cannot.judgement.notApplicable).toMatch(
+      /^A already held the lock at job#3 EXPIRE \(GET lock-oracles:V312 gave "a-token"/,
+    );
+    const could = await rejudge(
+      good,
+      pRefused({ key: { ...aHolds, exists: false, value: null, pttlMs: -2 }, sessionLocks: null }),
+    );
+    expect(could.verdict).toBe('INCONCLUSIVE');
+    expect(could.judgement.notApplicable).toBeUndefined();
+    expect(unmet(could.judgement)).toEqual([P_HELD]);
+    // P took the lock after all: judged as usual, whatever the read at the point said.
+    const judged = await rejudge(bad, (f) => {
+      observed(f).point = { at: expireHeld, first: 'held', missed: '', lockThen: { key: aHolds, sessionLocks: null } };
+    });
+    expect(judged.verdict).toBe('FAIL');
+    expect(judged.judgement.notApplicable).toBeUndefined();
+  });
 });

@@ -1,0 +1,50 @@
+/**
+ * Explore's slots (src/run/cpu-slots.ts): at least `floor` pieces at once, more up to `ceiling`
+ * only while the CPU was idle enough since the last start. The idle share is handed in, so each
+ * case fixes what the machine looked like; the pieces are real promises on real timers.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { expect, test } from 'vitest';
+import { cpuSlots, idleMeter, SETTLE_MS } from '../src/run/cpu-slots.ts';
+
+/** Runs `n` pieces that each last `ms`; returns the most that ran at once. */
+async function peakOf(slots: ReturnType<typeof cpuSlots>, n: number, ms: number): Promise<number> {
+  let running = 0;
+  let most = 0;
+  await Promise.all(
+    Array.from({ length: n }, () =>
+      slots(async () => {
+        most = Math.max(most, ++running);
+        await sleep(ms);
+        running--;
+      }),
+    ),
+  );
+  expect(slots.peak).toBe(most);
+  return most;
+}
+
+test('a busy CPU keeps the floor; an idle one lets more start, one per settle interval, up to the ceiling', async () => {
+  expect(
+    await peakOf(
+      cpuSlots(2, 8, () => 0),
+      6,
+      4 * SETTLE_MS,
+    ),
+  ).toBe(2);
+  expect(
+    await peakOf(
+      cpuSlots(2, 4, () => 1),
+      8,
+      6 * SETTLE_MS,
+    ),
+  ).toBe(4);
+});
+
+test('the floor and the ceiling are checked, and the meter gives a share of the whole machine', () => {
+  expect(() => cpuSlots(0, 2)).toThrow(/1 ≤ floor ≤ ceiling/);
+  expect(() => cpuSlots(3, 2)).toThrow(/1 ≤ floor ≤ ceiling/);
+  const idle = idleMeter()();
+  expect(idle).toBeGreaterThanOrEqual(0);
+  expect(idle).toBeLessThanOrEqual(1);
+});
