@@ -63,7 +63,7 @@ export default defineOracle({
         'targets/redis/ioredis/lock-hash-field.ts',
       ],
       alsoBad: ['test/fixtures/targets/release-get-compare-del-no-seams.ts'],
-      params: { ttl: 500 },
+      params: { ttl: 1000 },
     },
     trace: traceAcquireRelease(true),
   },
