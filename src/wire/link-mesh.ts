@@ -4,7 +4,8 @@
  * directions (i's messages to j, j's replies to i); both are split into whole messages in the
  * target's framing (./link-framer.ts), each message is traced in the history (`link` events: from,
  * to, its position on its direction, its type, its fate) and passed through the faults armed on the
- * mesh (./link-faults.ts) before it is forwarded in order.
+ * mesh (./link-faults.ts) before it is forwarded in order. A held or delayed message holds back the
+ * messages behind it on its direction, on every connection (one network path between two nodes).
  */
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import type { FaultLog } from '../core/fault-log.ts';
@@ -46,6 +47,8 @@ export class LinkMesh {
   readonly #counts = new Map<string, LinkCount>();
   readonly #faults: MessageFault[] = [];
   readonly #partitions: LinkPartition[] = [];
+  /** A held or delayed message stops its whole direction (every connection from→to) until it goes on, as on one network path. */
+  readonly #gates = new Map<string, Promise<void>>();
   #framing: LinkFraming | undefined;
   #framingSet!: (framing: LinkFraming) => void;
   readonly #framed = new Promise<LinkFraming>((resolve) => (this.#framingSet = resolve));
@@ -184,6 +187,7 @@ export class LinkMesh {
           wake = undefined;
           continue;
         }
+        for (let gate = this.#gates.get(link); gate; gate = this.#gates.get(link)) await gate;
         count.sent++;
         const message: LinkMessage = {
           from,
@@ -212,7 +216,11 @@ export class LinkMesh {
           setAside = { frame, message };
           continue;
         }
-        if (taken) await taken.after;
+        if (taken) {
+          this.#gates.set(link, taken.after);
+          await taken.after;
+          this.#gates.delete(link);
+        }
         if (!cut) forward(frame, taken?.copies ?? 1);
         if (setAside) {
           forward(setAside.frame, 1);

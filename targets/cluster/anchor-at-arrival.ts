@@ -2,6 +2,6 @@
 import { recordLockTarget } from './record-lock/target.ts';
 
 export default recordLockTarget(
-  { anchor: 'arrival', drain: 'revoke', clock: 'own-monotonic' },
+  { anchor: 'arrival', drain: 'revoke', clock: 'own-monotonic', write: 'inside' },
   "cluster record lock: a grant's deadline anchored at the reply's arrival (the design's first implementation)",
 );

@@ -2,6 +2,6 @@
 import { recordLockTarget } from './record-lock/target.ts';
 
 export default recordLockTarget(
-  { anchor: 'send', drain: 'revoke', clock: 'own-monotonic' },
+  { anchor: 'send', drain: 'revoke', clock: 'own-monotonic', write: 'inside' },
   "cluster record lock: a grant's deadline anchored at the request's send",
 );

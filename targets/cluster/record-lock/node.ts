@@ -22,6 +22,11 @@ export interface RecordLockOptions {
   drain: 'revoke' | 'admissions';
   /** Which clock a delegate's deadline is read on: its own monotonic clock (the design), or the home's wall-clock expiry against its own wall clock. */
   clock: 'own-monotonic' | 'remote-wall';
+  /**
+   * How the job writes (not a guard: the caller's pattern): inside the critical section (lock, write,
+   * unlock), or staged and committed after unlock behind the node's commit check (the design's callers).
+   */
+  write: 'inside' | 'staged';
 }
 
 interface Token {
@@ -63,6 +68,8 @@ export class RecordLockNode {
   readonly #grants = new Map<string, Grant>();
   readonly #delegations = new Map<string, Delegation>();
   readonly #handles = new Map<number, Handle>();
+  /** Keys with a delegation request in flight, and the token a recall named meanwhile (handled once the reply is in). */
+  readonly #asking = new Map<string, { recalled?: Token }>();
   readonly #incarnation = randomBytes(3).toString('hex');
   #counter = 0;
   #nextHandle = 1;
@@ -152,6 +159,7 @@ export class RecordLockNode {
       if (delegation?.draining) return { ok: false, why: 'the delegation is draining (recalled by its home)' };
       delegation = await this.#delegate(key);
       if (!delegation) return { ok: false, why: `contended: ${this.homeOf(key)} has granted ${key} to another node` };
+      if (delegation.draining) return { ok: false, why: 'the delegation was recalled as it arrived' };
     }
     const now = mono();
     if (delegation.handles.some((h) => !h.released && h.leaseUntil > now))
@@ -171,6 +179,16 @@ export class RecordLockNode {
 
   /** Ask the key's home for a delegation (twice at most: a grant that outlived itself is asked again). */
   async #delegate(key: string): Promise<Delegation | undefined> {
+    const asking: { recalled?: Token } = {};
+    this.#asking.set(key, asking);
+    const delegation = await this.#ask(key).finally(() => this.#asking.delete(key));
+    // A recall that came while the request was out: drain what was installed, or give back what was not.
+    if (asking.recalled && delegation) void this.#recalled(key, asking.recalled);
+    else if (asking.recalled) this.#release(key, asking.recalled);
+    return delegation;
+  }
+
+  async #ask(key: string): Promise<Delegation | undefined> {
     const home = this.homeOf(key);
     for (let attempt = 0; attempt < 2; attempt++) {
       const sentAt = mono();
@@ -219,6 +237,8 @@ export class RecordLockNode {
 
   /** As a delegate: stop admitting, drain, and release the delegation to its home with its full token. */
   async #recalled(key: string, recalled: Token): Promise<void> {
+    const asking = this.#asking.get(key);
+    if (asking) return void (asking.recalled = recalled);
     const delegation = this.#delegations.get(key);
     if (delegation?.draining) return;
     if (delegation) {

@@ -36,11 +36,13 @@ export function recordLockTarget(options: RecordLockOptions, description: string
       for (let i = 0; i < steps; i++) {
         const lock = await c.ask({ type: 'lock', key: env.key }, timeoutMs);
         if (!lock?.ok) throw new Error(`lock ${env.key} denied: ${String(lock?.why ?? 'no answer from the node')}`);
-        await c.ask({ type: 'unlock', handle: lock.handle }, timeoutMs);
+        const unlock = () => c.ask({ type: 'unlock', handle: lock.handle }, timeoutMs);
+        if (options.write === 'staged') await unlock();
         const commit = await c.ask({ type: 'commit', handle: lock.handle }, timeoutMs);
         if (!commit?.ok) throw new Error(`write ${i} revoked before it committed: the node's delegation was recalled`);
         await env.effect('write', { value: { step: i, token: lock.token } });
         c.tell({ type: 'committed', handle: lock.handle });
+        if (options.write === 'inside') await unlock();
         if (i < steps - 1) await new Promise((resolve) => setTimeout(resolve, stepMs));
       }
     },
