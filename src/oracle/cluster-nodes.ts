@@ -82,6 +82,32 @@ export class ClusterNodes {
     return holder;
   }
 
+  /**
+   * What each of holder `holder`'s writes cost on the links: every node-to-node message since its
+   * previous write (or since its call began), per link, as a note beside the write. With a lock per
+   * write that is the lock's cost: the design's claim is two unicast messages for a cold key and
+   * none for a repeat lock under a live delegation. Other holders' messages at the same time count too.
+   */
+  traceLockCosts(holder: Holder): void {
+    const { history } = this.options;
+    let since = history.now();
+    let write = 0;
+    holder.observe((kind) => {
+      if (kind !== 'effect') return;
+      const until = history.now();
+      const messages = history.events().filter((e) => e.kind === 'link' && e.t >= since && e.t <= until);
+      const perLink: Record<string, number> = {};
+      for (const m of messages) perLink[String(m.detail.link)] = (perLink[String(m.detail.link)] ?? 0) + 1;
+      write++;
+      const links = Object.entries(perLink).map(([link, n]) => `${link} ${n}`);
+      history.add('note', holder.id, {
+        text: `${holder.id}'s write #${write} cost ${messages.length} link message(s) since its previous write${links.length ? ` (${links.join(', ')})` : ''}`,
+        lockCost: { write, messages: messages.length, perLink },
+      });
+      since = until;
+    });
+  }
+
   /** Every running node's report on `key`, by node id; undefined without an inspect member. */
   async inspect(key: string): Promise<Map<string, NodeReport> | undefined> {
     if (!this.#hasInspect) return undefined;

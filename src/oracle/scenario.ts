@@ -128,6 +128,7 @@ export class Scenario {
     assertLoopbackUrl(url); // every URL a holder is handed is on this machine, whoever built it
     const holder = await this.#options.spawnHolder(id);
     this.#holders.set(id, holder);
+    if (node) this.#startedNodes!.traceLockCosts(holder);
     const dir = this.family.holderDir?.(this.store);
     const init = { url, key: this.key, ttlMs: this.ttlMs, params: this.#options.params };
     const fsBoundaries = dir === undefined ? undefined : (await this.#openFsBoundaries(holder, dir)).socketPath;
@@ -337,6 +338,10 @@ export class Scenario {
    * script body that reaches the store is learned (an EVALSHA is recognised by its body).
    */
   async wire(id: string): Promise<WireProxy> {
+    if (this.family.ownNodes)
+      throw new UsageError(
+        `a cluster store has no wire between holder ${id} and a store: a holder talks to its own node, and the cluster's faults are on its node-to-node links (--variant renewal-wire holds one there; --explore does not explore links yet)`,
+      );
     if (this.family.scriptsByDigest) this.#learnScripts = true;
     const proxy = await startScenarioProxy(id, this.store.url, this.history, this.faults);
     this.onClose(() => proxy.close());
