@@ -2,7 +2,7 @@
  * The cluster store (src/families/cluster/, src/oracle/cluster-nodes.ts, src/wire/link-mesh.ts): the
  * target's own nodes as real processes, every node-to-node link through the harness. Each node fault
  * lands and shows in the evidence (a SIGKILL and a restart, a partition, a node's own clock step);
- * a grant held on a link keeps a lock waiting; a cold lock's and a repeat lock's message counts are
+ * a grant held on a link keeps a lock waiting, one delayed, duplicated or dropped shows its fate; a cold lock's and a repeat lock's message counts are
  * in the evidence; nothing is left behind after a SIGKILLed
  * harness. Real node processes running the reference cluster lock (targets/cluster/), no mocks.
  */
@@ -138,6 +138,42 @@ describe('the cluster store', () => {
     expect(record.counts).toMatchObject({ held: 1, finishedWhileHeld: 0, ok: 1 });
     expect(record.history.filter((e) => e.kind === 'link').map((e) => e.detail.fate)).toEqual(['forwarded', 'held']);
   });
+
+  test.each([
+    [
+      'delayed 150 ms',
+      'delayed',
+      /^delay 150 ms the next grant to n\d$/,
+      { answered: 1, ok: 1, tookAtLeastTheDelay: 1 },
+    ],
+    ['duplicated', 'duplicated', /^duplicate the next grant to n\d$/, { answered: 1, ok: 1, extraDelivered: 1 }],
+    ['dropped', 'dropped', /^drop the next grant to n\d$/, { answered: 0 }],
+  ] as const)(
+    "a grant %s on the link to A's node: its fate is in the trace and the fault log",
+    async (_, fate, action, expected) => {
+      const record = await onCluster(async (s) => {
+        const aNode = (await s.nodes()).nodeOf('A').id;
+        const a = await s.holder('A');
+        const match = { to: aNode, type: 'grant' };
+        if (fate === 'delayed') s.links!.delay(match, 150);
+        if (fate === 'duplicated') s.links!.duplicate(match);
+        if (fate === 'dropped') s.links!.drop(match);
+        const began = s.now();
+        const job = await s.within(a.call('job'), 1000);
+        const toA = s.links!.counts().find((count) => count.link.endsWith(`→${aNode}`))!;
+        return {
+          answered: job ? 1 : 0,
+          ok: job?.ok ? 1 : 0,
+          tookAtLeastTheDelay: job && job.endedAt - began >= 150 ? 1 : 0,
+          extraDelivered: toA.delivered - toA.sent,
+        };
+      });
+      expect(record.counts).toMatchObject(expected);
+      const grants = record.history.filter((e) => e.kind === 'link' && e.detail.type === 'grant');
+      expect(grants.map((e) => e.detail.fate)).toEqual([fate]);
+      expect(record.faults.map((f) => f.action)).toEqual([expect.stringMatching(action)]);
+    },
+  );
 
   test('nothing is left behind after a SIGKILL of the harness: the nodes die with it, the next run reaps the run dir', async () => {
     const tmp = mkdtempSync(join(tmpdir(), 'leftovers-cluster-'));
