@@ -123,7 +123,7 @@ describe('the cluster store', () => {
     expect(steps.map((e) => [e.holder, e.detail.offsetMs])).toEqual([['n1', 60_000]]);
   });
 
-  test('a message held on a link holds back the messages behind it on that direction, and goes on first when released', async () => {
+  test("a grant held on the link to A's node keeps A's lock waiting until it is released, then goes on", async () => {
     const record = await onCluster(async (s) => {
       const nodes = await s.nodes();
       const a = await s.holder('A');
