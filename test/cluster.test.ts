@@ -200,21 +200,26 @@ describe('the cluster store', () => {
       reject: false,
     });
     const harness = Number(stdout.trim().split('\n')[0]);
-    expect(harness).toBeGreaterThan(0);
+    expect(harness, `the harness process, found by its command line; it printed:\n${seen}`).toBeGreaterThan(0);
     const children = (await execa('pgrep', ['-P', String(harness)], { reject: false })).stdout
       .trim()
       .split('\n')
       .filter(Boolean);
-    expect(children.length, 'the harness runs its holder and node processes').toBeGreaterThanOrEqual(5);
+    expect(
+      children.length,
+      `the harness runs its holder and node processes; it printed:\n${seen}`,
+    ).toBeGreaterThanOrEqual(5);
     process.kill(harness, 'SIGKILL');
     await run;
     const alive = async () =>
       (await Promise.all(children.map((pid) => execa('kill', ['-0', pid], { reject: false })))).filter(
         (r) => r.exitCode === 0,
       ).length;
-    await expect.poll(alive, { timeout: 10_000 }).toBe(0);
+    await expect
+      .poll(alive, { timeout: 10_000, message: `the harness's children ${children.join(', ')} died with it` })
+      .toBe(0);
     const left = readdirSync(tmp).filter((f) => f.startsWith('lock-oracles-cluster-'));
-    expect(left.length, 'the killed run left its run dir').toBe(1);
+    expect(left.length, `the killed run left its run dir (found: ${readdirSync(tmp).join(', ')})`).toBe(1);
     const clean = await execa('npx', ['tsx', 'src/cli/main.ts', 'clean', '--json'], { reject: false, env });
     expect(clean.exitCode, clean.stderr).toBe(0);
     expect(readdirSync(tmp).filter((f) => f.startsWith('lock-oracles-cluster-'))).toEqual([]);
