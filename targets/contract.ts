@@ -49,8 +49,17 @@ export interface TargetEnv {
    * it (`join(env.dir, env.key + '.lock')`); the harness reads them there. Undefined on other stores.
    */
   readonly dir?: string;
-  /** This holder's identity ("A", "B", ...). */
+  /** This holder's identity ("A", "B", ...); in a node's process (--store cluster), the process's own id. */
   readonly holder: string;
+  /**
+   * In a node's process (--store cluster, the `node` member): which node it is. Undefined in a
+   * holder, which reaches its node at `env.url`.
+   */
+  readonly node?: ClusterNodeIdentity;
+  /** In a node's process: where to listen, on loopback (its holders and its peers' proxies connect here). */
+  readonly listen?: { readonly host: string; readonly port: number };
+  /** In a node's process: every other node, at the address of the harness's proxy for that link (never the peer's own port). */
+  readonly peers?: ReadonlyArray<ClusterPeer>;
   /** The lock key / lock name the oracle wants you to use. The harness inspects it in the store. */
   readonly key: string;
   /** The lease TTL the oracle wants, in milliseconds. */
@@ -143,6 +152,51 @@ export interface LeaseRow {
   expiresColumn: string;
 }
 
+/** A node of a project's own cluster (--store cluster): its position, its id, and a directory for its state. */
+export interface ClusterNodeIdentity {
+  readonly index: number;
+  /** "n1", "n2", ... */
+  readonly id: string;
+  /** The node's own directory: what it keeps across a restart lives here ("keeps-state"), or is wiped ("loses-state"). */
+  readonly stateDir: string;
+}
+
+export interface ClusterPeer {
+  readonly index: number;
+  readonly id: string;
+  readonly host: string;
+  readonly port: number;
+}
+
+/** What the `node` member declares once its node listens: how its links are framed and what the harness may look for on them. */
+export interface NodeDeclaration {
+  /** How a node-to-node message is framed: one JSON value per line, or a 4-byte big-endian length then JSON. */
+  framing: 'ndjson' | 'length-prefixed';
+  /** What a restart of this node keeps: its stateDir as it was, or nothing (the harness wipes it). Default loses-state. */
+  restart?: 'keeps-state' | 'loses-state';
+  /**
+   * The fields of the message that grants (or renews) a node's hold on a lock, e.g. { type: 'grant' }:
+   * V313 --variant renewal-wire holds the next one sent to A's node after A's first write.
+   */
+  grant?: Record<string, unknown>;
+}
+
+/**
+ * What a node says it knows of lock `key` (the `inspect` member, asked in each node's process):
+ * the key's home, and where this node is that home, who holds it and how long that hold has left
+ * by this node's own clock. The harness reads the home's answer as the store's view of the lock.
+ */
+export interface NodeReport {
+  /** The node id that arbitrates `key` (its home), as this node computes it. */
+  home: string;
+  /** Where this node is the home: the node its live grant is to, or null when none is live. */
+  holder?: string | null;
+  /** The live grant's token, or null. */
+  token?: string | null;
+  /** ms the live grant has left by this node's own (monotonic) clock. */
+  remainingMs?: number;
+}
+
 /** A value the schedule member returns so the harness can stop the replica's scheduler. */
 export interface ScheduleHandle {
   stop(): void | Promise<void>;
@@ -202,6 +256,15 @@ export interface Target {
   decide?(incoming: unknown, existing: unknown): boolean | Promise<boolean>;
   /** Start the replica's scheduler; report each fire with `env.effect("fire")`. */
   schedule?(env: TargetEnv): Promise<ScheduleHandle>;
+  /**
+   * --store cluster: run one node of the project's own service in this process. Listen on
+   * `env.listen`, reach the other nodes only at `env.peers` (the harness's proxies), keep state
+   * under `env.node.stateDir`, and resolve once listening with how the links are framed. The node
+   * runs until the process ends; holders reach it at their `env.url`.
+   */
+  node?(env: TargetEnv): Promise<NodeDeclaration>;
+  /** --store cluster: what this node knows of lock `key` (asked in every node's process; see NodeReport). */
+  inspect?(env: TargetEnv, key: string): Promise<NodeReport> | NodeReport;
   /** Close your clients. Called when the holder is done (not after a SIGKILL). */
   close?(env: TargetEnv): Promise<void> | void;
 }

@@ -31,7 +31,10 @@
  * Variant "renewal-wire": instead of stopping the whole process, A's next renewal after its first
  * write (PEXPIRE / a compare-and-pexpire script / an UPDATE of a lease row) is held at A's wire
  * proxy until its lease lapses and B has taken the lock and written; then the renewal goes on and
- * A sees its answer. Needs no seam and no signal: the target runs exactly as in production.
+ * A sees its answer. Needs no seam and no signal: the target runs exactly as in production. On a
+ * cluster of the target's own nodes (--store cluster) the renewal is A's node asking the key's home
+ * again: the home's grant answering it (the message the node declares as its grant) is held on the
+ * link to A's node (./link-renewal.ts), and the store's view is the home's inspect report.
  *
  * What the other holders do (`--contender`, Redis/Valkey only for the last two):
  * - hold (default): B takes the lock and writes, and is held at that write while A resumes.
@@ -67,7 +70,7 @@ export default defineOracle({
     'A runs the job and writes once; A is stopped (SIGSTOP) until its lease lapses and B has taken the lock and written; then A resumes.',
   property:
     'A performs no accepted write after B acquired (B wrote), or the resource rejected every such write (fencing).',
-  stores: ['redis', 'valkey', 'postgres'],
+  stores: ['redis', 'valkey', 'postgres', 'cluster'],
   holders: ['A', 'B'],
   later: ['A'],
   params: v313Params,
@@ -130,6 +133,20 @@ export default defineOracle({
       expect: 'FAIL',
       params: { variant: 'renewal-wire', steps: 20, stepMs: 40 },
     },
+    // A cluster of the target's own nodes (docs/cluster.md): the grant answering A's node's renewal,
+    // held on its link; the job's second write is a repeat lock under the live delegation (no message).
+    {
+      target: 'targets/cluster/anchor-at-arrival.ts',
+      expect: 'FAIL',
+      store: 'cluster',
+      params: { variant: 'renewal-wire', stepMs: 150 },
+    },
+    {
+      target: 'targets/cluster/anchor-at-send.ts',
+      expect: 'PASS',
+      store: 'cluster',
+      params: { variant: 'renewal-wire', stepMs: 150 },
+    },
     { target: 'targets/redis/ioredis/lock-prefixed-key.ts', expect: 'PASS', params: { variant: 'renewal-wire' } },
     { target: 'targets/redis/ioredis/lock-hash-field.ts', expect: 'PASS', params: { variant: 'renewal-wire' } },
   ],
@@ -139,6 +156,13 @@ export default defineOracle({
       of: 'targets/redis/ioredis/lease-renew-checked.ts',
       guard: "the check of the renewal's result",
       edits: [['env.key, token, env.ttlMs)) !== 1) {', 'env.key, token, env.ttlMs)) !== 1 && false) {']],
+    },
+    {
+      of: 'targets/cluster/anchor-at-send.ts',
+      guard: "the grant's deadline anchored at the request's send",
+      edits: [["anchor: 'send'", "anchor: 'arrival'"]],
+      params: { variant: 'renewal-wire', stepMs: 150 },
+      store: 'cluster',
     },
     {
       of: 'targets/redis/ioredis/lease-fenced.ts',

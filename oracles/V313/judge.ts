@@ -102,6 +102,7 @@ function bLeaseLive(bLease: BLease, aAcceptedAfter: readonly EffectRecord[]): Ch
 
 function stopInWords(stop: AStop | undefined): string {
   if (stop?.kind === 'point') return `held at ${stop.label} (${stop.words})`;
+  if (stop?.kind === 'renewal-wire' && stop.at) return `held: its renewal's grant kept on ${stop.at}`;
   return stop?.kind === 'renewal-wire' ? "held at the wire (its renewal kept at A's proxy)" : 'stopped (SIGSTOP)';
 }
 

@@ -33,6 +33,8 @@ export type AStop =
       lockKey: string;
       /** Whether the harness can read where the lock lives on this store. */
       lockReadable: boolean;
+      /** Where it was held, when not at A's wire proxy: a cluster's link ("the link n3→n1"). */
+      at?: string;
     }
   /** --explore: A stopped at the point's boundary. */
   | {

@@ -14,7 +14,8 @@ import { markLeaseEnd, stopA } from './stop-a.ts';
 
 export async function playV313(s: Scenario, p: ParamValues<typeof v313Params>): Promise<V313Observations> {
   // An explored point (--explore) stops A after its first write like --variant renewal-wire, at its own boundary.
-  const wireA = p.variant === 'renewal-wire' || s.point ? await s.wire('A') : undefined;
+  // On a cluster store the renewal is held on a node-to-node link instead (./link-renewal.ts).
+  const wireA = (p.variant === 'renewal-wire' && !s.family.ownNodes) || s.point ? await s.wire('A') : undefined;
   // A (and come-and-go's C) load while B counts the job's writes alone: both are awaited before
   // A runs, so each is ready the moment it is needed.
   // On Postgres B connects under its own application_name: pg_locks then shows which session is B's.

@@ -172,16 +172,16 @@ function stoppedAtPoint(stop: Extract<V313Observations['stop'], { kind: 'point' 
 }
 
 function renewalHeld(stop: Extract<V313Observations['stop'], { kind: 'renewal-wire' }>, p: Params): Check {
-  const { held, landed, holdWhat, lockKey, lockReadable } = stop;
+  const { held, landed, holdWhat, lockKey, lockReadable, at = 'its wire proxy' } = stop;
   return {
     name: RENEWAL_HELD,
     held: held !== null,
     detail: held
-      ? `A's renewal (${held.command}) was held at its wire proxy from ${held.atMs} ms`
+      ? `A's renewal (${held.command}) was held at ${at} from ${held.atMs} ms`
       : landed === 'ended'
         ? `A's job ended without renewing its lease (${holdWhat}) after its first write: nothing to hold. A helper with no renewal is judged by --variant pause; one that renews on a timer needs --steps × --stepMs longer than its renewal period` +
           (lockReadable ? `; one whose lock does not live under ${lockKey} must declare where with storeKey(env)` : '')
-        : `A sent no renewal the wire proxy recognises within ${p.timeout} ms of its first write (${holdWhat})` +
+        : `A sent no renewal ${at === 'its wire proxy' ? 'the wire proxy recognises' : `held at ${at}`} within ${p.timeout} ms of its first write (${holdWhat})` +
           (lockReadable
             ? `; if the lock does not live under ${lockKey}, declare where with storeKey(env) (targets/contract.ts)`
             : ''),

@@ -12,6 +12,7 @@ import { boundaryLabel, pointInWords } from '../../src/oracle/explore-point.ts';
 import type { Scenario } from '../../src/oracle/scenario.ts';
 import { pauseAtLatch, wireStop, type Stop } from '../../src/oracle/stops.ts';
 import type { WireProxy } from '../../src/wire/proxy.ts';
+import { holdGrantToA } from './link-renewal.ts';
 import type { AStop, StopLanding, V313Observations } from './observations.ts';
 import type { v313Params } from './params.ts';
 
@@ -48,6 +49,8 @@ export async function stopA(
     }
     return { observed, stopped: { stop: describedAs(at, `held at ${label} (${words})`), since } };
   }
+  // --variant renewal-wire on a cluster store: the grant answering A's node's next renewal, held on its link.
+  if (p.variant === 'renewal-wire' && s.family.ownNodes) return holdGrantToA(s, p, first, aJob);
   if (wireA) {
     // --variant renewal-wire (A is behind its wire proxy for it)
     const hold = wireA.hold(s.lockCommands('renewal'));
@@ -101,7 +104,7 @@ export async function markLeaseEnd(s: Scenario, p: Params, { since }: StoppedA, 
 }
 
 /** Which came first once the stop was armed: A stopped there, or A's job ended (or neither within --timeout). */
-async function landing(s: Scenario, p: Params, reached: Promise<unknown>, aJob: Promise<CallOutcome>) {
+export async function landing(s: Scenario, p: Params, reached: Promise<unknown>, aJob: Promise<CallOutcome>) {
   const first = await s.within(
     Promise.race([reached.then(() => 'held' as const), aJob.then(() => 'ended' as const)]),
     p.timeout,

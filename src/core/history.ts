@@ -27,7 +27,9 @@ export type EventKind =
   /** A holder's wire proxy: a connection opened/closed, or a command a wire fault stopped or slowed. */
   | 'wire'
   /** A holder's filesystem call under a file store's directory, or its result (src/holder/fs-boundaries.ts). */
-  | 'fs';
+  | 'fs'
+  /** A message on a node-to-node link of a cluster the harness started (src/wire/link-mesh.ts). */
+  | 'link';
 
 export interface HistoryEvent {
   /** Position in the history (1, 2, ...). */

@@ -15,6 +15,8 @@
 import type { StoreLocation } from '../../targets/contract.ts';
 import type { StartedStore, StoreKind, StoreRecipe } from '../stores/types.ts';
 import type { CommandPattern } from '../wire/command.ts';
+import type { ClusterLayout } from './cluster/cluster-url.ts';
+import type { NodeInspector } from './cluster/view.ts';
 
 /** What the store shows at the lock's location, read by the harness itself (never through a holder). */
 export interface LockState {
@@ -123,6 +125,17 @@ export interface StoreFamily {
   readonly clients: readonly string[];
   /** A file store's directory, handed to every holder as env.dir; absent where locks are not files. */
   holderDir?(store: StartedStore): string;
+  /**
+   * The store is the target's own nodes (--store cluster): where each listens and keeps its state,
+   * and the view that reads a lock through their inspect member. The scenario starts the nodes
+   * (src/oracle/cluster-nodes.ts) before any holder connects; `view` above is then unused.
+   */
+  readonly ownNodes?: OwnNodes;
+}
+
+export interface OwnNodes {
+  layout(url: string): ClusterLayout;
+  view(inspect: NodeInspector): StoreView;
 }
 
 /** The kinds a family starts. */

@@ -1,5 +1,11 @@
 /** The messages between the harness and a holder process (JSON over Node IPC). */
-import type { EffectDetail, EffectReceipt, StoreLocation } from '../../targets/contract.ts';
+import type {
+  ClusterNodeIdentity,
+  ClusterPeer,
+  EffectDetail,
+  EffectReceipt,
+  StoreLocation,
+} from '../../targets/contract.ts';
 import type { ClockCommand } from './clock-protocol.ts';
 
 export type Scalar = string | number | boolean;
@@ -13,6 +19,10 @@ export interface HolderInit {
   key: string;
   ttlMs: number;
   params: Record<string, Scalar>;
+  /** A node's process (--store cluster): which node, where it listens, its peers' proxies. */
+  node?: ClusterNodeIdentity;
+  listen?: { host: string; port: number };
+  peers?: ClusterPeer[];
 }
 
 /** What init answers once the target's connect() returned. */

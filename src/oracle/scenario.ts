@@ -28,6 +28,8 @@ import { startScenarioProxy } from '../wire/scenario-proxy.ts';
 import type { ExplorePoint } from './explore-point.ts';
 import { dirname, join } from 'node:path';
 import { FsBoundaries } from '../holder/fs-boundaries.ts';
+import { ClusterNodes } from './cluster-nodes.ts';
+import type { LinkMesh } from '../wire/link-mesh.ts';
 
 export interface ScenarioOptions {
   store: StartedStore;
@@ -82,6 +84,9 @@ export class Scenario {
   readonly family: StoreFamily;
   readonly #closers: Array<() => Promise<void>> = [];
   readonly #fsBoundaries = new Map<string, FsBoundaries>();
+  /** A cluster store's nodes (the target's own), started before the first holder connects. */
+  #nodes: Promise<ClusterNodes> | undefined;
+  #startedNodes: ClusterNodes | undefined;
 
   constructor(options: ScenarioOptions) {
     this.#options = options;
@@ -114,13 +119,16 @@ export class Scenario {
     // Once a run holds commands at a wire proxy, every other Redis holder talks through a
     // pass-through proxy too: the scripts it loads (EVAL, SCRIPT LOAD) are then learned, so a
     // later EVALSHA of the same script by the held holder is recognised by its body.
+    const node = this.family.ownNodes && !options.url ? (await this.nodes()).nodeOf(id) : undefined;
     const url = this.family.holderUrl(
-      options.url ?? (this.#learnScripts ? (await this.wire(id)).url : this.store.url),
+      options.url ??
+        (node ? `tcp://${node.host}:${node.port}` : this.#learnScripts ? (await this.wire(id)).url : this.store.url),
       id,
     );
     assertLoopbackUrl(url); // every URL a holder is handed is on this machine, whoever built it
     const holder = await this.#options.spawnHolder(id);
     this.#holders.set(id, holder);
+    if (node) this.#startedNodes!.traceLockCosts(holder);
     const dir = this.family.holderDir?.(this.store);
     const init = { url, key: this.key, ttlMs: this.ttlMs, params: this.#options.params };
     const fsBoundaries = dir === undefined ? undefined : (await this.#openFsBoundaries(holder, dir)).socketPath;
@@ -156,6 +164,38 @@ export class Scenario {
           : `holder ${id} has no filesystem boundaries: only holders on a file store (--store fs) have them`,
       );
     return boundaries;
+  }
+
+  /**
+   * A cluster store's nodes (--store cluster): the target's `node` member, one process each, every
+   * link between them through the harness (`links`); started once, before the first holder connects.
+   */
+  nodes(): Promise<ClusterNodes> {
+    const ownNodes = this.family.ownNodes;
+    if (!ownNodes)
+      throw new UsageError(`a ${this.family.name} store has no nodes of the target's own: run it with --store cluster`);
+    if (!this.#nodes) {
+      const { key, ttlMs, history, faults } = this;
+      this.#nodes = ClusterNodes.start({
+        layout: ownNodes.layout(this.store.url),
+        key,
+        ttlMs,
+        params: this.#options.params,
+        history,
+        faults,
+        spawnHolder: this.#options.spawnHolder,
+      }).then((nodes) => {
+        this.#startedNodes = nodes;
+        this.onClose(() => nodes.close());
+        return nodes;
+      });
+    }
+    return this.#nodes;
+  }
+
+  /** A cluster store's node-to-node links, once its nodes run (hold, delay, drop… a message; partition); undefined elsewhere. */
+  get links(): LinkMesh | undefined {
+    return this.#startedNodes?.links;
   }
 
   holders(): Holder[] {
@@ -195,7 +235,10 @@ export class Scenario {
   /** The harness's own view of the store (opened on first use, closed with the run). */
   view(): StoreView {
     if (!this.#view) {
-      const view = this.family.view(this.store);
+      const ownNodes = this.family.ownNodes;
+      const view = ownNodes
+        ? ownNodes.view(async (key) => (await this.nodes()).inspect(key))
+        : this.family.view(this.store);
       this.#view = view;
       this.onClose(() => view.close());
     }
@@ -262,12 +305,12 @@ export class Scenario {
 
   /** Whether the harness can read where the lock lives on this store (undefined), or why not. */
   get lockUnreadable(): string | undefined {
-    return this.family.unreadable(this.lockLocation);
+    return this.family.unreadable(this.lockLocation) ?? this.#startedNodes?.unreadable;
   }
 
   /** Read the lock's location now, without recording it (a poll). */
   readLock(location: StoreLocation = this.lockLocation): Promise<LockState> {
-    const why = this.family.unreadable(location);
+    const why = this.family.unreadable(location) ?? this.#startedNodes?.unreadable;
     if (why) throw new Error(why);
     return this.view().lock(location);
   }
@@ -295,6 +338,10 @@ export class Scenario {
    * script body that reaches the store is learned (an EVALSHA is recognised by its body).
    */
   async wire(id: string): Promise<WireProxy> {
+    if (this.family.ownNodes)
+      throw new UsageError(
+        `a cluster store has no wire between holder ${id} and a store: a holder talks to its own node, and the cluster's faults are on its node-to-node links (--variant renewal-wire holds one there; --explore does not explore links yet)`,
+      );
     if (this.family.scriptsByDigest) this.#learnScripts = true;
     const proxy = await startScenarioProxy(id, this.store.url, this.history, this.faults);
     this.onClose(() => proxy.close());

@@ -8,6 +8,7 @@ import type { Holder } from '../holder/holder.ts';
 import type { Latch } from '../holder/latch.ts';
 import type { WireHold } from '../wire/hold.ts';
 import type { FsHold } from '../holder/fs-hold.ts';
+import type { LinkHold } from '../wire/link-faults.ts';
 
 export interface Stop {
   /** What stops the holder, for progress lines and the evidence ("release#2 DEL, held before it"). */
@@ -104,6 +105,19 @@ export function pauseAtLatch(latch: Latch, holder: Holder, what: string, missed:
 
 /** A holder's filesystem call (before it runs, or its result) held at its boundary until released (--store fs). */
 export function fsStop(hold: FsHold, what: string, missed: string): Stop {
+  return {
+    what,
+    missed,
+    reached: hold.reached,
+    release: () => hold.release(),
+    get isReleased() {
+      return !hold.holding && !hold.armed;
+    },
+  };
+}
+
+/** A message on a cluster's node-to-node link held at the harness's link proxy until released (--store cluster). */
+export function linkStop(hold: LinkHold, what: string, missed: string): Stop {
   return {
     what,
     missed,

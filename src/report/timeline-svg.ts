@@ -35,6 +35,7 @@ type Mark =
   | 'offending'
   | 'overlap'
   | 'lease'
+  | 'message'
   | 'panel';
 
 const LEGEND: Record<Mark, string> = {
@@ -55,6 +56,7 @@ const LEGEND: Record<Mark, string> = {
   offending: 'shows the violation',
   overlap: 'violation interval',
   lease: 'lease ran out',
+  message: 'a node-to-node message (its lane: the link)',
   panel: 'a part of the run that is not judged',
 };
 
@@ -76,6 +78,7 @@ const SWATCH: Record<Mark, string> = {
   offending: '<circle cx="7" cy="-4" r="6" class="offending"/>',
   overlap: '<rect x="0" y="-10" width="14" height="12" class="overlap"/>',
   lease: '<line x1="7" x2="7" y1="-11" y2="3" class="lease"/>',
+  message: '<path d="M3,-8 L11,-4 L3,0 Z" class="message"/>',
   panel: '<rect x="0" y="-10" width="14" height="12" class="panel-bg solo"/>',
 };
 
@@ -83,6 +86,8 @@ export function timelineSvg(record: EvidenceRecord): string {
   const holders = [...new Set(record.history.filter((e) => e.holder).map((e) => e.holder!))].sort();
   // What the harness itself read in the store gets a lane of its own.
   if (record.history.some((e) => e.kind === 'store-observed' && !e.holder)) holders.push(STORE_LANE);
+  // A cluster's node-to-node links (--store cluster): a lane per direction, a mark per message.
+  holders.push(...new Set(record.history.filter((e) => e.kind === 'link').map((e) => String(e.detail.link))));
   const { panels, x } = timeScale(record, LEFT, WIDTH - 20);
   const end = Math.max(...panels.map((p) => p.to));
   const rejected = record.effects.filter((e) => !e.accepted);
@@ -202,6 +207,14 @@ export function timelineSvg(record: EvidenceRecord): string {
         'denied',
         `<line x1="${cx}" x2="${cx}" y1="${cy - 5}" y2="${cy + 5}" class="denied" data-ref="h${event.i}"><title>${esc(`${event.holder} denied at ${ms(event.t)} ms`)}</title></line>`,
       );
+    if (event.kind === 'link') {
+      const ly = y(String(event.detail.link)) + 14;
+      const fate = String(event.detail.fate);
+      use(
+        'message',
+        `<path d="M${cx - 4},${ly - 4} L${cx + 4},${ly} L${cx - 4},${ly + 4} Z" class="message${fate === 'forwarded' ? '' : ' faulted'}" data-ref="h${event.i}"><title>${esc(`${String(event.detail.link)} #${String(event.detail.n)} ${String(event.detail.type || 'message')} at ${ms(event.t)} ms, ${fate}: ${String(event.detail.text ?? '')}`)}</title></path>`,
+      );
+    }
     if (event.kind === 'store-observed' && !event.holder) {
       use(
         'observed',
@@ -257,7 +270,7 @@ export function timelineSvg(record: EvidenceRecord): string {
 .panel-bg{fill:none}.solo{fill:#f2f2f2}
 .call{fill:#9ab}.hold{fill:#3a7bd5;opacity:.75}.pause{fill:url(#hatch);stroke:#555}.latch{fill:#f5b942;opacity:.6}
 .wire{fill:#b57edc;opacity:.5}.clock{fill:#5cc;opacity:.4}.fault{fill:#999;opacity:.5}.kill{stroke:#c00;stroke-width:3}
-.ok{fill:#2a2}.rejected{fill:#c00}.offending{fill:none;stroke:#c00;stroke-width:2}.overlap{fill:#c00;opacity:.12}
+.message{fill:#678}.message.faulted{fill:#b57edc;stroke:#639;stroke-width:1.5}.ok{fill:#2a2}.rejected{fill:#c00}.offending{fill:none;stroke:#c00;stroke-width:2}.overlap{fill:#c00;opacity:.12}
 .overlap-label{font-size:11px;fill:#c00;font-weight:bold;text-anchor:middle}.lease{stroke:#c60;stroke-width:2;stroke-dasharray:4 3}.lease-label{font-size:10px;fill:#c60}
 .fence{font-size:9px;fill:#333;text-anchor:middle}.rejected-no{font-size:9px;fill:#c00;text-anchor:middle}.reason{font-size:11px;fill:#c00}
 .release{stroke:#000;stroke-width:2}.denied{stroke:#999}.observed{fill:#555}

@@ -8,7 +8,8 @@
 import { StoreUnavailableError } from '../core/errors.ts';
 
 /** `fs`: a scratch directory on this machine's filesystem, for file locks (src/families/fs/). */
-export type StoreKind = 'redis' | 'valkey' | 'postgres' | 'pgbouncer' | 'fs';
+/** `cluster`: the target's own nodes as processes, every link between them through the harness (src/families/cluster/). */
+export type StoreKind = 'redis' | 'valkey' | 'postgres' | 'pgbouncer' | 'fs' | 'cluster';
 
 /** Redis and Valkey speak the same protocol and commands: every Redis oracle runs on both. */
 export function speaksRedis(kind: StoreKind): boolean {

@@ -254,3 +254,44 @@ describe('V313 judge: --contender after-lift', () => {
     expect(unmet(judgement)).toEqual([B_TOOK_AFTER_LIFT]);
   });
 });
+
+describe("V313 judge: a cluster of the target's own nodes (--store cluster, --variant renewal-wire)", () => {
+  const badCluster = fixture('bad-cluster-anchor-at-arrival-renewal-wire');
+  const goodCluster = fixture('good-cluster-anchor-at-send-renewal-wire');
+
+  it('FAILs the recorded arrival-anchored run, naming where the grant was held, and PASSes its send-anchored twin', async () => {
+    const bad = await rejudge(badCluster);
+    expect(bad.verdict).toBe('FAIL');
+    expect(bad.judgement.property.offending.length).toBe(aAfterB(badCluster).length);
+    expect(bad.judgement.explanation).toMatch(/its renewal's grant kept on the link to A's node n\d/);
+    expect(bad.judgement.preconditions.find((c) => c.name === RENEWAL_HELD)?.detail).toMatch(
+      /was held at the link to A's node n\d from/,
+    );
+    expect((await rejudge(goodCluster)).verdict).toBe('PASS');
+  });
+
+  it("is INCONCLUSIVE, not FAIL, when the home's report of B's grant ended before A's first write after B's", async () => {
+    const { verdict, judgement } = await rejudge(badCluster, (f) => {
+      observed(f).bLease = { until: aAfterB(f)[0]!.t - 1, how: 'by inspect("lock-oracles:V313") on its home' };
+    });
+    expect(verdict).toBe('INCONCLUSIVE');
+    expect(unmet(judgement)).toEqual([B_LEASE_LIVE]);
+  });
+
+  it('is INCONCLUSIVE when no grant reached the link to be held', async () => {
+    const { verdict, judgement } = await rejudge(badCluster, (f) => {
+      const { solo, aFirstWrite, stop } = observed(f);
+      if (stop?.kind !== 'renewal-wire') throw new Error('the fixture holds a grant');
+      f.observations = {
+        solo,
+        aFirstWrite,
+        stop: { ...stop, landed: 'timeout', held: null },
+      } satisfies V313Observations;
+    });
+    expect(verdict).toBe('INCONCLUSIVE');
+    expect(unmet(judgement)).toEqual([RENEWAL_HELD]);
+    expect(judgement.preconditions.find((c) => c.name === RENEWAL_HELD)?.detail).toMatch(
+      /sent no renewal held at the link to A's node/,
+    );
+  });
+});

@@ -1,0 +1,54 @@
+/**
+ * The cluster record lock (./node.ts) as a target: `node` runs one node in a node process, `inspect`
+ * reports what it knows of a key, and `job` (in a holder process) takes the lock through its node
+ * for each write: lock, stage the write, unlock, then commit it after the node's commit check — the
+ * design's staged-then-unlocked write. Its writes carry no fencing token: the design adds none.
+ */
+import { defineTarget, type TargetEnv } from '../../contract.ts';
+import { Channel } from './ndjson.ts';
+import { RecordLockNode, type RecordLockOptions } from './node.ts';
+
+let node: RecordLockNode | undefined;
+let client: Channel | undefined;
+
+function nodeClient(env: TargetEnv): Channel {
+  if (!client) {
+    const url = new URL(env.url);
+    client = new Channel(url.hostname, Number(url.port));
+  }
+  return client;
+}
+
+export function recordLockTarget(options: RecordLockOptions, description: string) {
+  return defineTarget({
+    description,
+    async node(env) {
+      node = new RecordLockNode(env, options);
+      await node.listen(env.listen!.host, env.listen!.port);
+      return { framing: 'ndjson', restart: 'loses-state', grant: { type: 'grant' } };
+    },
+    inspect: (_env, key: string) => node!.report(key),
+    async job(env) {
+      const steps = Number(env.params.steps ?? 3);
+      const stepMs = Number(env.params.stepMs ?? 20);
+      const timeoutMs = Number(env.params.timeout ?? 5000);
+      const c = nodeClient(env);
+      for (let i = 0; i < steps; i++) {
+        const lock = await c.ask({ type: 'lock', key: env.key }, timeoutMs);
+        if (!lock?.ok) throw new Error(`lock ${env.key} denied: ${String(lock?.why ?? 'no answer from the node')}`);
+        const unlock = () => c.ask({ type: 'unlock', handle: lock.handle }, timeoutMs);
+        if (options.write === 'staged') await unlock();
+        const commit = await c.ask({ type: 'commit', handle: lock.handle }, timeoutMs);
+        if (!commit?.ok) throw new Error(`write ${i} revoked before it committed: the node's delegation was recalled`);
+        await env.effect('write', { value: { step: i, token: lock.token } });
+        c.tell({ type: 'committed', handle: lock.handle });
+        if (options.write === 'inside') await unlock();
+        if (i < steps - 1) await new Promise((resolve) => setTimeout(resolve, stepMs));
+      }
+    },
+    close() {
+      client?.close();
+      node?.close();
+    },
+  });
+}
