@@ -13,6 +13,10 @@ export interface HolderInit {
   key: string;
   ttlMs: number;
   params: Record<string, Scalar>;
+  /** --topology: every master's URL, and the Sentinels with the master's name (TargetEnv.urls, sentinels, masterName). */
+  urls?: string[];
+  sentinels?: string[];
+  masterName?: string;
 }
 
 /** What init answers once the target's connect() returned. */
