@@ -132,6 +132,12 @@ export default defineOracle({
     },
     { target: 'targets/redis/ioredis/lock-prefixed-key.ts', expect: 'PASS', params: { variant: 'renewal-wire' } },
     { target: 'targets/redis/ioredis/lock-hash-field.ts', expect: 'PASS', params: { variant: 'renewal-wire' } },
+    // A failover (--topology replicated: replication held across A's acquire, the master SIGKILLed,
+    // a replica promoted). Two replicas, so the promoted master still has one for WAIT to count.
+    failover('targets/redis/ioredis/lease-no-renewal.ts', 'FAIL'),
+    failover('targets/redis/ioredis/lease-fenced.ts', 'FAIL'),
+    failover('targets/redis/ioredis/lease-wait-other-connection.ts', 'FAIL'),
+    failover('targets/redis/ioredis/lease-wait-checked.ts', 'PASS'),
   ],
   // Each good reference with its guard removed must FAIL (lock-oracles selfcheck).
   mutations: [
@@ -174,3 +180,8 @@ export default defineOracle({
   play: playV313,
   judge: judgeV313,
 });
+
+/** A reference under --variant failover on a master with two replicas. */
+function failover(target: string, expect: 'PASS' | 'FAIL') {
+  return { target, expect, params: { variant: 'failover' }, topology: 'replicated:2' };
+}
