@@ -5,6 +5,7 @@
  */
 import { firstLine, type Check } from '../../src/core/judgement.ts';
 import type { EffectRecord } from '../../src/core/resource.ts';
+import type { Takeover } from '../../src/judging/takeover.ts';
 import type { FailoverObservation, NodeLock } from './observations.ts';
 
 export const LOCK_NOT_REPLICATED = "A's lock reached no replica before the master died";
@@ -55,13 +56,26 @@ export function failoverChecks(f: FailoverObservation, bFirst: EffectRecord | un
 }
 
 /** The explanation of a judged failover run (every precondition held). */
-export function explainFailover(f: FailoverObservation, accepted: number, rejected: number, overlapMs: number): string {
+export function explainFailover(f: FailoverObservation, takeover: Takeover): string {
+  const { staleAfter, staleAcceptedAfter, takerFirst, overlapMs } = takeover;
+  const accepted = staleAcceptedAfter.length;
+  const rejected = staleAfter.length - accepted;
   const lost = `the master (${f.killed}) was SIGKILLed with A's lock on it alone and ${f.promoted} was promoted (${f.how}), so B took the same lock there and wrote.`;
   if (!f.aReached)
     return `A's job ended before its first write (${f.aEnded ? (f.aEnded.ok ? 'it returned' : `it threw: ${firstLine(f.aEnded.error)}`) : 'no outcome'}) while its lock had reached no replica; then ${lost} A never acted on a lock the failover could lose: the helper checked its write reached a replica (WAIT on the same connection) and refused the lock when it had not.`;
   if (accepted)
-    return `A took the lock and wrote; then ${lost} A went on writing: ${accepted} write(s) reached the resource after B's first, so two holders acted at once (overlap ${overlapMs.toFixed(1)} ms). A lock on one master with asynchronous replication is lost by a failover; a fencing token from that same master is lost with it (B can be handed A's token again).`;
+    return `A took the lock and wrote; then ${lost} A went on writing: ${accepted} write(s) reached the resource after B's first, so two holders acted at once (overlap ${overlapMs.toFixed(1)} ms). ${repeatedToken(takerFirst, staleAcceptedAfter)}`;
   return rejected
     ? `A took the lock and wrote; then ${lost} A tried ${rejected} more write(s) after B's first and the resource rejected each (a stale fencing token from a counter the failover did not lose).`
     : `A took the lock and wrote; then ${lost} A made no write after B's first.`;
+}
+
+/** What the fences show: a token handed out again by the promoted master, or no token at all. */
+function repeatedToken(bFirst: EffectRecord | undefined, aAfter: readonly EffectRecord[]): string {
+  const aFence = aAfter.find((e) => e.fence !== undefined)?.fence;
+  if (aFence === undefined || bFirst?.fence === undefined)
+    return 'A lock on one master with asynchronous replication is lost by a failover: nothing but a check that the lock reached a replica (or a fence from a counter that does not fail over) stops A.';
+  return aFence === bFirst.fence
+    ? `The fencing token repeated: B's first write carried fence ${bFirst.fence}, and so did A's after it — the INCR that gave A its token was lost with the master, so the promoted one handed B the same token, and a resource checking fences cannot tell them apart.`
+    : `A's writes carried fence ${aFence} and B's first fence ${bFirst.fence}: the resource took A's as not older.`;
 }

@@ -66,7 +66,7 @@ export function judgeV313({ observations: o, effects: all }: Recorded<V313Observ
     if (unproven) return unproven;
     const accepted = aAcceptedAfter.length;
     const rejected = aAfter.length - accepted;
-    if (o.failover) return explainFailover(o.failover, accepted, rejected, overlapMs);
+    if (o.failover) return explainFailover(o.failover, takeover);
     const stopped = stopInWords(o.stop);
     const contention = contentionInWords(p.contender);
     if (!held) {
