@@ -115,8 +115,13 @@ export async function checkRequest(request: RunRequest) {
   // A store this machine cannot run is reported before any process starts.
   const topology = request.topology === undefined ? undefined : parseTopology(request.topology);
   if (topology && topology.kind !== 'single' && !speaksRedis(kind))
-    throw new UsageError(`--topology ${request.topology} starts Redis or Valkey nodes: run ${oracle.id} with --store redis or valkey`);
-  const storeRequest = { ...(oracle.storeRequest?.(params as never, kind) ?? { kind }), ...(topology ? { topology } : {}) };
+    throw new UsageError(
+      `--topology ${request.topology} starts Redis or Valkey nodes: run ${oracle.id} with --store redis or valkey`,
+    );
+  const storeRequest = {
+    ...(oracle.storeRequest?.(params as never, kind) ?? { kind }),
+    ...(topology ? { topology } : {}),
+  };
   if (request.runtime === undefined || request.runtime === 'local') {
     const unavailable = await recipeFor(storeRequest.kind).missing();
     if (unavailable) throw new UsageError(unavailable.message);
@@ -330,7 +335,12 @@ export async function runOracle(request: RunRequest): Promise<EvidenceRecord> {
             : {}),
           ...(clock ? { clock: { mechanism: clock.mechanism, offsetMs: clock.offsetMs() } } : {}),
           ...(store.topology
-            ? { topology: { name: store.topology.name, nodes: store.topology.nodes.map(({ name, port, role }) => ({ name, port, role })) } }
+            ? {
+                topology: {
+                  name: store.topology.name,
+                  nodes: store.topology.nodes.map(({ name, port, role }) => ({ name, port, role })),
+                },
+              }
             : {}),
         }
       : null,

@@ -9,7 +9,8 @@ import { ioredisSlot } from './client.ts';
 const pool = [ioredisSlot(), ioredisSlot()];
 
 export default defineTarget({
-  description: 'ioredis job: SET NX PX checked, then WAIT 1 on the connection that SET the lock, result checked (fewer than 1 replica: release and skip); fixed TTL, writes, compare-and-delete',
+  description:
+    'ioredis job: SET NX PX checked, then WAIT 1 on the connection that SET the lock, result checked (fewer than 1 replica: release and skip); fixed TTL, writes, compare-and-delete',
   connect: async (env) => {
     for (const slot of pool) await slot.connect(env);
   },

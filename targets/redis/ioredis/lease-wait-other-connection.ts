@@ -9,7 +9,8 @@ import { ioredisSlot } from './client.ts';
 const pool = [ioredisSlot(), ioredisSlot()];
 
 export default defineTarget({
-  description: 'ioredis job: SET NX PX checked, then WAIT 1 sent on another connection of its pool of two, result checked; fixed TTL, writes, compare-and-delete',
+  description:
+    'ioredis job: SET NX PX checked, then WAIT 1 sent on another connection of its pool of two, result checked; fixed TTL, writes, compare-and-delete',
   connect: async (env) => {
     for (const slot of pool) await slot.connect(env);
   },
