@@ -86,6 +86,32 @@ describe('--topology', () => {
     }
   });
 
+  test('redlock:3: one master restarted empty on its port, one clock stepped past the TTL, one paused', async () => {
+    const store = await startStore({ kind: 'redis', topology: parseTopology('redlock:3') });
+    const topology = store.topology!;
+    const clients = topology.endpoints.urls.map((url) => new Redis(url, { maxRetriesPerRequest: 5 }));
+    for (const client of clients) client.on('error', () => undefined);
+    try {
+      expect(new Set(topology.endpoints.urls).size).toBe(3);
+      for (const client of clients) await client.set('lock', 'A', 'PX', 60_000);
+      const restarted = await topology.restart('m1', 100, now);
+      expect(restarted.startedAt - restarted.stoppedAt).toBeGreaterThanOrEqual(100);
+      expect(await clients[0]!.get('lock')).toBeNull(); // no persistence: the key is gone
+      await topology.stepClock('m2', 120_000);
+      expect(await clients[1]!.pttl('lock')).toBe(-2); // expired by m2's own clock, 60 s early
+      expect(await clients[2]!.get('lock')).toBe('A');
+      await topology.pause('m3');
+      const paused = new Redis(topology.endpoints.urls[2]!, { commandTimeout: 200, maxRetriesPerRequest: 0 });
+      paused.on('error', () => undefined);
+      await expect(paused.get('lock')).rejects.toThrow(/timed out/i);
+      await topology.resume('m3');
+      paused.disconnect();
+    } finally {
+      for (const client of clients) client.disconnect();
+      await store.stop();
+    }
+  });
+
   test('a SIGKILLed harness leaves no node, Sentinel or relay behind; clean removes its run dirs', async () => {
     const tmp = mkdtempSync(join(tmpdir(), 'topology-leftovers-'));
     const harness = execa('npx', ['tsx', 'test/fixtures/start-topology.ts', 'sentinel'], {
