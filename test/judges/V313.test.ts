@@ -21,6 +21,7 @@ import {
   WRITES_LEFT,
 } from '../../oracles/V313/judge.ts';
 import type { V313Observations } from '../../oracles/V313/observations.ts';
+import { B_TOOK_PROMOTED, LOCK_NOT_REPLICATED } from '../../oracles/V313/failover-checks.ts';
 
 const fixture = (name: string) => load(`${FIXTURES}/V313/${name}.json`);
 const badPause = fixture('bad-no-renewal-pause');
@@ -252,5 +253,36 @@ describe('V313 judge: --contender after-lift', () => {
     });
     expect(verdict).toBe('INCONCLUSIVE');
     expect(unmet(judgement)).toEqual([B_TOOK_AFTER_LIFT]);
+  });
+});
+
+describe('V313 judge: --variant failover', () => {
+  const badFenced = fixture('bad-fenced-failover');
+  const goodWait = fixture('good-wait-checked-failover');
+  const failover = (f: JudgeFixture) => observed(f).failover!;
+
+  it('FAILs the recorded fenced run and names the repeated token', async () => {
+    const { verdict, judgement } = await rejudge(badFenced);
+    expect(verdict).toBe('FAIL');
+    expect(judgement.explanation).toMatch(
+      /The fencing token repeated: B's first write carried fence (\d+), and so did A's/,
+    );
+  });
+
+  it('is INCONCLUSIVE had a replica held the lock when the master died (the loss did not land)', async () => {
+    const { verdict, judgement } = await rejudge(badFenced, (f) => {
+      for (const node of failover(f).nodes) if (node.role !== 'master') node.exists = true;
+    });
+    expect(verdict).toBe('INCONCLUSIVE');
+    expect(unmet(judgement)).toEqual([LOCK_NOT_REPLICATED]);
+  });
+
+  it('PASSes the recorded WAIT-checked run, and is INCONCLUSIVE had B not taken the lock on the promoted node', async () => {
+    expect((await rejudge(goodWait)).verdict).toBe('PASS');
+    const { verdict, judgement } = await rejudge(goodWait, (f) => {
+      failover(f).bWrote = false;
+    });
+    expect(verdict).toBe('INCONCLUSIVE');
+    expect(unmet(judgement)).toEqual([B_TOOK_PROMOTED]);
   });
 });
