@@ -10,6 +10,7 @@ import type { FailoverObservation, NodeLock } from './observations.ts';
 
 export const LOCK_NOT_REPLICATED = "A's lock reached no replica before the master died";
 export const B_TOOK_PROMOTED = 'B took the lock on the promoted replica and wrote';
+export const B_INSIDE_A_LEASE = "B took the lock while A's lease still lived";
 
 export const FAILOVER_PRECONDITIONS = [
   {
@@ -20,6 +21,11 @@ export const FAILOVER_PRECONDITIONS = [
   {
     name: B_TOOK_PROMOTED,
     checks: '--variant failover: a replica was promoted and B took the lock there and wrote within --timeout',
+  },
+  {
+    name: B_INSIDE_A_LEASE,
+    checks:
+      "--variant failover, A at its first write: B's first write came before A's lease ran out by the master's PTTL read at the failover (else the lease's lapse let B in, not the failover)",
   },
 ];
 
@@ -33,10 +39,13 @@ export function nodesInWords(nodes: readonly NodeLock[]): string {
 }
 
 export function failoverChecks(f: FailoverObservation, bFirst: EffectRecord | undefined, timeoutMs: number): Check[] {
-  const replicas = f.nodes.filter((n) => n.role !== 'master' && n.node !== f.killed);
+  const replicas = f.nodes.filter((n) => n.node !== f.killed);
+  const onMaster = f.nodes.find((n) => n.node === f.killed)?.exists ?? false;
   const replicated = replicas.filter((n) => n.exists);
-  const notReplicated = f.heldBytes > 0 && replicas.length > 0 && replicated.length === 0;
+  // A lock A acted on must have been on the master; a lock A refused may be gone already (released).
+  const notReplicated = f.heldBytes > 0 && replicas.length > 0 && replicated.length === 0 && (onMaster || !f.aReached);
   const bTook = f.bWrote && bFirst !== undefined && bFirst.t >= f.promotedAt;
+  const insideALease = !f.aReached || (f.aLeaseUntil !== null && bTook && bFirst!.t < f.aLeaseUntil);
   return [
     {
       name: LOCK_NOT_REPLICATED,
@@ -52,6 +61,21 @@ export function failoverChecks(f: FailoverObservation, bFirst: EffectRecord | un
         ? `${f.how}; B wrote (resource #${bFirst!.seq}) ${(bFirst!.t - f.promotedAt).toFixed(1)} ms after, on its try #${f.bAttempts}`
         : `${f.how}; B did not take the lock and write within ${timeoutMs} ms (${f.bAttempts} attempt(s))`,
     },
+    ...(f.aReached && bTook
+      ? [
+          {
+            name: B_INSIDE_A_LEASE,
+            held: insideALease,
+            detail:
+              f.aLeaseUntil === null
+                ? 'the master held no key of A at the failover, so nothing shows A still held the lock'
+                : `B's first write at ${bFirst!.t.toFixed(1)} ms, A's lease live until ${f.aLeaseUntil.toFixed(1)} ms by the master's PTTL` +
+                  (insideALease
+                    ? ''
+                    : ": A's lease had lapsed, so its lapse, not the failover, let B in (a slow failover: a longer --ttl)"),
+          },
+        ]
+      : []),
   ];
 }
 

@@ -40,6 +40,9 @@ export async function playFailover(
     value,
     pttlMs,
   }));
+  const master = nodes.find((n) => n.node === topology.master().name);
+  // A's lease by the master's own clock: B must take the lock inside it, or the lease's lapse let B in, not the failover.
+  const aLeaseUntil = master?.exists && master.pttlMs > 0 ? seen.sentAt + master.pttlMs : null;
   const failover = await failOver(s, topology, p.timeout);
   const heldBytes = replication.lift();
   const retryEvery = Math.max(5, Math.round(p.ttl / 10));
@@ -49,6 +52,7 @@ export async function playFailover(
     aReached,
     aEnded: first === 'ended' ? ((await aJob) ?? null) : null,
     nodes,
+    aLeaseUntil,
     heldBytes,
     killed: failover.killed,
     promoted: failover.promoted,

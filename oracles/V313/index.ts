@@ -138,6 +138,13 @@ export default defineOracle({
     failover('targets/redis/ioredis/lease-fenced.ts', 'FAIL'),
     failover('targets/redis/ioredis/lease-wait-other-connection.ts', 'FAIL'),
     failover('targets/redis/ioredis/lease-wait-checked.ts', 'PASS'),
+    // The Sentinels take ~2 s to promote (down-after 200 ms): a lease that outlives the failover.
+    {
+      target: 'targets/redis/ioredis/lease-no-renewal.ts',
+      expect: 'FAIL',
+      params: { variant: 'failover', ttl: 5000, timeout: 10000 },
+      topology: 'sentinel',
+    },
   ],
   // Each good reference with its guard removed must FAIL (lock-oracles selfcheck).
   mutations: [
@@ -183,5 +190,6 @@ export default defineOracle({
 
 /** A reference under --variant failover on a master with two replicas. */
 function failover(target: string, expect: 'PASS' | 'FAIL') {
-  return { target, expect, params: { variant: 'failover' }, topology: 'replicated:2' };
+  // A 2 s lease: B must take the lock on the promoted node inside A's lease (~0.4 s after the kill at load 25).
+  return { target, expect, params: { variant: 'failover', ttl: 2000, timeout: 8000 }, topology: 'replicated:2' };
 }

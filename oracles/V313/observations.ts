@@ -63,6 +63,8 @@ export interface FailoverObservation {
   aEnded: CallOutcome | null;
   /** The lock on every data node just before the master was killed. */
   nodes: NodeLock[];
+  /** Harness ms until which A's lease surely lived by the master's clock (its PTTL read at the failover); null: the master held no key of A's then. */
+  aLeaseUntil: number | null;
   /** Replication bytes the replicas were kept from (A's writes on the master among them). */
   heldBytes: number;
   killed: string;

@@ -21,7 +21,7 @@ import {
   WRITES_LEFT,
 } from '../../oracles/V313/judge.ts';
 import type { V313Observations } from '../../oracles/V313/observations.ts';
-import { B_TOOK_PROMOTED, LOCK_NOT_REPLICATED } from '../../oracles/V313/failover-checks.ts';
+import { B_INSIDE_A_LEASE, B_TOOK_PROMOTED, LOCK_NOT_REPLICATED } from '../../oracles/V313/failover-checks.ts';
 
 const fixture = (name: string) => load(`${FIXTURES}/V313/${name}.json`);
 const badPause = fixture('bad-no-renewal-pause');
@@ -275,6 +275,14 @@ describe('V313 judge: --variant failover', () => {
     });
     expect(verdict).toBe('INCONCLUSIVE');
     expect(unmet(judgement)).toEqual([LOCK_NOT_REPLICATED]);
+  });
+
+  it("is INCONCLUSIVE had B written only after A's lease ran out by the master's PTTL (a slow failover)", async () => {
+    const { verdict, judgement } = await rejudge(badFenced, (f) => {
+      failover(f).aLeaseUntil = failover(f).promotedAt - 1;
+    });
+    expect(verdict).toBe('INCONCLUSIVE');
+    expect(unmet(judgement)).toEqual([B_INSIDE_A_LEASE]);
   });
 
   it('PASSes the recorded WAIT-checked run, and is INCONCLUSIVE had B not taken the lock on the promoted node', async () => {
