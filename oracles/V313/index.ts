@@ -59,6 +59,9 @@ import { judgeV313, V313_PRECONDITIONS } from './judge.ts';
 import { v313Params } from './params.ts';
 import { playV313 } from './play.ts';
 
+// A 2 s lease: B must take the lock on the promoted node inside A's lease (~0.4 s after the kill at load 25).
+const FAILOVER_PARAMS = { variant: 'failover', ttl: 2000, timeout: 8000 };
+
 export default defineOracle({
   id: 'V313',
   title: 'Lease shorter than the work; renewal result ignored',
@@ -158,6 +161,13 @@ export default defineOracle({
       guard: 'the fencing token on each write',
       edits: [["await env.effect('write', { fence, value: i });", "await env.effect('write', { value: i });"]],
     },
+    {
+      of: 'targets/redis/ioredis/lease-wait-checked.ts',
+      guard: 'the check of what WAIT on the writing connection returned',
+      edits: [['if (replicas < 1) {', 'if (replicas < 1 && false) {']],
+      params: FAILOVER_PARAMS,
+      topology: 'replicated:2',
+    },
   ],
 
   explore: {
@@ -190,6 +200,5 @@ export default defineOracle({
 
 /** A reference under --variant failover on a master with two replicas. */
 function failover(target: string, expect: 'PASS' | 'FAIL') {
-  // A 2 s lease: B must take the lock on the promoted node inside A's lease (~0.4 s after the kill at load 25).
-  return { target, expect, params: { variant: 'failover', ttl: 2000, timeout: 8000 }, topology: 'replicated:2' };
+  return { target, expect, params: FAILOVER_PARAMS, topology: 'replicated:2' };
 }

@@ -113,6 +113,7 @@ export async function selfcheckCases(only?: readonly string[]): Promise<Selfchec
         guard: m.guard,
         params: m.params ?? {},
         store: m.store ?? oracle.stores[0]!,
+        ...(m.topology ? { topology: m.topology } : {}),
         expect: 'FAIL',
       };
     }),
