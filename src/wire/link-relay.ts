@@ -31,6 +31,8 @@ export class LinkRelay {
   readonly #clock: () => number;
   #upstreamPort: number;
   #hold: { since: number; bytes: number } | null = null;
+  /** New connections waiting for the upstream to be named (a failover in progress), when not null. */
+  #waiting: Pair[] | null = null;
   #unregister: () => Promise<void> = async () => {};
 
   private constructor(server: Server, upstreamPort: number, clock: () => number) {
@@ -91,10 +93,23 @@ export class LinkRelay {
     return cut;
   }
 
-  /** Send new connections to 127.0.0.1:`port` and cut the open ones, which the clients then open again there. */
+  /**
+   * Keep new connections waiting, unconnected upstream, until `retarget` names where they go (a
+   * failover in progress: a client reconnecting meanwhile waits for the new master instead of
+   * backing off against the dead one).
+   */
+  waitForTarget(): void {
+    this.#waiting ??= [];
+  }
+
+  /** Send new connections (and those waiting) to 127.0.0.1:`port` and cut the open ones, which the clients then open again there. */
   retarget(port: number): number {
     this.#upstreamPort = port;
-    return this.cut();
+    const waiting = this.#waiting ?? [];
+    this.#waiting = null;
+    const cut = this.cut();
+    for (const pair of waiting) if (!pair.client.destroyed) this.#connect(pair);
+    return cut;
   }
 
   async close(): Promise<void> {
@@ -105,10 +120,21 @@ export class LinkRelay {
   #accept(client: Socket): void {
     const upstream = new Socket();
     const pair: Pair = { client, upstream, kept: [] };
-    this.#pairs.add(pair);
     client.setNoDelay(true);
     upstream.setNoDelay(true);
-    upstream.connect(this.#upstreamPort, '127.0.0.1');
+    client.pause(); // nothing read until the upstream is connected
+    if (this.#waiting) {
+      this.#waiting.push(pair);
+      client.on('error', () => client.destroy());
+      return;
+    }
+    this.#connect(pair);
+  }
+
+  #connect(pair: Pair): void {
+    const { client, upstream } = pair;
+    this.#pairs.add(pair);
+    upstream.connect(this.#upstreamPort, '127.0.0.1', () => client.resume());
     client.on('data', (chunk: Buffer) => upstream.write(chunk));
     upstream.on('data', (chunk: Buffer) => {
       if (this.#hold) {

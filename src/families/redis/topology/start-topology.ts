@@ -135,6 +135,7 @@ async function replicated(request: StoreRequest, topology: TopologyRequest, part
     const old = current;
     const candidates = dataNodes.filter((n) => n !== old && n.running);
     if (!candidates.length) throw new Error(`no replica left to promote in place of ${old.name}`);
+    front.waitForTarget();
     await old.kill();
     const killedAt = now();
     old.role = 'replica';
@@ -162,7 +163,7 @@ async function replicated(request: StoreRequest, topology: TopologyRequest, part
       killed: old.name,
       promoted: promoted.name,
       how,
-      redirected: `the front door (${front.port}) now leads to ${promoted.name} (:${promoted.port}); ${cut} open connection(s) through it were cut, so clients reconnect there`,
+      redirected: `the front door (${front.port}) kept new connections waiting from the kill, then led them to ${promoted.name} (:${promoted.port}); ${cut} open connection(s) through it were cut, so clients reconnect there`,
       killedAt,
       promotedAt,
     };
