@@ -34,6 +34,15 @@ describe('--topology', () => {
     expect(() => parseTopology('cluster')).toThrow(/expected single/);
   });
 
+  test('refuses what it cannot start yet: a container topology, a topology of a non-Redis store', async () => {
+    await expect(startStore({ kind: 'redis', topology: parseTopology('replicated') }, 'container')).rejects.toThrow(
+      /runs on local processes only so far/,
+    );
+    await expect(startStore({ kind: 'postgres', topology: parseTopology('replicated') })).rejects.toThrow(
+      /starts Redis or Valkey nodes/,
+    );
+  });
+
   test('replication held at the relay: the failover loses the write; every node is on loopback', async () => {
     const store = await startStore({ kind: 'redis', topology: parseTopology('replicated') });
     const client = new Redis(store.url, { maxRetriesPerRequest: 3 });
