@@ -3,7 +3,7 @@
  * writes what its play observed (with the history, the effects, the parameters and the verdict) to
  * test/fixtures/judges/<ORACLE>/<name>.json, where test/judges/ re-judges it with no store and no
  * process. Usage:
- *   npx tsx scripts/record-judge-fixture.ts <name> <ORACLE> <target> [param=value ...] [store=<kind>] [expect=PASS|FAIL|INCONCLUSIVE] [explore=1]
+ *   npx tsx scripts/record-judge-fixture.ts <name> <ORACLE> <target> [param=value ...] [store=<kind>] [topology=<shape>] [expect=PASS|FAIL|INCONCLUSIVE] [explore=1]
  * With explore=1 the run is an exploration (--explore, --first-fail) and the fixture is the point
  * its report shows: the minimal failing one, or the first with the exploration's verdict.
  * It refuses to write a fixture whose verdict is not the expected one (a loaded machine can make a
@@ -24,8 +24,18 @@ if (!name || !oracle || !target) {
   process.exit(2);
 }
 const pairs = Object.fromEntries(rest.map((arg) => arg.split(/=(.*)/s).slice(0, 2) as [string, string]));
-const { store, expect, explore: explored, ...params } = pairs;
-const request = { oracle, target, params, ...(store ? { store: store as StoreKind } : {}) };
+const { store, topology, expect, explore: explored, ...params } = pairs;
+if (explored && topology) {
+  console.error('explore=1 does not take topology= (exploring a topology is not built yet)');
+  process.exit(2);
+}
+const request = {
+  oracle,
+  target,
+  params,
+  ...(store ? { store: store as StoreKind } : {}),
+  ...(topology ? { topology } : {}),
+};
 const record = explored
   ? (await explore({ ...request, firstFail: expect === 'FAIL' })).record
   : await runOracle(request);

@@ -49,6 +49,15 @@ export interface TargetEnv {
    * it (`join(env.dir, env.key + '.lock')`); the harness reads them there. Undefined on other stores.
    */
   readonly dir?: string;
+  /**
+   * With --topology: every master's URL (redlock:N gives N, one per independent master; replicated
+   * and sentinel give the one front door, which a failover redirects to the promoted replica). On a
+   * single server: undefined (use `url`).
+   */
+  readonly urls?: readonly string[];
+  /** With --topology sentinel: the Sentinels' URLs and the name they watch the master by (ioredis `sentinels`/`name`). */
+  readonly sentinels?: readonly string[];
+  readonly masterName?: string;
   /** This holder's identity ("A", "B", ...); in a node's process (--store cluster), the process's own id. */
   readonly holder: string;
   /**

@@ -62,6 +62,9 @@ import { judgeV313, V313_PRECONDITIONS } from './judge.ts';
 import { v313Params } from './params.ts';
 import { playV313 } from './play.ts';
 
+// A 2 s lease: B must take the lock on the promoted node inside A's lease (~0.4 s after the kill at load 25).
+const FAILOVER_PARAMS = { variant: 'failover', ttl: 2000, timeout: 8000 };
+
 export default defineOracle({
   id: 'V313',
   title: 'Lease shorter than the work; renewal result ignored',
@@ -149,6 +152,19 @@ export default defineOracle({
     },
     { target: 'targets/redis/ioredis/lock-prefixed-key.ts', expect: 'PASS', params: { variant: 'renewal-wire' } },
     { target: 'targets/redis/ioredis/lock-hash-field.ts', expect: 'PASS', params: { variant: 'renewal-wire' } },
+    // A failover (--topology replicated: replication held across A's acquire, the master SIGKILLed,
+    // a replica promoted). Two replicas, so the promoted master still has one for WAIT to count.
+    failover('targets/redis/ioredis/lease-no-renewal.ts', 'FAIL'),
+    failover('targets/redis/ioredis/lease-fenced.ts', 'FAIL'),
+    failover('targets/redis/ioredis/lease-wait-other-connection.ts', 'FAIL'),
+    failover('targets/redis/ioredis/lease-wait-checked.ts', 'PASS'),
+    // The Sentinels take ~2 s to promote (down-after 200 ms): a lease that outlives the failover.
+    {
+      target: 'targets/redis/ioredis/lease-no-renewal.ts',
+      expect: 'FAIL',
+      params: { variant: 'failover', ttl: 5000, timeout: 10000 },
+      topology: 'sentinel',
+    },
   ],
   // Each good reference with its guard removed must FAIL (lock-oracles selfcheck).
   mutations: [
@@ -168,6 +184,13 @@ export default defineOracle({
       of: 'targets/redis/ioredis/lease-fenced.ts',
       guard: 'the fencing token on each write',
       edits: [["await env.effect('write', { fence, value: i });", "await env.effect('write', { value: i });"]],
+    },
+    {
+      of: 'targets/redis/ioredis/lease-wait-checked.ts',
+      guard: 'the check of what WAIT on the writing connection returned',
+      edits: [['if (replicas < 1) {', 'if (replicas < 1 && false) {']],
+      params: FAILOVER_PARAMS,
+      topology: 'replicated:2',
     },
   ],
 
@@ -198,3 +221,8 @@ export default defineOracle({
   play: playV313,
   judge: judgeV313,
 });
+
+/** A reference under --variant failover on a master with two replicas. */
+function failover(target: string, expect: 'PASS' | 'FAIL') {
+  return { target, expect, params: FAILOVER_PARAMS, topology: 'replicated:2' };
+}

@@ -12,6 +12,7 @@ import type { Recorded } from '../../src/oracle/definition.ts';
 import type { AStop, BLease, V313Observations } from './observations.ts';
 import type { v313Params } from './params.ts';
 import { B_LEASE_LIVE, scenarioChecks, soloWrites } from './preconditions.ts';
+import { explainFailover } from './failover-checks.ts';
 
 export {
   A_LEASE_LAPSED,
@@ -65,6 +66,7 @@ export function judgeV313({ observations: o, effects: all }: Recorded<V313Observ
     if (unproven) return unproven;
     const accepted = aAcceptedAfter.length;
     const rejected = aAfter.length - accepted;
+    if (o.failover) return explainFailover(o.failover, takeover);
     const stopped = stopInWords(o.stop);
     const contention = contentionInWords(p.contender);
     if (!held) {

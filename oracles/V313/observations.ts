@@ -48,6 +48,35 @@ export type AStop =
       since: number;
     };
 
+/** The lock on one node of a topology, as the harness read it there (role and replication offset too). */
+export interface NodeLock {
+  node: string;
+  role: string;
+  offset: number | null;
+  exists: boolean;
+  value: string | null;
+  pttlMs: number;
+}
+
+/** --variant failover: A's run with replication held, the lock on every node at the failover, the failover, and B on the new master. */
+export interface FailoverObservation {
+  /** A reached its first write (held there); else its job ended (denied) first: `aEnded`. */
+  aReached: boolean;
+  aEnded: CallOutcome | null;
+  /** The lock on every data node just before the master was killed. */
+  nodes: NodeLock[];
+  /** Harness ms until which A's lease surely lived by the master's clock (its PTTL read at the failover); null: the master held no key of A's then. */
+  aLeaseUntil: number | null;
+  /** Replication bytes the replicas were kept from (A's writes on the master among them). */
+  heldBytes: number;
+  killed: string;
+  promoted: string;
+  how: string;
+  promotedAt: number;
+  bWrote: boolean;
+  bAttempts: number;
+}
+
 export interface V313Observations {
   /** B running the job alone before A starts (counts the writes, not judged): how it ended (null: not within --timeout) and the resource's last sequence number then. */
   solo: { job: CallOutcome | null; lastSeq: number };
@@ -70,6 +99,8 @@ export interface V313Observations {
   aLeaseLapsed?: { lapsed: boolean; seen: KeyReading; readAt: number; aStopped: boolean };
   /** after-lift: B's tries after A resumed, and whether A was then held at its next write. */
   bAfterLift?: { wrote: boolean; attempts: number; aAtNextWrite: boolean };
+  /** --variant failover (./failover.ts). */
+  failover?: FailoverObservation;
   /** A's job after A resumed: how it ended (null: not within --timeout). */
   aResumed?: { job: CallOutcome | null };
 }

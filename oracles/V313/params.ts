@@ -4,8 +4,8 @@ export const v313Params = {
   variant: {
     kind: 'choice',
     default: 'pause',
-    choices: ['pause', 'renewal-wire'],
-    doc: "pause: SIGSTOP A after its first write; renewal-wire: hold A's next renewal at its wire proxy (no process stop, no seam)",
+    choices: ['pause', 'renewal-wire', 'failover'],
+    doc: "pause: SIGSTOP A after its first write; renewal-wire: hold A's next renewal at its wire proxy (no process stop, no seam); failover (--topology replicated or sentinel): replication held across A's acquire, the master SIGKILLed at A's first write and a replica promoted",
   },
   contender: {
     kind: 'choice',

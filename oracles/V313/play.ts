@@ -8,6 +8,7 @@ import { throwIfTargetThrew } from '../../src/holder/holder.ts';
 import type { Scenario } from '../../src/oracle/scenario.ts';
 import { runJobUntilFirstEffect } from '../../scenarios/run-job-until-effect.ts';
 import { contendAfterLift, contendWhileStopped } from './contenders.ts';
+import { playFailover } from './failover.ts';
 import type { V313Observations } from './observations.ts';
 import type { v313Params } from './params.ts';
 import { markLeaseEnd, stopA } from './stop-a.ts';
@@ -36,6 +37,7 @@ export async function playV313(s: Scenario, p: ParamValues<typeof v313Params>): 
   if (alone === undefined || s.resource.effects().filter((e) => e.holder === 'B').length < 2) return o;
 
   const [a, c] = await others;
+  if (p.variant === 'failover') return playFailover(s, p, a, b, o).then(() => o);
   s.progress('A runs the job');
   s.phase('scenario', 'A runs the job, is stopped; B contends');
   const retryEvery = Math.max(5, Math.round(p.ttl / 10));

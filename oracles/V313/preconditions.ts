@@ -8,6 +8,7 @@ import type { ParamValues } from '../../src/core/params.ts';
 import type { EffectRecord } from '../../src/core/resource.ts';
 import type { v313Params } from './params.ts';
 import type { AStop, V313Observations } from './observations.ts';
+import { FAILOVER_PRECONDITIONS, failoverChecks } from './failover-checks.ts';
 
 export const WRITES_LEFT = 'the job has writes left after its first';
 export const A_REACHED = 'A reached its critical section';
@@ -57,6 +58,7 @@ export const V313_PRECONDITIONS = [
     name: B_TOOK_AFTER_LIFT,
     checks: "--contender after-lift: B took the lock and wrote after A's fault lifted",
   },
+  ...FAILOVER_PRECONDITIONS,
   { name: A_RAN_ON, checks: 'A, resumed, finished its job within --timeout' },
   {
     name: B_LEASE_LIVE,
@@ -92,6 +94,7 @@ export function scenarioChecks(o: V313Observations, effects: readonly EffectReco
         : `B did not take the lock and write within ${p.timeout} ms of A's stop (${attempts} attempt(s)): A's lease never lapsed, so the fault did not land`,
     });
   }
+  if (o.failover) checks.push(...failoverChecks(o.failover, bFirst, p.timeout));
   if (o.bCameAndWent) checks.push(cameAndWent(o.bCameAndWent, p));
   if (o.aNextWrite) checks.push(onOldLease(o.aNextWrite, o.aTokenAtStop));
   if (o.aLeaseLapsed) {

@@ -7,13 +7,14 @@
 import { recipeFor } from './recipes.ts';
 import { dockerSocketPath, engineAnswers } from '../stores/engine-socket.ts';
 import { startLocalStore } from '../stores/local-runtime.ts';
-import { type StartedStore, type StoreKind, type StoreRequest } from '../stores/types.ts';
-import { StoreUnavailableError } from '../core/errors.ts';
+import { speaksRedis, type StartedStore, type StoreKind, type StoreRequest } from '../stores/types.ts';
+import { StoreUnavailableError, UsageError } from '../core/errors.ts';
 
 export const RUNTIME_CHOICES = ['local', 'container', 'auto'] as const;
 export type RuntimeChoice = (typeof RUNTIME_CHOICES)[number];
 
 export async function startStore(request: StoreRequest, choice: RuntimeChoice = 'local'): Promise<StartedStore> {
+  if (request.topology && request.topology.kind !== 'single') return startTopology(request, choice);
   if ((await chooseRuntime(choice, request.kind)) === 'local') return startLocalStore(request, recipeFor);
   // Loaded on demand: testcontainers takes about a second to import, which local runs never pay.
   const { startContainerStore } = await import('../stores/container-runtime.ts');
@@ -39,4 +40,20 @@ export async function chooseRuntime(
     `--runtime auto cannot start ${kind}: not locally (${missing.message.split('\n')[0]}) and not in a container (${recipe.container ? engine : 'its recipe has no container facts'}).`,
     `npm run setup (installs it on this machine), or bash scripts/container-engine.sh (a local Docker engine and its image)`,
   );
+}
+
+/** Several nodes of a Redis/Valkey store (--topology), on local processes. */
+async function startTopology(request: StoreRequest, choice: RuntimeChoice): Promise<StartedStore> {
+  if (!speaksRedis(request.kind))
+    throw new UsageError(
+      `--topology ${request.topology!.kind} starts Redis or Valkey nodes, not ${request.kind}: run it with --store redis or valkey`,
+    );
+  if ((await chooseRuntime(choice, request.kind)) !== 'local')
+    throw new UsageError(
+      `--topology ${request.topology!.kind} runs on local processes only so far: run it with --runtime local`,
+    );
+  const missing = await recipeFor(request.kind).missing();
+  if (missing) throw missing;
+  const { startRedisTopology } = await import('./redis/topology/start-topology.ts');
+  return startRedisTopology(request, request.topology!);
 }

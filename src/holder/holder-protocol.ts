@@ -23,6 +23,10 @@ export interface HolderInit {
   node?: ClusterNodeIdentity;
   listen?: { host: string; port: number };
   peers?: ClusterPeer[];
+  /** --topology: every master's URL, and the Sentinels with the master's name (TargetEnv.urls, sentinels, masterName). */
+  urls?: string[];
+  sentinels?: string[];
+  masterName?: string;
 }
 
 /** What init answers once the target's connect() returned. */

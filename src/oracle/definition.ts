@@ -44,6 +44,8 @@ export interface Mutation {
   edits: Array<[string, string]>;
   params?: Record<string, string | number>;
   store?: StoreKind;
+  /** --topology the mutant runs on, as its good target's reference does. */
+  topology?: string;
 }
 
 export interface OracleDefinition<P extends ParamSpecs = ParamSpecs, O = unknown> {

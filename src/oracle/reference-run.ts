@@ -7,6 +7,8 @@ export interface ReferenceRun {
   params?: Record<string, string | number>;
   /** Which store to run it on, when not the oracle's first. */
   store?: StoreKind;
+  /** Several nodes to run it on (--topology replicated:2, sentinel, redlock:5), when not one server. */
+  topology?: string;
   /**
    * A bad target this schedule misses (so it PASSes here): why, in a sentence. Such a reference
    * records today's honest verdict; `list` counts the target as bad, and a search over more

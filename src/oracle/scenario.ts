@@ -130,7 +130,7 @@ export class Scenario {
     this.#holders.set(id, holder);
     if (node) this.#startedNodes!.traceLockCosts(holder);
     const dir = this.family.holderDir?.(this.store);
-    const init = { url, key: this.key, ttlMs: this.ttlMs, params: this.#options.params };
+    const init = { url, key: this.key, ttlMs: this.ttlMs, params: this.#options.params, ...this.#topologyEnv() };
     const fsBoundaries = dir === undefined ? undefined : (await this.#openFsBoundaries(holder, dir)).socketPath;
     const declared = await holder.init(dir === undefined ? init : { ...init, dir, fsBoundaries });
     if (declared !== undefined) {
@@ -142,6 +142,17 @@ export class Scenario {
       this.#declared = declared;
     }
     return holder;
+  }
+
+  /** --topology: what a holder connects to besides `url` (every master; the Sentinels and the master's name). */
+  #topologyEnv(): { urls?: string[]; sentinels?: string[]; masterName?: string } {
+    const endpoints = this.store.topology?.endpoints;
+    if (!endpoints) return {};
+    for (const url of [...endpoints.urls, ...(endpoints.sentinels ?? [])]) assertLoopbackUrl(url);
+    return {
+      urls: endpoints.urls,
+      ...(endpoints.sentinels ? { sentinels: endpoints.sentinels, masterName: endpoints.masterName! } : {}),
+    };
   }
 
   /** A file store: every call holder `id` makes under its directory, reported on a socket in the store's run dir. */

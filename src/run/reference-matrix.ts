@@ -29,5 +29,5 @@ export function referenceMatrix(oracles: ReadonlyArray<OracleDefinition<ParamSpe
 
 function entryName(reference: ReferenceRun, store: StoreKind, defaultStore: StoreKind): string {
   const kind = reference.expect === 'FAIL' || reference.knownBad ? 'bad' : 'good';
-  return `${kind} ${reference.target} ${JSON.stringify(reference.params ?? {})}${store !== defaultStore ? ` on ${store}` : ''}`;
+  return `${kind} ${reference.target} ${JSON.stringify(reference.params ?? {})}${reference.topology ? ` --topology ${reference.topology}` : ''}${store !== defaultStore ? ` on ${store}` : ''}`;
 }

@@ -82,6 +82,7 @@ export async function runReferences(
         target: entry.reference.target,
         ...(entry.reference.params ? { params: entry.reference.params } : {}),
         store: entry.store,
+        ...(entry.reference.topology ? { topology: entry.reference.topology } : {}),
         ...(options.runtime ? { runtime: options.runtime } : {}),
       }),
   );

@@ -16,7 +16,8 @@ import { ParamError, UsageError, StoreUnavailableError, TargetCallError } from '
 import { loadOracle, REPO_ROOT } from './registry.ts';
 import { recipeFor } from '../families/recipes.ts';
 import { startStore, type RuntimeChoice } from '../families/start-store.ts';
-import { type StartedStore, type StoreKind } from '../stores/types.ts';
+import { speaksRedis, type StartedStore, type StoreKind } from '../stores/types.ts';
+import { parseTopology } from '../stores/topology.ts';
 import { SCHEMA_VERSION, type EvidenceRecord } from '../report/evidence.ts';
 import { reapLeftovers } from './reaper.ts';
 import { FaultLog } from '../core/fault-log.ts';
@@ -35,6 +36,8 @@ export interface RunRequest {
   store?: StoreKind;
   /** Which runtime starts the store (src/families/start-store.ts); default local. */
   runtime?: RuntimeChoice;
+  /** Several nodes (--topology replicated[:R] | sentinel[:R] | redlock[:N]); default one server. */
+  topology?: string;
   progress?: (message: string) => void;
   /** Longest the run may take, start-up and teardown included; default from the parameters (src/core/params.ts). */
   deadlineMs?: number;
@@ -110,7 +113,15 @@ export async function checkRequest(request: RunRequest) {
     : await chooseStore(oracle.id, oracle.stores, targetPath);
   const kind = choice.kind;
   // A store this machine cannot run is reported before any process starts.
-  const storeRequest = oracle.storeRequest?.(params as never, kind) ?? { kind };
+  const topology = request.topology === undefined ? undefined : parseTopology(request.topology);
+  if (topology && topology.kind !== 'single' && !speaksRedis(kind))
+    throw new UsageError(
+      `--topology ${request.topology} starts Redis or Valkey nodes: run ${oracle.id} with --store redis or valkey`,
+    );
+  const storeRequest = {
+    ...(oracle.storeRequest?.(params as never, kind) ?? { kind }),
+    ...(topology ? { topology } : {}),
+  };
   if (request.runtime === undefined || request.runtime === 'local') {
     const unavailable = await recipeFor(storeRequest.kind).missing();
     if (unavailable) throw new UsageError(unavailable.message);
@@ -323,6 +334,14 @@ export async function runOracle(request: RunRequest): Promise<EvidenceRecord> {
             ? { backend: { kind: store.backend.kind, version: store.backend.version, url: store.backend.url } }
             : {}),
           ...(clock ? { clock: { mechanism: clock.mechanism, offsetMs: clock.offsetMs() } } : {}),
+          ...(store.topology
+            ? {
+                topology: {
+                  name: store.topology.name,
+                  nodes: store.topology.nodes.map(({ name, port, role }) => ({ name, port, role })),
+                },
+              }
+            : {}),
         }
       : null,
     faults: [...faults.records()],

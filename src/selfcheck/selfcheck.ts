@@ -37,6 +37,8 @@ export interface SelfcheckCase {
   runs?: string;
   params: Record<string, string | number>;
   store: StoreKind;
+  /** --topology, when the case runs on several nodes. */
+  topology?: string;
   expect: Verdict;
   deadlineMs?: number;
   /** A mutation: the guard removed. */
@@ -92,6 +94,7 @@ export async function selfcheckCases(only?: readonly string[]): Promise<Selfchec
     target: entry.reference.target,
     params: entry.reference.params ?? {},
     store: entry.store,
+    ...(entry.reference.topology ? { topology: entry.reference.topology } : {}),
     expect: entry.reference.expect,
   }));
   const mutations = oracles.flatMap((oracle) =>
@@ -110,6 +113,7 @@ export async function selfcheckCases(only?: readonly string[]): Promise<Selfchec
         guard: m.guard,
         params: m.params ?? {},
         store: m.store ?? oracle.stores[0]!,
+        ...(m.topology ? { topology: m.topology } : {}),
         expect: 'FAIL',
       };
     }),
@@ -244,6 +248,7 @@ export async function runSelfcheck(
           target: c.runs ?? c.target,
           params: c.params,
           store: c.store,
+          ...(c.topology ? { topology: c.topology } : {}),
           ...(c.deadlineMs ? { deadlineMs: c.deadlineMs } : {}),
           ...(options.stop ? { stop: options.stop } : {}),
         }),

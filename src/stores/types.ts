@@ -6,6 +6,7 @@
  * schedules a store fault where the started store offers it, and says so when it does not.
  */
 import { StoreUnavailableError } from '../core/errors.ts';
+import type { StoreTopology, TopologyRequest } from './topology.ts';
 
 /** `fs`: a scratch directory on this machine's filesystem, for file locks (src/families/fs/). */
 /** `cluster`: the target's own nodes as processes, every link between them through the harness (src/families/cluster/). */
@@ -23,6 +24,8 @@ export interface StoreRequest {
   poolMode?: 'transaction' | 'session';
   /** Start the server with its wall clock offset by this many ms (needs the clock capability). */
   clockOffsetMs?: number;
+  /** Several nodes of one store (--topology: replicated, sentinel, redlock); absent: one server. */
+  topology?: TopologyRequest;
 }
 
 export interface StoreClock {
@@ -58,6 +61,8 @@ export interface StartedStore {
   /** For a proxy store (PgBouncer): the store behind it, for the harness's own probes. */
   readonly backend?: StartedStore;
   readonly capabilities: StoreCapabilities;
+  /** A store of several nodes: every node, what holders connect to, the faults on nodes (src/stores/topology.ts). */
+  readonly topology?: StoreTopology;
   /** Stop the server and remove its files. Safe to call twice. */
   stop(): Promise<void>;
 }

@@ -21,6 +21,7 @@ import {
   WRITES_LEFT,
 } from '../../oracles/V313/judge.ts';
 import type { V313Observations } from '../../oracles/V313/observations.ts';
+import { B_INSIDE_A_LEASE, B_TOOK_PROMOTED, LOCK_NOT_REPLICATED } from '../../oracles/V313/failover-checks.ts';
 
 const fixture = (name: string) => load(`${FIXTURES}/V313/${name}.json`);
 const badPause = fixture('bad-no-renewal-pause');
@@ -293,5 +294,44 @@ describe("V313 judge: a cluster of the target's own nodes (--store cluster, --va
     expect(judgement.preconditions.find((c) => c.name === RENEWAL_HELD)?.detail).toMatch(
       /sent no renewal held at the link to A's node/,
     );
+  });
+});
+
+describe('V313 judge: --variant failover', () => {
+  const badFenced = fixture('bad-fenced-failover');
+  const goodWait = fixture('good-wait-checked-failover');
+  const failover = (f: JudgeFixture) => observed(f).failover!;
+
+  it('FAILs the recorded fenced run and names the repeated token', async () => {
+    const { verdict, judgement } = await rejudge(badFenced);
+    expect(verdict).toBe('FAIL');
+    expect(judgement.explanation).toMatch(
+      /The fencing token repeated: B's first write carried fence (\d+), and so did A's/,
+    );
+  });
+
+  it('is INCONCLUSIVE had a replica held the lock when the master died (the loss did not land)', async () => {
+    const { verdict, judgement } = await rejudge(badFenced, (f) => {
+      for (const node of failover(f).nodes) if (node.role !== 'master') node.exists = true;
+    });
+    expect(verdict).toBe('INCONCLUSIVE');
+    expect(unmet(judgement)).toEqual([LOCK_NOT_REPLICATED]);
+  });
+
+  it("is INCONCLUSIVE had B written only after A's lease ran out by the master's PTTL (a slow failover)", async () => {
+    const { verdict, judgement } = await rejudge(badFenced, (f) => {
+      failover(f).aLeaseUntil = failover(f).promotedAt - 1;
+    });
+    expect(verdict).toBe('INCONCLUSIVE');
+    expect(unmet(judgement)).toEqual([B_INSIDE_A_LEASE]);
+  });
+
+  it('PASSes the recorded WAIT-checked run, and is INCONCLUSIVE had B not taken the lock on the promoted node', async () => {
+    expect((await rejudge(goodWait)).verdict).toBe('PASS');
+    const { verdict, judgement } = await rejudge(goodWait, (f) => {
+      failover(f).bWrote = false;
+    });
+    expect(verdict).toBe('INCONCLUSIVE');
+    expect(unmet(judgement)).toEqual([B_TOOK_PROMOTED]);
   });
 });

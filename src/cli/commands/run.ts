@@ -73,6 +73,7 @@ export async function runCommand(id: string, values: Values<'run'>, params: Reco
       params,
       ...(values.store ? { store: values.store as StoreKind } : {}),
       runtime: values.runtime,
+      ...(values.topology ? { topology: values.topology } : {}),
       progress: (message) => progress(`${tag}${message}`),
       ...(values.deadline ? { deadlineMs: values.deadline } : {}),
       stop: stop.signal,

@@ -86,6 +86,17 @@ export const OPTIONS = {
       prove: { doc: 'as for one oracle' },
     },
   },
+  topology: {
+    arg: '<shape>',
+    kind: { type: 'text' },
+    for: {
+      run: {
+        doc:
+          'redis / valkey only: single (default) | replicated[:R] (a master and R replicas, replication through the ' +
+          "harness's relay) | sentinel[:R] (replicated plus three Sentinels) | redlock[:N] (N independent masters, default 5)",
+      },
+    },
+  },
   runtime: {
     arg: '<name>',
     kind: { type: 'choice', choices: RUNTIME_CHOICES },

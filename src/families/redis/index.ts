@@ -10,6 +10,7 @@ import { onKey } from '../../wire/command.ts';
 import type { StoreFamily } from '../family.ts';
 import { REDIS_DELETE, REDIS_RENEWAL } from './commands.ts';
 import { RedisProbe } from './probe.ts';
+import { TopologyView } from './topology/node-view.ts';
 import { redisRecipe, valkeyRecipe } from './recipe.ts';
 
 function describe(location: StoreLocation): string {
@@ -31,14 +32,23 @@ export const redisFamily: StoreFamily = {
         : undefined,
   view(store) {
     const probe = new RedisProbe(store.url);
+    const nodes = store.topology ? new TopologyView(store.topology) : undefined;
     return {
-      lock: async (location) => ({ where: describe(location), ...(await probe.keyState(location)) }),
+      // On a topology: the lock as the holders' URL leads (the master now), and as every node holds it.
+      lock: async (location) => ({
+        where: describe(location),
+        ...(await probe.keyState(location)),
+        ...(nodes ? { nodes: await nodes.read(location) } : {}),
+      }),
       clockMs: () => probe.timeMs(),
       killClients: async (addresses) => ({
         command: addresses.map((address) => `CLIENT KILL ADDR ${address}`).join('; '),
         killed: await probe.killClients(addresses),
       }),
-      close: () => probe.close(),
+      close: async () => {
+        await probe.close();
+        await nodes?.close();
+      },
     };
   },
   commands: {

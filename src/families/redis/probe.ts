@@ -41,6 +41,11 @@ export class RedisProbe {
     return killed;
   }
 
+  /** INFO `section`, as the server prints it. */
+  info(section: string): Promise<string> {
+    return this.#client.info(section);
+  }
+
   /** The server's wall clock (TIME), in epoch ms. */
   async timeMs(): Promise<number> {
     const [seconds, micros] = await this.#client.time();

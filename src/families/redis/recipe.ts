@@ -12,7 +12,7 @@ import { StoreUnavailableError } from '../../core/errors.ts';
 import { serverClockFor } from '../../stores/clock-offset/server-clock.ts';
 
 /** Ask a server on 127.0.0.1:`port` its version (INFO server); throws until it answers. */
-async function serverVersion(port: number): Promise<string> {
+export async function serverVersion(port: number): Promise<string> {
   const probe = new Redis({
     host: '127.0.0.1',
     port,
@@ -32,7 +32,7 @@ async function serverVersion(port: number): Promise<string> {
 }
 
 /** A scratch server: loopback only, no persistence, logs on stdout. */
-function serverArgs(port: number): string[] {
+export function serverArgs(port: number): string[] {
   return [
     '--port',
     String(port),
@@ -51,9 +51,13 @@ function serverArgs(port: number): string[] {
   ];
 }
 
+/** The server binary of a kind: LOCK_ORACLES_REDIS_SERVER / LOCK_ORACLES_VALKEY_SERVER point at another build. */
+export function serverBinary(kind: StoreKind): string {
+  return process.env[`LOCK_ORACLES_${kind.toUpperCase()}_SERVER`] || `${kind}-server`;
+}
+
 function redisLike(kind: StoreKind, defaultBinary: string, installHint: string): StoreRecipe {
-  // LOCK_ORACLES_REDIS_SERVER / LOCK_ORACLES_VALKEY_SERVER point at another build of the server.
-  const binary = process.env[`LOCK_ORACLES_${kind.toUpperCase()}_SERVER`] || defaultBinary;
+  const binary = serverBinary(kind);
   return {
     kind,
     container: {

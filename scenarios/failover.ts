@@ -1,0 +1,51 @@
+/**
+ * Store faults on a replicated topology, as scenario steps: the master's replication stream held
+ * at the harness's link relays (so a write on the master reaches no replica), then the master
+ * SIGKILLed and a replica promoted (by the Sentinels, or REPLICAOF NO ONE and the front door
+ * redirected): the write the replicas never got is lost, as the Redis documentation's own
+ * failover example says. Every step goes into the fault log; the lock is read on every node.
+ */
+import { UsageError } from '../src/core/errors.ts';
+import type { Scenario } from '../src/oracle/scenario.ts';
+import type { FailoverRecord, StoreTopology } from '../src/stores/topology.ts';
+
+/** The topology's replicas to fail over to; a usage error on a single server or a Redlock topology. */
+export function replicatedTopology(s: Scenario, why: string): StoreTopology {
+  const topology = s.store.topology;
+  if (!topology || (topology.request.kind !== 'replicated' && topology.request.kind !== 'sentinel'))
+    throw new UsageError(`${why} needs a master with replicas: run it with --topology replicated (or sentinel)`);
+  return topology;
+}
+
+/** Replication held from now: returns the lift, which records how many bytes the replicas were kept from. */
+export async function holdReplication(s: Scenario, topology: StoreTopology, timeoutMs: number) {
+  await topology.replicasCaughtUp(timeoutMs);
+  const hold = topology.holdReplication();
+  const record = s.faults.apply('store', undefined, "held the master's replication stream to every replica", {
+    topology: topology.name,
+    master: topology.master().name,
+  });
+  return {
+    heldBytes: () => hold.heldBytes(),
+    lift: () => {
+      const heldBytes = hold.heldBytes();
+      hold.lift();
+      s.faults.lift(record, { heldBytes });
+      return heldBytes;
+    },
+  };
+}
+
+/** SIGKILL the master and promote a replica; the fault log and the history say which and how. */
+export async function failOver(s: Scenario, topology: StoreTopology, timeoutMs: number): Promise<FailoverRecord> {
+  s.progress(`SIGKILL of master ${topology.master().name}; promoting a replica`);
+  const record = s.faults.apply('store', undefined, `SIGKILLed master ${topology.master().name}`, {
+    topology: topology.name,
+  });
+  const failover = await topology.failover(timeoutMs, () => s.now());
+  s.faults.lift(record, { ...failover });
+  s.note(`${failover.promoted} promoted in place of ${failover.killed}: ${failover.how}; ${failover.redirected}`, {
+    failover,
+  });
+  return failover;
+}

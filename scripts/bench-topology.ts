@@ -1,0 +1,48 @@
+/**
+ * Start-up time of each --topology on local redis-server processes (every node answering, replicas
+ * in sync, Sentinels seeing the replicas), per topology and per data node, plus the wall time of
+ * one V313 --variant failover run. Prints Markdown for docs/benchmarks.md.
+ *
+ *   npx tsx scripts/bench-topology.ts [repetitions, default 3]
+ */
+import { loadavg } from 'node:os';
+import { startStore } from '../src/families/start-store.ts';
+import { parseTopology } from '../src/stores/topology.ts';
+import { runOracle } from '../src/run/run-oracle.ts';
+
+const repetitions = Number(process.argv[2] ?? 3);
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+console.log(
+  `load average at start: ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}\n`,
+);
+console.log('| topology | nodes (data + Sentinels) | start, median ms | per data node, ms |');
+console.log('|---|---|---|---|');
+for (const shape of ['single', 'replicated:1', 'replicated:2', 'sentinel:1', 'redlock:5']) {
+  const times: number[] = [];
+  let data = 1;
+  let sentinels = 0;
+  for (let i = 0; i < repetitions; i++) {
+    const store = await startStore({ kind: 'redis', topology: parseTopology(shape) });
+    times.push(store.startMs);
+    data = store.topology?.nodes.filter((n) => n.role !== 'sentinel').length ?? 1;
+    sentinels = store.topology?.nodes.filter((n) => n.role === 'sentinel').length ?? 0;
+    await store.stop();
+  }
+  const ms = median(times);
+  console.log(`| ${shape} | ${data} + ${sentinels} | ${ms.toFixed(0)} | ${(ms / data).toFixed(0)} |`);
+}
+const run = await runOracle({
+  oracle: 'V313',
+  target: 'targets/redis/ioredis/lease-no-renewal.ts',
+  store: 'redis',
+  topology: 'replicated:2',
+  params: { variant: 'failover' },
+});
+console.log(
+  `\nV313 --variant failover --topology replicated:2 on lease-no-renewal.ts: ${run.verdict}, wall ${run.timing.wallMs.toFixed(0)} ms (store ${run.timing.storeStartMs.toFixed(0)} ms, scenario ${run.timing.scenarioMs.toFixed(0)} ms); load average at the end: ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}`,
+);

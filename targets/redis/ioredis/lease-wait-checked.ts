@@ -1,0 +1,39 @@
+// GOOD for V313 --variant failover (a lock that must survive a failover): SET NX PX, then WAIT 1 on the same connection, so the lock is known to be on a replica before the job acts; fewer than 1 replica: release and skip.
+import { randomUUID } from 'node:crypto';
+import { defineTarget } from '../../contract.ts';
+import { sleep, stepMs, steps } from '../job-params.ts';
+import { COMPARE_AND_DELETE } from '../lua.ts';
+import { ioredisSlot } from './client.ts';
+
+// A pool of two connections, as a pooled client has.
+const pool = [ioredisSlot(), ioredisSlot()];
+
+export default defineTarget({
+  description:
+    'ioredis job: SET NX PX checked, then WAIT 1 on the connection that SET the lock, result checked (fewer than 1 replica: release and skip); fixed TTL, writes, compare-and-delete',
+  connect: async (env) => {
+    for (const slot of pool) await slot.connect(env);
+  },
+  async job(env) {
+    const redis = pool[0]!.get();
+    const token = randomUUID();
+    if ((await redis.set(env.key, token, 'PX', env.ttlMs, 'NX')) === null) {
+      env.log('the lock is held elsewhere; skipping the job');
+      return;
+    }
+    const replicas = await pool[0]!.get().wait(1, Math.round(env.ttlMs / 4));
+    if (replicas < 1) {
+      env.log(`the lock reached ${replicas} replicas: releasing it, skipping the job`);
+      await redis.eval(COMPARE_AND_DELETE, 1, env.key, token);
+      return;
+    }
+    for (let i = 0; i < steps(env); i++) {
+      await env.effect('write', { value: i });
+      await sleep(stepMs(env));
+    }
+    await redis.eval(COMPARE_AND_DELETE, 1, env.key, token);
+  },
+  close: async () => {
+    for (const slot of pool) await slot.close();
+  },
+});
