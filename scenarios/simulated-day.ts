@@ -13,9 +13,11 @@
  * there through their proxies and has each settle its work before any clock moves on. Replicas
  * stopped at a later instant wait, their commands held, until the store's clock reaches theirs. So
  * the store sees every replica's commands in simulated-time order, each at its own instant, and a
- * day of a scheduler waking every 30 s takes a few round trips, not thousands. Each replica may run
- * at most `timerBudget` timers a day: a scheduler that storms past it stops the day, and the storm
- * (timers run, over how much simulated time) is reported instead of a day's count.
+ * day of a scheduler waking every 30 s takes a few round trips, not thousands. A scheduler that
+ * storms (a million zero-delay timers) runs through the day as long as it costs each replica less
+ * than `cpuBudgetMs` of its own CPU (process.cpuUsage) and the day less than `realBudgetMs` of real
+ * time; past either the day stops where it got to, and how far it got, what it cost and the fires
+ * until then are reported.
  */
 import type { EffectRecord } from '../src/core/resource.ts';
 import type { StoreClock } from '../src/stores/types.ts';
@@ -36,21 +38,31 @@ export interface DayOptions {
   settleTimeoutMs: number;
   /** Reads the store's own wall clock (e.g. Redis TIME), epoch ms. */
   storeNow: () => Promise<number>;
-  /** Timers a replica may run in one day before the day is stopped as a timer storm. */
-  timerBudget: number;
+  /** CPU ms a replica may spend on one day's timers before the day is stopped. */
+  cpuBudgetMs: number;
+  /** Real ms one day may take before it is stopped (a loaded machine runs a storming day slowly). */
+  realBudgetMs: number;
   /** The replicas' TZ, when it is not the day's zone (a host running in UTC, say). */
   hostZone?: string;
 }
 
-/** A replica that ran more than the timer budget: the day was stopped where it had got to. */
-export interface TimerStorm {
+/** A day stopped before its end: a replica spent the CPU budget, or the day the real-time budget. */
+export interface DayStop {
+  /** 'cpu': `replica` spent cpuBudgetMs of its CPU; 'real': the day took realBudgetMs of real time. */
+  spent: 'cpu' | 'real';
+  /** The replica that spent the most CPU (the one that spent the budget, for 'cpu'). */
   replica: string;
+  /** Its CPU ms and timers run that day. */
+  cpuMs: number;
   timers: number;
   /** Simulated ms from the day's start to where the day was stopped. */
   simulatedMs: number;
-  /** Timers per simulated second over the second half of the budget (the storm's own rate). */
+  /** Timers per simulated second that replica ran over its last advance (a storm's own rate). */
   perSimulatedSecond: number;
 }
+
+/** CPU and real ms one advance may spend, so the harness looks at the day's budgets between advances. */
+const ADVANCE_SLICE_MS = 2000;
 
 /** History events for working instants are kept for this many per day, then only counted. */
 const WORKING_EVENTS_KEPT = 200;
@@ -81,9 +93,11 @@ export interface DayRun {
   wallMs: number;
   /** Timers each replica ran this day. */
   timers: Record<string, number>;
-  /** Set when a replica exceeded the timer budget and the day was stopped early. */
-  storm?: TimerStorm;
-  /** The simulated instant the day ended (its last instant, or where a storm stopped it). */
+  /** CPU ms each replica spent on this day's advances. */
+  cpuMs: Record<string, number>;
+  /** Set when the day was stopped before its end (a budget spent). */
+  stopped?: DayStop;
+  /** The simulated instant the day ended (its last instant, or where it was stopped). */
   endedMs: number;
 }
 
@@ -97,6 +111,8 @@ interface ReplicaState {
   workLeft: boolean;
   /** The advance that stopped it at atMs. */
   stoppedBy?: ClockReply;
+  /** Timers per simulated second over its last advance. */
+  rate: number;
   /** Its proxy's gate: closed (what it sends is held) whenever its clock may be ahead of the store's. */
   gate: WireGate;
 }
@@ -161,9 +177,7 @@ export async function runSimulatedDay(
   );
   const unarmed = replicas.filter((r) => next.get(r.holder.id) === null).map((r) => r.holder.id);
   const lastInstant = day.endMs - 1;
-  /** Where each replica passed half its timer budget (to measure a storm's rate). */
-  const halfBudgetAt = new Map<string, { simMs: number; timers: number }>();
-  const halfBudget = Math.floor(options.timerBudget / 2);
+  const realDeadline = performance.now() + options.realBudgetMs;
   const run: DayRun = {
     day,
     advances: 0,
@@ -176,6 +190,7 @@ export async function runSimulatedDay(
     fires: [],
     wallMs: 0,
     timers: Object.fromEntries(replicas.map((r) => [r.holder.id, 0])),
+    cpuMs: Object.fromEntries(replicas.map((r) => [r.holder.id, 0])),
     endedMs: lastInstant,
   };
   const states: ReplicaState[] = replicas.map((replica) => ({
@@ -183,6 +198,7 @@ export async function runSimulatedDay(
     id: replica.holder.id,
     atMs: day.startMs,
     workLeft: false,
+    rate: 0,
     gate: replica.wire.gate(
       `hold everything ${replica.holder.id} sends the store (and its replies) whenever its simulated clock may be ahead of the store's (${day.zone} ${day.date})`,
     ),
@@ -205,13 +221,12 @@ export async function runSimulatedDay(
       const free = states.filter((st) => !st.workLeft && st.atMs < lastInstant);
       const replies = await Promise.all(
         free.map(async (st) => {
-          // Stop once past half the budget too: a storm's rate is measured over its second half.
-          const limit = run.timers[st.id]! <= halfBudget ? halfBudget + 1 : options.timerBudget + 1;
           const command = {
             op: 'advance',
             toMs: lastInstant,
             settleTimeoutMs: options.settleTimeoutMs,
-            maxFires: limit - run.timers[st.id]!,
+            maxCpuMs: Math.min(ADVANCE_SLICE_MS, options.cpuBudgetMs - run.cpuMs[st.id]!),
+            maxRealMs: Math.min(ADVANCE_SLICE_MS, Math.max(0, realDeadline - performance.now())),
             untilWork: true,
           } as const;
           return [st, await st.replica.holder.clock(command, false)] as const;
@@ -219,25 +234,29 @@ export async function runSimulatedDay(
       );
       if (free.length) run.advances += 1;
       for (const [st, reply] of replies) {
+        const from = st.atMs;
         st.atMs = reply.nowMs ?? lastInstant;
         st.workLeft = reply.workLeft === true;
         st.stoppedBy = reply;
+        st.rate = ((reply.fired ?? 0) * 1000) / Math.max(1, st.atMs - from);
         run.timers[st.id]! += reply.fired ?? 0;
-        if (run.timers[st.id]! > options.timerBudget / 2 && !halfBudgetAt.has(st.id))
-          halfBudgetAt.set(st.id, { simMs: st.atMs, timers: run.timers[st.id]! });
+        run.cpuMs[st.id]! += reply.cpuMs ?? 0;
         if (reply.settled === false) run.unsettled.push({ replica: st.id, simMs: st.atMs });
       }
-      const stormy = states.find((st) => run.timers[st.id]! > options.timerBudget);
-      if (stormy) {
-        run.endedMs = stormy.atMs;
-        const half = halfBudgetAt.get(stormy.id)!;
-        const timers = run.timers[stormy.id]!;
-        const perSimulatedSecond = ((timers - half.timers) * 1000) / Math.max(1, run.endedMs - half.simMs);
-        run.storm = {
-          replica: stormy.id,
-          timers,
+      const spentCpu = states.find((st) => run.cpuMs[st.id]! >= options.cpuBudgetMs);
+      const spentReal = performance.now() >= realDeadline && states.some((st) => st.atMs < lastInstant);
+      if (spentCpu || spentReal) {
+        const costliest =
+          spentCpu ?? states.reduce((most, st) => (run.cpuMs[st.id]! > run.cpuMs[most.id]! ? st : most));
+        // The day got as far as its slowest replica: every replica's fires up to there are in.
+        run.endedMs = Math.min(...states.map((st) => st.atMs));
+        run.stopped = {
+          spent: spentCpu ? 'cpu' : 'real',
+          replica: costliest.id,
+          cpuMs: Math.round(run.cpuMs[costliest.id]!),
+          timers: run.timers[costliest.id]!,
           simulatedMs: run.endedMs - day.startMs,
-          perSimulatedSecond: Math.round(perSimulatedSecond),
+          perSimulatedSecond: Math.round(costliest.rate),
         };
         break;
       }

@@ -9,14 +9,17 @@
  * Property: on every day the job fires --per-day times across the fleet (fires counted per local
  * day and per replica).
  * Each replica runs on alone, inside its process, through its timers up to the next instant whose
- * timers start async work, and waits there while its wire proxy holds what it sends; the store's
+ * timers start async work waiting on I/O, and waits there while its wire proxy holds what it sends; the store's
  * clock is stepped to the fleet's earliest such instant before the work of the replicas stopped
  * there is let through and settles (so a scheduler waking every 30 s costs a few round trips a day,
- * and the store sees every command at its own instant). A replica that runs more than
- * --timer-budget timers in a day stops that day and the run (the days after it are not simulated)
- * (a timer storm, reported with its rate).
- * Preconditions: every replica's scheduler was armed; every day ran to its end within the timer
- * budget (or had already fired more than --per-day times when the storm stopped it); the work of every fire settled at its own
+ * and the store sees every command at its own instant). A scheduler that storms (a million zero-delay
+ * timers through a fall-back day) runs to the day's end as long as no replica spends more than
+ * --cpu-budget ms of its own CPU on the day and the day takes less than its real-time budget (the
+ * replicas' CPU budgets end to end, plus 30 s); past either the day stops where it got to, and that
+ * day and the run end there (the days after it are not simulated), with how far it got, what it
+ * cost and its fires until then.
+ * Preconditions: every replica's scheduler was armed; every day ran to its end within its CPU and
+ * real-time budgets (or had already fired more than --per-day times when it was stopped); the work of every fire settled at its own
  * simulated instant; the store's clock was in step with the simulated one (read after every
  * instant that did work) and moved through the whole day.
  * Window: each simulated day, judged only while the store's clock is within --in-step of the
@@ -30,7 +33,7 @@
 import { defineOracle } from '../../src/oracle/definition.ts';
 import { parseZoneDays } from '../../scenarios/zone-days.ts';
 import { judgeV319, V319_PRECONDITIONS } from './judge.ts';
-import { v319Params } from './params.ts';
+import { dayRealBudgetMs, v319Params } from './params.ts';
 import { playV319 } from './play.ts';
 
 export default defineOracle({
@@ -63,8 +66,8 @@ export default defineOracle({
   },
   // A simulated day's real length is not a parameter: its round trips (one per instant that starts
   // work, up to 90 000 for a job polling the store every simulated second) and the timers the
-  // replicas run (up to --timer-budget each): a minute per day.
-  deadlineMs: (p) => 60_000 + 60_000 * parseZoneDays(p.days).length + 3 * p.settleTimeout,
+  // replicas run (a day is stopped at its real-time budget): a minute per day past that budget.
+  deadlineMs: (p) => 60_000 + (60_000 + dayRealBudgetMs(p)) * parseZoneDays(p.days).length + 3 * p.settleTimeout,
   storeRequest: (_p, kind) => ({ kind, clockOffsetMs: 0 }),
   // croner's references run the days that matter (its Berlin days); `cron`'s run all four.
   references: [
@@ -82,6 +85,18 @@ export default defineOracle({
       target: 'targets/clock/croner-0230-tz.ts',
       expect: 'PASS',
       params: { days: 'Europe/Berlin:2025-03-30', hostTz: 'UTC' },
+    },
+    // node-cron on a Berlin host storms through the fall-back day's repeated hour and never fires:
+    // the day runs to its end inside the CPU budget (about 30 s of CPU a replica) and FAILs with 0 fires.
+    {
+      target: 'targets/clock/node-cron-0230-berlin.ts',
+      expect: 'FAIL',
+      params: { days: 'Europe/Berlin:2025-10-26', replicas: 2 },
+    },
+    {
+      target: 'targets/clock/node-cron-0230-berlin.ts',
+      expect: 'PASS',
+      params: { days: 'Europe/Berlin:2025-10-26', replicas: 2, hostTz: 'UTC' },
     },
   ],
   // Each good reference with its guard removed must FAIL (lock-oracles selfcheck).

@@ -1,7 +1,7 @@
 /**
  * V319's judgement, a pure function of what play recorded: on every simulated local day the job
  * fired --per-day times across the fleet. Judged only when every replica's scheduler was armed,
- * every day ran to its end (or a storm stopped it after too many fires already), every fire's work
+ * every day ran to its end within its budgets (or was stopped after too many fires already), every fire's work
  * settled at its own instant, and the store's clock stayed in step with the simulated one.
  */
 import { type Check, type Judgement, nothingProven } from '../../src/core/judgement.ts';
@@ -11,10 +11,10 @@ import type { ParamValues } from '../../src/core/params.ts';
 import type { DeclaredCheck, Recorded } from '../../src/oracle/definition.ts';
 import { localTime } from '../../scenarios/zone-days.ts';
 import type { DayObservation, V319Observations } from './observations.ts';
-import type { v319Params } from './params.ts';
+import { dayRealBudgetMs, type v319Params } from './params.ts';
 
 export const ARMED = "every replica's scheduler was armed";
-export const WITHIN_BUDGET = 'every day ran to its end within the timer budget';
+export const WITHIN_BUDGET = 'every day ran to its end within its CPU and real-time budgets';
 export const SETTLED = "each fire's work settled at its own simulated instant";
 export const IN_STEP = "the store's clock was in step with the simulated clock";
 
@@ -23,7 +23,7 @@ export const V319_PRECONDITIONS: DeclaredCheck[] = [
   {
     name: WITHIN_BUDGET,
     checks:
-      'no replica ran more than --timer-budget timers in a day, or the day a storm stopped had already fired more than --per-day times',
+      "no replica spent more than --cpu-budget ms of CPU on a day's timers and no day took more than its real-time budget, or the day stopped had already fired more than --per-day times",
   },
   {
     name: SETTLED,
@@ -51,20 +51,18 @@ export function judgeV319(
       ? unarmed.map((d) => `${label(d)}: ${d.unarmed.join(', ')} had no timer pending after schedule()`).join('; ')
       : `after schedule() every replica had a timer pending on each of ${days.length} day(s)`,
   });
-  // A storm stops a day early: its count is only judged when it is already too high.
-  const unjudged = days.filter((d) => d.storm && d.fires.length <= p.perDay);
+  // A day stopped early is only judged when it had already fired too often.
+  const unjudged = days.filter((d) => d.stopped && d.fires.length <= p.perDay);
+  const mostCpu = (d: DayObservation) => Math.max(0, ...Object.values(d.cpuMs));
   preconditions.push({
     name: WITHIN_BUDGET,
     held: unjudged.length === 0,
-    detail: days.some((d) => d.storm)
+    detail: days.some((d) => d.stopped)
       ? days
-          .filter((d) => d.storm)
-          .map(
-            (d) =>
-              `${label(d)}: ${stormText(d)}${d.fires.length > p.perDay ? `, after ${d.fires.length} fire(s) already` : ''}`,
-          )
-          .join('; ') + (skipped.length ? `; not simulated after the storm: ${skipped.join(', ')}` : '')
-      : `no replica ran more than ${p.timerBudget} timers in a day (most: ${Math.max(0, ...days.flatMap((d) => Object.values(d.timers)))})`,
+          .filter((d) => d.stopped)
+          .map((d) => `${label(d)}: ${stopText(d)}`)
+          .join('; ') + (skipped.length ? `; not simulated after it: ${skipped.join(', ')}` : '')
+      : `every day ran to its end; the most CPU a replica spent on a day: ${(Math.max(0, ...days.map(mostCpu)) / 1000).toFixed(1)} s (budget ${p.cpuBudget / 1000} s), the most timers: ${Math.max(0, ...days.flatMap((d) => Object.values(d.timers)))}`,
   });
   const unsettled = days.flatMap((d) => d.unsettled.map((u) => `${u.replica} at ${localTime(d.zone, u.simMs)}`));
   preconditions.push({
@@ -102,8 +100,10 @@ export function judgeV319(
     counts[`${label(day)} fires`] = day.fires.length;
     for (const id of o.replicas) counts[`${label(day)} ${id}`] = day.fires.filter((f) => f.replica === id).length;
     counts[`${label(day)} wallMs`] = Math.round(day.wallMs);
-    if (day.storm) counts[`${label(day)} stormTimers`] = day.storm.timers;
-    if (day.storm ? day.fires.length > p.perDay : day.fires.length !== p.perDay) wrong.push(day);
+    counts[`${label(day)} cpuMs`] = Math.round(mostCpu(day));
+    counts[`${label(day)} timers`] = Math.max(0, ...Object.values(day.timers));
+    if (day.stopped) counts[`${label(day)} stoppedAtSimulatedMs`] = day.stopped.simulatedMs;
+    if (day.stopped ? day.fires.length > p.perDay : day.fires.length !== p.perDay) wrong.push(day);
   }
   counts.storeSkewMaxMs = Math.round(maxSkew * 10) / 10;
   const held = wrong.length === 0;
@@ -127,9 +127,21 @@ export function judgeV319(
     explanation: explain(),
   };
 
-  function stormText(day: DayObservation): string {
-    const storm = day.storm!;
-    return `replica ${storm.replica} ran ${storm.timers} timers (budget ${p.timerBudget} a day) by ${localTime(day.zone, day.endedMs)}, the last half of them at ${storm.perSimulatedSecond} per simulated second: a timer storm, so the day was stopped there`;
+  /** How far a stopped day got, what it cost, and its fires until then. */
+  function stopText(day: DayObservation): string {
+    const stop = day.stopped!;
+    const budget =
+      stop.spent === 'cpu'
+        ? `replica ${stop.replica} spent its CPU budget (${(stop.cpuMs / 1000).toFixed(1)} s of ${p.cpuBudget / 1000} s)`
+        : `the day spent its real-time budget (${dayRealBudgetMs(p) / 1000} s; replica ${stop.replica} had spent ${(stop.cpuMs / 1000).toFixed(1)} s of CPU)`;
+    const fires = day.fires.length
+      ? `${day.fires.length} fire(s) until then (${day.fires.map((f) => `${f.replica} at ${localTime(day.zone, f.simMs)}`).join(', ')})`
+      : 'no fire until then';
+    const verdict =
+      day.fires.length > p.perDay
+        ? `already more than the ${p.perDay} documented`
+        : `the rest of the day could still change that count (documented: ${p.perDay}), so it is not judged`;
+    return `stopped at ${localTime(day.zone, day.endedMs)} (${(stop.simulatedMs / 3_600_000).toFixed(2)} h into the day): ${budget} on ${stop.timers} timers, the last ones at ${stop.perSimulatedSecond} per simulated second; ${fires}: ${verdict}`;
   }
 
   function explain(): string {
@@ -137,7 +149,7 @@ export function judgeV319(
     if (unproven) return unproven;
     const setting =
       `${p.replicas} replicas ran the target's scheduler on their own simulated clocks through ${days.map(label).join(', ')}, ` +
-      `each day in ${Math.round(Math.max(...days.map((d) => d.wallMs)))} ms or less of real time, with the store's clock stepped along (within ${maxSkew.toFixed(0)} ms) so the ${p.ttl} ms fleet lock lapsed in simulated time.`;
+      `each day in ${Math.round(Math.max(...days.map((d) => d.wallMs)))} ms or less of real time (${(Math.max(...days.map(mostCpu)) / 1000).toFixed(1)} s of CPU or less a replica), with the store's clock stepped along (within ${maxSkew.toFixed(0)} ms) so the ${p.ttl} ms fleet lock lapsed in simulated time.`;
     if (held) return `${setting} The job fired ${p.perDay} time(s) on every day.`;
     return (
       `${setting} The job did not fire the documented ${p.perDay} time(s) a day: ${wrong.map(describe).join('; ')}. ` +

@@ -1,14 +1,14 @@
 /** What V319's play records for its judge: the fleet, how the store's clock was moved, and each simulated day as it ran. */
-import type { TimerStorm } from '../../scenarios/simulated-day.ts';
+import type { DayStop } from '../../scenarios/simulated-day.ts';
 
 export interface V319Observations {
   /** The replicas' ids (R1, R2, ...). */
   replicas: string[];
   /** How the store's clock was stepped with the simulated one (the store clock's mechanism). */
   storeClockMechanism: string;
-  /** Each day simulated, in order; a timer storm ends the run at its day. */
+  /** Each day simulated, in order; a day stopped by a budget ends the run there. */
   days: DayObservation[];
-  /** The days not simulated after a storm, "Zone YYYY-MM-DD". */
+  /** The days not simulated after a stopped day, "Zone YYYY-MM-DD". */
   skipped: string[];
 }
 
@@ -31,7 +31,7 @@ export interface DayObservation {
   /** The store's clock at the day's start and end, epoch ms. */
   storeStartMs: number;
   storeEndMs: number;
-  /** The simulated instant the day ended (its last instant, or where a storm stopped it). */
+  /** The simulated instant the day ended (its last instant, or where it was stopped). */
   endedMs: number;
   /** Real ms the day took. */
   wallMs: number;
@@ -39,6 +39,8 @@ export interface DayObservation {
   workingAdvances: number;
   /** Timers each replica ran this day. */
   timers: Record<string, number>;
-  /** Set when a replica exceeded --timer-budget and the day was stopped early; null when none did. */
-  storm: TimerStorm | null;
+  /** CPU ms each replica spent on this day's timers. */
+  cpuMs: Record<string, number>;
+  /** Set when the day was stopped before its end (--cpu-budget, or the day's real-time budget, spent); null when it ran to its end. */
+  stopped: DayStop | null;
 }

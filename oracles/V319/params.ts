@@ -26,12 +26,13 @@ export const v319Params = {
     min: 1,
     doc: 'largest store-clock minus simulated-clock difference accepted as in step',
   },
-  timerBudget: {
-    kind: 'count',
-    default: 100_000,
-    min: 1,
-    max: 100_000_000,
-    doc: 'timers a replica may run in one simulated day (a poll every simulated second is 90 000 on a 25 h day); past it the day stops as a timer storm and the days after it are not simulated',
+  cpuBudget: {
+    kind: 'ms',
+    default: 60_000,
+    min: 100,
+    max: 600_000,
+    waited: false,
+    doc: "CPU ms (user + system, process.cpuUsage) a replica may spend on one simulated day's timers: a scheduler storming a million zero-delay timers through a day costs tens of seconds, a poller a fraction of one; past it the day stops where it got to and the days after it are not simulated",
   },
   hostTz: {
     kind: 'text',
@@ -39,3 +40,12 @@ export const v319Params = {
     doc: "the replicas' TZ (e.g. UTC, a host not running in the job's zone); empty: each day's own zone",
   },
 } as const;
+
+/**
+ * Real ms one simulated day may take: its replicas' CPU budgets one after the other (as on one
+ * core) and half a minute for the round trips. A loaded machine that runs a day more slowly stops
+ * it there, so the run ends before its deadline.
+ */
+export function dayRealBudgetMs(p: { cpuBudget: number; replicas: number }): number {
+  return 30_000 + p.cpuBudget * p.replicas;
+}

@@ -9,7 +9,7 @@ import type { Scenario } from '../../src/oracle/scenario.ts';
 import { runSimulatedDay, type DayRun } from '../../scenarios/simulated-day.ts';
 import { localTime, parseZoneDays } from '../../scenarios/zone-days.ts';
 import type { DayObservation, V319Observations } from './observations.ts';
-import type { v319Params } from './params.ts';
+import { dayRealBudgetMs, type v319Params } from './params.ts';
 
 export async function playV319(s: Scenario, p: ParamValues<typeof v319Params>): Promise<V319Observations> {
   const storeClock = s.store.capabilities.clock;
@@ -38,7 +38,8 @@ export async function playV319(s: Scenario, p: ParamValues<typeof v319Params>): 
     const run = await runSimulatedDay(s, replicas, storeClock, day, {
       settleTimeoutMs: p.settleTimeout,
       storeNow: clockMs,
-      timerBudget: p.timerBudget,
+      cpuBudgetMs: p.cpuBudget,
+      realBudgetMs: dayRealBudgetMs(p),
       ...(p.hostTz ? { hostZone: p.hostTz } : {}),
     });
     const maxAbsSkewMs = run.storeSkewsMs.reduce((most, skew) => Math.max(most, Math.abs(skew)), 0);
@@ -48,14 +49,15 @@ export async function playV319(s: Scenario, p: ParamValues<typeof v319Params>): 
       advances: run.advances,
       workingAdvances: run.workingAdvances,
       timers: run.timers,
-      ...(run.storm ? { storm: run.storm } : {}),
+      cpuMs: Object.fromEntries(Object.entries(run.cpuMs).map(([id, ms]) => [id, Math.round(ms)])),
+      ...(run.stopped ? { stopped: run.stopped } : {}),
       wallMs: Math.round(run.wallMs),
       storeSkewMaxMs: Math.round(maxAbsSkewMs),
     });
     observed.push(dayObservation(run, summary.i, maxAbsSkewMs));
-    // A storm decides the run (INCONCLUSIVE, or FAIL when that day already fired too often); the
-    // next days would storm too and only spend the run's deadline.
-    if (run.storm) break;
+    // A day stopped by a budget decides the run (INCONCLUSIVE, or FAIL when it had already fired too
+    // often); the next days would cost as much and only spend the run's deadline.
+    if (run.stopped) break;
   }
   return {
     replicas: ids,
@@ -82,6 +84,7 @@ function dayObservation(run: DayRun, summaryEvent: number, maxAbsSkewMs: number)
     wallMs: run.wallMs,
     workingAdvances: run.workingAdvances,
     timers: run.timers,
-    storm: run.storm ?? null,
+    cpuMs: run.cpuMs,
+    stopped: run.stopped ?? null,
   };
 }

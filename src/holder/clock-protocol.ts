@@ -14,13 +14,21 @@ export type ClockCommand =
   | { op: 'install-sim'; startMs: number; zone: string }
   /**
    * Run the fake timers due up to toMs, one instant at a time, each instant's async work settled
-   * (real time, at most settleTimeoutMs) before the next. Stop early once maxFires timers have run.
-   * untilWork: stop at the first instant whose timers started async work and leave that work
-   * unsettled (reply at once, workLeft true): the harness catches the store's clock up to that
-   * instant before it lets the work reach the store, then sends settle. A toMs behind the clock
-   * runs nothing.
+   * (real time, at most settleTimeoutMs) before the next. Stop early once the advance has spent
+   * maxCpuMs of this process's CPU or maxRealMs of real time (looked at every few hundred instants).
+   * untilWork: stop at the first instant whose timers started async work that waits on I/O and
+   * leave that work unsettled (reply at once, workLeft true): the harness catches the store's clock
+   * up to that instant before it lets the work reach the store, then sends settle. A toMs behind
+   * the clock runs nothing.
    */
-  | { op: 'advance'; toMs: number; settleTimeoutMs: number; maxFires?: number; untilWork?: boolean }
+  | {
+      op: 'advance';
+      toMs: number;
+      settleTimeoutMs: number;
+      maxCpuMs?: number;
+      maxRealMs?: number;
+      untilWork?: boolean;
+    }
   /** Let the work an untilWork advance left at the current instant settle (at most settleTimeoutMs real). */
   | { op: 'settle'; settleTimeoutMs: number }
   /** Change nothing: answer with the clock as it is (to show an offset was still in force). */
@@ -47,6 +55,8 @@ export interface ClockReply {
   nowMs?: number;
   /** advance with untilWork: it stopped at nowMs, whose timers started work it left unsettled. */
   workLeft?: boolean;
-  /** advance: it stopped because maxFires timers had run. */
+  /** advance: CPU ms (user + system) the holder process spent on it. */
+  cpuMs?: number;
+  /** advance: it stopped early because its maxCpuMs or maxRealMs was spent. */
   budgetSpent?: boolean;
 }

@@ -20,6 +20,16 @@ import { WorkTracker } from './work-tracker.ts';
 const realDateNow = Date.now.bind(Date);
 const realSetTimeout = globalThis.setTimeout;
 
+/** CPU ms (user + system) this process has spent. */
+const cpuNowMs = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+};
+/** Timer instants between two looks at the CPU and real clocks (process.cpuUsage is a system call). */
+const INSTANTS_PER_BUDGET_CHECK = 256;
+/** Microtask turns an instant's work may take to settle on its own, with no I/O: then it touched nothing outside. */
+const MICROTASK_TURNS = 64;
+
 /** The real wall clock, continuous: the real time at load plus monotonic time since. */
 const loadedWall = realDateNow();
 const loadedMono = performance.now();
@@ -38,6 +48,9 @@ export interface AdvanceResult {
   work: number;
   settled: boolean;
   nowMs: number;
+  /** CPU ms (user + system) this process spent on the advance. */
+  cpuMs: number;
+  /** It stopped early because its maxCpuMs or maxRealMs was spent. */
   budgetSpent: boolean;
   /** untilWork: the clock stopped at an instant whose timers started work, left unsettled. */
   workLeft: boolean;
@@ -51,7 +64,7 @@ export interface SimulatedClock {
   advanceTo(
     toMs: number,
     settleTimeoutMs: number,
-    options?: { maxFires?: number; untilWork?: boolean },
+    options?: { maxCpuMs?: number; maxRealMs?: number; untilWork?: boolean },
   ): Promise<AdvanceResult>;
   /** Let the work left at the current instant (advanceTo with untilWork) settle, at most settleTimeoutMs real. */
   settle(settleTimeoutMs: number): Promise<{ work: number; settled: boolean; nowMs: number }>;
@@ -112,36 +125,58 @@ function installSimulatedClock(startMs: number): SimulatedClock {
     }
     return { work: tracker.takeCreated(), settled: tracker.pending() === 0 };
   };
+  /** Let the instant's work run on through microtasks only (no timer, no I/O): whether it all settled so. */
+  const settlesWithoutIo = async () => {
+    for (let turn = 0; turn < MICROTASK_TURNS && tracker.pending() > 0; turn++) await null;
+    return tracker.pending() === 0;
+  };
   return {
     mode: 'simulated',
     now: () => clock.now,
     nextTimerAt,
-    async advanceTo(toMs, settleTimeoutMs, { maxFires = Infinity, untilWork = false } = {}) {
+    async advanceTo(toMs, settleTimeoutMs, { maxCpuMs = Infinity, maxRealMs = Infinity, untilWork = false } = {}) {
       let fired = 0;
       let work = 0;
       let settled = true;
+      const cpuAtStart = cpuNowMs();
+      const realDeadline = performance.now() + maxRealMs;
+      let instants = 0;
+      const spent = () =>
+        ++instants % INSTANTS_PER_BUDGET_CHECK === 0 &&
+        (cpuNowMs() - cpuAtStart >= maxCpuMs || performance.now() >= realDeadline);
+      const result = (budgetSpent: boolean, workLeft: boolean): AdvanceResult => ({
+        fired,
+        work,
+        settled,
+        nowMs: clock.now,
+        cpuMs: cpuNowMs() - cpuAtStart,
+        budgetSpent,
+        workLeft,
+      });
       tracker.takeCreated();
       // One timer instant at a time: a synchronous tick runs the timers due at that instant, and the
       // work they start settles before the clock moves on (tickAsync would instead yield to a real
       // timer between timers, about 1 ms each, and let the clock run ahead of the work).
       // A replica already past toMs (it ran ahead) runs nothing.
-      while (toMs >= clock.now && fired < maxFires) {
+      while (toMs >= clock.now) {
+        if (spent()) return result(true, false);
         const next = nextTimerAt();
         const stop = next !== null && next <= toMs ? next : toMs;
         fired += dueBy(stop);
         tracker.run(() => clock.tick(stop - clock.now));
         const created = tracker.takeCreated();
         work += created;
-        // untilWork: the first instant that starts work is where the harness must catch the store
-        // up; its work is left for a later settle (the harness holds its store commands meanwhile).
-        if (untilWork && created > 0)
-          return { fired, work, settled, nowMs: clock.now, budgetSpent: fired >= maxFires, workLeft: true };
+        // untilWork: the first instant that starts work waiting on I/O (a store command awaits its
+        // reply) is where the harness must catch the store up; its work is left for a later settle
+        // (the harness holds its store commands meanwhile). Work that settles within microtasks (a
+        // scheduler's async tick that only re-arms its timer) waited on nothing outside the process.
+        if (untilWork && created > 0 && !(await settlesWithoutIo())) return result(false, true);
         const after = await settleWork(settleTimeoutMs);
         work += after.work;
         settled &&= after.settled;
         if (stop >= toMs) break;
       }
-      return { fired, work, settled, nowMs: clock.now, budgetSpent: fired >= maxFires, workLeft: false };
+      return result(false, false);
     },
     async settle(settleTimeoutMs) {
       return { ...(await settleWork(settleTimeoutMs)), nowMs: clock.now };

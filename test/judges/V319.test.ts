@@ -17,7 +17,14 @@ const day = (f: JudgeFixture, zone: string, date: string): DayObservation =>
   observed(f).days.find((d) => d.zone === zone && d.date === date)!;
 const check = (judgement: { preconditions: Array<{ name: string; held: boolean }> }, name: string) =>
   judgement.preconditions.find((c) => c.name === name)?.held;
-const storm = { replica: 'R2', timers: 100_001, simulatedMs: 3_600_000, perSimulatedSecond: 1000 };
+const stopped = {
+  spent: 'cpu',
+  replica: 'R2',
+  cpuMs: 60_012,
+  timers: 1_600_000,
+  simulatedMs: 3_600_000,
+  perSimulatedSecond: 1000,
+} as const;
 
 describe('V319 judge', () => {
   it("FAILs the recorded ten-minute-lock run on New York's autumn day, naming its summary and both fires", async () => {
@@ -97,26 +104,41 @@ describe('V319 judge', () => {
     expect(check(judgement, ARMED)).toBe(false);
   });
 
-  it('is INCONCLUSIVE when a storm stopped a day before it fired too often, with the days not simulated named', async () => {
+  it('is INCONCLUSIVE when a budget stopped a day before it fired too often, saying how far it got, with the days not simulated named', async () => {
     const { verdict, judgement } = await rejudge(good, (f) => {
       const o = observed(f);
       o.days = o.days.slice(0, 2);
-      o.days[1]!.storm = storm;
+      o.days[1]!.stopped = stopped;
+      o.days[1]!.fires = [];
       o.skipped = ['Europe/Berlin 2025-10-26', 'America/New_York 2025-11-02'];
     });
     expect(verdict).toBe('INCONCLUSIVE');
     expect(check(judgement, WITHIN_BUDGET)).toBe(false);
     expect(judgement.preconditions.find((c) => c.name === WITHIN_BUDGET)!.detail).toMatch(
-      /replica R2 ran 100001 timers .*: a timer storm.*; not simulated after the storm: Europe\/Berlin 2025-10-26, America\/New_York 2025-11-02$/,
+      /stopped at .*: replica R2 spent its CPU budget \(60\.0 s of 60 s\) on 1600000 timers, the last ones at 1000 per simulated second; no fire until then: .*not judged; not simulated after it: Europe\/Berlin 2025-10-26, America\/New_York 2025-11-02$/,
     );
   });
 
-  it('FAILs a day a storm stopped after it had already fired too often', async () => {
+  it('FAILs a day that ran to its end within its budgets with no fire (a storm that never fires), and is INCONCLUSIVE had a budget stopped it', async () => {
+    const quiet = (f: JudgeFixture) => {
+      day(f, 'Europe/Berlin', '2025-10-26').fires = [];
+    };
+    const { verdict, judgement } = await rejudge(good, quiet);
+    expect(verdict).toBe('FAIL');
+    expect(judgement.counts['Europe/Berlin 2025-10-26 fires']).toBe(0);
+    const cut = await rejudge(good, (f) => {
+      quiet(f);
+      day(f, 'Europe/Berlin', '2025-10-26').stopped = stopped;
+    });
+    expect(cut.verdict).toBe('INCONCLUSIVE');
+  });
+
+  it('FAILs a day a budget stopped after it had already fired too often', async () => {
     const { verdict, judgement } = await rejudge(repeated, (f) => {
-      day(f, 'America/New_York', '2025-11-02').storm = storm;
+      day(f, 'America/New_York', '2025-11-02').stopped = stopped;
     });
     expect(verdict).toBe('FAIL');
     expect(check(judgement, WITHIN_BUDGET)).toBe(true);
-    expect(judgement.counts['America/New_York 2025-11-02 stormTimers']).toBe(storm.timers);
+    expect(judgement.counts['America/New_York 2025-11-02 stoppedAtSimulatedMs']).toBe(stopped.simulatedMs);
   });
 });
