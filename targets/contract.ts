@@ -152,13 +152,18 @@ export interface FileLock {
  * column, with the `timestamptz` column the lease runs until. The harness reads
  * `<expiresColumn> - now()` there, on the database's own clock, to see how long the lease has left
  * (V315 and V313 judge A's writes only while B's lease is live). E.g.
- * `storeKey: (env) => ({ table: 'leases', keyColumn: 'name', key: env.key, expiresColumn: 'lease_until' })`.
+ * `storeKey: (env) => ({ table: 'leases', keyColumn: 'name', key: env.key, expiresColumn: 'lease_until', ownerColumn: 'owner' })`.
  */
 export interface LeaseRow {
   table: string;
   keyColumn: string;
   key: string;
   expiresColumn: string;
+  /**
+   * The column naming the row's holder, compared with the lease's `token` (V310: B's row still B's
+   * after A's release; V311: the row a killed holder left still its). Absent: the owner is not read.
+   */
+  ownerColumn?: string;
 }
 
 /** A node of a project's own cluster (--store cluster): its position, its id, and a directory for its state. */

@@ -40,7 +40,7 @@ export default defineOracle({
     'A takes the lock and is stopped (or, "narrow", held inside its release between its check and its delete) until its TTL lapses and B takes the lock; then A releases.',
   property:
     "B's lock survives A's release: the key still holds B's token, B can still extend (or release) its lease, and a third holder C is denied.",
-  stores: ['redis', 'valkey', 'fs'],
+  stores: ['redis', 'valkey', 'fs', 'postgres'],
   holders: ['A', 'B', 'C'],
   later: ['B', 'C'],
   params: v310Params,
@@ -106,6 +106,8 @@ export default defineOracle({
         "its release reads the owner file, compares, then removes the directory by its path: A resumes, finds B's token and leaves it; only a hold between the compare and the rm (--variant narrow) shows it removing B's lock",
     },
     { target: 'targets/fs/mkdir-lock.ts', expect: 'FAIL', store: 'fs', params: { variant: 'narrow', hold: 'seam' } },
+    { target: 'targets/postgres/lease-row-release-no-owner-check.ts', expect: 'FAIL', store: 'postgres' },
+    { target: 'targets/postgres/lease-row-lock.ts', expect: 'PASS', store: 'postgres' },
   ],
   // Each good reference with its guard removed must FAIL (lock-oracles selfcheck).
   mutations: [
@@ -139,6 +141,17 @@ export default defineOracle({
         ],
       ],
       store: 'fs',
+    },
+    {
+      of: 'targets/postgres/lease-row-lock.ts',
+      guard: "the release's owner check (DELETE by the key alone)",
+      edits: [
+        [
+          '    await dropLease(pool.get(), env.key, String(lease.token));',
+          "    await pool.get().query('DELETE FROM lock_oracles_leases WHERE key = $1', [env.key]);",
+        ],
+      ],
+      store: 'postgres',
     },
   ],
 

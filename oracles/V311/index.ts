@@ -34,7 +34,7 @@ export default defineOracle({
     'A takes the lock and is killed (SIGKILL) — after its acquire, or between the command that created the key and the one that set its TTL; B (or B, C, …) retries.',
   property:
     "A contender takes the dead holder's lock within TTL + grace (a key with no expiry, PTTL -1, that nobody could take over is the finding), and no two contenders (--contenders 3 or more) hold it at once.",
-  stores: ['redis', 'valkey', 'fs'],
+  stores: ['redis', 'valkey', 'fs', 'postgres'],
   holders: ['A', 'B'],
   params: v311Params,
   preconditions: V311_PRECONDITIONS,
@@ -104,6 +104,20 @@ export default defineOracle({
     // Sound with one contender; with three, explored (its takeover held), two take the dead holder's lock.
     { target: 'targets/redis/ioredis/stale-takeover-del.ts', expect: 'PASS' },
     { target: 'targets/redis/ioredis/stale-takeover-cas.ts', expect: 'PASS', params: { contenders: 3 } },
+    // A second's lease: a Postgres round trip on a loaded machine can outlast 300 ms before the row is read.
+    {
+      target: 'targets/postgres/lease-row-retry-one-transaction.ts',
+      expect: 'FAIL',
+      store: 'postgres',
+      params: { ttl: 1000 },
+    },
+    {
+      target: 'targets/postgres/lease-row-retry-fresh-transaction.ts',
+      expect: 'PASS',
+      store: 'postgres',
+      params: { ttl: 1000 },
+    },
+    { target: 'targets/postgres/lease-row-lock.ts', expect: 'PASS', store: 'postgres', params: { ttl: 1000 } },
   ],
   // Each good reference with its guard removed must FAIL (lock-oracles selfcheck).
   mutations: [
@@ -117,6 +131,18 @@ export default defineOracle({
       guard: 'the staleness rule on the acquire (a lock directory never taken over)',
       edits: [['if (!seen || seen.mtimeMs > Date.now() - env.ttlMs) return null;', 'return null;']],
       store: 'fs',
+    },
+    {
+      of: 'targets/postgres/lease-row-retry-fresh-transaction.ts',
+      guard: 'each try ending its transaction (the tries share one, whose now() is frozen at its start)',
+      edits: [
+        [
+          "    await tries.query('ROLLBACK');\n    tries.release();\n    tries = undefined;",
+          "    await tries.query('ROLLBACK TO SAVEPOINT try_take');",
+        ],
+      ],
+      params: { ttl: 1000 },
+      store: 'postgres',
     },
   ],
 

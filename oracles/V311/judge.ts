@@ -47,7 +47,8 @@ export const V311_PRECONDITIONS = [
   },
   {
     name: A_KEY_STILL_HELD,
-    checks: "B, still denied, gave up while the key still held A's token or had no expiry",
+    checks:
+      "B, still denied, gave up while the key still held A's token or had no expiry, or the store kept A's lapsed record (a lease row past its expiry)",
   },
   {
     name: GRANTS_OVERLAPPED,
@@ -134,7 +135,10 @@ export function judgeV311(
   // after a slow reply, say), not A's lock outliving its TTL, and is not counted.
   // (Asked only of a denial the window above counts.)
   const counted = lapsedBy === undefined || lastTry >= lapsedBy;
-  if (stuck && counted && !(stuck.exists && (stuck.pttlMs < 0 || stuck.value === atKill.value))) {
+  // A store that keeps a lapsed record (a lease row past its lease_until) leaves the takeover to the
+  // taker's own check of the expiry: A's record still there, lapsed, and B denied is that check failing.
+  const aRecordKept = stuck?.lapsedRecord !== undefined && stuck.lapsedRecord.value === atKill.value;
+  if (stuck && counted && !aRecordKept && !(stuck.exists && (stuck.pttlMs < 0 || stuck.value === atKill.value))) {
     preconditions.push({
       name: A_KEY_STILL_HELD,
       held: false,
@@ -211,7 +215,9 @@ export function judgeV311(
         ? `${killed} ${atOnce.map(pairInWords).join('; ')}: two contenders took the dead holder's lock and held it at once. A takeover that checks the lock is stale and then removes and re-creates it lets a contender delayed between its check and its removal delete the lock another contender has just taken; take it over in one atomic step (on Redis a compare-and-swap script on the value seen; a file lock: claim it by an atomic rename and check it is still the stale one).`
         : immortal.length
           ? `${killed} The key it left had no expiry (PTTL -1), so no later holder can ever take the lock: B was ${outcome.granted ? `only granted it ${outcome.waitedMs.toFixed(0)} ms later` : `still denied ${outcome.waitedMs.toFixed(0)} ms later, past TTL ${p.ttl} + grace ${p.grace} ms`}. Give the lock its expiry in the same step that takes it (on Redis: SET key token PX ttl NX; a file lock: a staleness rule on its age).`
-          : `${killed} The key kept an expiry, but B was still denied ${outcome.waitedMs.toFixed(0)} ms later, past TTL ${p.ttl} + grace ${p.grace} ms: the lock outlived its TTL.`;
+          : stuck?.lapsedRecord
+            ? `${killed} Its row (${stuck.where}) lapsed by the database's clock ${stuck.lapsedRecord.lapsedMs} ms before B gave up, still A's, yet B was still denied ${outcome.waitedMs.toFixed(0)} ms after A took it, past TTL ${p.ttl} + grace ${p.grace} ms: the takeover's own check never saw the row lapse. Compare the expiry with the database's clock at each try (a try in a transaction of its own: now() is frozen at a transaction's start), or with clock_timestamp().`
+            : `${killed} The key kept an expiry, but B was still denied ${outcome.waitedMs.toFixed(0)} ms later, past TTL ${p.ttl} + grace ${p.grace} ms: the lock outlived its TTL.`;
   }
 }
 

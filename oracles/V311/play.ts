@@ -124,9 +124,9 @@ export async function playV311(s: Scenario, p: ParamValues<typeof v311Params>): 
   }
 }
 
-/** The reading itself (its PTTL: -1 for no expiry), without the harness times an ObservedLock adds. */
-function lockState({ where, exists, value, pttlMs }: LockState): LockState {
-  return { where, exists, value, pttlMs };
+/** The reading itself (its PTTL: -1 for no expiry; a lapsed record the store kept), without the harness times an ObservedLock adds. */
+function lockState({ where, exists, value, pttlMs, lapsedRecord }: LockState): LockState {
+  return { where, exists, value, pttlMs, ...(lapsedRecord ? { lapsedRecord } : {}) };
 }
 
 const SEAM_MISSED =

@@ -27,6 +27,13 @@ export interface LockState {
   value: string | null;
   /** ms the lease has left by the store's own clock: -1 when it has no expiry there, -2 when it does not exist. */
   pttlMs: number;
+  /**
+   * A lock record the store keeps past its expiry (a lease row whose lease_until has passed): the
+   * lock is free by the store's clock (exists false), but only a taker's own check of the expiry can
+   * take it over. Its value, and how long ago it lapsed by the store's clock. Absent where the store
+   * removes what lapsed (a Redis key) or nothing is there.
+   */
+  lapsedRecord?: { value: string | null; lapsedMs: number };
 }
 
 /** The harness's own connection to one started store of the family. */

@@ -85,10 +85,13 @@ function checkedLocation(location: StoreLocation): StoreLocation {
         : named(location.key) &&
           ('field' in location
             ? named(location.field)
-            : named(location.table) && named(location.keyColumn) && named(location.expiresColumn))));
+            : named(location.table) &&
+              named(location.keyColumn) &&
+              named(location.expiresColumn) &&
+              (location.ownerColumn === undefined || named(location.ownerColumn)))));
   if (!ok) {
     throw new Error(
-      `storeKey(env) returned ${JSON.stringify(location)}: return a key ('lock.' + env.key), { key, field } for a lock kept in a hash field, { table, keyColumn, key, expiresColumn } for a Postgres lease row, or { path, owner?, staleMs? } for a file lock`,
+      `storeKey(env) returned ${JSON.stringify(location)}: return a key ('lock.' + env.key), { key, field } for a lock kept in a hash field, { table, keyColumn, key, expiresColumn, ownerColumn? } for a Postgres lease row, or { path, owner?, staleMs? } for a file lock`,
     );
   }
   return location;

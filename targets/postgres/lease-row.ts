@@ -40,7 +40,13 @@ const RENEW = `UPDATE lock_oracles_leases SET lease_until = now() + $3 * interva
   RETURNING holder`;
 const DROP = 'DELETE FROM lock_oracles_leases WHERE key = $1 AND holder = $2';
 
-export async function takeLease(pool: pg.Pool, key: string, holder: string, ttlMs: number): Promise<boolean> {
+/** True when the row was free or lapsed by now() (the transaction's start) and is now `holder`'s for `ttlMs`. */
+export async function takeLease(
+  pool: pg.Pool | pg.PoolClient,
+  key: string,
+  holder: string,
+  ttlMs: number,
+): Promise<boolean> {
   return (await pool.query(TAKE, [key, holder, ttlMs])).rowCount === 1;
 }
 

@@ -39,10 +39,18 @@ function postgresUrl(store: StartedStore): string {
   return postgres.url;
 }
 
+/** A lease row as the lock: live while its expiry is ahead of the database's now(); a lapsed row is free, and kept. */
 async function leaseRow(probe: PgProbe, row: LeaseRow): Promise<LockState> {
-  const leftMs = await probe.leaseLeftMs(row);
-  const exists = leftMs !== undefined && leftMs > 0;
-  return { where: describe(row), exists, value: null, pttlMs: exists ? Math.floor(leftMs) : -2 };
+  const found = await probe.leaseRow(row);
+  const where = describe(row);
+  if (found && found.leftMs > 0) return { where, exists: true, value: found.owner, pttlMs: Math.floor(found.leftMs) };
+  return {
+    where,
+    exists: false,
+    value: null,
+    pttlMs: -2,
+    ...(found ? { lapsedRecord: { value: found.owner, lapsedMs: Math.round(-found.leftMs) } } : {}),
+  };
 }
 
 function view(store: StartedStore): StoreView {

@@ -91,20 +91,23 @@ export class PgProbe {
   }
 
   /**
-   * How long a lease row has left by the database's own clock (`expiresColumn - now()`), in ms;
-   * undefined when the row is missing. `table` may be schema-qualified (`app.leases`).
+   * How long a lease row has left by the database's own clock (`expiresColumn - now()`), in ms, and
+   * its owner (when the row declares its owner column); undefined when the row is missing. `table`
+   * may be schema-qualified (`app.leases`).
    */
-  async leaseLeftMs(row: LeaseRow): Promise<number | undefined> {
+  async leaseRow(row: LeaseRow): Promise<{ leftMs: number; owner: string | null } | undefined> {
     const id = (name: string) =>
       name
         .split('.')
         .map((part) => this.client.escapeIdentifier(part))
         .join('.');
-    const result = await this.client.query<{ left_ms: number }>(
-      `SELECT (extract(epoch FROM (${id(row.expiresColumn)} - now())) * 1000)::float8 AS left_ms FROM ${id(row.table)} WHERE ${id(row.keyColumn)} = $1`,
+    const owner = row.ownerColumn ? `${id(row.ownerColumn)}::text` : 'NULL::text';
+    const result = await this.client.query<{ left_ms: number; owner: string | null }>(
+      `SELECT (extract(epoch FROM (${id(row.expiresColumn)} - now())) * 1000)::float8 AS left_ms, ${owner} AS owner FROM ${id(row.table)} WHERE ${id(row.keyColumn)} = $1`,
       [row.key],
     );
-    return result.rows[0]?.left_ms;
+    const found = result.rows[0];
+    return found && { leftMs: found.left_ms, owner: found.owner };
   }
 
   /** pg_terminate_backend for every loopback client on these ports; how many backends it ended. */
