@@ -11,6 +11,9 @@ const bad = load(`${FIXTURES}/V310/bad-bare-del-pause.json`);
 const good = load(`${FIXTURES}/V310/good-lock-correct-pause.json`);
 const goodNarrow = load(`${FIXTURES}/V310/good-lock-correct-narrow.json`);
 const marksDone = load(`${FIXTURES}/V310/bad-marks-done-pause.json`);
+// Postgres lease rows, read with their owner column: deleted by key alone / owner-checked.
+const pgNoOwnerCheck = load(`${FIXTURES}/V310/bad-postgres-lease-row-release-no-owner-check.json`);
+const pgOwnerChecked = load(`${FIXTURES}/V310/good-postgres-lease-row-lock.json`);
 const observed = (f: JudgeFixture) => f.observations as V310Observations;
 const unmet = (judgement: { preconditions: Array<{ name: string; held: boolean }> }) =>
   judgement.preconditions.filter((c) => !c.held).map((c) => c.name);
@@ -184,5 +187,15 @@ describe('V310 judge', () => {
     });
     expect(held.verdict).toBe('INCONCLUSIVE');
     expect(unmet(held.judgement)).toEqual([A_RELEASED]);
+  });
+
+  it("FAILs the recorded lease-row release by key alone, and PASSes the owner-checked one; that one FAILs had the row after A's release held another owner", async () => {
+    expect((await rejudge(pgNoOwnerCheck)).verdict).toBe('FAIL');
+    expect((await rejudge(pgOwnerChecked)).verdict).toBe('PASS');
+    expect(observed(pgOwnerChecked).after!.value).toBe(observed(pgOwnerChecked).b!.lease!.token);
+    const { verdict } = await rejudge(pgOwnerChecked, (f) => {
+      observed(f).after!.value = 'someone-else';
+    });
+    expect(verdict).toBe('FAIL');
   });
 });

@@ -22,6 +22,9 @@ const badBetween = load(`${FIXTURES}/V311/bad-setnx-then-expire-between-commands
 /** --contenders 3, explored: B's GET of the stale lock had its reply held while C took the lock over; then B did too. */
 const twoTakers = load(`${FIXTURES}/V311/bad-stale-takeover-del-contenders-3-explored.json`);
 const casThree = load(`${FIXTURES}/V311/good-stale-takeover-cas-contenders-3.json`);
+// Postgres lease rows: tries sharing one transaction never see A's row lapse; a transaction per try does.
+const pgOneTransaction = load(`${FIXTURES}/V311/bad-postgres-lease-row-retry-one-transaction.json`);
+const pgFreshTransaction = load(`${FIXTURES}/V311/good-postgres-lease-row-retry-fresh-transaction.json`);
 const observed = (f: JudgeFixture) => f.observations as V311Observations;
 const unmet = (judgement: { preconditions: Array<{ name: string; held: boolean }> }) =>
   judgement.preconditions.filter((c) => !c.held).map((c) => c.name);
@@ -207,5 +210,20 @@ describe('V311 judge', () => {
       });
       expect(verdict).toBe('FAIL');
     });
+  });
+
+  it("FAILs the recorded one-transaction lease-row run on A's lapsed row, and is INCONCLUSIVE had the store removed the row", async () => {
+    const { verdict, judgement } = await rejudge(pgOneTransaction);
+    expect(verdict).toBe('FAIL');
+    expect(judgement.explanation).toMatch(/lapsed by the database's clock \d+ ms before B gave up, still A's/);
+    const removed = await rejudge(pgOneTransaction, (f) => {
+      delete observed(f).stuck!.lapsedRecord;
+    });
+    expect(removed.verdict).toBe('INCONCLUSIVE');
+    expect(unmet(removed.judgement)).toEqual([A_KEY_STILL_HELD]);
+  });
+
+  it('PASSes the recorded fresh-transaction lease-row run', async () => {
+    expect((await rejudge(pgFreshTransaction)).verdict).toBe('PASS');
   });
 });
