@@ -87,7 +87,7 @@ export default defineOracle({
       params: { days: 'Europe/Berlin:2025-03-30', hostTz: 'UTC' },
     },
     // node-cron on a Berlin host storms through the fall-back day's repeated hour and never fires:
-    // the day runs to its end inside the CPU budget (about 30 s of CPU a replica) and FAILs with 0 fires.
+    // the day runs to its end inside the CPU budget (about 36 s of CPU a replica) and FAILs with 0 fires.
     {
       target: 'targets/clock/node-cron-0230-berlin.ts',
       expect: 'FAIL',
