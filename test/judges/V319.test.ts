@@ -12,6 +12,8 @@ const repeated = load(`${FIXTURES}/V319/bad-cron-0230-ten-minute-lock.json`);
 // Berlin's spring day has no 02:30: croner in the job's zone skips it.
 const skipped = load(`${FIXTURES}/V319/bad-croner-0230-tz.json`);
 const good = load(`${FIXTURES}/V319/good-cron-0230-date-key-lock.json`);
+// node-cron 4.6.0 on a Berlin host storms through the fall-back day (1.8 million timers a replica) and never fires.
+const storming = load(`${FIXTURES}/V319/bad-node-cron-0230-berlin.json`);
 const observed = (f: JudgeFixture) => f.observations as V319Observations;
 const day = (f: JudgeFixture, zone: string, date: string): DayObservation =>
   observed(f).days.find((d) => d.zone === zone && d.date === date)!;
@@ -140,5 +142,16 @@ describe('V319 judge', () => {
     expect(verdict).toBe('FAIL');
     expect(check(judgement, WITHIN_BUDGET)).toBe(true);
     expect(judgement.counts['America/New_York 2025-11-02 stoppedAtSimulatedMs']).toBe(stopped.simulatedMs);
+  });
+
+  it('FAILs the recorded node-cron storm, which ran its day to the end inside the CPU budget with no fire, and is INCONCLUSIVE had the budget stopped it', async () => {
+    const { verdict, judgement } = await rejudge(storming);
+    expect(verdict).toBe('FAIL');
+    expect(judgement.counts['Europe/Berlin 2025-10-26 fires']).toBe(0);
+    expect(judgement.counts['Europe/Berlin 2025-10-26 timers']).toBeGreaterThan(1_000_000);
+    const cut = await rejudge(storming, (f) => {
+      day(f, 'Europe/Berlin', '2025-10-26').stopped = stopped;
+    });
+    expect(cut.verdict).toBe('INCONCLUSIVE');
   });
 });
