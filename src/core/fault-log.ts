@@ -1,7 +1,7 @@
 /** The fault schedule as applied: what was done to whom, when it landed and when it was lifted. */
 import type { History } from './history.ts';
 
-export type FaultKind = 'pause' | 'kill' | 'latch' | 'wire' | 'clock' | 'store';
+export type FaultKind = 'pause' | 'kill' | 'latch' | 'wire' | 'clock' | 'store' | 'shutdown';
 
 export interface FaultRecord {
   id: number;

@@ -100,9 +100,10 @@ export async function explore(request: ExploreRequest): Promise<ExploreResult> {
   const traceMs = traced.timing.wallMs;
   const inPart = tracer.boundaries.filter((b) => b.part === spec.part);
   const chosen = traced.verdict === 'ERROR' ? [] : (spec.select ?? defaultSelect)(inPart);
-  const schedules = combinations(spec.dimensions?.(traced.store?.kind ?? request.store ?? oracle.stores[0]!) ?? {});
+  const storeKind = traced.store?.kind ?? request.store ?? oracle.stores[0]!;
+  const schedules = combinations(spec.dimensions?.(storeKind) ?? {});
   const all: ExplorePoint[] = chosen.flatMap((boundary) =>
-    spec.faults
+    (spec.faultsAt?.(boundary, storeKind) ?? spec.faults)
       .filter((f) => FAULTS_BY_KIND[boundary.kind].includes(f))
       .flatMap((fault) =>
         schedules.map((schedule) => ({ boundary, fault, ...(Object.keys(schedule).length ? { schedule } : {}) })),
@@ -194,7 +195,7 @@ export async function explore(request: ExploreRequest): Promise<ExploreResult> {
   const exploration: ExplorationRecord = {
     trace: tracer.boundaries,
     boundaries: new Set(points.map((p) => p.boundary)).size,
-    faults: [...spec.faults],
+    faults: spec.faultsAt ? [...new Set(points.map((p) => p.fault))] : [...spec.faults],
     points: explored,
     ...(runs.length > applicable.length ? { notApplicable: runs.length - applicable.length } : {}),
     skipped,

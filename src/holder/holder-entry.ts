@@ -33,6 +33,8 @@ const schedules: ScheduleHandle[] = [];
 const abort = new AbortController();
 let nextId = 1;
 let env: TargetEnv | undefined;
+/** The target's close, once a graceful shutdown began it (the final close then only waits for it). */
+let shuttingDown: Promise<void> | undefined;
 
 function loadTarget(module: Record<string, unknown>): Target {
   const candidate = (module.default ?? module.target) as Target | undefined;
@@ -211,10 +213,16 @@ async function main(): Promise<void> {
         // Loaded on first use: fake-timers costs ~50 ms at start-up, and most oracles never fake a clock.
         reply(message.id, async () => (await import('./holder-clock.ts')).handleClockCommand(message.command));
         break;
+      case 'shutdown':
+        // Called, not awaited, before the next message is read: the job goes on while close runs.
+        shuttingDown = Promise.resolve(env ? target.close?.(env) : undefined).then(() => undefined);
+        reply(message.id, () => shuttingDown!);
+        break;
       case 'close':
         try {
           for (const handle of schedules.splice(0)) await handle.stop();
-          if (env) await target.close?.(env);
+          if (shuttingDown) await shuttingDown.catch(() => undefined);
+          else if (env) await target.close?.(env);
         } finally {
           await send({ t: 'result', id: message.id, ok: true, value: null });
           process.exit(0);

@@ -64,7 +64,9 @@ export type ToHolder =
   | { t: 'seam-reply'; id: number }
   | { t: 'abort' }
   | { t: 'clock'; id: number; command: ClockCommand }
-  | { t: 'close'; id: number };
+  | { t: 'close'; id: number }
+  /** Begin the target's graceful shutdown (its close member) while it keeps running; answered when close returns. */
+  | { t: 'shutdown'; id: number };
 
 export type FromHolder =
   | { t: 'ready'; pid: number; members: string[]; name?: string; description?: string }

@@ -14,6 +14,7 @@ import { firstLine } from '../core/judgement.ts';
 import { waitUntilStopped } from '../process/process-tree.ts';
 import type { FaultLog, FaultRecord } from '../core/fault-log.ts';
 import { Latch } from './latch.ts';
+import { EffectGate, type EffectGateOptions } from './effect-gate.ts';
 import { spawnHolderProcess } from './holder-command.ts';
 import { takeHolderShell } from './holder-shell.ts';
 import type {
@@ -114,6 +115,8 @@ export class Holder {
   #readySettled = false;
   /** One entry per effect to come: a latch to hold it at, or undefined to let it pass. */
   #effectLatches: Array<Latch | undefined> = [];
+  /** Gates holding effects on their way to the resource (a delayed write, a partition). */
+  #effectGates: EffectGate[] = [];
   #observers: Array<(kind: 'seam' | 'effect', name: string) => void> = [];
   #seamLatches = new Map<string, Latch>();
   #stopped: FaultRecord | undefined;
@@ -191,6 +194,9 @@ export class Holder {
     return [
       ...[...this.#inFlight.values()].map((what) => `holder ${this.id}: ${what} has not returned`),
       ...latches.map((l) => `holder ${this.id}: held at ${l.point}`),
+      ...this.#effectGates
+        .filter((g) => g.isReached && !g.isReleased)
+        .map((g) => `holder ${this.id}: ${g.heldCount} effect(s) held on their way to the resource`),
     ];
   }
 
@@ -252,6 +258,7 @@ export class Holder {
     detail: { fence?: number; value?: unknown },
     holderAt?: number,
   ): Promise<void> {
+    await this.#throughEffectGates(name);
     const t = this.ctx.history.now();
     const record = this.ctx.resource.record(this.id, name, detail, t, holderAt);
     this.ctx.history.add(record.accepted ? 'effect-accepted' : 'effect-rejected', this.id, {
@@ -266,6 +273,22 @@ export class Holder {
     if (latch) await this.#hold(latch, { seq: record.seq, name });
     const receipt = { accepted: record.accepted, seq: record.seq, ...(record.reason ? { reason: record.reason } : {}) };
     this.#send({ t: 'effect-reply', id, receipt });
+  }
+
+  /** Effects held on their way to the resource (EffectGate): recorded as faults, delivered in order on release. */
+  async #throughEffectGates(name: string): Promise<void> {
+    const arrivedAt = this.ctx.history.now();
+    for (const gate of this.#effectGates) {
+      const held = gate.admit(arrivedAt, { name });
+      if (!held) continue;
+      const fault = this.ctx.faults.apply('latch', this.id, `effect "${name}" held on its way to the resource`, {
+        name,
+        gate: gate.what,
+      });
+      await held;
+      this.ctx.faults.lift(fault, { deliveredAfterMs: this.ctx.history.now() - arrivedAt });
+    }
+    this.#effectGates = this.#effectGates.filter((gate) => !gate.isReleased);
   }
 
   async #onSeam(id: number, name: string): Promise<void> {
@@ -419,6 +442,17 @@ export class Holder {
     return latch;
   }
 
+  /**
+   * Hold this holder's effects on their way to the resource, from the `nth` effect it reports
+   * from now (only that one, or it and all after it): the resource receives them, in order, only
+   * when the gate is released (src/holder/effect-gate.ts).
+   */
+  gateEffects(options: EffectGateOptions): EffectGate {
+    const gate = new EffectGate(this.id, options);
+    this.#effectGates.push(gate);
+    return gate;
+  }
+
   /** Be told of every seam this holder reaches and every effect it reports (exploration's trace). */
   observe(listener: (kind: 'seam' | 'effect', name: string) => void): void {
     this.#observers.push(listener);
@@ -477,6 +511,32 @@ export class Holder {
     return reply;
   }
 
+  /**
+   * Begin this holder's graceful shutdown while it works, as a deploy stops a worker: `close` calls
+   * the target's own close member (it runs while the job goes on); `sigterm` sends SIGTERM, for a
+   * target that handles it. Resolves when close returned (`close`), or when the process exited or
+   * `graceMs` passed (`sigterm`); the outcome says which.
+   */
+  async shutdown(by: 'close' | 'sigterm', graceMs: number): Promise<ShutdownOutcome> {
+    const fault = this.ctx.faults.apply('shutdown', this.id, by === 'close' ? 'close() called' : 'SIGTERM', {
+      pid: this.pid,
+    });
+    if (by === 'sigterm') {
+      this.#signal('SIGTERM');
+      let timer: NodeJS.Timeout | undefined;
+      const exit = await Promise.race([
+        this.exited,
+        new Promise<undefined>((resolve) => (timer = setTimeout(resolve, graceMs))),
+      ]);
+      clearTimeout(timer);
+      this.ctx.faults.lift(fault, exit ? { exit: exit.signal ?? `code ${exit.code}` } : { stillRunningAfterMs: graceMs });
+      return exit ? { by, exited: exit.signal ?? `exit code ${exit.code}` } : { by, running: true };
+    }
+    const result = await this.#request({ t: 'shutdown' });
+    this.ctx.faults.lift(fault, result.ok ? {} : { error: firstLine(result.error ?? '') });
+    return result.ok ? { by, closed: true } : { by, threw: result.error ?? '' };
+  }
+
   /** Ask a long-running member (job, leader, schedule) to stop via env.signal. */
   abort(): void {
     this.#send({ t: 'abort' });
@@ -486,6 +546,7 @@ export class Holder {
   async close(graceMs = 2000): Promise<void> {
     this.#endRequested = true;
     for (const latch of this.#effectLatches.splice(0)) latch?.release();
+    for (const gate of this.#effectGates.splice(0)) gate.release();
     for (const latch of this.#seamLatches.values()) latch.release();
     this.#seamLatches.clear();
     if (this.#stopped) this.resume();
@@ -509,11 +570,19 @@ export class Holder {
   }
 }
 
+/** How a graceful shutdown went: close returned or threw; after SIGTERM the process exited or still ran. */
+export type ShutdownOutcome =
+  | { by: 'close'; closed: true }
+  | { by: 'close'; threw: string }
+  | { by: 'sigterm'; exited: string }
+  | { by: 'sigterm'; running: true };
+
 type RequestBody =
   | { t: 'init'; init: HolderInit }
   | { t: 'call'; member: string; leaseId?: number; args: Scalar[] }
   | { t: 'clock'; command: ClockCommand }
-  | { t: 'close' };
+  | { t: 'close' }
+  | { t: 'shutdown' };
 
 /** True when `pid` is gone or a zombie (exited, not yet reaped); false where there is no /proc. */
 function processEnded(pid: number): boolean {

@@ -9,6 +9,7 @@ import type { WireProxy } from '../wire/proxy.ts';
 import { boundaryLabel, FAULT_WORDS, type ExplorePoint } from './explore-point.ts';
 import { droppedReplyStop, fsStop, latchStop, pauseAtLatch, wireStop, type Stop } from './stops.ts';
 import { fsBoundariesOf, onLockPath } from '../holder/fs-boundaries.ts';
+import { armCutOff } from './arm-cut-off.ts';
 import type { FsOp } from '../holder/fs-protocol.ts';
 
 export function armPoint(point: ExplorePoint, holder: Holder, wire: WireProxy | undefined, key: string): Stop {
@@ -24,6 +25,7 @@ export function armPoint(point: ExplorePoint, holder: Holder, wire: WireProxy | 
   const missed =
     `A's ${boundary.part} finished without reaching ${boundaryLabel(boundary)} (${which}, seen there when A ran alone): ` +
     'with this schedule A took another path, so the fault never landed';
+  if (fault === 'partition' || fault === 'delay-write') return armCutOff(point, holder, wire, key, label, missed);
   if (boundary.kind === 'fs') {
     const boundaries = fsBoundariesOf(holder);
     if (!boundaries) throw new Error(`point ${label}: a filesystem boundary needs A on a file store (--store fs)`);

@@ -47,10 +47,23 @@ export interface Boundary {
  * before it can send anything else; pause (a write): the write was recorded and A is stopped
  * (SIGSTOP) before its receipt reaches it — the process, its timers and its renewals all stop,
  * where a held receipt leaves A's timers running (a helper that renews on a timer keeps its lease
- * through a held receipt, not through a pause).
+ * through a held receipt, not through a pause); partition: from this command or write on,
+ * everything A sends and receives — its store connections both ways, its writes on their way to the
+ * resource — is held while A keeps running, then delivered in order (a helper renewing on its own
+ * timer loses its lease: its renewals never reach the store); delay-write (a write): only this
+ * write is held on its way to the resource, then delivered, arriving after whatever came
+ * meanwhile (src/oracle/partition.ts).
  */
 export type ExploreFault =
-  'hold-before' | 'hold-reply' | 'reply-dropped' | 'clock-ahead' | 'clock-back' | 'pause' | 'kill-after-reply';
+  | 'hold-before'
+  | 'hold-reply'
+  | 'reply-dropped'
+  | 'clock-ahead'
+  | 'clock-back'
+  | 'pause'
+  | 'delay-write'
+  | 'partition'
+  | 'kill-after-reply';
 
 /** Smallest first: a hold changes less than a clock step, a step less than a pause of the whole process, a pause less than a kill (shrinking picks the smallest failing fault). */
 export const FAULT_ORDER: readonly ExploreFault[] = [
@@ -60,6 +73,8 @@ export const FAULT_ORDER: readonly ExploreFault[] = [
   'clock-ahead',
   'clock-back',
   'pause',
+  'delay-write',
+  'partition',
   'kill-after-reply',
 ];
 
@@ -70,14 +85,16 @@ export const FAULT_WORDS: Record<ExploreFault, string> = {
   'clock-ahead': "A's clock stepped ahead before it",
   'clock-back': "A's clock stepped back before it",
   pause: 'A stopped (SIGSTOP) at its receipt',
+  'delay-write': 'the write held on its way to the resource',
+  partition: 'A cut off from the store and the resource from it on',
   'kill-after-reply': 'SIGKILL after its reply',
 };
 
 /** Which faults a boundary of this kind can take. */
 export const FAULTS_BY_KIND: Record<BoundaryKind, readonly ExploreFault[]> = {
-  command: ['hold-before', 'hold-reply', 'reply-dropped', 'clock-ahead', 'clock-back', 'kill-after-reply'],
+  command: ['hold-before', 'hold-reply', 'reply-dropped', 'clock-ahead', 'clock-back', 'partition', 'kill-after-reply'],
   seam: ['hold-before'],
-  effect: ['hold-reply', 'pause'],
+  effect: ['hold-reply', 'pause', 'delay-write', 'partition'],
   fs: ['hold-before', 'hold-reply', 'kill-after-reply'],
 };
 
@@ -187,6 +204,10 @@ function pointInWordsOfA(point: ExplorePoint): string {
   const { boundary, fault } = point;
   const at = `${boundaryLabel(boundary)}`;
   if (boundary.kind === 'seam') return `A was held at its seam ${boundary.name} (${at})`;
+  if (fault === 'partition')
+    return `from A's ${boundary.kind === 'effect' ? `write "${boundary.name}"` : boundary.text} (${at}) on, everything A sent and received (its store connections both ways, its writes on their way to the resource) was held while A kept running`;
+  if (fault === 'delay-write')
+    return `A's write "${boundary.name}" (${at}) was held on its way to the resource (A waiting for its receipt, its store traffic flowing)`;
   if (boundary.kind === 'effect') {
     return fault === 'pause'
       ? `A's write "${boundary.name}" (${at}) was recorded and A was stopped (SIGSTOP: its timers and renewals too) before its receipt reached it`

@@ -11,6 +11,12 @@ export interface ExploreSpec<P extends ParamSpecs = ParamSpecs> {
   part: string;
   /** The faults that apply here; each boundary takes those its kind allows (types.ts FAULTS_BY_KIND). */
   faults: readonly ExploreFault[];
+  /**
+   * The faults of `faults` one boundary takes on this store, where that is fewer than its kind
+   * allows (FAULTS_BY_KIND): e.g. V313 cuts A off (partition) only where a lost connection does
+   * not end a session lock, and holds no write receipt where a partition lands better.
+   */
+  faultsAt?(boundary: Boundary, store: StoreKind): readonly ExploreFault[];
   /** Parameters the trace and every point run with: the oracle's flow that arms a point. */
   params: Record<string, string | number>;
   /**

@@ -26,6 +26,7 @@ type Mark =
   | 'clock'
   | 'fault'
   | 'kill'
+  | 'shutdown'
   | 'release'
   | 'denied'
   | 'observed'
@@ -47,6 +48,7 @@ const LEGEND: Record<Mark, string> = {
   clock: 'clock step',
   fault: 'store fault',
   kill: 'SIGKILL',
+  shutdown: 'graceful shutdown (SIGTERM or close) until its close returned',
   release: 'release',
   denied: 'acquire denied',
   observed: 'the harness read the store',
@@ -69,6 +71,7 @@ const SWATCH: Record<Mark, string> = {
   clock: '<rect x="0" y="-10" width="14" height="12" class="clock"/>',
   fault: '<rect x="0" y="-10" width="14" height="12" class="fault"/>',
   kill: '<path d="M2,-9 L12,1 M12,-9 L2,1" class="kill"/>',
+  shutdown: '<rect x="0" y="-10" width="14" height="12" class="shutdown"/>',
   release: '<line x1="7" x2="7" y1="-11" y2="3" class="release"/>',
   denied: '<line x1="7" x2="7" y1="-8" y2="0" class="denied"/>',
   observed: '<path d="M7,-9 L11,-4 L7,1 L3,-4 Z" class="observed"/>',
@@ -268,7 +271,7 @@ export function timelineSvg(record: EvidenceRecord): string {
 <style>
 .lane{font-size:14px;font-weight:bold}.axis{stroke:#bbb}.tick{font-size:10px;fill:#666;text-anchor:middle}.panel{font-size:10px;fill:#333;font-style:italic}
 .panel-bg{fill:none}.solo{fill:#f2f2f2}
-.call{fill:#9ab}.hold{fill:#3a7bd5;opacity:.75}.pause{fill:url(#hatch);stroke:#555}.latch{fill:#f5b942;opacity:.6}
+.call{fill:#9ab}.hold{fill:#3a7bd5;opacity:.75}.pause{fill:url(#hatch);stroke:#555}.latch{fill:#f5b942;opacity:.6}.shutdown{fill:#c06;opacity:.35}
 .wire{fill:#b57edc;opacity:.5}.clock{fill:#5cc;opacity:.4}.fault{fill:#999;opacity:.5}.kill{stroke:#c00;stroke-width:3}
 .message{fill:#678}.message.faulted{fill:#b57edc;stroke:#639;stroke-width:1.5}.ok{fill:#2a2}.rejected{fill:#c00}.offending{fill:none;stroke:#c00;stroke-width:2}.overlap{fill:#c00;opacity:.12}
 .overlap-label{font-size:11px;fill:#c00;font-weight:bold;text-anchor:middle}.lease{stroke:#c60;stroke-width:2;stroke-dasharray:4 3}.lease-label{font-size:10px;fill:#c60}
