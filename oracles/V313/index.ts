@@ -197,12 +197,22 @@ export default defineOracle({
   explore: {
     part: 'job',
     // A pause at a write stops A's timers too: a helper renewing on a timer keeps its lease through a held receipt.
-    faults: ['hold-before', 'hold-reply', 'pause'],
+    faults: ['hold-before', 'hold-reply', 'pause', 'partition'],
+    // On Redis a partition replaces the held receipt at a write: it lands on a helper renewing on its
+    // own timer too (its renewals never reach the store), and A's write arrives after B's. On
+    // Postgres a held connection keeps its session (and a session or transaction lock) alive: no
+    // partition there, so a session-locked job is not cut off into a lock B can never take.
+    faultsAt: (boundary, store) =>
+      store !== 'redis' && store !== 'valkey'
+        ? ['hold-before', 'hold-reply', 'pause']
+        : boundary.kind === 'effect'
+          ? ['pause', 'partition']
+          : ['hold-before', 'hold-reply', 'partition'],
     params: { variant: 'pause' },
     dimensions: (kind) => ({
       contender: kind === 'redis' || kind === 'valkey' ? ['hold', 'come-and-go', 'after-lift'] : ['hold'],
     }),
-    doc: "every command on the lock key and every write of A's job after its first write: held before it, or its reply (the write's receipt) held from A, or (a write) A stopped by SIGSTOP at its receipt, its timers too, until A's lease lapsed and the contenders acted (each --contender schedule on Redis); then A goes on",
+    doc: "every command on the lock key and every write of A's job after its first write: held before it, or its reply held from A (Postgres: a write's receipt held), or (a write) A stopped by SIGSTOP at its receipt, its timers too, or (Redis) A cut off from there on — its store connections both ways and its writes on their way to the resource held while A runs — until A's lease lapsed and the contenders acted (each --contender schedule on Redis); then A goes on, what was held delivered in order",
     // node-redis/lease-fenced.ts (the same fence on another client) PASSes all 18 points too
     // (docs/benchmarks.md); it is left out of the suite for its cost (~80 s at load 30).
     references: {
@@ -211,8 +221,14 @@ export default defineOracle({
         { target: 'targets/postgres/job-xact-lock.ts', store: 'postgres' },
       ],
     },
-    async trace(s, tracer) {
-      const { call } = await traceFromFirstWrite(tracer, await tracer.holder(s), 'job');
+    async trace(s, tracer, p) {
+      const a = await tracer.holder(s);
+      // As a point's A runs after B's solo run: once untraced first, so a script the job loads is
+      // cached (an EVALSHA then needs no NOSCRIPT and EVAL) and the traced run takes a point's path.
+      await s.within(a.call('job'), p.timeout);
+      if (s.lockUnreadable === undefined)
+        await s.waitUntil(async () => !(await s.readLock()).exists, p.timeout, Math.max(5, Math.round(p.ttl / 10)));
+      const { call } = await traceFromFirstWrite(tracer, a, 'job');
       await call;
       tracer.end();
     },

@@ -24,6 +24,10 @@ export {
   B_LEASE_LIVE,
   B_TOOK_AFTER_LIFT,
   B_TOOK_WHILE_STOPPED,
+  B_DENIED_PAST_LEASE,
+  B_TOOK_DURING_SHUTDOWN,
+  CUT_OFF,
+  SHUTDOWN_LANDED,
   RENEWAL_HELD,
   V313_PRECONDITIONS,
   WRITES_LEFT,
@@ -67,6 +71,7 @@ export function judgeV313({ observations: o, effects: all }: Recorded<V313Observ
     const accepted = aAcceptedAfter.length;
     const rejected = aAfter.length - accepted;
     if (o.failover) return explainFailover(o.failover, takeover);
+    if (o.shutdown) return explainShutdown(o.shutdown.by, held, accepted, rejected, aloneWrites);
     const stopped = stopInWords(o.stop);
     const contention = contentionInWords(p.contender);
     if (!held) {
@@ -78,13 +83,27 @@ export function judgeV313({ observations: o, effects: all }: Recorded<V313Observ
               ? ', and a third holder C arriving after was denied: A had silently re-taken a lock it had lost. '
               : '. ')
           : `When A resumed it went on writing: ${accepted} write(s) reached the resource after B's, so two holders acted at once (overlap ${overlapMs.toFixed(1)} ms by the resource's clock). `) +
-        `The helper neither renewed-and-checked its lease before writing (a renewal must fail when the key is missing or not its own) nor carried a fencing token the resource could check.`
+        (sentBeforeTakeover(o.stop)
+          ? `A sent its write while it held the lock; it arrived after B's, where no check on A's side can stop it: only a fencing token the resource checks does.`
+          : `The helper neither renewed-and-checked its lease before writing (a renewal must fail when the key is missing or not its own) nor carried a fencing token the resource could check.`)
       );
     }
     return rejected
       ? `A, holding a ${p.ttl} ms lease, was ${stopped} ${contention}. When A resumed it tried ${rejected} more write(s) after B's first, but each carried a stale fencing token and the resource rejected it: the fence held.`
       : `A, holding a ${p.ttl} ms lease, was ${stopped} ${contention}. A made no write after B's first, although the job makes ${aloneWrites} writes when it runs alone: it stopped before writing on a lease it had lost.`;
   }
+}
+
+function explainShutdown(by: 'close' | 'sigterm', held: boolean, accepted: number, rejected: number, writes: number) {
+  const began = `A's graceful shutdown began (${by === 'close' ? 'its close() called' : 'SIGTERM'}) at its first write, while its job of ${writes} writes ran`;
+  if (!held)
+    return (
+      `${began}. A's lease lapsed while the job still ran and B took the lock and wrote; A's job went on: ${accepted} write(s) reached the resource after B's, so two holders acted at once. ` +
+      `The shutdown stopped renewing the lock before the running job ended: keep renewing until the job has finished (or stop the job first), or fence its writes.`
+    );
+  return rejected
+    ? `${began}. A tried ${rejected} write(s) after B's first, but each carried a stale fencing token and the resource rejected it: the fence held.`
+    : `${began}. A kept its lock until its job ended (B was denied meanwhile, or the job stopped writing), and B wrote only after: no write of A's came after B's.`;
 }
 
 /** --contender hold: A's accepted writes after B's first count only while B's lease lived by the store's clock. */
@@ -102,9 +121,16 @@ function bLeaseLive(bLease: BLease, aAcceptedAfter: readonly EffectRecord[]): Ch
   };
 }
 
+/** A fault that holds A's writes on their way: what A sent while holding the lock can arrive after B's. */
+function sentBeforeTakeover(stop: AStop | undefined): boolean {
+  if (stop?.kind === 'partition' || stop?.kind === 'delay-write') return true;
+  return stop?.kind === 'point' && (stop.fault === 'partition' || stop.fault === 'delay-write');
+}
+
 function stopInWords(stop: AStop | undefined): string {
   if (stop?.kind === 'point') return `held at ${stop.label} (${stop.words})`;
   if (stop?.kind === 'renewal-wire' && stop.at) return `held: its renewal's grant kept on ${stop.at}`;
+  if (stop?.kind === 'partition' || stop?.kind === 'delay-write') return `cut off (${stop.words})`;
   return stop?.kind === 'renewal-wire' ? "held at the wire (its renewal kept at A's proxy)" : 'stopped (SIGSTOP)';
 }
 

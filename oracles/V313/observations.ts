@@ -3,8 +3,9 @@
  * never got to is absent (the solo run left nothing to judge, A never reached its first write, the
  * stop did not land, or the step belongs to another --contender schedule).
  */
-import type { CallOutcome } from '../../src/holder/holder.ts';
+import type { CallOutcome, ShutdownOutcome } from '../../src/holder/holder.ts';
 import type { LockState } from '../../src/families/family.ts';
+import type { ExploreFault } from '../../src/oracle/explore-point.ts';
 
 /** The lock's location as the harness read it: there or not, and the time it had left (PTTL, ms). */
 export type KeyReading = Pick<LockState, 'exists' | 'pttlMs'>;
@@ -36,6 +37,11 @@ export type AStop =
       /** Where it was held, when not at A's wire proxy: a cluster's link ("the link n3→n1"). */
       at?: string;
     }
+  /**
+   * --variant partition / delay-write: from A's next write on, A cut off from the store and the
+   * resource (partition), or only that write held on its way to the resource (delay-write).
+   */
+  | { kind: 'partition' | 'delay-write'; landed: StopLanding; since: number; words: string }
   /** --explore: A stopped at the point's boundary. */
   | {
       kind: 'point';
@@ -46,6 +52,8 @@ export type AStop =
       /** Why the point was missed, when A's job ended first. */
       missed: string;
       since: number;
+      /** The point's fault (absent in runs recorded before it was kept). */
+      fault?: ExploreFault;
     };
 
 /** The lock on one node of a topology, as the harness read it there (role and replication offset too). */
@@ -77,6 +85,13 @@ export interface FailoverObservation {
   bAttempts: number;
 }
 
+/** B's tries for the lock: whether one reached its first write, how many, and when the last denied one began (harness ms). */
+export interface BTries {
+  wrote: boolean;
+  attempts: number;
+  lastDeniedAt: number | null;
+}
+
 export interface V313Observations {
   /** B running the job alone before A starts (counts the writes, not judged): how it ended (null: not within --timeout) and the resource's last sequence number then. */
   solo: { job: CallOutcome | null; lastSeq: number };
@@ -101,6 +116,21 @@ export interface V313Observations {
   bAfterLift?: { wrote: boolean; attempts: number; aAtNextWrite: boolean };
   /** --variant failover (./failover.ts). */
   failover?: FailoverObservation;
+  /**
+   * --variant shutdown: how and when (harness ms) A's shutdown began; whether A then reached its
+   * next write (held there), ended its job, or neither within --timeout; B's tries while A was held
+   * there (until 2 × --ttl into the shutdown) and, when none wrote, the lock as read then and B's
+   * tries after A was let go; how the shutdown itself ended (null: not within --timeout).
+   */
+  shutdown?: {
+    by: 'close' | 'sigterm';
+    at: number;
+    aNextWrite: 'held' | 'ended' | 'timeout';
+    bWhileHeld?: BTries;
+    aLockAfter?: Pick<LockState, 'where' | 'exists' | 'value' | 'pttlMs'> & { sentAt: number };
+    bAfter?: BTries;
+    outcome?: ShutdownOutcome | null;
+  };
   /** A's job after A resumed: how it ended (null: not within --timeout). */
   aResumed?: { job: CallOutcome | null };
 }

@@ -4,8 +4,14 @@ export const v313Params = {
   variant: {
     kind: 'choice',
     default: 'pause',
-    choices: ['pause', 'renewal-wire', 'failover'],
-    doc: "pause: SIGSTOP A after its first write; renewal-wire: hold A's next renewal at its wire proxy (no process stop, no seam); failover (--topology replicated or sentinel): replication held across A's acquire, the master SIGKILLed at A's first write and a replica promoted",
+    choices: ['pause', 'renewal-wire', 'failover', 'partition', 'delay-write', 'shutdown'],
+    doc: "pause: SIGSTOP A after its first write; renewal-wire: hold A's next renewal at its wire proxy (no process stop, no seam); failover (--topology replicated or sentinel): replication held across A's acquire, the master SIGKILLed at A's first write and a replica promoted; partition: from A's next write on, hold everything A sends and receives (its store connections both ways, its writes on their way to the resource) while A runs; delay-write: hold A's next write on its way to the resource; shutdown: begin A's graceful shutdown (--shutdown) after its first write while its job runs",
+  },
+  shutdown: {
+    kind: 'choice',
+    default: 'close',
+    choices: ['close', 'sigterm'],
+    doc: "--variant shutdown: how A's shutdown begins; close: the target's own close member is called while the job runs; sigterm: SIGTERM to A's process (the target handles it)",
   },
   contender: {
     kind: 'choice',

@@ -11,12 +11,16 @@ import { contendAfterLift, contendWhileStopped } from './contenders.ts';
 import { playFailover } from './failover.ts';
 import type { V313Observations } from './observations.ts';
 import type { v313Params } from './params.ts';
+import { shutDownA } from './shutdown.ts';
 import { markLeaseEnd, stopA } from './stop-a.ts';
 
 export async function playV313(s: Scenario, p: ParamValues<typeof v313Params>): Promise<V313Observations> {
   // An explored point (--explore) stops A after its first write like --variant renewal-wire, at its own boundary.
   // On a cluster store the renewal is held on a node-to-node link instead (./link-renewal.ts).
-  const wireA = (p.variant === 'renewal-wire' && !s.family.ownNodes) || s.point ? await s.wire('A') : undefined;
+  const wireA =
+    (p.variant === 'renewal-wire' && !s.family.ownNodes) || p.variant === 'partition' || s.point
+      ? await s.wire('A')
+      : undefined;
   // A (and come-and-go's C) load while B counts the job's writes alone: both are awaited before
   // A runs, so each is ready the moment it is needed.
   // On Postgres B connects under its own application_name: pg_locks then shows which session is B's.
@@ -56,6 +60,7 @@ export async function playV313(s: Scenario, p: ParamValues<typeof v313Params>): 
   if (!aIn.job) return o;
   const aJob = aIn.job;
 
+  if (p.variant === 'shutdown') return await shutDownA(s, p, { a, b }, aIn.latch, aJob, retryEvery, o).then(() => o);
   const { observed, stopped } = await stopA(s, p, a, aIn.latch, aJob, wireA);
   o.stop = observed;
   if (!stopped) return o;

@@ -6,6 +6,7 @@
 import { firstLine, type Check } from '../../src/core/judgement.ts';
 import type { ParamValues } from '../../src/core/params.ts';
 import type { EffectRecord } from '../../src/core/resource.ts';
+import type { CallOutcome } from '../../src/holder/holder.ts';
 import type { v313Params } from './params.ts';
 import type { AStop, V313Observations } from './observations.ts';
 import { FAILOVER_PRECONDITIONS, failoverChecks } from './failover-checks.ts';
@@ -14,6 +15,10 @@ export const WRITES_LEFT = 'the job has writes left after its first';
 export const A_REACHED = 'A reached its critical section';
 export const A_STOPPED_AT_POINT = 'A was stopped at the explored point';
 export const RENEWAL_HELD = "A's renewal was held at the wire";
+export const CUT_OFF = "A's next write was held on its way to the resource";
+export const SHUTDOWN_LANDED = "A's shutdown began while its job ran";
+export const B_DENIED_PAST_LEASE = 'B was denied past the end of a lease A stopped renewing';
+export const B_TOOK_DURING_SHUTDOWN = 'B took the lock and wrote';
 export const B_TOOK_WHILE_STOPPED = 'A was stopped past its lease and B took the lock';
 export const B_CAME_AND_WENT = 'B came and went while A was stopped';
 export const A_ON_OLD_LEASE = "A wrote after B's on its old lease";
@@ -35,6 +40,25 @@ export const V313_PRECONDITIONS = [
   {
     name: RENEWAL_HELD,
     checks: '--variant renewal-wire: A sent a renewal after its first write and its wire proxy held it',
+  },
+  {
+    name: CUT_OFF,
+    checks:
+      "--variant partition / delay-write: A made another write after its first and it was held on its way to the resource (partition: A's store connections held from then on too)",
+  },
+  {
+    name: SHUTDOWN_LANDED,
+    checks:
+      "--variant shutdown: A's shutdown (--shutdown close: its close member; sigterm: SIGTERM) began at its first write, A went on to its next write or the end of its job, and A's process did not die of the signal mid-job",
+  },
+  {
+    name: B_DENIED_PAST_LEASE,
+    checks:
+      '--variant shutdown, when B did not write while A was held at its next write: a try of B that began more than --ttl after the shutdown began was denied (a lease not renewed since the shutdown had lapsed by then)',
+  },
+  {
+    name: B_TOOK_DURING_SHUTDOWN,
+    checks: "--variant shutdown: B took the lock and wrote, while A was held at its next write or after A's job",
   },
   {
     name: B_TOOK_WHILE_STOPPED,
@@ -83,6 +107,8 @@ export function scenarioChecks(o: V313Observations, effects: readonly EffectReco
   if (o.aFirstWrite) checks.push(aReached(o.aFirstWrite, p));
   if (o.stop?.kind === 'point') checks.push(stoppedAtPoint(o.stop, p));
   if (o.stop?.kind === 'renewal-wire') checks.push(renewalHeld(o.stop, p));
+  if (o.stop?.kind === 'partition' || o.stop?.kind === 'delay-write') checks.push(cutOff(o.stop, p));
+  if (o.shutdown) checks.push(...shutdownChecks(o.shutdown, o.aResumed?.job ?? null, bFirst, p));
   if (o.bWhileStopped) {
     const { wrote, attempts, aStopped } = o.bWhileStopped;
     const held = wrote && aStopped && bFirst !== undefined;
@@ -171,6 +197,66 @@ function stoppedAtPoint(stop: Extract<V313Observations['stop'], { kind: 'point' 
         : stop.landed === 'ended'
           ? stop.missed
           : `A did not reach the point (${stop.label}) within ${p.timeout} ms of its first write`,
+  };
+}
+
+function shutdownChecks(
+  sd: NonNullable<V313Observations['shutdown']>,
+  aEnd: CallOutcome | null,
+  bFirst: EffectRecord | undefined,
+  p: Params,
+): Check[] {
+  const how = sd.by === 'close' ? "A's close()" : 'SIGTERM to A';
+  const died = sd.outcome && 'exited' in sd.outcome && aEnd !== null && !aEnd.ok && !aEnd.threw;
+  const checks: Check[] = [
+    {
+      name: SHUTDOWN_LANDED,
+      held: sd.aNextWrite !== 'timeout' && !died,
+      detail: died
+        ? `A's process ended (${sd.outcome && 'exited' in sd.outcome ? sd.outcome.exited : ''}) on SIGTERM before its job did: the target does not shut down gracefully on SIGTERM, so this is a kill, not a shutdown. Handle SIGTERM in the target (process.on('SIGTERM', ...)), or use --shutdown close`
+        : sd.aNextWrite === 'timeout'
+          ? `after ${how} at ${sd.at.toFixed(1)} ms A neither wrote again nor ended its job within ${p.timeout} ms`
+          : `${how} at ${sd.at.toFixed(1)} ms, at A's first write; A then ${sd.aNextWrite === 'held' ? 'made its next write (held there, its receipt withheld while its process ran)' : 'ended its job without another write'}` +
+            (sd.outcome && 'threw' in sd.outcome ? `; close() threw: ${firstLine(sd.outcome.threw)}` : ''),
+    },
+  ];
+  const during = sd.bWhileHeld;
+  if (during && !during.wrote) {
+    const late = during.lastDeniedAt !== null && during.lastDeniedAt > sd.at + p.ttl;
+    const lock = sd.aLockAfter;
+    checks.push({
+      name: B_DENIED_PAST_LEASE,
+      held: late,
+      detail:
+        (late
+          ? `B's try begun ${(during.lastDeniedAt! - sd.at).toFixed(1)} ms into A's shutdown was denied (${during.attempts} tries), past the ${p.ttl} ms a lease not renewed since then could last: A kept its lease while its job ran`
+          : `B made no try more than ${p.ttl} ms into A's shutdown (${during.attempts} tries): whether A still renewed its lease is not known`) +
+        (lock
+          ? `; ${lock.where} then gave ${lock.exists ? `${JSON.stringify(lock.value)} with ${lock.pttlMs} ms left` : 'nothing'}`
+          : ''),
+    });
+  }
+  const tries = (during?.attempts ?? 0) + (sd.bAfter?.attempts ?? 0);
+  checks.push({
+    name: B_TOOK_DURING_SHUTDOWN,
+    held: bFirst !== undefined && (during?.wrote === true || sd.bAfter?.wrote === true),
+    detail: bFirst
+      ? `B wrote (resource #${bFirst.seq}) ${(bFirst.t - sd.at).toFixed(1)} ms into A's shutdown, ${during?.wrote ? 'while A was held at its next write' : "after A's job ended"} (${tries} tries)`
+      : `B did not take the lock and write within ${p.timeout} ms of A's job ending (${tries} tries)`,
+  });
+  return checks;
+}
+
+function cutOff(stop: Extract<AStop, { kind: 'partition' | 'delay-write' }>, p: Params): Check {
+  return {
+    name: CUT_OFF,
+    held: stop.landed === 'held',
+    detail:
+      stop.landed === 'held'
+        ? `${stop.words}, from ${stop.since.toFixed(1)} ms`
+        : stop.landed === 'ended'
+          ? "A's job ended without another write after its first: nothing to hold"
+          : `A made no other write within ${p.timeout} ms of its first`,
   };
 }
 

@@ -11,6 +11,7 @@ import { armPoint } from '../../src/oracle/arm-point.ts';
 import { boundaryLabel, pointInWords } from '../../src/oracle/explore-point.ts';
 import type { Scenario } from '../../src/oracle/scenario.ts';
 import { pauseAtLatch, wireStop, type Stop } from '../../src/oracle/stops.ts';
+import { delayedWriteStop, partitionStop } from '../../src/oracle/partition.ts';
 import type { WireProxy } from '../../src/wire/proxy.ts';
 import { holdGrantToA } from './link-renewal.ts';
 import type { AStop, StopLanding, V313Observations } from './observations.ts';
@@ -41,7 +42,7 @@ export async function stopA(
     const since = s.now();
     const label = boundaryLabel(point.boundary);
     const words = pointInWords(point);
-    const observed: AStop = { kind: 'point', landed, label, words, missed: at.missed, since };
+    const observed: AStop = { kind: 'point', landed, label, words, missed: at.missed, since, fault: point.fault };
     if (landed !== 'held') {
       at.release();
       await s.within(aJob, p.timeout);
@@ -51,6 +52,28 @@ export async function stopA(
   }
   // --variant renewal-wire on a cluster store: the grant answering A's node's next renewal, held on its link.
   if (p.variant === 'renewal-wire' && s.family.ownNodes) return holdGrantToA(s, p, first, aJob);
+  if (p.variant === 'partition' || p.variant === 'delay-write') {
+    // A's next write is the first one held: A is at its first write now.
+    const words =
+      p.variant === 'partition'
+        ? "from A's next write on, everything A sent and received was held (its store connections both ways, its writes on their way to the resource) while A kept running"
+        : "A's next write was held on its way to the resource (A waiting for its receipt, its store traffic flowing)";
+    const missed = `A's job ended without another write after its first: nothing to hold`;
+    const stop =
+      p.variant === 'partition'
+        ? partitionStop(a, wireA, { effect: 1 }, 'cut off (partition)', missed)
+        : delayedWriteStop(a, 1, 'its next write held on its way to the resource', missed);
+    first.release();
+    const landed = await landing(s, p, stop.reached, aJob);
+    const since = s.now();
+    const observed: AStop = { kind: p.variant, landed, since, words };
+    if (landed !== 'held') {
+      stop.release();
+      await s.within(aJob, p.timeout);
+      return { observed };
+    }
+    return { observed, stopped: { stop, since } };
+  }
   if (wireA) {
     // --variant renewal-wire (A is behind its wire proxy for it)
     const hold = wireA.hold(s.lockCommands('renewal'));
@@ -89,6 +112,8 @@ export async function markLeaseEnd(s: Scenario, p: Params, { since }: StoppedA, 
   const seen = s.lockUnreadable === undefined ? await s.observeLock("A stopped: its lease's time left") : undefined;
   if (seen?.exists) o.aTokenAtStop = seen.value;
   if (seen?.exists && seen.pttlMs < 0) return; // no expiry on the key: the lease never runs out by itself
+  // A delayed write leaves A's store traffic flowing: A may renew, so no end is known from here.
+  if (p.variant === 'delay-write' || s.point?.fault === 'delay-write') return;
   if (seen?.exists)
     s.leaseRanOut(
       'A',

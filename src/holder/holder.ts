@@ -523,12 +523,13 @@ export class Holder {
     });
     if (by === 'sigterm') {
       this.#signal('SIGTERM');
-      let timer: NodeJS.Timeout | undefined;
-      const exit = await Promise.race([
-        this.exited,
-        new Promise<undefined>((resolve) => (timer = setTimeout(resolve, graceMs))),
-      ]);
-      clearTimeout(timer);
+      let stopWaiting = () => {};
+      const grace = new Promise<undefined>((resolve) => {
+        const timer = setTimeout(resolve, graceMs);
+        stopWaiting = () => clearTimeout(timer);
+      });
+      const exit = await Promise.race([this.exited, grace]);
+      stopWaiting();
       this.ctx.faults.lift(fault, exit ? { exit: exit.signal ?? `code ${exit.code}` } : { stillRunningAfterMs: graceMs });
       return exit ? { by, exited: exit.signal ?? `exit code ${exit.code}` } : { by, running: true };
     }
