@@ -150,6 +150,29 @@ export default defineOracle({
       store: 'cluster',
       params: { variant: 'renewal-wire', stepMs: 150 },
     },
+    // A write sent while A held the lock, arriving after B's: only a fence stops it. The Mutex refreshes
+    // on its own timer, so only a fault that cuts those refreshes off too (a partition) lets it lapse.
+    { target: 'targets/redis/semaphore/mutex-job.ts', expect: 'FAIL', params: { variant: 'partition' } },
+    { target: 'targets/redis/semaphore/mutex-job-fenced.ts', expect: 'PASS', params: { variant: 'partition' } },
+    { target: 'targets/redis/ioredis/lease-no-renewal.ts', expect: 'FAIL', params: { variant: 'delay-write' } },
+    { target: 'targets/redis/ioredis/lease-fenced.ts', expect: 'PASS', params: { variant: 'delay-write' } },
+    // Graceful shutdown mid-job: close() (or SIGTERM) that stops renewing before the job ends hands the job's lock on.
+    {
+      target: 'targets/redis/semaphore/worker-close-stops-renewal.ts',
+      expect: 'FAIL',
+      params: { variant: 'shutdown' },
+    },
+    { target: 'targets/redis/semaphore/worker-close-waits.ts', expect: 'PASS', params: { variant: 'shutdown' } },
+    {
+      target: 'targets/redis/semaphore/worker-close-stops-renewal.ts',
+      expect: 'FAIL',
+      params: { variant: 'shutdown', shutdown: 'sigterm' },
+    },
+    {
+      target: 'targets/redis/semaphore/worker-close-waits.ts',
+      expect: 'PASS',
+      params: { variant: 'shutdown', shutdown: 'sigterm' },
+    },
     { target: 'targets/redis/ioredis/lock-prefixed-key.ts', expect: 'PASS', params: { variant: 'renewal-wire' } },
     { target: 'targets/redis/ioredis/lock-hash-field.ts', expect: 'PASS', params: { variant: 'renewal-wire' } },
     // A failover (--topology replicated: replication held across A's acquire, the master SIGKILLed,
@@ -192,6 +215,18 @@ export default defineOracle({
       params: FAILOVER_PARAMS,
       topology: 'replicated:2',
     },
+    {
+      of: 'targets/redis/semaphore/mutex-job-fenced.ts',
+      guard: 'the fencing token on each write',
+      edits: [["await env.effect('write', { fence, value: i });", "await env.effect('write', { value: i });"]],
+      params: { variant: 'partition' },
+    },
+    {
+      of: 'targets/redis/semaphore/worker-close-waits.ts',
+      guard: "close() waiting for the running job before it stops the mutexes' refresh",
+      edits: [["mutexWorker('jobs-first')", "mutexWorker('stop-refresh-first')"]],
+      params: { variant: 'shutdown' },
+    },
   ],
 
   explore: {
@@ -218,6 +253,7 @@ export default defineOracle({
     references: {
       safe: [
         'targets/redis/ioredis/lease-fenced.ts',
+        'targets/redis/semaphore/mutex-job-fenced.ts',
         { target: 'targets/postgres/job-xact-lock.ts', store: 'postgres' },
       ],
     },
