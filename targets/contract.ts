@@ -279,7 +279,14 @@ export interface Target {
   node?(env: TargetEnv): Promise<NodeDeclaration>;
   /** --store cluster: what this node knows of lock `key` (asked in every node's process; see NodeReport). */
   inspect?(env: TargetEnv, key: string): Promise<NodeReport> | NodeReport;
-  /** Close your clients. Called when the holder is done (not after a SIGKILL). */
+  /**
+   * Close your clients. Called when the holder is done (not after a SIGKILL). It is also your
+   * worker's graceful shutdown: V313 `--variant shutdown` calls it while a job still runs, as a
+   * deploy stops a worker (`--shutdown sigterm` sends SIGTERM instead, for a target that handles it
+   * with `process.once('SIGTERM', ...)`), and judges the job's writes as usual; do there what your
+   * worker's shutdown does (stop taking work, wait for the running job, stop renewals, quit
+   * clients). Once called so, the holder's final close waits for that call instead of calling it again.
+   */
   close?(env: TargetEnv): Promise<void> | void;
 }
 

@@ -530,7 +530,10 @@ export class Holder {
       });
       const exit = await Promise.race([this.exited, grace]);
       stopWaiting();
-      this.ctx.faults.lift(fault, exit ? { exit: exit.signal ?? `code ${exit.code}` } : { stillRunningAfterMs: graceMs });
+      this.ctx.faults.lift(
+        fault,
+        exit ? { exit: exit.signal ?? `code ${exit.code}` } : { stillRunningAfterMs: graceMs },
+      );
       return exit ? { by, exited: exit.signal ?? `exit code ${exit.code}` } : { by, running: true };
     }
     const result = await this.#request({ t: 'shutdown' });

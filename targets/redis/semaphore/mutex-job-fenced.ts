@@ -7,7 +7,8 @@ import { jobMutex, mutexKey } from './mutex.ts';
 const redis = ioredisSlot();
 
 export default defineTarget({
-  description: 'redis-semaphore Mutex job: its own refresh timer, onLockLost checked before each write, fencing token from INCR on every write',
+  description:
+    'redis-semaphore Mutex job: its own refresh timer, onLockLost checked before each write, fencing token from INCR on every write',
   connect: (env) => redis.connect(env),
   storeKey: mutexKey,
   async job(env) {
