@@ -1,0 +1,108 @@
+/**
+ * V313's judge on recorded partition, delayed-write and shutdown runs (redis-semaphore's Mutex and
+ * workers, lease-no-renewal), with no store and no process: each recorded verdict, and one fact
+ * changed at a time moving it the way the property and the preconditions say.
+ */
+import { describe, expect, it } from 'vitest';
+import type { EffectRecord } from '../../src/core/resource.ts';
+import { FIXTURES, load, rejudge, type JudgeFixture } from './recorded.ts';
+import { B_DENIED_PAST_LEASE, B_TOOK_DURING_SHUTDOWN, CUT_OFF, SHUTDOWN_LANDED } from '../../oracles/V313/judge.ts';
+import type { V313Observations } from '../../oracles/V313/observations.ts';
+
+const fixture = (name: string) => load(`${FIXTURES}/V313/${name}.json`);
+const badPartition = fixture('bad-mutex-partition');
+const goodPartition = fixture('good-mutex-fenced-partition');
+const badDelay = fixture('bad-no-renewal-delay-write');
+const badShutdown = fixture('bad-worker-close-stops-renewal-shutdown');
+const goodShutdown = fixture('good-worker-close-waits-shutdown');
+
+const observed = (f: JudgeFixture) => f.observations as V313Observations;
+const effects = (f: JudgeFixture) => f.effects as EffectRecord[];
+const bFirst = (f: JudgeFixture) => effects(f).find((e) => e.holder === 'B' && e.seq > observed(f).solo.lastSeq)!;
+const aAfterB = (f: JudgeFixture) => effects(f).filter((e) => e.holder === 'A' && e.seq > bFirst(f).seq);
+const unmet = (j: { preconditions: Array<{ name: string; held: boolean }> }) =>
+  j.preconditions.filter((c) => !c.held).map((c) => c.name);
+
+describe('V313 judge: a partition and a delayed write', () => {
+  it("FAILs the unfenced Mutex job cut off at its next write: that write arrived after B's", async () => {
+    const { verdict, judgement } = await rejudge(badPartition);
+    expect(verdict).toBe('FAIL');
+    expect(aAfterB(badPartition).length).toBeGreaterThan(0);
+    expect(judgement.explanation).toContain('only a fencing token the resource checks');
+  });
+
+  it('is INCONCLUSIVE, naming the cut, when A made no other write to hold', async () => {
+    const { verdict, judgement } = await rejudge(badPartition, (f) => {
+      const stop = observed(f).stop as { landed: string };
+      stop.landed = 'ended';
+    });
+    expect(verdict).toBe('INCONCLUSIVE');
+    expect(unmet(judgement)).toContain(CUT_OFF);
+  });
+
+  it('PASSes the fenced twin, and FAILs it had the resource accepted its stale writes', async () => {
+    expect((await rejudge(goodPartition)).verdict).toBe('PASS');
+    const { verdict } = await rejudge(goodPartition, (f) => {
+      for (const e of aAfterB(f)) {
+        e.accepted = true;
+        delete e.reason;
+      }
+    });
+    expect(verdict).toBe('FAIL');
+  });
+
+  it("FAILs a delayed write of a job with no renewal, and PASSes it had the write not come after B's", async () => {
+    expect((await rejudge(badDelay)).verdict).toBe('FAIL');
+    const { verdict } = await rejudge(badDelay, (f) => {
+      const late = new Set(aAfterB(f).map((e) => e.seq));
+      f.effects = effects(f).filter((e) => !late.has(e.seq));
+    });
+    expect(verdict).toBe('PASS');
+  });
+});
+
+describe('V313 judge: graceful shutdown', () => {
+  it('FAILs a worker whose close() stopped renewing while its job ran', async () => {
+    const { verdict, judgement } = await rejudge(badShutdown);
+    expect(verdict).toBe('FAIL');
+    expect(judgement.explanation).toContain('stopped renewing the lock before the running job ended');
+  });
+
+  it('PASSes a worker whose close() waited for the job', async () => {
+    const { verdict, judgement } = await rejudge(goodShutdown);
+    expect(verdict).toBe('PASS');
+    expect(judgement.preconditions.find((c) => c.name === B_DENIED_PAST_LEASE)?.held).toBe(true);
+  });
+
+  it("is INCONCLUSIVE when B's last denied try came before a lease not renewed since the shutdown could have lapsed", async () => {
+    const { verdict, judgement } = await rejudge(goodShutdown, (f) => {
+      const sd = observed(f).shutdown!;
+      sd.bWhileHeld!.lastDeniedAt = sd.at + Number(f.params.ttl) / 2;
+    });
+    expect(verdict).toBe('INCONCLUSIVE');
+    expect(unmet(judgement)).toEqual([B_DENIED_PAST_LEASE]);
+  });
+
+  it('is INCONCLUSIVE when A died of SIGTERM mid-job: a kill, not a shutdown', async () => {
+    const { verdict, judgement } = await rejudge(goodShutdown, (f) => {
+      const o = observed(f);
+      o.shutdown!.by = 'sigterm';
+      o.shutdown!.outcome = { by: 'sigterm', exited: 'SIGTERM' };
+      o.aResumed = {
+        job: { ...o.aResumed!.job!, ok: false, error: 'holder A exited (SIGTERM) before answering' },
+      };
+    });
+    expect(verdict).toBe('INCONCLUSIVE');
+    expect(unmet(judgement)).toContain(SHUTDOWN_LANDED);
+  });
+
+  it('is INCONCLUSIVE when B never wrote', async () => {
+    const { verdict, judgement } = await rejudge(goodShutdown, (f) => {
+      const o = observed(f);
+      o.shutdown!.bAfter = { wrote: false, attempts: 40, lastDeniedAt: null };
+      f.effects = effects(f).filter((e) => e.holder !== 'B' || e.seq <= o.solo.lastSeq);
+    });
+    expect(verdict).toBe('INCONCLUSIVE');
+    expect(unmet(judgement)).toEqual([B_TOOK_DURING_SHUTDOWN]);
+  });
+});
