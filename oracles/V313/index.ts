@@ -36,6 +36,21 @@
  * again: the home's grant answering it (the message the node declares as its grant) is held on the
  * link to A's node (./link-renewal.ts), and the store's view is the home's inspect report.
  *
+ * Variants "partition" / "delay-write": A, released from its first write, is cut off at its next
+ * one while its process keeps running — partition: that write and every later one held on their
+ * way to the resource and its wire proxy blackholed both ways (its renewals never reach the store:
+ * a helper renewing on its own timer loses its lease too); delay-write: only that write held on
+ * its way, A's store traffic flowing — until its lease lapsed and B took the lock and wrote; then
+ * everything is delivered in order. A write sent while A held the lock arrives after B's: only a
+ * fence the resource checks stops it (src/oracle/partition.ts).
+ *
+ * Variant "shutdown": at A's first write its graceful shutdown begins while its job runs (the
+ * target's own close member, --shutdown close; or SIGTERM to its process, --shutdown sigterm); A
+ * is held at its next write (its process, timers and renewals running) while B tries for the lock
+ * until 2 × --ttl into the shutdown; then A runs on and B tries until it writes (./shutdown.ts).
+ * A close() that stops renewing before the running job ends FAILs; one that waits for it PASSes
+ * (B was denied past the end of any lease not renewed since the shutdown began).
+ *
  * What the other holders do (`--contender`, Redis/Valkey only for the last two):
  * - hold (default): B takes the lock and writes, and is held at that write while A resumes.
  * - come-and-go: B takes the lock, writes, finishes its job and its lock is gone from the store
@@ -46,9 +61,10 @@
  *   if it makes one) and only then B runs the job, takes the lock and writes.
  *
  * Explored (--explore): instead of the SIGSTOP after A's first write, A is stopped at one boundary of
- * the rest of its job — a command on the lock held before it or its reply held, a write's receipt
- * held, or A SIGSTOPped at a write's receipt (its timers too: a helper renewing on a timer keeps its
- * lease through a held receipt) — × each contender schedule (Redis).
+ * the rest of its job — a command on the lock held before it or its reply held, A SIGSTOPped at a
+ * write's receipt (its timers too: a helper renewing on a timer keeps its lease through a held
+ * receipt), on Redis/Valkey A cut off from that command or write on (partition), on Postgres a
+ * write's receipt held — × each contender schedule (Redis).
  *
  * Files: play.ts runs the scenario (stop-a.ts stops A and lets it go, contenders.ts is what the other
  * holders do, b-lease.ts reads B's lease) and records V313Observations (observations.ts); judge.ts

@@ -3,6 +3,7 @@
  * in force (`reached`) once applied, `release()` lifts it. Its wire record counts the commands it
  * stopped and the reconnects it refused; a kill also says how many connections the store closed.
  */
+import type { Holder } from '../../src/holder/holder.ts';
 import type { Scenario } from '../../src/oracle/scenario.ts';
 import type { Stop } from '../../src/oracle/stops.ts';
 import type { WireFaultHandle, WireProxy } from '../../src/wire/proxy.ts';
@@ -16,9 +17,15 @@ export interface Cut extends Stop {
   readonly killed: number;
 }
 
-/** Cuts A off by `fault`: blackhole, drop (reconnects refused), or kill (the store closes A's connections, reconnects refused). */
-export async function cutOff(s: Scenario, wire: WireProxy, fault: string): Promise<Cut> {
+/** Cuts A off by `fault`: blackhole, partition (a blackhole, and A's writes held on their way to the resource), drop (reconnects refused), or kill (the store closes A's connections, reconnects refused). */
+export async function cutOff(s: Scenario, a: Holder, wire: WireProxy, fault: string): Promise<Cut> {
   if (fault === 'blackhole') return inForce(wire.blackhole(), fault);
+  if (fault === 'partition') {
+    // A's writes from its next one on wait on their way to the resource too; delivered first on release.
+    const gate = a.gateEffects({ nth: 1, scope: 'from' });
+    const blackhole = wire.blackhole();
+    return inForce({ record: blackhole.record, lift: () => (gate.release(), blackhole.lift()) }, fault);
+  }
   if (fault === 'drop') return inForce(wire.drop({ refuseNew: true }), fault);
   const refuse = wire.refuse();
   const addresses = wire.connections().flatMap((c) => (c.upstream ? [c.upstream] : []));

@@ -3,7 +3,9 @@
  *
  * Scenario: replica A runs the target's leader loop through its own wire proxy and writes; B runs
  * the same loop directly and is denied while A leads. At A's first write, A is cut off from the
- * store at its proxy (blackhole: nothing delivered either way; drop: its connections reset and
+ * store at its proxy (blackhole: nothing delivered either way; partition: a blackhole, and A's
+ * writes from its next one on held on their way to the resource, delivered when the cut is lifted;
+ * drop: its connections reset and
  * reconnects refused; kill: the store itself closes A's connections — Redis CLIENT KILL, Postgres
  * pg_terminate_backend — and the proxy refuses reconnects) while its process keeps running, so its
  * renewals fail and its lease lapses;
@@ -62,6 +64,10 @@ export default defineOracle({
     { target: 'targets/redis/leader/recheck-each-write.ts', expect: 'PASS', params: { fault: 'drop' } },
     { target: 'targets/redis/leader/recheck-each-write.ts', expect: 'PASS', params: { fault: 'kill' } },
     { target: 'targets/redis/leader/cached-flag-fenced.ts', expect: 'PASS' },
+    // A partition holds A's writes on their way too: the write A sent as leader arrives after B's.
+    { target: 'targets/redis/leader/cached-flag.ts', expect: 'FAIL', params: { fault: 'partition' } },
+    { target: 'targets/redis/leader/cached-flag-fenced.ts', expect: 'PASS', params: { fault: 'partition' } },
+    { target: 'targets/redis/leader/recheck-each-write.ts', expect: 'PASS', params: { fault: 'partition' } },
     { target: 'targets/postgres/leader/cached-flag.ts', expect: 'FAIL', store: 'postgres' },
     { target: 'targets/postgres/leader/cached-flag.ts', expect: 'FAIL', store: 'postgres', params: { fault: 'drop' } },
     { target: 'targets/postgres/leader/recheck-each-write.ts', expect: 'PASS', store: 'postgres' },

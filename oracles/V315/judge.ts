@@ -76,6 +76,7 @@ export function judgeV315({ observations: o, effects: all }: Recorded<V315Observ
       ? `cut at ${o.point.label} (${o.point.inWords}; everything else A sent blackholed)`
       : {
           blackhole: 'blackholed at its wire proxy',
+          partition: 'blackholed at its wire proxy and its writes held on their way to the resource',
           drop: 'dropped at its wire proxy (reset, reconnects refused)',
           kill: 'killed by the store (reconnects refused at its wire proxy)',
         }[p.fault];
@@ -129,7 +130,7 @@ function renewalsStopped({ how, killed, stopped }: NonNullable<V315Observations[
     detail: !killedOk
       ? `the store closed none of A's connections (${how}): A was not cut off`
       : stoppedA > 0
-        ? p.fault === 'blackhole'
+        ? p.fault === 'blackhole' || p.fault === 'partition'
           ? `A's wire proxy stopped ${stopped.commandsAffected} command(s) A sent while cut off (${stopped.sampleCommands.slice(0, 2).join('; ')})`
           : `${p.fault === 'kill' ? `the store closed ${killed} of A's connection(s) (${how}) and` : `A's wire proxy reset ${stopped.connections.length} connection(s) and`} refused ${stopped.refusedConnections} reconnect(s) while A was cut off`
         : "A sent nothing to the store while it was cut off: it never tried to renew, so its lease lapsing is not V315's fault (a lease with no renewal is V313's)",

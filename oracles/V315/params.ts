@@ -10,8 +10,8 @@ export const v315Params = {
   fault: {
     kind: 'choice',
     default: 'blackhole',
-    choices: ['blackhole', 'drop', 'kill'],
-    doc: "how A is cut off: blackhole (its proxy delivers nothing either way, the connection stays open), drop (its proxy resets its connections and refuses reconnects), kill (the store closes A's connections: CLIENT KILL / pg_terminate_backend; its proxy refuses reconnects)",
+    choices: ['blackhole', 'partition', 'drop', 'kill'],
+    doc: "how A is cut off: blackhole (its proxy delivers nothing either way, the connection stays open), partition (a blackhole, and A's writes from its next one on held on their way to the resource, delivered in order when the cut is lifted), drop (its proxy resets its connections and refuses reconnects), kill (the store closes A's connections: CLIENT KILL / pg_terminate_backend; its proxy refuses reconnects)",
   },
   observe: {
     kind: 'ms',

@@ -64,7 +64,7 @@ export async function playV315(s: Scenario, p: ParamValues<typeof v315Params>): 
     }
     cut = cutAtPoint(at, wireA, `${label}, ${point.fault}`);
   } else {
-    cut = await cutOff(s, wireA, p.fault);
+    cut = await cutOff(s, a, wireA, p.fault);
   }
   const bFirst = b.holdNextEffect();
   bLoop = b.call('leader');
