@@ -213,7 +213,7 @@ function shutdownChecks(
       name: SHUTDOWN_LANDED,
       held: sd.aNextWrite !== 'timeout' && !died,
       detail: died
-        ? `A's process ended (${sd.outcome && 'exited' in sd.outcome ? sd.outcome.exited : ''}) on SIGTERM before its job did: the target does not shut down gracefully on SIGTERM, so this is a kill, not a shutdown. Handle SIGTERM in the target (process.on('SIGTERM', ...)), or use --shutdown close`
+        ? `A's process ended (${sd.outcome && 'exited' in sd.outcome ? `killed by ${sd.outcome.exited}` : 'exited'}) before its job did: the target does not shut down gracefully on SIGTERM, so this is a kill, not a shutdown. Handle SIGTERM in the target (process.on('SIGTERM', ...)), or use --shutdown close`
         : sd.aNextWrite === 'timeout'
           ? `after ${how} at ${sd.at.toFixed(1)} ms A neither wrote again nor ended its job within ${p.timeout} ms`
           : `${how} at ${sd.at.toFixed(1)} ms, at A's first write; A then ${sd.aNextWrite === 'held' ? 'made its next write (held there, its receipt withheld while its process ran)' : 'ended its job without another write'}` +
