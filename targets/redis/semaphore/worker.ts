@@ -39,7 +39,9 @@ export function mutexWorker(order: 'stop-refresh-first' | 'jobs-first') {
     },
     async job(env: TargetEnv) {
       let lost = false;
-      const mutex = jobMutex(redis.get(), env, () => (lost = true));
+      // A quarter of the TTL, not the library's 0.8: on a loaded machine a refresh 60 ms late (TTL
+      // 300 ms) loses the lock by itself, and this worker is about its shutdown, not that margin.
+      const mutex = jobMutex(redis.get(), env, () => (lost = true), Math.round(env.ttlMs / 4));
       if (!(await mutex.tryAcquire())) return env.log('the mutex is held elsewhere; skipping the job');
       held.add(mutex);
       const job = work(env, () => lost);
