@@ -145,6 +145,12 @@ export interface FileLock {
   owner?: string;
   /** The library's stale time: the lock counts as live until its mtime + staleMs (absent: it never expires). */
   staleMs?: number;
+  /**
+   * A lease file holding a JSON record (`{ ownerId, expiresAt }`): the field whose value is the
+   * lock's value (its owner's token) and, when the record carries one, the field with its expiry
+   * (epoch ms, on the writer's clock): the lock then lives until that time, read on this machine's.
+   */
+  record?: { owner: string; expiresAt?: string };
 }
 
 /**

@@ -27,10 +27,10 @@
  * parameters.
  */
 import { defineOracle } from '../../src/oracle/definition.ts';
-import { traceAcquireRelease } from '../../src/oracle/traces.ts';
 import { judgeV310, V310_PRECONDITIONS } from './judge.ts';
 import { v310Params } from './params.ts';
 import { playV310 } from './play.ts';
+import { RENEWAL, traceV310 } from './renewal.ts';
 
 export default defineOracle({
   id: 'V310',
@@ -49,9 +49,12 @@ export default defineOracle({
   validate: (p) => (p.timeout <= p.ttl ? [`--timeout (${p.timeout}) must be longer than --ttl (${p.ttl})`] : []),
   explore: {
     part: 'release',
+    also: [RENEWAL],
     faults: ['hold-before', 'hold-reply', 'reply-dropped'],
     params: { variant: 'narrow', hold: 'wire' },
-    doc: "every command (and seam) of A's release on the lock key: held before it, or its reply held from A, until A's TTL lapsed (or the command freed the lock) and B took the lock; then A's release goes on — the reply delivered, or dropped with A's connection so A's client re-sends the command (ioredis) or gives up on it, the store's runs of each command counted",
+    dimensions: (_, boundary): Record<string, readonly string[]> =>
+      boundary.part === RENEWAL ? { renewal: ['stalls', 'across-release'] } : {},
+    doc: "every command (and seam) of A's release on the lock key — on a file store every call A makes on the lock's path after it acquired: its renewal's, then its release's —: held before it, or its reply held from A, until A's TTL lapsed (or the command freed the lock, or A released across its held renewal) and B took the lock; then A's renewal and release go on — a command's reply delivered, or dropped with A's connection so A's client re-sends the command (ioredis) or gives up on it, the store's runs of each command counted",
     references: {
       safe: [
         'targets/redis/ioredis/release-clock-guarded-cad.ts',
@@ -61,11 +64,13 @@ export default defineOracle({
         'targets/redis/redlock/lock.ts',
         'targets/redis/ioredis/lock-prefixed-key.ts',
         'targets/redis/ioredis/lock-hash-field.ts',
+        // A lease stamped before its wx create, and renewed through the fs boundaries' round trips: a longer TTL.
+        { target: 'targets/fs/lease-file-fenced.ts', store: 'fs', params: { ttl: 3000 } },
       ],
       alsoBad: ['test/fixtures/targets/release-get-compare-del-no-seams.ts'],
       params: { ttl: 1000 },
     },
-    trace: traceAcquireRelease(true),
+    trace: (s, tracer, p) => traceV310(s, tracer, p.ttl),
   },
   references: [
     { target: 'targets/redis/ioredis/release-bare-del.ts', expect: 'FAIL' },
@@ -114,6 +119,14 @@ export default defineOracle({
       params: { ttl: 1000 },
     },
     { target: 'targets/postgres/lease-row-lock.ts', expect: 'PASS', store: 'postgres', params: { ttl: 1000 } },
+    {
+      target: 'targets/fs/lease-file.ts',
+      expect: 'PASS',
+      store: 'fs',
+      knownBad:
+        "its renewal and release read the record, check it, then act by pathname: A resumes from SIGSTOP, reads B's record and leaves it; --explore holds its renewal's write after its check, its rm after its compare, and its renewal across its release, and each lands on B's lock",
+    },
+    { target: 'targets/fs/lease-file-fenced.ts', expect: 'PASS', store: 'fs' },
   ],
   // Each good reference with its guard removed must FAIL (lock-oracles selfcheck).
   mutations: [

@@ -11,6 +11,7 @@ import { pointInWords } from '../../src/oracle/explore-point.ts';
 import { B_CHECKED_LIVE, bLiveUntil, countBSide, liveUntil, seenBLive } from './b-window.ts';
 import type { Located, V310Observations } from './observations.ts';
 import type { v310Params } from './params.ts';
+import { RENEWAL } from './renewal.ts';
 
 export { B_CHECKED_LIVE } from './b-window.ts';
 export const A_HELD = 'A held the lock';
@@ -32,7 +33,11 @@ export const V310_PRECONDITIONS = [
     name: HELD_IN_RELEASE,
     checks: '--variant narrow: A reached its delete (held at its wire proxy, or at env.seam("release:before-delete"))',
   },
-  { name: HELD_AT_POINT, checks: "--explore: A's release reached the explored point, where A was held" },
+  {
+    name: HELD_AT_POINT,
+    checks:
+      "--explore: A's release (on a file store, its renewal or release) reached the explored point, where A was held",
+  },
   { name: B_TOOK, checks: 'B took the lock while A was still stopped or held' },
   { name: A_RELEASED, checks: "A's release returned (did not throw, did not time out) after B took the lock" },
   {
@@ -208,23 +213,35 @@ export function judgeV310(
     });
   }
 
+  /** What the lock held once A's renewal returned, when that was no longer B's. */
+  function overB(): string {
+    const seen = o.afterRenewal;
+    if (!seen || !tokenKnown || seen.value === leaseB!.token) return '';
+    return `Right after A's renewal returned, ${seen.where} ${seen.exists ? `gave ${JSON.stringify(seen.value)}, not B's token` : 'found nothing'}. `;
+  }
+
   function explain(): string {
     const unproven = nothingProven(preconditions);
     if (unproven) return unproven;
+    const atRenewal = point?.boundary.part === RENEWAL;
     const how = point
-      ? `A took a ${p.ttl} ms lock and began its release; ${pointInWords(point)} until B took the lock (A's lease lapsed, or A's own command had freed it); then A's release went on${ranWhat}`
+      ? atRenewal
+        ? `A took a ${p.ttl} ms lock and began its renewal; ${pointInWords(point)}${p.renewal === 'across-release' ? ', and A released meanwhile,' : ''} until B took the lock; then A's renewal${o.aRenewal?.extended ? ' (it said it renewed)' : ''} and release went on`
+        : `A took a ${p.ttl} ms lock and began its release; ${pointInWords(point)} until B took the lock (A's lease lapsed, or A's own command had freed it); then A's release went on${ranWhat}`
       : p.variant === 'pause'
         ? `A took a ${p.ttl} ms lock and was stopped (SIGSTOP) until it lapsed and B took the lock; then A resumed and released`
         : `A took a ${p.ttl} ms lock and began its release, but was held after its check and before its delete (${p.hold === 'wire' ? "its delete command kept at A's wire proxy" : 'at the seam release:before-delete'}) until the lock lapsed and B took it; then A's release went on`;
     const bSaw = bSide ? ` B's ${bSide.member} of its own lease ${bSide.ok ? 'still succeeded' : 'was refused'},` : '';
     if (!held && leaseC === null && bSide && !bSide.ok) {
-      return `${how}. A's release destroyed B's lock without freeing it: ${what}, a third holder C was denied, but B's ${bSide.member} of its own live lease was refused, so B no longer held the lock it was granted. The release changes the lock (overwrites or marks it) without checking, atomically, that it still holds its own token.`;
+      return atRenewal
+        ? `${how}. A's renewal wrote its own record over B's: ${what}, a third holder C was denied, but B's ${bSide.member} of its own live lease was refused, so B no longer held the lock it was granted. ${overB()}The renewal checks the record, then writes by pathname: its write lands on whatever lock the path names by then.`
+        : `${how}. A's release destroyed B's lock without freeing it: ${what}, a third holder C was denied, but B's ${bSide.member} of its own live lease was refused, so B no longer held the lock it was granted. The release changes the lock (overwrites or marks it) without checking, atomically, that it still holds its own token.`;
     }
     return held
       ? `${how}. B's lock survived: ${what},${bSaw} and a third holder C was denied.${ownRefusal ? ` (${ownRefusal}.)` : ''} In this interleaving the release did not touch a lock that was no longer its own` +
           (p.variant === 'pause'
             ? ' (a GET→compare→DEL release also passes here: run --variant narrow to pause it between its check and its delete).'
             : '.')
-      : `${how}. A's release removed B's lock: ${what}, and a third holder C ${leaseC ? 'was granted the lock while B still believed it held it' : 'could take it'}. The release does not check, atomically, that the key still holds its own token.`;
+      : `${how}. A's ${atRenewal ? 'late renewal or release' : 'release'} removed B's lock: ${what}, and a third holder C ${leaseC ? 'was granted the lock while B still believed it held it' : 'could take it'}. ${atRenewal ? `${overB()}The renewal checks the record, then acts by pathname` : `The release does not check, atomically, that the ${point?.boundary.kind === 'fs' ? 'lock' : 'key'} still holds its own token`}.`;
   }
 }

@@ -43,6 +43,10 @@ export interface V310Observations {
   } | null;
   /** The lock read right after B's acquire returned (null when the run ended before). */
   seenB: Located | null;
+  /** A's renewal before its release (an explored point on a file store), or null when A made none. */
+  aRenewal: ARenewal | null;
+  /** The lock read once A's held renewal returned, before its release (null when there was none). */
+  afterRenewal: LockReading | null;
   /** A's release after B took the lock: whether it finished within --timeout, and its error if it threw. */
   aRelease: { finished: boolean; error: string | null } | null;
   /**
@@ -57,6 +61,13 @@ export interface V310Observations {
   after: LockReading | null;
   /** C's acquire after A's release, and when it was answered. */
   c: { lease: LeaseSummary | null; answeredAt: number } | null;
+}
+
+/** A's renewal: whether it returned within --timeout, whether it said it renewed, its error if it threw. */
+export interface ARenewal {
+  finished: boolean;
+  extended: boolean | null;
+  error: string | null;
 }
 
 /** What B saw when it extended (or released) its own lease after A's release. */

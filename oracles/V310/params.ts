@@ -13,5 +13,11 @@ export const v310Params = {
     choices: ['wire', 'seam'],
     doc: 'narrow: where A is held; wire: its delete command (DEL/UNLINK/deleting script) at its wire proxy, no target change; seam: env.seam("release:before-delete")',
   },
+  renewal: {
+    kind: 'choice',
+    default: 'stalls',
+    choices: ['stalls', 'across-release'],
+    doc: "--explore on a file store, a point in A's renewal: stalls: A's renewal is held there until its lease lapses and B takes the lock, then A's renewal and release go on; across-release: A releases while its renewal is held there, then B takes the lock and A's renewal goes on",
+  },
   timeout: { kind: 'ms', default: 5000, min: 100, doc: 'longest wait for any step' },
 } as const;

@@ -2,20 +2,24 @@
  * V310's scenario: A takes the lock and is stopped (SIGSTOP, --variant pause) or held inside its
  * release before its delete (--variant narrow, or an explored point) until its TTL lapses and B
  * takes the lock; A's release goes on; then B checks its own lease, the store is read and C tries.
+ * On a file store an explored point may be in A's renewal (renewal.ts), which A makes before its
+ * release: held there until B takes the lock, with A releasing meanwhile (--renewal across-release)
+ * or not (stalls).
  * Records what happened (V310Observations); judges nothing.
  */
 import type { ParamValues } from '../../src/core/params.ts';
 import { TargetCallError } from '../../src/core/errors.ts';
 import { acquireWithin } from '../../scenarios/retry-acquire.ts';
 import type { LeaseSummary } from '../../src/holder/holder-protocol.ts';
-import type { Holder } from '../../src/holder/holder.ts';
+import type { CallOutcome, Holder } from '../../src/holder/holder.ts';
 import { armPoint } from '../../src/oracle/arm-point.ts';
 import type { ObservedLock, Scenario } from '../../src/oracle/scenario.ts';
 import { latchStop, wireStop } from '../../src/oracle/stops.ts';
 import type { WireProxy } from '../../src/wire/proxy.ts';
 import { countBSide } from './b-window.ts';
-import type { BSide, LockReading, V310Observations } from './observations.ts';
+import type { ARenewal, BSide, LockReading, V310Observations } from './observations.ts';
 import type { v310Params } from './params.ts';
+import { RENEWAL, renewsBeforeRelease } from './renewal.ts';
 
 export async function playV310(s: Scenario, p: ParamValues<typeof v310Params>): Promise<V310Observations> {
   // An explored point (--explore) lands inside the release like the narrow variant, at its own boundary.
@@ -38,6 +42,8 @@ export async function playV310(s: Scenario, p: ParamValues<typeof v310Params>): 
     storeRan: null,
     b: null,
     seenB: null,
+    aRenewal: null,
+    afterRenewal: null,
     aRelease: null,
     bSide: null,
     after: null,
@@ -70,15 +76,20 @@ export async function playV310(s: Scenario, p: ParamValues<typeof v310Params>): 
     const release = await s.within(a.release(leaseA), p.timeout);
     o.aRelease = { finished: release !== undefined, error: release?.error ?? null };
   } else {
+    // On a file store A renews before it releases, as traced; a point in the renewal is armed before it.
+    const renews = point !== undefined && (await renewsBeforeRelease(s, a));
+    const atRenewal = renews && point.boundary.part === RENEWAL;
+    if (renews && !atRenewal) o.aRenewal = await renewed(a.extend(leaseA, p.ttl));
     const stop = point
       ? armPoint(point, a, wireA, s.lockKey)
       : wireA
         ? wireStop(wireA.hold(s.lockCommands('delete')), "A's delete held at its wire proxy", WIRE_MISSED)
         : latchStop(a.holdSeam('release:before-delete'), 'A held at env.seam("release:before-delete")', SEAM_MISSED);
     const ran = wireA ? countStoreRuns(wireA) : undefined;
-    const release = a.release(leaseA);
+    const renewal = atRenewal ? a.extend(leaseA, p.ttl) : undefined;
+    let release = atRenewal ? undefined : a.release(leaseA);
     const first = await s.within(
-      Promise.race([stop.reached.then(() => 'stop' as const), release.then(() => 'done' as const)]),
+      Promise.race([stop.reached.then(() => 'stop' as const), (renewal ?? release!).then(() => 'done' as const)]),
       p.timeout,
     );
     o.hold = { outcome: first === 'stop' ? 'held' : first === 'done' ? 'finished' : 'timed-out', missed: stop.missed };
@@ -87,11 +98,19 @@ export async function playV310(s: Scenario, p: ParamValues<typeof v310Params>): 
       ran?.stop();
       return o;
     }
-    s.progress(`A held ${where}; waiting for its ${p.ttl} ms TTL to lapse and B to take the lock`);
+    const across = atRenewal && p.renewal === 'across-release';
+    s.progress(
+      `A held ${where}${across ? ' and releasing meanwhile' : ''}; waiting for B to take the lock (A's ${p.ttl} ms TTL)`,
+    );
+    if (across) release = a.release(leaseA);
     [b, c] = await contenders;
     await bAcquires(b, () => !stop.isReleased);
     stop.release();
-    const outcome = await s.within(release, p.timeout);
+    if (renewal) {
+      o.aRenewal = await renewed(renewal);
+      o.afterRenewal = reading(await s.observeLock("after A's renewal"));
+    }
+    const outcome = await s.within((release ??= a.release(leaseA)), p.timeout);
     o.aRelease = { finished: outcome !== undefined, error: outcome?.error ?? null };
     o.storeRan = ran?.stop() ?? null;
   }
@@ -130,6 +149,16 @@ export async function playV310(s: Scenario, p: ParamValues<typeof v310Params>): 
         unsubscribe();
         return [...times].map(([command, n]) => ({ command, times: n }));
       },
+    };
+  }
+
+  /** A's renewal, once it returned (or --timeout passed). */
+  async function renewed(call: Promise<{ extended: boolean; outcome: CallOutcome }>): Promise<ARenewal> {
+    const answer = await s.within(call, p.timeout);
+    return {
+      finished: answer !== undefined,
+      extended: answer?.extended ?? null,
+      error: answer?.outcome.threw ? (answer.outcome.error ?? '') : null,
     };
   }
 

@@ -98,15 +98,20 @@ export async function explore(request: ExploreRequest): Promise<ExploreResult> {
     }),
   );
   const traceMs = traced.timing.wallMs;
-  const inPart = tracer.boundaries.filter((b) => b.part === spec.part);
+  const parts = [...(spec.also ?? []), spec.part];
+  const inPart = tracer.boundaries.filter((b) => parts.includes(b.part));
+  const partText = parts.filter((part) => part === spec.part || inPart.some((b) => b.part === part)).join(' and ');
   const chosen = traced.verdict === 'ERROR' ? [] : (spec.select ?? defaultSelect)(inPart);
   const storeKind = traced.store?.kind ?? request.store ?? oracle.stores[0]!;
-  const schedules = combinations(spec.dimensions?.(storeKind) ?? {});
   const all: ExplorePoint[] = chosen.flatMap((boundary) =>
     (spec.faultsAt?.(boundary, storeKind) ?? spec.faults)
       .filter((f) => FAULTS_BY_KIND[boundary.kind].includes(f))
       .flatMap((fault) =>
-        schedules.map((schedule) => ({ boundary, fault, ...(Object.keys(schedule).length ? { schedule } : {}) })),
+        combinations(spec.dimensions?.(storeKind, boundary) ?? {}).map((schedule) => ({
+          boundary,
+          fault,
+          ...(Object.keys(schedule).length ? { schedule } : {}),
+        })),
       ),
   );
   all.push(...contenderPoints(spec, params, traced.verdict === 'ERROR' ? [] : tracer.boundaries));
@@ -114,7 +119,7 @@ export async function explore(request: ExploreRequest): Promise<ExploreResult> {
   const points = all.slice(0, maxPoints);
   const skipped = all.slice(maxPoints).map(pointLabel);
   progress(
-    `A's ${spec.part}: ${inPart.map(boundaryLabel).join(', ') || 'nothing'}; ${points.length} point(s)${skipped.length ? `, ${skipped.length} skipped (--max-points ${maxPoints})` : ''}, ${atOnce(slots)} at a time`,
+    `A's ${partText}: ${inPart.map(boundaryLabel).join(', ') || 'nothing'}; ${points.length} point(s)${skipped.length ? `, ${skipped.length} skipped (--max-points ${maxPoints})` : ''}, ${atOnce(slots)} at a time`,
   );
 
   let done = 0;
@@ -207,7 +212,7 @@ export async function explore(request: ExploreRequest): Promise<ExploreResult> {
     traceMs,
     wallMs: Math.round(performance.now() - began),
   };
-  exploration.summary = summarize(exploration, spec.part, traced, minimal?.record, inPart);
+  exploration.summary = summarize(exploration, partText, traced, minimal?.record, inPart);
   const record: EvidenceRecord = {
     ...(shown?.record ?? traced),
     verdict,

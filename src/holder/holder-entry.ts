@@ -83,7 +83,11 @@ function checkedLocation(location: StoreLocation): StoreLocation {
     (typeof location === 'object' &&
       location !== null &&
       ('path' in location
-        ? named(location.path) && (location.staleMs === undefined || typeof location.staleMs === 'number')
+        ? named(location.path) &&
+          (location.staleMs === undefined || typeof location.staleMs === 'number') &&
+          (location.record === undefined ||
+            (named(location.record.owner) &&
+              (location.record.expiresAt === undefined || named(location.record.expiresAt))))
         : named(location.key) &&
           ('field' in location
             ? named(location.field)
@@ -93,7 +97,7 @@ function checkedLocation(location: StoreLocation): StoreLocation {
               (location.ownerColumn === undefined || named(location.ownerColumn)))));
   if (!ok) {
     throw new Error(
-      `storeKey(env) returned ${JSON.stringify(location)}: return a key ('lock.' + env.key), { key, field } for a lock kept in a hash field, { table, keyColumn, key, expiresColumn, ownerColumn? } for a Postgres lease row, or { path, owner?, staleMs? } for a file lock`,
+      `storeKey(env) returned ${JSON.stringify(location)}: return a key ('lock.' + env.key), { key, field } for a lock kept in a hash field, { table, keyColumn, key, expiresColumn, ownerColumn? } for a Postgres lease row, or { path, owner?, staleMs?, record? } for a file lock`,
     );
   }
   return location;

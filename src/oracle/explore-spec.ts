@@ -9,6 +9,11 @@ import type { Boundary, ExploreFault } from './explore-point.ts';
 export interface ExploreSpec<P extends ParamSpecs = ParamSpecs> {
   /** The part of A's run whose boundaries become points ("release", "acquire", "job"). */
   part: string;
+  /**
+   * Parts explored besides `part` when the trace records them, earlier in A's run (V310 on a file
+   * store: A's renewal, which acts by pathname after a check just as its release does).
+   */
+  also?: readonly string[];
   /** The faults that apply here; each boundary takes those its kind allows (types.ts FAULTS_BY_KIND). */
   faults: readonly ExploreFault[];
   /**
@@ -22,9 +27,10 @@ export interface ExploreSpec<P extends ParamSpecs = ParamSpecs> {
   /**
    * What the other holders do, as more points: each parameter's values on this store (V313's
    * --contender: B holds / comes and goes / comes only after A's fault lifts). Every boundary ×
-   * fault runs once per combination.
+   * fault runs once per combination; `boundary` is the one the points are for (V310: a renewal's
+   * boundaries alone take --renewal).
    */
-  dimensions?(store: StoreKind): Record<string, readonly string[]>;
+  dimensions?(store: StoreKind, boundary: Boundary): Record<string, readonly string[]>;
   /** Runs A's part alone, once, A behind its wire proxy (`tracer.holder`), each part inside `tracer.part`. */
   trace(s: Scenario, tracer: Tracer, params: ParamValues<P>): Promise<void>;
   /** The part's boundaries that become points (default: every command naming the lock key, every seam and effect). */

@@ -3,7 +3,8 @@
  * of the lock's path (exists, file or directory, mtime) and its content (a file's, or a directory
  * lock's owner file), read by this process, never through a holder. A file has no store-side
  * expiry: PTTL -1, unless the target declared the library's stale time, when the lease left is
- * mtime + staleMs - this machine's wall clock (the kernel's, which also stamped the mtime).
+ * mtime + staleMs - this machine's wall clock (the kernel's, which also stamped the mtime). A lease
+ * file's JSON record, when declared, gives the value (its owner field) and the expiry it carries.
  */
 import { lstat, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -19,6 +20,8 @@ export interface FileLockState extends LockState {
   mtimeMs: number | null;
   /** The harness's own clock's age of that mtime (ms), or null. */
   ageMs: number | null;
+  /** A declared lease record: the file's whole content as read (its value is the owner field). */
+  content?: string | null;
 }
 
 export async function readFileLock(dir: string, lock: FileLock): Promise<FileLockState> {
@@ -31,17 +34,46 @@ export async function readFileLock(dir: string, lock: FileLock): Promise<FileLoc
   if (!stat) return { where, exists: false, value: null, pttlMs: -2, kind: 'none', mtimeMs: null, ageMs: null };
   const kind = stat.isFile() ? 'file' : stat.isDirectory() ? 'dir' : 'other';
   const contentOf = kind === 'file' ? path : kind === 'dir' && lock.owner ? join(path, lock.owner) : undefined;
-  const value = contentOf === undefined ? null : await readFile(contentOf, 'utf8').catch(() => null);
+  const content = contentOf === undefined ? null : await readFile(contentOf, 'utf8').catch(() => null);
   const now = Date.now();
-  const pttlMs = lock.staleMs === undefined ? -1 : Math.max(0, Math.floor(stat.mtimeMs + lock.staleMs - now));
-  return { where, exists: true, value, pttlMs, kind, mtimeMs: stat.mtimeMs, ageMs: Math.round(now - stat.mtimeMs) };
+  const record = lock.record && content !== null ? recordOf(content) : undefined;
+  const value = lock.record ? (record ? fieldText(record[lock.record.owner]) : null) : content;
+  const expiresAt = lock.record?.expiresAt && record ? Number(record[lock.record.expiresAt]) : NaN;
+  const pttlMs = Number.isFinite(expiresAt)
+    ? Math.max(0, Math.floor(expiresAt - now))
+    : lock.staleMs === undefined
+      ? -1
+      : Math.max(0, Math.floor(stat.mtimeMs + lock.staleMs - now));
+  return {
+    where,
+    exists: true,
+    value,
+    pttlMs,
+    kind,
+    mtimeMs: stat.mtimeMs,
+    ageMs: Math.round(now - stat.mtimeMs),
+    ...(lock.record ? { content } : {}),
+  };
 }
+
+/** A lease file's JSON record, or undefined when it is not one (empty, torn, not an object). */
+function recordOf(content: string): Record<string, unknown> | undefined {
+  try {
+    const parsed: unknown = JSON.parse(content);
+    return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const fieldText = (value: unknown) => (value === undefined || value === null ? null : String(value));
 
 /** "stat k.lock + owner (live until mtime + 300 ms, the target's stale rule)". */
 export function whereOf(lock: FileLock): string {
-  const owner = lock.owner ? ` + ${lock.owner}` : '';
-  const expiry =
-    lock.staleMs === undefined
+  const owner = lock.owner ? ` + ${lock.owner}` : lock.record ? `, its record's ${lock.record.owner}` : '';
+  const expiry = lock.record?.expiresAt
+    ? `live until its record's ${lock.record.expiresAt}, on this machine's clock`
+    : lock.staleMs === undefined
       ? "no expiry: a file lock goes stale only by its library's rule, and the target declares none"
       : `live until mtime + ${lock.staleMs} ms, the target's stale rule, on this machine's clock`;
   return `stat ${lock.path}${owner} (${expiry})`;
