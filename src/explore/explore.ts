@@ -87,7 +87,7 @@ export async function explore(request: ExploreRequest): Promise<ExploreResult> {
   };
 
   const observer = (request.store ?? oracle.stores[0]) === 'fs' ? 'its filesystem calls' : 'its wire proxy';
-  progress(`tracing A's ${spec.part} alone, through ${observer}`);
+  progress(`tracing A's ${[...(spec.also ?? []), spec.part].join(' and ')} alone, through ${observer}`);
   const tracer = new Tracer();
   const traced = await slots(() =>
     runOracle({

@@ -70,9 +70,9 @@ const fieldText = (value: unknown) => (value === undefined || value === null ? n
 
 /** "stat k.lock + owner (live until mtime + 300 ms, the target's stale rule)". */
 export function whereOf(lock: FileLock): string {
-  const owner = lock.owner ? ` + ${lock.owner}` : lock.record ? `, its record's ${lock.record.owner}` : '';
+  const owner = lock.owner ? ` + ${lock.owner}` : lock.record ? `, record ${lock.record.owner}` : '';
   const expiry = lock.record?.expiresAt
-    ? `live until its record's ${lock.record.expiresAt}, on this machine's clock`
+    ? `live until its ${lock.record.expiresAt}`
     : lock.staleMs === undefined
       ? "no expiry: a file lock goes stale only by its library's rule, and the target declares none"
       : `live until mtime + ${lock.staleMs} ms, the target's stale rule, on this machine's clock`;
