@@ -41,7 +41,7 @@ export default defineOracle({
   scenario:
     "A takes a lease; B tries halfway through it and again just after it lapses. Postgres: the app clocks ahead of the database's, then the database's ahead; Redis: A's clock ahead of B's, then B's ahead of A's.",
   property: 'No early takeover (no overlap) and no skipped takeover, whichever clock is ahead.',
-  stores: ['postgres', 'redis', 'valkey'],
+  stores: ['postgres', 'redis', 'valkey', 'fs'],
   holders: ['A', 'B'],
   params: v317Params,
   preconditions: V317_PRECONDITIONS,
@@ -70,6 +70,8 @@ export default defineOracle({
       knownBad:
         "both workers run the same skew, so an expiry written on one worker's clock and read on the other's is not moved; only holder against holder (a-ahead / b-ahead) shows it",
     },
+    { target: 'targets/fs/mkdir-lock.ts', expect: 'FAIL', store: 'fs' },
+    { target: 'targets/fs/mkdir-monotonic-stale.ts', expect: 'PASS', store: 'fs' },
   ],
   // Each good reference with its guard removed must FAIL (lock-oracles selfcheck).
   mutations: [
@@ -82,6 +84,17 @@ export default defineOracle({
         [
           'eval(CLAIM_ON_STORE_CLOCK, 1, env.key, env.holder, env.ttlMs)',
           'eval(CLAIM_ON_CALLER_CLOCK, 1, env.key, env.holder, env.ttlMs, Date.now())',
+        ],
+      ],
+    },
+    {
+      of: 'targets/fs/mkdir-monotonic-stale.ts',
+      guard: "staleness on the contender's monotonic clock (the mtime compared with its wall clock instead)",
+      store: 'fs',
+      edits: [
+        [
+          'if (!seen || !unchangedFor(path, seen.mtimeMs, env.ttlMs)) return null;',
+          'if (!seen || seen.mtimeMs > Date.now() - env.ttlMs) return null;',
         ],
       ],
     },

@@ -134,7 +134,7 @@ export function judgeV317(
     return (
       `${setting} ${[...early, ...skipped].map(describe).join('; ')}. ` +
       `The lease's expiry was computed on one clock and compared on another, so the skew between them moved the expiry by ${p.skew} ms. ` +
-      `Write and compare on the same clock: \`lease_until = now() + interval\` in SQL, or a store-side TTL (Redis PX).`
+      `Write and compare on the same clock: \`lease_until = now() + interval\` in SQL, a store-side TTL (Redis PX), or for a file lock its mtime aged on the contender's own monotonic clock since it first saw it.`
     );
   }
 }

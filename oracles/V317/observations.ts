@@ -21,7 +21,9 @@ export interface LegObservation {
   /** Harness time A's acquire began (its lease was written no earlier) and returned. */
   aStartedAt: number;
   aAt: number;
-  /** B's try halfway: sent at `at`, answered at `answeredAt`; null when A had no lease. */
+  /** On a file store, B's first look right after A acquired, when it was denied (a grant is `early`). */
+  look?: { at: number; answeredAt: number; lease: LeaseSummary | null };
+  /** B's try halfway (on a file store, or its first look when that took the lock): sent at `at`, answered at `answeredAt`; null when A had no lease. */
   early: { at: number; answeredAt: number; lease: LeaseSummary | null } | null;
   /** B's try --margin after the lease lapsed; null when B took over early or A had no lease. */
   late: { at: number; lease: LeaseSummary | null } | null;

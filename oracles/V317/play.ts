@@ -1,7 +1,8 @@
 /**
  * V317's scenario, leg by leg: set each clock's offset (the holders' fake `Date`, the store's clock),
  * measure the store's against the real one, A takes a --ttl ms lease, B tries halfway through it
- * and, denied, again --margin ms after it should have lapsed. An explored point is one leg with A's
+ * and, denied, again --margin ms after it should have lapsed. On a file store B also looks at once
+ * (a try right after A acquired), and its late try comes --margin after a lease counted from then. An explored point is one leg with A's
  * clock stepped at its boundary. Records what happened; judges nothing.
  */
 import { UsageError } from '../../src/core/errors.ts';
@@ -77,13 +78,19 @@ export async function playV317(s: Scenario, p: ParamValues<typeof v317Params>): 
     };
     legs.push(leg);
     if (aLease) {
-      await s.sleep(Math.max(0, aAt + p.ttl / 2 - s.now()));
-      const at = s.now();
-      const lease = await b.acquire();
-      leg.early = { at, answeredAt: s.now(), lease };
-      if (!leg.early.lease) {
-        await s.sleep(Math.max(0, aAt + p.ttl + p.margin - s.now()));
-        leg.late = { at: s.now(), lease: await b.acquire() };
+      // A file lock's contender may age it on its own clock from when it first saw it: B looks at
+      // once, and its late try comes --margin after a lease counted from that look too.
+      const looks = s.store.kind === 'fs';
+      const look = looks ? await bTries() : undefined;
+      if (look?.lease) leg.early = look;
+      else {
+        if (look) leg.look = look;
+        await s.sleep(Math.max(0, aAt + p.ttl / 2 - s.now()));
+        leg.early = await bTries();
+        if (!leg.early.lease) {
+          await s.sleep(Math.max(0, Math.max(aAt, look?.answeredAt ?? 0) + p.ttl + p.margin - s.now()));
+          leg.late = { at: s.now(), lease: await b.acquire() };
+        }
       }
     }
     leg.appOffsetsAfterMs = (await Promise.all([a, b].map((h) => h.clock({ op: 'read' })))).map((r) =>
@@ -98,6 +105,13 @@ export async function playV317(s: Scenario, p: ParamValues<typeof v317Params>): 
     s.faults.lift(fault);
   }
   await storeClock?.setOffsetMs(0);
+  /** One try of B's: when it was sent and answered, and the lease it got. */
+  async function bTries() {
+    const at = s.now();
+    const lease = await b.acquire();
+    return { at, answeredAt: s.now(), lease };
+  }
+
   return {
     point: point ? { inWords: pointInWords(point), stepLanded: stepLanded === true, stepMissed } : null,
     legs,

@@ -1,4 +1,4 @@
-// GOOD for V310 and V311 on --store fs: `mkdir <key>.lock` with an owner file inside; a lock whose mtime is older than the stale time (the TTL) is taken over; release and extend check the owner file first.
+// GOOD for V310 and V311 on --store fs, BAD for V317 there: `mkdir <key>.lock` with an owner file inside; a lock whose mtime is older than the stale time (the TTL) on the contender's wall clock is taken over (a contender whose clock runs ahead takes a live lock); release and extend check the owner file first.
 import { mkdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { defineTarget } from '../contract.ts';
 import { lockDir, newToken, OWNER, ownerFile } from './lock-dir.ts';

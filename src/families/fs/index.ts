@@ -2,8 +2,9 @@
  * The fs family: file locks in a scratch directory of this machine (a run dir, removed after the
  * run). A lock lives at a path under it (a `mkdir` lock's directory, a `wx`-created lease file),
  * named by the target's storeKey (a path, or { path, owner, staleMs }) or by env.key itself. The
- * harness reads it with lstat and readFile (view.ts). No container, no server clock, no session
- * locks; a holder's filesystem calls are its boundaries (docs/store-families.md).
+ * harness reads it with lstat and readFile (view.ts). No container, no server, no session
+ * locks; its clock is the kernel's, read as the mtime it stamps; a holder's filesystem calls are
+ * its boundaries (docs/store-families.md).
  */
 import { fileURLToPath } from 'node:url';
 import type { StoreLocation } from '../../../targets/contract.ts';
@@ -11,7 +12,7 @@ import { keyOf } from '../../stores/store-location.ts';
 import type { StoreFamily } from '../family.ts';
 import { asFileLock, unreadableFileLock } from './lock-path.ts';
 import { fsRecipe } from './recipe.ts';
-import { readFileLock, whereOf } from './view.ts';
+import { kernelClockMs, readFileLock, whereOf } from './view.ts';
 
 function describe(location: StoreLocation): string {
   const lock = asFileLock(location);
@@ -27,6 +28,7 @@ export const fsFamily: StoreFamily = {
     const dir = fileURLToPath(store.url);
     return {
       lock: (location) => readFileLock(dir, asFileLock(location)!),
+      clockMs: () => kernelClockMs(dir),
       close: async () => undefined,
     };
   },

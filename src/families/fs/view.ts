@@ -6,8 +6,8 @@
  * mtime + staleMs - this machine's wall clock (the kernel's, which also stamped the mtime). A lease
  * file's JSON record, when declared, gives the value (its owner field) and the expiry it carries.
  */
-import { lstat, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { lstat, readFile, stat, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import type { FileLock } from '../../../targets/contract.ts';
 import type { LockState } from '../family.ts';
 import { lockPathIn } from './lock-path.ts';
@@ -77,4 +77,14 @@ export function whereOf(lock: FileLock): string {
       ? "no expiry: a file lock goes stale only by its library's rule, and the target declares none"
       : `live until mtime + ${lock.staleMs} ms, the target's stale rule, on this machine's clock`;
   return `stat ${lock.path}${owner} (${expiry})`;
+}
+
+/**
+ * The store's clock: the time the kernel stamps on a file it writes (a probe in the run dir, beside
+ * the locks' directory), the clock a file lock's mtime is read against.
+ */
+export async function kernelClockMs(dir: string): Promise<number> {
+  const probe = join(dirname(dir), 'clock-probe');
+  await writeFile(probe, '');
+  return (await stat(probe)).mtimeMs;
 }
