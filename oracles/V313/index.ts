@@ -89,7 +89,7 @@ export default defineOracle({
     'A runs the job and writes once; A is stopped (SIGSTOP) until its lease lapses and B has taken the lock and written; then A resumes.',
   property:
     'A performs no accepted write after B acquired (B wrote), or the resource rejected every such write (fencing).',
-  stores: ['redis', 'valkey', 'postgres', 'cluster'],
+  stores: ['redis', 'valkey', 'postgres', 'cluster', 'fs'],
   holders: ['A', 'B'],
   later: ['A'],
   params: v313Params,
@@ -120,6 +120,8 @@ export default defineOracle({
     { target: 'targets/redis/node-redis/lease-renew-checked.ts', expect: 'PASS' },
     { target: 'targets/redis/node-redis/lease-fenced.ts', expect: 'PASS' },
     { target: 'targets/redis/redlock/using-checks-signal.ts', expect: 'PASS' },
+    { target: 'targets/fs/lease-job.ts', expect: 'FAIL', store: 'fs' },
+    { target: 'targets/fs/lease-job-fenced.ts', expect: 'PASS', store: 'fs' },
     { target: 'targets/postgres/job-lease-row.ts', expect: 'FAIL', store: 'postgres' },
     { target: 'targets/postgres/job-session-lock-idle-timeout.ts', expect: 'FAIL', store: 'postgres' },
     { target: 'targets/postgres/job-lease-row-renew-checked.ts', expect: 'PASS', store: 'postgres' },
@@ -242,6 +244,12 @@ export default defineOracle({
       guard: "close() waiting for the running job before it stops the mutexes' refresh",
       edits: [["mutexWorker('jobs-first')", "mutexWorker('stop-refresh-first')"]],
       params: { variant: 'shutdown' },
+    },
+    {
+      of: 'targets/fs/lease-job-fenced.ts',
+      guard: 'the fencing token passed with every write',
+      store: 'fs',
+      edits: [["await env.effect('write', { fence, value: i });", "await env.effect('write', { value: i });"]],
     },
   ],
 
