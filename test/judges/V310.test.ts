@@ -14,6 +14,7 @@ const marksDone = load(`${FIXTURES}/V310/bad-marks-done-pause.json`);
 // Postgres lease rows, read with their owner column: deleted by key alone / owner-checked.
 const pgNoOwnerCheck = load(`${FIXTURES}/V310/bad-postgres-lease-row-release-no-owner-check.json`);
 const pgOwnerChecked = load(`${FIXTURES}/V310/good-postgres-lease-row-lock.json`);
+const leaseFile = load(`${FIXTURES}/V310/fs-lease-file-pause.json`);
 const observed = (f: JudgeFixture) => f.observations as V310Observations;
 const unmet = (judgement: { preconditions: Array<{ name: string; held: boolean }> }) =>
   judgement.preconditions.filter((c) => !c.held).map((c) => c.name);
@@ -197,5 +198,15 @@ describe('V310 judge', () => {
       observed(f).after!.value = 'someone-else';
     });
     expect(verdict).toBe('FAIL');
+  });
+
+  it("FAILs the recorded lease-file run (--store fs) had A's late write left A's record in the lock: B refused, C denied", async () => {
+    const { verdict, judgement } = await rejudge(leaseFile, (f) => {
+      const o = observed(f);
+      o.after = { ...o.after!, value: o.leaseA!.token! };
+      o.bSide = { ...o.bSide!, ok: false };
+    });
+    expect(verdict).toBe('FAIL');
+    expect(judgement.counts).toMatchObject({ keyHeldBsTokenAfterRelease: 0, cAcquired: 0, bRefusedOnItsOwnLease: 1 });
   });
 });

@@ -13,6 +13,7 @@ const bad = load(`${FIXTURES}/V317/bad-redis-queue-app-clock-expiry.json`);
 const good = load(`${FIXTURES}/V317/good-redis-queue-store-clock-expiry.json`);
 // Postgres, the app's clock against the store's: app-ahead then store-ahead.
 const goodPostgres = load(`${FIXTURES}/V317/good-db-clock-expiry.json`);
+const fsMonotonic = load(`${FIXTURES}/V317/fs-good-mkdir-monotonic.json`);
 const observed = (f: JudgeFixture) => f.observations as V317Observations;
 const leg = (f: JudgeFixture, variant: Variant): LegObservation => observed(f).legs.find((l) => l.variant === variant)!;
 const check = (judgement: { preconditions: Array<{ name: string; held: boolean }> }, name: string) =>
@@ -118,5 +119,15 @@ describe('V317 judge', () => {
       expect(verdict).toBe('PASS');
       expect(judgement.explanation).toMatch(/^A's wall clock was stepped ahead right before A prepared its EVAL/);
     });
+  });
+
+  it("FAILs the recorded monotonic file-lock run (--store fs) had B's first look taken A's live lock", async () => {
+    expect((await rejudge(fsMonotonic)).verdict).toBe('PASS');
+    const { verdict } = await rejudge(fsMonotonic, (f) => {
+      const l = leg(f, 'b-ahead');
+      l.early = { at: l.aAt + 5, answeredAt: l.aAt + 10, lease: { leaseId: 9 } };
+      l.late = null;
+    });
+    expect(verdict).toBe('FAIL');
   });
 });
