@@ -1,6 +1,7 @@
 /** summary.md: the verdict, why, and the numbers, readable without the history. */
 import type { EvidenceRecord, MultiRunRecord } from './evidence.ts';
 import { explorationMarkdown } from './explore-table.ts';
+import { probesMarkdown } from './probes-md.ts';
 
 export function summaryMarkdown(record: EvidenceRecord): string {
   const lines = [
@@ -39,6 +40,7 @@ export function summaryMarkdown(record: EvidenceRecord): string {
     '|---|---|',
     ...Object.entries(record.counts).map(([k, v]) => `| ${k} | ${v} |`),
     '',
+    ...probesMarkdown(record),
     '## Faults as applied',
     '',
     '| # | kind | holder | action | applied (ms) | lifted (ms) |',

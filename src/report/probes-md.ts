@@ -1,0 +1,28 @@
+/**
+ * summary.md's table of the harness's own reads of the lock (`store-observed` in the history): at
+ * each probe, what was there — on a file store the lock path's kind, value, PTTL, mtime and age by
+ * the harness's clock; on Redis or Postgres its value and PTTL.
+ */
+import type { EvidenceRecord } from './evidence.ts';
+
+const text = (value: unknown) => (value === undefined || value === null ? '—' : String(value));
+const cell = (value: unknown) => text(value).replace(/\|/g, '\\|').replace(/\n/g, ' ');
+
+export function probesMarkdown(record: EvidenceRecord): string[] {
+  const probes = record.history.filter((e) => e.kind === 'store-observed' && 'exists' in e.detail);
+  if (!probes.length) return [];
+  const files = probes.some((e) => 'kind' in e.detail);
+  return [
+    '## The lock at each probe',
+    '',
+    `| ms | probe | where | there | ${files ? 'kind | ' : ''}value | PTTL ms${files ? ' | age ms (harness clock)' : ''} |`,
+    `|---|---|---|---|${files ? '---|' : ''}---|---${files ? '|---' : ''}|`,
+    ...probes.map((e) => {
+      const d = e.detail;
+      const kind = files ? ` ${cell(d.kind)} |` : '';
+      const age = files ? ` | ${cell(d.ageMs)}` : '';
+      return `| ${e.t.toFixed(0)} | ${cell(d.label)} | ${cell(d.key)} | ${d.exists ? 'yes' : 'no'} |${kind} ${cell(d.value)} | ${cell(d.pttlMs)}${age} |`;
+    }),
+    '',
+  ];
+}

@@ -1,0 +1,47 @@
+/** summary.md's probe table: the harness's reads of the lock, one row each, file-lock columns on a file store. */
+import { describe, expect, test } from 'vitest';
+import type { EvidenceRecord } from '../src/report/evidence.ts';
+import { probesMarkdown } from '../src/report/probes-md.ts';
+
+const probe = (t: number, detail: Record<string, unknown>) => ({ i: t, t, kind: 'store-observed', detail });
+const recordOf = (history: unknown[]) => ({ history }) as unknown as EvidenceRecord;
+
+describe('probesMarkdown', () => {
+  test("a file lock's probes show where, kind, value, PTTL and age; the label's pipe is escaped", () => {
+    const lines = probesMarkdown(
+      recordOf([
+        probe(10, {
+          label: 'after A acquired',
+          key: 'k.lock',
+          exists: true,
+          kind: 'dir',
+          value: 'A-1',
+          pttlMs: 190,
+          ageMs: 10,
+        }),
+        { i: 11, t: 11, kind: 'fs', holder: 'A', detail: { call: 'rm k.lock' } },
+        probe(20, {
+          label: "after A's | release",
+          key: 'k.lock',
+          exists: false,
+          kind: 'none',
+          value: null,
+          pttlMs: -2,
+          ageMs: null,
+        }),
+      ]),
+    );
+    expect(lines.filter((l) => l.startsWith('| 1') || l.startsWith('| 2'))).toEqual([
+      '| 10 | after A acquired | k.lock | yes | dir | A-1 | 190 | 10 |',
+      "| 20 | after A's \\| release | k.lock | no | none | — | -2 | — |",
+    ]);
+  });
+
+  test('a Redis probe has no file columns; a run with no probe adds no section', () => {
+    const lines = probesMarkdown(
+      recordOf([probe(5, { label: 'after B acquired', key: 'k', exists: true, value: 'B', pttlMs: 150 })]),
+    );
+    expect(lines).toContain('| 5 | after B acquired | k | yes | B | 150 |');
+    expect(probesMarkdown(recordOf([]))).toEqual([]);
+  });
+});
