@@ -6,13 +6,13 @@
  * after its check (lands over B's record), its release's rm held after its compare (removes B's
  * record), its renewal in flight across its release (re-creates A's record over B's). The twin that
  * reads, checks and writes through the one open file PASSes every point. Real holders, a real
- * directory; a 3000 ms TTL, as the fenced twin's explored reference uses (its lease is stamped before
+ * directory; a 5000 ms TTL, as the fenced twin's explored reference uses (its lease is stamped before
  * its wx create, through the boundaries' round trips, on a loaded machine).
  */
 import { describe, expect, test } from 'vitest';
 import { explore } from '../src/explore/explore.ts';
 
-const PARAMS = { ttl: 3000 };
+const PARAMS = { ttl: 5000, timeout: 12000 };
 
 describe('V310 --explore on the owner-record lease file', () => {
   test('the bad twin FAILs at each of the three interleavings, at a named filesystem boundary', async () => {

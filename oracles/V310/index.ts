@@ -65,7 +65,7 @@ export default defineOracle({
         'targets/redis/ioredis/lock-prefixed-key.ts',
         'targets/redis/ioredis/lock-hash-field.ts',
         // A lease stamped before its wx create, and renewed through the fs boundaries' round trips: a longer TTL.
-        { target: 'targets/fs/lease-file-fenced.ts', store: 'fs', params: { ttl: 3000 } },
+        { target: 'targets/fs/lease-file-fenced.ts', store: 'fs', params: { ttl: 5000, timeout: 12000 } },
       ],
       alsoBad: ['test/fixtures/targets/release-get-compare-del-no-seams.ts'],
       params: { ttl: 1000 },
@@ -123,10 +123,12 @@ export default defineOracle({
       target: 'targets/fs/lease-file.ts',
       expect: 'PASS',
       store: 'fs',
+      params: { ttl: 1000 },
       knownBad:
         "its renewal and release read the record, check it, then act by pathname: A resumes from SIGSTOP, reads B's record and leaves it; --explore holds its renewal's write after its check, its rm after its compare, and its renewal across its release, and each lands on B's lock",
     },
-    { target: 'targets/fs/lease-file-fenced.ts', expect: 'PASS', store: 'fs' },
+    // A lease file's expiry is stamped before its wx create, through the fs boundaries' round trips: a longer TTL.
+    { target: 'targets/fs/lease-file-fenced.ts', expect: 'PASS', store: 'fs', params: { ttl: 1000 } },
   ],
   // Each good reference with its guard removed must FAIL (lock-oracles selfcheck).
   mutations: [
@@ -172,6 +174,13 @@ export default defineOracle({
       ],
       params: { ttl: 1000 },
       store: 'postgres',
+    },
+    {
+      of: 'targets/fs/lease-file-fenced.ts',
+      guard: 'the owner check through the open file (renewal and release act on whatever record the path names)',
+      edits: [['    if (!record || record.ownerId !== token) return false;\n', '    if (!record) return false;\n']],
+      params: { ttl: 1000 },
+      store: 'fs',
     },
   ],
 
