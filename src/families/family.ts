@@ -25,7 +25,11 @@ export interface LockState {
   exists: boolean;
   /** What the lock holds there (its owner's token or record), or null where the family reads none. */
   value: string | null;
-  /** ms the lease has left by the store's own clock: -1 when it has no expiry there, -2 when it does not exist. */
+  /**
+   * ms the lease has left by the store's own clock: -1 when it has no expiry there, -2 when it does
+   * not exist. Where the app writes the lease's end itself (`expiry`), the ms left until that instant
+   * by the harness's own clock.
+   */
   pttlMs: number;
   /**
    * A lock record the store keeps past its expiry (a lease row whose lease_until has passed): the
@@ -34,6 +38,20 @@ export interface LockState {
    * removes what lapsed (a Redis key) or nothing is there.
    */
   lapsedRecord?: { value: string | null; lapsedMs: number };
+  /** The lease's end as the app wrote it (a hash field's expiresField), and the clock it was compared on. */
+  expiry?: AppClockExpiry;
+}
+
+/** A lease end the app writes on its own clock (storeKey's expiresField), as the harness read and compared it. */
+export interface AppClockExpiry {
+  /** The field read. */
+  field: string;
+  /** What it held (null: nothing, so the lease's end is not known from it). */
+  raw: string | null;
+  /** The instant it names, epoch ms (null when the field was empty). */
+  atMs: number | null;
+  /** The harness's own wall clock (epoch ms, never a holder's skewed one) the instant was compared with, as the read was answered. */
+  comparedWithMs: number;
 }
 
 /** The harness's own connection to one started store of the family. */

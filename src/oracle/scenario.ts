@@ -53,7 +53,12 @@ export interface ScenarioOptions {
 export interface ObservedLock extends LockState {
   sentAt: number;
   receivedAt: number;
-  /** Harness ms before which the key surely still lives by the store's clock (sentAt + PTTL). */
+  /**
+   * Harness ms until which the lock surely still lives by the store's clock (sentAt + PTTL, or by
+   * the app's expiry field). A lock with no expiry at all is known live only at the read
+   * (receivedAt): nothing says it lasts, since only a command (or a lease the harness was not told
+   * of) ends it.
+   */
   liveUntil: number;
 }
 
@@ -336,7 +341,7 @@ export class Scenario {
     const sentAt = this.now();
     const state = await this.readLock(location);
     const receivedAt = this.now();
-    const liveUntil = !state.exists ? sentAt : state.pttlMs < 0 ? Number.POSITIVE_INFINITY : sentAt + state.pttlMs;
+    const liveUntil = !state.exists ? sentAt : state.pttlMs < 0 ? receivedAt : sentAt + state.pttlMs;
     this.history.add('store-observed', undefined, { label, key: keyOf(location), ...state, sentAt });
     return { ...state, sentAt, receivedAt, liveUntil };
   }

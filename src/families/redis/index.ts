@@ -17,7 +17,9 @@ function describe(location: StoreLocation): string {
   if (typeof location === 'string') return `GET ${location}`;
   if (isLeaseRow(location)) return `a lease row of ${location.table}, which a Redis store does not have`;
   if (isFileLock(location)) return `a file lock at ${location.path}, which a Redis store does not have`;
-  return `HGET ${location.key} ${location.field}`;
+  return location.expiresField === undefined
+    ? `HGET ${location.key} ${location.field}`
+    : `HMGET ${location.key} ${location.field} ${location.expiresField} (the lease's end on the app's clock, compared with the harness's)`;
 }
 
 export const redisFamily: StoreFamily = {
