@@ -20,7 +20,7 @@ export async function readLease(s: Scenario, holder: string, label: string): Pro
     const sentAt = s.now();
     const locks = await s.observeSessionLocks(label);
     const bSessions = locks.filter((l) => l.granted && l.holder === holder).map((l) => l.session);
-    return { kind: 'session', sentAt, receivedAt: s.now(), bSessions };
+    return { kind: 'session', sentAt, receivedAt: s.now(), bSessions, locationUnread: why };
   } catch (error) {
     return { kind: 'error', error: error instanceof Error ? error.message : String(error) };
   }

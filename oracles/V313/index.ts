@@ -206,9 +206,16 @@ export default defineOracle({
       params: { variant: 'failover', ttl: 5000, timeout: 10000 },
       topology: 'sentinel',
     },
+    { target: 'targets/redis/job-claim/no-renewal.ts', expect: 'FAIL' },
+    { target: 'targets/redis/job-claim/complete-checked.ts', expect: 'PASS' },
   ],
   // Each good reference with its guard removed must FAIL (lock-oracles selfcheck).
   mutations: [
+    {
+      of: 'targets/redis/job-claim/complete-checked.ts',
+      guard: 'the owner-checked renewal of the claim before each write',
+      edits: [['renews: true', 'renews: false']],
+    },
     {
       of: 'targets/redis/ioredis/lease-renew-checked.ts',
       guard: "the check of the renewal's result",

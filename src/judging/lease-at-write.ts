@@ -22,7 +22,14 @@ export type LeaseReading =
       expiry?: AppClockExpiry;
     }
   /** Where the lock is a session lock (Postgres advisory): B's sessions holding one, granted, in pg_locks. */
-  | { kind: 'session'; sentAt: number; receivedAt: number; bSessions: number[] }
+  | {
+      kind: 'session';
+      sentAt: number;
+      receivedAt: number;
+      bSessions: number[];
+      /** Why the lock's own location cannot be read (a lease in a table the target did not declare, say). */
+      locationUnread: string;
+    }
   /** The harness cannot read where this lock lives (why), or the read failed (error). */
   | { kind: 'unreadable'; why: string }
   | { kind: 'error'; error: string };
@@ -48,8 +55,7 @@ export function leaseAtWrites(
 ): WriteInLease[] {
   return writes.map((write) => {
     const reading = readings.find((r) => r.seq === write.seq)?.reading;
-    if (!reading)
-      return { write, live: false, why: `B's lock was not read before write #${write.seq} was accepted` };
+    if (!reading) return { write, live: false, why: `B's lock was not read before write #${write.seq} was accepted` };
     return { write, ...liveAt(write, reading, atFirstWrite) };
   });
 }
@@ -60,6 +66,11 @@ function liveAt(write: EffectRecord, r: LeaseReading, first: LeaseReading): { li
   if (r.kind === 'error') return { live: false, why: `reading B's lock ${at} failed: ${r.error}` };
   if (r.kind === 'session') {
     const bSessions = first.kind === 'session' ? first.bSessions : [];
+    if (bSessions.length === 0)
+      return {
+        live: false,
+        why: `pg_locks showed no session lock of B's at its first write, and the lock cannot be read where it lives: ${r.locationUnread}`,
+      };
     const kept = r.bSessions.find((session) => bSessions.includes(session));
     return kept !== undefined
       ? {
@@ -85,7 +96,10 @@ function liveAt(write: EffectRecord, r: LeaseReading, first: LeaseReading): { li
   const until = r.sentAt + r.pttlMs;
   const by = r.expiry?.atMs != null ? byAppClock(r.expiry, r.pttlMs) : `its PTTL ${r.pttlMs} ms by the store's clock`;
   return until >= write.t
-    ? { live: true, why: `${r.where} held B's lock ${at}: ${by}, read at ${r.sentAt.toFixed(1)} ms, so live until ${until.toFixed(1)} ms` }
+    ? {
+        live: true,
+        why: `${r.where} held B's lock ${at}: ${by}, read at ${r.sentAt.toFixed(1)} ms, so live until ${until.toFixed(1)} ms`,
+      }
     : {
         live: false,
         why: `${r.where} held B's lock ${at}, but with ${by} read at ${r.sentAt.toFixed(1)} ms it ran out at ${until.toFixed(1)} ms, before the write was accepted`,
@@ -96,12 +110,13 @@ function liveAt(write: EffectRecord, r: LeaseReading, first: LeaseReading): { li
 function gone(r: Extract<LeaseReading, { kind: 'store' }>): string {
   const e = r.expiry;
   if (e?.atMs != null)
-    return `B's claim had lapsed by its ${e.field} field (${JSON.stringify(e.raw)}, ${iso(e.atMs)}), at or before the harness's own clock ${iso(e.comparedWithMs)}: B's lease was gone`;
+    return `B's claim had lapsed by its ${e.field} field ${JSON.stringify(e.raw)} (${iso(e.atMs)}, on the app's clock), at or before the harness's own clock ${iso(e.comparedWithMs)}: B's lease was gone`;
   return `found nothing: B's lease was gone`;
 }
 
 function byAppClock(e: AppClockExpiry, leftMs: number): string {
-  return `its ${e.field} field ${JSON.stringify(e.raw)} (${iso(e.atMs!)}, on the app's clock) was ${leftMs} ms ahead of the harness's own (unskewed) clock ${iso(e.comparedWithMs)}`;
+  const instant = e.raw === iso(e.atMs!) ? JSON.stringify(e.raw) : `${JSON.stringify(e.raw)} (${iso(e.atMs!)})`;
+  return `its ${e.field} field ${instant}, on the app's clock, was ${leftMs} ms ahead of the harness's own (unskewed) clock ${iso(e.comparedWithMs)}`;
 }
 
 function iso(epochMs: number): string {

@@ -27,5 +27,5 @@ export function describeLocation(location: StoreLocation): string {
   if (isFileLock(location)) return `stat ${location.path}`;
   return location.expiresField === undefined
     ? `HGET ${location.key} ${location.field}`
-    : `HMGET ${location.key} ${location.field} ${location.expiresField} (the lease's end on the app's clock, compared with the harness's)`;
+    : `HMGET ${location.key} ${location.field} ${location.expiresField} (its end on the app's clock)`;
 }

@@ -19,7 +19,7 @@ function describe(location: StoreLocation): string {
   if (isFileLock(location)) return `a file lock at ${location.path}, which a Redis store does not have`;
   return location.expiresField === undefined
     ? `HGET ${location.key} ${location.field}`
-    : `HMGET ${location.key} ${location.field} ${location.expiresField} (the lease's end on the app's clock, compared with the harness's)`;
+    : `HMGET ${location.key} ${location.field} ${location.expiresField} (its end on the app's clock)`;
 }
 
 export const redisFamily: StoreFamily = {
