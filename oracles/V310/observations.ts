@@ -43,6 +43,8 @@ export interface V310Observations {
   } | null;
   /** The lock read right after B's acquire returned (null when the run ended before). */
   seenB: Located | null;
+  /** The lock read just before A, still stopped or held, was let go to release (B's lease where it matters; null when the run ended before). */
+  beforeARelease?: LockReading | null;
   /** A's release after B took the lock: whether it finished within --timeout, and its error if it threw. */
   aRelease: { finished: boolean; error: string | null } | null;
   /**

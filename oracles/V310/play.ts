@@ -65,6 +65,7 @@ export async function playV310(s: Scenario, p: ParamValues<typeof v310Params>): 
     s.progress(`A stopped (SIGSTOP) holding the lock; waiting for its ${p.ttl} ms TTL to lapse and B to take the lock`);
     [b, c] = await contenders;
     await bAcquires(b, () => a.isPaused);
+    o.beforeARelease = reading(await s.observeLock("B's lease just before A is let go to release"));
     const stoppedMs = a.resume();
     s.progress(`A resumed after ${stoppedMs.toFixed(0)} ms and releases`);
     const release = await s.within(a.release(leaseA), p.timeout);
@@ -90,6 +91,7 @@ export async function playV310(s: Scenario, p: ParamValues<typeof v310Params>): 
     s.progress(`A held ${where}; waiting for its ${p.ttl} ms TTL to lapse and B to take the lock`);
     [b, c] = await contenders;
     await bAcquires(b, () => !stop.isReleased);
+    o.beforeARelease = reading(await s.observeLock("B's lease just before A is let go to release"));
     stop.release();
     const outcome = await s.within(release, p.timeout);
     o.aRelease = { finished: outcome !== undefined, error: outcome?.error ?? null };

@@ -326,9 +326,9 @@ describe("V313 judge: a cluster of the target's own nodes (--store cluster, --va
     expect((await rejudge(goodCluster)).verdict).toBe('PASS');
   });
 
-  it("is INCONCLUSIVE, not FAIL, when the home's report of B's grant ended before A's first write after B's", async () => {
+  it("is INCONCLUSIVE, not FAIL, when the home's report of B's grant, read before each of A's late writes, showed it gone", async () => {
     const { verdict, judgement } = await rejudge(badCluster, (f) => {
-      observed(f).bLease = { until: aAfterB(f)[0]!.t - 1, how: 'by inspect("lock-oracles:V313") on its home' };
+      for (const { reading } of observed(f).bLease!.atAWrites) Object.assign(reading, { exists: false, pttlMs: -2 });
     });
     expect(verdict).toBe('INCONCLUSIVE');
     expect(unmet(judgement)).toEqual([B_LEASE_LIVE]);
@@ -388,5 +388,39 @@ describe('V313 judge: --variant failover', () => {
     });
     expect(verdict).toBe('INCONCLUSIVE');
     expect(unmet(judgement)).toEqual([B_TOOK_PROMOTED]);
+  });
+});
+
+describe("V313 judge: a claim whose end is an app-clock field (storeKey's expiresField)", () => {
+  const claim = fixture('bad-job-claim-app-clock-no-renewal');
+  const readingsAt = (f: JudgeFixture) =>
+    aAfterB(f).map((e) => {
+      const reading = observed(f).bLease!.atAWrites.find((r) => r.seq === e.seq)!.reading;
+      if (reading.kind !== 'store' || !reading.expiry) throw new Error('the fixture reads lockExpiresAt');
+      return reading;
+    });
+
+  it("FAILs the recorded run, judged by lockExpiresAt against the harness's own clock", async () => {
+    const { verdict, judgement } = await rejudge(claim);
+    expect(verdict).toBe('FAIL');
+    expect(readingsAt(claim).every((r) => r.expiry!.field === 'lockExpiresAt' && r.pttlMs > 0)).toBe(true);
+    expect(judgement.preconditions.find((c) => c.name === B_LEASE_LIVE)?.detail).toMatch(
+      /lockExpiresAt field "[^"]+", on the app's clock, was \d+ ms ahead of the harness's own \(unskewed\) clock/,
+    );
+  });
+
+  it("is INCONCLUSIVE, not FAIL, when B's claim had lapsed by that field before A wrote", async () => {
+    const { verdict, judgement } = await rejudge(claim, (f) => {
+      for (const r of readingsAt(f)) {
+        const lapsedAt = r.expiry!.comparedWithMs - 5;
+        Object.assign(r, { exists: false, pttlMs: -2 });
+        Object.assign(r.expiry!, { atMs: lapsedAt, raw: new Date(lapsedAt).toISOString() });
+      }
+    });
+    expect(verdict).toBe('INCONCLUSIVE');
+    expect(unmet(judgement)).toEqual([B_LEASE_LIVE]);
+    expect(judgement.preconditions.find((c) => c.name === B_LEASE_LIVE)?.detail).toMatch(
+      /B's claim had lapsed by its lockExpiresAt field/,
+    );
   });
 });
