@@ -170,7 +170,10 @@ export function judgeV310(
       detail: !lock.exists
         ? notFound
         : tokenMatches
-          ? `while ${who} held the lock, ${lock.where} gave ${JSON.stringify(lock.value)} (PTTL ${lock.pttlMs} ms)`
+          ? `while ${who} held the lock, ${lock.where} gave ${JSON.stringify(lock.value)} (PTTL ${lock.pttlMs} ms)` +
+            (o.inferred
+              ? `; where the lock lives was inferred from A's own acquire (${o.inferred.from}), the target declaring no storeKey`
+              : '')
           : `${lock.where} gave ${JSON.stringify(lock.value)}, not ${who}'s lease token ${JSON.stringify(token)}: report as token the value the helper stores there, or declare where the lock lives with storeKey(env)`,
     };
   }

@@ -14,7 +14,7 @@
  */
 import type { StoreLocation } from '../../targets/contract.ts';
 import type { StartedStore, StoreKind, StoreRecipe } from '../stores/types.ts';
-import type { CommandPattern } from '../wire/command.ts';
+import type { CommandPattern, WireCommand } from '../wire/command.ts';
 import type { ClusterLayout } from './cluster/cluster-url.ts';
 import type { NodeInspector } from './cluster/view.ts';
 
@@ -124,6 +124,12 @@ export interface LockCommands {
   delete?(location: StoreLocation): readonly CommandPattern[];
   /** A renewal of the lease (V313's hold), placed on its key; absent where the family has none. */
   renewal?(location: StoreLocation): readonly CommandPattern[];
+  /**
+   * Where a command a holder sent takes a lock, as an acquire does (Redis: SET … NX, SETNX, the keys
+   * of a script); absent where the family cannot tell. A target with no storeKey has its lock's
+   * location inferred from these in its own acquire.
+   */
+  lockLocations?(command: WireCommand): StoreLocation[];
   /** Whether a command a holder sent (its text and arguments) acts on the lock at `location`. */
   touches(command: { text: string; args: readonly string[] }, location: StoreLocation): boolean;
 }
