@@ -34,7 +34,7 @@ export const V315_PRECONDITIONS = [
   {
     name: B_LEASE_LIVE,
     checks:
-      "A's accepted writes after B's first came while B's lease was live by the store's own clock (read at B's first write and as the cut is lifted); on Postgres the lease row must be declared with storeKey",
+      "at least one of A's accepted writes after B's first came while B's lease was live, by B's lock read in the store just before the harness accepted that write (on Postgres: a declared lease row, or B's session advisory lock)",
   },
 ];
 
