@@ -424,3 +424,19 @@ describe("V313 judge: a claim whose end is an app-clock field (storeKey's expire
     );
   });
 });
+
+describe('V313 judge: redlock 5 using(), whose own timer renews B', () => {
+  it("FAILs the recorded pause run of a routine ignoring its signal: B's lock read live before each late write", async () => {
+    const f = fixture('bad-redlock5-using-ignores-signal-pause');
+    const { verdict, judgement } = await rejudge(f);
+    expect(verdict).toBe('FAIL');
+    const late = aAfterB(f).filter((e) => e.accepted);
+    expect(late.length).toBeGreaterThan(0);
+    expect(late.every((e) => observed(f).bLease!.atAWrites.some((r) => r.seq === e.seq))).toBe(true);
+    expect(judgement.preconditions.find((c) => c.name === B_LEASE_LIVE)?.held).toBe(true);
+  });
+
+  it('PASSes the recorded pause run of the routine that checks its signal', async () => {
+    expect((await rejudge(fixture('good-redlock5-using-checks-signal-pause'))).verdict).toBe('PASS');
+  });
+});
