@@ -22,6 +22,7 @@ export { defineTarget } from '../targets/contract.ts';
 export type {
   EffectDetail,
   EffectReceipt,
+  HashField,
   Lease,
   ScheduleHandle,
   StoreLocation,

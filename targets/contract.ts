@@ -126,11 +126,24 @@ export interface Lease {
 /**
  * Where a Redis lock lives in the store, when that is not simply the key `env.key`: another key
  * (libraries prefix the name: `lock.<name>`, `mutex:<name>`), or one field of a hash (a job record's
- * `owner` field). The harness reads it (GET, or HGET of the field; PTTL of the key) to see who
- * holds the lock and how long it has left, and its wire holds pick out commands naming this key.
- * A hash field's expiry is taken to be its hash key's (PTTL).
+ * `owner` field, HashField). The harness reads it (GET, or HGET of the field; PTTL of the key) to
+ * see who holds the lock and how long it has left, and its wire holds pick out commands naming this key.
  */
-export type StoreLocation = string | { key: string; field: string } | LeaseRow | FileLock;
+export type StoreLocation = string | HashField | LeaseRow | FileLock;
+
+/**
+ * A lock kept in one field of a Redis hash: `{ key: 'job:' + env.key, field: 'lockId' }`. Its
+ * lease ends when the hash key's PTTL runs out, or, where the app writes the end itself on its own
+ * clock, at the instant in `expiresField` (ms since the epoch, or an ISO 8601 string):
+ * `{ key, field: 'lockId', expiresField: 'lockExpiresAt' }`. The harness then compares that instant
+ * with its own clock (never a holder's skewed one) and the evidence shows both.
+ */
+export interface HashField {
+  key: string;
+  field: string;
+  /** The hash field holding the instant the lease ends, on the app's clock (epoch ms or ISO 8601). */
+  expiresField?: string;
+}
 
 /**
  * Where a file lock lives in a file store (--store fs): a path (a file or a directory) relative to
@@ -232,7 +245,7 @@ export interface Target {
   /**
    * Where your lock lives in a Redis store, when not under `env.key` itself: e.g.
    * `storeKey: (env) => 'lock.' + env.key`, or `(env) => ({ key: 'job:' + env.key, field: 'owner' })`
-   * for a lock kept in a hash field. The value found there is compared with the lease's `token`.
+   * for a lock kept in a hash field (with `expiresField` where the app writes its lease's end there). The value found there is compared with the lease's `token`.
    * Without it the harness looks at `env.key`; when it finds nothing there while your holder holds
    * the lock, the oracle says so (INCONCLUSIVE) instead of judging a key nobody writes.
    * On Postgres, a lease kept in a row of your own table: `{ table, keyColumn, key, expiresColumn }`

@@ -10,7 +10,10 @@ import type { BSide, LockReading, V310Observations } from './observations.ts';
 
 export const B_CHECKED_LIVE = 'B checked its lease while it was still live';
 
-/** Harness ms before which the lock surely still lives by the store's clock (sentAt + PTTL; unbounded with no expiry). */
+/**
+ * Harness ms before which the lock surely still lives by the store's clock (sentAt + PTTL, or by a
+ * declared app-clock expiry field); a key with no expiry at all ends only by a command: unbounded.
+ */
 export function liveUntil(lock: LockReading): number {
   return !lock.exists ? lock.sentAt : lock.pttlMs < 0 ? Number.POSITIVE_INFINITY : lock.sentAt + lock.pttlMs;
 }
@@ -23,11 +26,19 @@ export function seenBLive(o: V310Observations): boolean {
 
 /**
  * Until when B's lease lives at the earliest: its TTL from when B began the acquire that took it
- * (the key was set after that), or, when later, the PTTL the store gave right after B acquired.
+ * (the key was set after that), or, when later, the PTTL the store gave right after B acquired, or
+ * the one it gave just before A was let go to release, still B's (a helper that renews, say).
  */
 export function bLiveUntil(o: V310Observations, ttl: number): number {
   const byTtl = (o.b?.startedAt ?? 0) + ttl;
-  return seenBLive(o) ? Math.max(byTtl, liveUntil(o.seenB!.lock)) : byTtl;
+  return seenBLive(o) ? Math.max(byTtl, readUntil(o)) : byTtl;
+}
+
+/** B's lease by the store's clock, read after B acquired and, still B's, just before A's release. */
+export function readUntil(o: V310Observations): number {
+  const before = o.beforeARelease;
+  const stillB = before?.exists && (o.seenB!.lock.value === null || before.value === o.seenB!.lock.value);
+  return Math.max(liveUntil(o.seenB!.lock), stillB ? liveUntil(before) : 0);
 }
 
 /** B's answer on its own lease as the judge counts it, and why one is left out. */

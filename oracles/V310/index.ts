@@ -102,6 +102,8 @@ export default defineOracle({
     { target: 'targets/redis/ioredis/release-marks-done-checked.ts', expect: 'PASS' },
     { target: 'targets/redis/ioredis/lock-prefixed-key.ts', expect: 'PASS' },
     { target: 'targets/redis/ioredis/lock-hash-field.ts', expect: 'PASS', params: { variant: 'narrow' } },
+    { target: 'targets/redis/job-claim/complete-unchecked.ts', expect: 'FAIL' },
+    { target: 'targets/redis/job-claim/complete-checked.ts', expect: 'PASS' },
     { target: 'targets/fs/mkdir-bare-rmdir.ts', expect: 'FAIL', store: 'fs' },
     {
       target: 'targets/fs/mkdir-lock.ts',
@@ -132,6 +134,11 @@ export default defineOracle({
   ],
   // Each good reference with its guard removed must FAIL (lock-oracles selfcheck).
   mutations: [
+    {
+      of: 'targets/redis/job-claim/complete-checked.ts',
+      guard: "complete()'s owner check (HDEL of the claim whoever holds it)",
+      edits: [['completeChecksOwner: true', 'completeChecksOwner: false']],
+    },
     {
       of: 'targets/redis/ioredis/lock-correct.ts',
       guard: 'the compare in compare-and-delete (a bare DEL)',

@@ -8,7 +8,7 @@ import { nothingProven, type Check, type Judgement } from '../../src/core/judgem
 import type { ParamValues } from '../../src/core/params.ts';
 import type { Recorded } from '../../src/oracle/definition.ts';
 import { pointInWords } from '../../src/oracle/explore-point.ts';
-import { B_CHECKED_LIVE, bLiveUntil, countBSide, liveUntil, seenBLive } from './b-window.ts';
+import { B_CHECKED_LIVE, bLiveUntil, countBSide, readUntil, seenBLive } from './b-window.ts';
 import type { Located, V310Observations } from './observations.ts';
 import type { v310Params } from './params.ts';
 import { RENEWAL } from './renewal.ts';
@@ -156,7 +156,7 @@ export function judgeV310(
       bRefusedOnItsOwnLease: bRefused ? 1 : 0,
       aReleaseCommandsStoreRan: ran.reduce((n, r) => n + r.times, 0),
       aReleaseCommandsRunMoreThanOnce: resent.length,
-      bLeaseLeftAtReadMs: after && seenB ? Math.max(0, Math.round(liveUntil(seenB.lock) - after.receivedAt)) : 0,
+      bLeaseLeftAtReadMs: after && seenB ? Math.max(0, Math.round(readUntil(o) - after.receivedAt)) : 0,
     },
     property: {
       name: "B's lock survives A's release",
@@ -175,7 +175,10 @@ export function judgeV310(
       detail: !lock.exists
         ? notFound
         : tokenMatches
-          ? `while ${who} held the lock, ${lock.where} gave ${JSON.stringify(lock.value)} (PTTL ${lock.pttlMs} ms)`
+          ? `while ${who} held the lock, ${lock.where} gave ${JSON.stringify(lock.value)} (PTTL ${lock.pttlMs} ms)` +
+            (o.inferred
+              ? `; where the lock lives was inferred from A's own acquire (${o.inferred.from}), the target declaring no storeKey`
+              : '')
           : `${lock.where} gave ${JSON.stringify(lock.value)}, not ${who}'s lease token ${JSON.stringify(token)}: report as token the value the helper stores there, or declare where the lock lives with storeKey(env)`,
     };
   }
@@ -196,7 +199,7 @@ export function judgeV310(
       });
       return;
     }
-    const until = liveUntil(seenB!.lock);
+    const until = readUntil(o);
     const readInside = keyWasB || after!.receivedAt < until;
     const cInside = leaseC === null || cAnsweredAt < until;
     // B's own extend (or second release) refused while its lease was live is seen inside too.
@@ -207,7 +210,7 @@ export function judgeV310(
       name: B_LIVE,
       held: false,
       detail:
-        `B's lease ran out by the store's clock at ${until.toFixed(0)} ms (its PTTL after B acquired), before the judgement: ` +
+        `B's lease ran out by the store's clock at ${until.toFixed(0)} ms (its PTTL after B acquired, or just before A was let go to release), before the judgement: ` +
         `the read after A's release was answered at ${after!.receivedAt.toFixed(0)} ms and C's acquire at ${cAnsweredAt.toFixed(0)} ms, ` +
         `so the key being gone or C getting the lock may be B's own expiry, not A's release (a slow machine or a slow target; a longer --ttl helps)`,
     });

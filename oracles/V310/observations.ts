@@ -5,7 +5,7 @@
  */
 import type { LeaseSummary } from '../../src/holder/holder-protocol.ts';
 import type { ExplorePoint } from '../../src/oracle/explore-point.ts';
-import type { ObservedLock } from '../../src/oracle/scenario.ts';
+import type { InferredLocation, ObservedLock } from '../../src/oracle/scenario.ts';
 
 /** The lock as the harness read it, the raw reading (its PTTL, not an extrapolated end: -1 survives JSON). */
 export type LockReading = Omit<ObservedLock, 'liveUntil'>;
@@ -22,6 +22,8 @@ export interface Located {
 export interface V310Observations {
   /** The explored point (--explore) A was held at inside its release, or null on a plain run. */
   point: ExplorePoint | null;
+  /** Where the lock lives, inferred from A's own acquire (the target declares no storeKey and nothing was at env.key); null otherwise. */
+  inferred: InferredLocation | null;
   /** A's acquire on the empty store: its lease, or null when it was denied. */
   leaseA: LeaseSummary | null;
   /** The lock read right after A acquired (null when A was denied). */
@@ -47,6 +49,8 @@ export interface V310Observations {
   aRenewal: ARenewal | null;
   /** The lock read once A's held renewal returned, before its release (null when there was none). */
   afterRenewal: LockReading | null;
+  /** The lock read just before A, still stopped or held, was let go to release (B's lease where it matters; null when the run ended before). */
+  beforeARelease?: LockReading | null;
   /** A's release after B took the lock: whether it finished within --timeout, and its error if it threw. */
   aRelease: { finished: boolean; error: string | null } | null;
   /**

@@ -23,7 +23,10 @@ import { RENEWAL, renewsBeforeRelease } from './renewal.ts';
 
 export async function playV310(s: Scenario, p: ParamValues<typeof v310Params>): Promise<V310Observations> {
   // An explored point (--explore) lands inside the release like the narrow variant, at its own boundary.
-  const wireA = p.variant === 'narrow' && (p.hold === 'wire' || s.point) ? await s.wire('A') : undefined;
+  const holdAtWire = p.variant === 'narrow' && (p.hold === 'wire' || s.point !== undefined);
+  // A talks through its wire proxy wherever the family can tell a lock from a command: a target
+  // that declares no storeKey then has its lock's location inferred from A's own acquire.
+  const wireA = holdAtWire || s.family.commands.lockLocations ? await s.wire('A') : undefined;
   const point = s.point;
   const where = point
     ? `at ${point.boundary.part}#${point.boundary.index} (${point.boundary.text})`
@@ -36,6 +39,7 @@ export async function playV310(s: Scenario, p: ParamValues<typeof v310Params>): 
   const retryEvery = Math.max(5, Math.round(p.ttl / 10));
   const o: V310Observations = {
     point: point ?? null,
+    inferred: null,
     leaseA: null,
     atA: null,
     hold: null,
@@ -55,6 +59,9 @@ export async function playV310(s: Scenario, p: ParamValues<typeof v310Params>): 
   o.leaseA = leaseA;
   if (!leaseA) return o;
   o.atA = await located('after A acquired', 'A', aAcquireStartedAt);
+  // Nothing at env.key and no storeKey: where A's own acquire took its lock (SET … NX, a script's keys).
+  if (!o.atA.lock.exists && (o.inferred = s.inferLockLocation('A', aAcquireStartedAt) ?? null))
+    o.atA = await located('after A acquired, where its acquire took the lock', 'A', aAcquireStartedAt);
   // Not where the harness looks (and not read too late to tell: then B's fresh lease is read for it):
   // nothing can be judged, so A lets go and the run ends (the judge says why).
   const aLate = !o.atA.lock.exists && o.atA.lookedAfterMs >= p.ttl;
@@ -71,6 +78,7 @@ export async function playV310(s: Scenario, p: ParamValues<typeof v310Params>): 
     s.progress(`A stopped (SIGSTOP) holding the lock; waiting for its ${p.ttl} ms TTL to lapse and B to take the lock`);
     [b, c] = await contenders;
     await bAcquires(b, () => a.isPaused);
+    o.beforeARelease = reading(await s.observeLock("B's lease just before A is let go to release"));
     const stoppedMs = a.resume();
     s.progress(`A resumed after ${stoppedMs.toFixed(0)} ms and releases`);
     const release = await s.within(a.release(leaseA), p.timeout);
@@ -82,7 +90,7 @@ export async function playV310(s: Scenario, p: ParamValues<typeof v310Params>): 
     if (renews && !atRenewal) o.aRenewal = await renewed(a.extend(leaseA, p.ttl));
     const stop = point
       ? armPoint(point, a, wireA, s.lockKey)
-      : wireA
+      : holdAtWire && wireA
         ? wireStop(wireA.hold(s.lockCommands('delete')), "A's delete held at its wire proxy", WIRE_MISSED)
         : latchStop(a.holdSeam('release:before-delete'), 'A held at env.seam("release:before-delete")', SEAM_MISSED);
     const ran = wireA ? countStoreRuns(wireA) : undefined;
@@ -105,6 +113,7 @@ export async function playV310(s: Scenario, p: ParamValues<typeof v310Params>): 
     if (across) release = a.release(leaseA);
     [b, c] = await contenders;
     await bAcquires(b, () => !stop.isReleased);
+    o.beforeARelease = reading(await s.observeLock("B's lease just before A is let go to release"));
     stop.release();
     if (renewal) {
       o.aRenewal = await renewed(renewal);

@@ -11,10 +11,12 @@ import type { CallOutcome, Holder } from '../../src/holder/holder.ts';
 import type { Latch } from '../../src/holder/latch.ts';
 import type { ObservedLock, Scenario } from '../../src/oracle/scenario.ts';
 import { runJobUntilFirstEffect } from '../../scenarios/run-job-until-effect.ts';
-import { readBLease } from './b-lease.ts';
+import { readLease, readLeaseAtWrites } from '../../scenarios/lease-at-writes.ts';
 import type { KeyReading, V313Observations } from './observations.ts';
 import type { v313Params } from './params.ts';
 import type { StoppedA } from './stop-a.ts';
+
+const AT_FIRST_WRITE = 'B in its critical section (held at its first write)';
 
 /** A stopped after its first write, its job still running, and the holders that contend. */
 export interface Contest {
@@ -39,13 +41,17 @@ export async function contendWhileStopped(x: Contest): Promise<void> {
   );
   const bIn = await runJobUntilFirstEffect(b, p.timeout, x.retryEvery);
   o.bWhileStopped = { wrote: bIn.job !== undefined, attempts: bIn.attempts, aStopped: !stopped.stop.isReleased };
-  const finishBLease = p.contender === 'hold' && bIn.job ? await readBLease(s) : undefined;
+  // hold: B's lock is read now, and before each of A's writes from here on is accepted.
+  const bLease =
+    p.contender === 'hold' && bIn.job
+      ? { atFirstWrite: await readLease(s, 'B', AT_FIRST_WRITE), atAWrites: readLeaseAtWrites(s, a, 'B') }
+      : undefined;
   if (p.contender === 'come-and-go' && bIn.job) await bComesAndGoes(x, bIn.latch, bIn.job);
   const aNext = p.contender === 'come-and-go' ? a.holdNextEffect() : undefined;
   lift(x);
   if (aNext && c) await thirdHolderArrives(x, aNext, c);
   await aRunsOn(x);
-  if (finishBLease) o.bLease = await finishBLease();
+  if (bLease) o.bLease = bLease;
   bIn.latch.release();
   if (bIn.job) await s.within(bIn.job, p.timeout);
 }
@@ -76,7 +82,7 @@ export async function contendAfterLift(x: Contest): Promise<void> {
 
 /** come-and-go: B, held at its first write, is let go: it finishes its job and its lock is gone before A resumes. */
 async function bComesAndGoes({ s, p, stopped, retryEvery, o }: Contest, bLatch: Latch, bJob: Promise<CallOutcome>) {
-  const during = await s.observeLock('B in its critical section (held at its first write)');
+  const during = await s.observeLock(AT_FIRST_WRITE);
   bLatch.release();
   const bEnd = await s.within(bJob, p.timeout);
   const gone =

@@ -14,12 +14,14 @@
  * went while A was stopped and A's next write after resuming came on its old lease (its token still
  * in the key, or no key at all); with --contender after-lift, A's key was gone while A was stopped
  * and B took the lock after A resumed. Each is declared, with what it checks, in preconditions.ts.
- * Window: from B's first write to the end of A's job; with --contender hold, only up to B's lease's
- * end by the store's own clock, read while B sits at its first write (./b-lease.ts): the
- * key's PTTL on Redis/Valkey; on Postgres the lease row the target declares with storeKey(env)
- * (`expiresColumn - now()`), else B's advisory lock granted to the same B session in pg_locks at
- * B's first write and again after A's job ended. A lease in an undeclared table cannot be read: a
- * violation there is INCONCLUSIVE (a job re-taking its lease row after B's lapsed FAILed before).
+ * Window: from B's first write to the end of A's job; with --contender hold, only while B's lease
+ * was live as each of A's writes arrived: before the harness accepts one of A's writes after B's
+ * first it reads B's lock in the store (scenarios/lease-at-writes.ts) and judges that write by that
+ * reading — the key's PTTL on Redis/Valkey, or the instant in a hash field's declared expiresField
+ * against the harness's own clock; on Postgres the lease row the target declares with storeKey(env)
+ * (`expiresColumn - now()`), else B's advisory lock still granted to B's session of its first write
+ * in pg_locks. A write read with B's lock gone (or another's token there) is not counted: INCONCLUSIVE
+ * when no write is left, never FAIL. A lease in an undeclared table cannot be read (INCONCLUSIVE).
  * With --contender come-and-go B's lease is gone before A resumes, so A's writes after B's count
  * only on A's old lease: the key, read at A's next write, holding A's token from before its stop or
  * nothing; a new token there is a new lease A took on the free lock (INCONCLUSIVE, not FAIL).
@@ -67,7 +69,7 @@
  * write's receipt held — × each contender schedule (Redis).
  *
  * Files: play.ts runs the scenario (stop-a.ts stops A and lets it go, contenders.ts is what the other
- * holders do, b-lease.ts reads B's lease) and records V313Observations (observations.ts); judge.ts
+ * holders do) and records V313Observations (observations.ts); judge.ts
  * judges them, a pure function, with preconditions.ts (each precondition's name, declaration and
  * check); params.ts declares the parameters.
  */
@@ -206,9 +208,16 @@ export default defineOracle({
       params: { variant: 'failover', ttl: 5000, timeout: 10000 },
       topology: 'sentinel',
     },
+    { target: 'targets/redis/job-claim/no-renewal.ts', expect: 'FAIL' },
+    { target: 'targets/redis/job-claim/complete-checked.ts', expect: 'PASS' },
   ],
   // Each good reference with its guard removed must FAIL (lock-oracles selfcheck).
   mutations: [
+    {
+      of: 'targets/redis/job-claim/complete-checked.ts',
+      guard: 'the owner-checked renewal of the claim before each write',
+      edits: [['renews: true', 'renews: false']],
+    },
     {
       of: 'targets/redis/ioredis/lease-renew-checked.ts',
       guard: "the check of the renewal's result",

@@ -7,6 +7,7 @@
 import { nothingProven, type Check, type Judgement } from '../../src/core/judgement.ts';
 import type { ParamValues } from '../../src/core/params.ts';
 import type { EffectRecord } from '../../src/core/resource.ts';
+import { leaseAtWrites, leaseAtWritesInWords } from '../../src/judging/lease-at-write.ts';
 import { takeoverCounts, takeoverDetail, takeoverWindow, writesAfterTakeover } from '../../src/judging/takeover.ts';
 import type { Recorded } from '../../src/oracle/definition.ts';
 import type { AStop, BLease, V313Observations } from './observations.ts';
@@ -106,19 +107,13 @@ function explainShutdown(by: 'close' | 'sigterm', held: boolean, accepted: numbe
     : `${began}. A kept its lock until its job ended (B was denied meanwhile, or the job stopped writing), and B wrote only after: no write of A's came after B's.`;
 }
 
-/** --contender hold: A's accepted writes after B's first count only while B's lease lived by the store's clock. */
+/**
+ * --contender hold: A's accepted writes after B's first count only while B's lease was live, each
+ * judged by B's lock as read in the store just before the harness accepted it.
+ */
 function bLeaseLive(bLease: BLease, aAcceptedAfter: readonly EffectRecord[]): Check {
-  if ('why' in bLease) return { name: B_LEASE_LIVE, held: false, detail: bLease.why };
-  // A key with no expiry lives until deleted: every write counts.
-  const until = bLease.until ?? Number.POSITIVE_INFINITY;
-  const inside = aAcceptedAfter.filter((e) => e.t <= until);
-  return {
-    name: B_LEASE_LIVE,
-    held: inside.length > 0,
-    detail: inside.length
-      ? `${inside.length} of A's write(s) after B's first reached the resource by ${inside.at(-1)!.t.toFixed(1)} ms, while B's lease lived (until ${until.toFixed(1)} ms ${bLease.how})`
-      : `B's lease is known live only until ${until.toFixed(1)} ms ${bLease.how}, before A's first write after B's (${aAcceptedAfter[0]!.t.toFixed(1)} ms): the window closed before A wrote, so A may have re-taken a free lock`,
-  };
+  const judged = leaseAtWrites(aAcceptedAfter, bLease.atAWrites, bLease.atFirstWrite);
+  return { name: B_LEASE_LIVE, held: judged.some((w) => w.live), detail: leaseAtWritesInWords(judged) };
 }
 
 /** A fault that holds A's writes on their way: what A sent while holding the lock can arrive after B's. */

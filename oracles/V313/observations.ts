@@ -6,15 +6,19 @@
 import type { CallOutcome, ShutdownOutcome } from '../../src/holder/holder.ts';
 import type { LockState } from '../../src/families/family.ts';
 import type { ExploreFault } from '../../src/oracle/explore-point.ts';
+import type { LeaseReading, ReadingAtWrite } from '../../src/judging/lease-at-write.ts';
 
 /** The lock's location as the harness read it: there or not, and the time it had left (PTTL, ms). */
 export type KeyReading = Pick<LockState, 'exists' | 'pttlMs'>;
 
 /**
- * --contender hold: B's lock surely lived until `until` (harness ms; null: the key has no expiry,
- * so it lives until deleted) by `how`; or nothing shows it lived, `why` (./b-lease.ts).
+ * --contender hold: B's lock as the harness read it while B sat held at its first write, and again
+ * before each of A's later writes was accepted (scenarios/lease-at-writes.ts).
  */
-export type BLease = { until: number | null; how: string } | { why: string };
+export interface BLease {
+  atFirstWrite: LeaseReading;
+  atAWrites: ReadingAtWrite[];
+}
 
 /** Which came first after A's stop was armed: A stopped there, A's job ended, or neither within --timeout. */
 export type StopLanding = 'held' | 'ended' | 'timeout';
@@ -100,7 +104,7 @@ export interface V313Observations {
   stop?: AStop;
   /** hold / come-and-go: B's tries to take the lock and write, and whether A was still stopped when B did. */
   bWhileStopped?: { wrote: boolean; attempts: number; aStopped: boolean };
-  /** hold: until when B's lease surely lived, read while B sat at its first write. */
+  /** hold: B's lease read at B's first write and before each of A's later writes was accepted. */
   bLease?: BLease;
   /** come-and-go: the key while B wrote, how B's job ended (null: not within --timeout), whether the key was then gone, and A still stopped. */
   bCameAndWent?: { during: KeyReading; job: CallOutcome | null; gone: boolean; after: KeyReading; aStopped: boolean };

@@ -87,7 +87,7 @@ export const V313_PRECONDITIONS = [
   {
     name: B_LEASE_LIVE,
     checks:
-      "--contender hold, on a violation: at least one of A's accepted writes after B's first came while B's lease was live by the store's own clock",
+      "--contender hold, on a violation: at least one of A's accepted writes after B's first came while B's lease was live, by B's lock read in the store just before the harness accepted that write",
   },
 ];
 

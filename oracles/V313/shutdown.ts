@@ -11,7 +11,7 @@ import type { ParamValues } from '../../src/core/params.ts';
 import type { CallOutcome, Holder } from '../../src/holder/holder.ts';
 import type { Latch } from '../../src/holder/latch.ts';
 import type { Scenario } from '../../src/oracle/scenario.ts';
-import { readBLease } from './b-lease.ts';
+import { readLease, readLeaseAtWrites } from '../../scenarios/lease-at-writes.ts';
 import type { BTries, V313Observations } from './observations.ts';
 import type { v313Params } from './params.ts';
 
@@ -50,11 +50,17 @@ export async function shutDownA(
       shutdown.aLockAfter = { where, exists, value, pttlMs, sentAt };
     }
   }
-  const finishBLease = shutdown.bWhileHeld?.wrote ? await readBLease(s) : undefined;
+  // B wrote: B's lock is read now, and before each of A's writes from here on is accepted.
+  const bLease = shutdown.bWhileHeld?.wrote
+    ? {
+        atFirstWrite: await readLease(s, 'B', "B's lock at its first write (B held there)"),
+        atAWrites: readLeaseAtWrites(s, a, 'B'),
+      }
+    : undefined;
   aNext.release();
   o.aResumed = { job: (await s.within(aJob, p.timeout)) ?? null };
   if (!shutdown.bWhileHeld?.wrote) shutdown.bAfter = await bTries(s, b, bLatch, bJobs, s.now() + p.timeout, retryEvery);
-  if (finishBLease) o.bLease = await finishBLease();
+  if (bLease) o.bLease = bLease;
   bLatch.release();
   await Promise.all(bJobs.map((job) => s.within(job, p.timeout)));
   const outcome = await s.within(closing, p.timeout);

@@ -15,13 +15,15 @@
  * in the resource's arrival order (overlap 0, counted by writer identity at the resource).
  * Preconditions: A led and wrote; A's renewals were stopped or refused at the wire (the proxy stopped A's commands or
  * refused its reconnects; on an --explore run instead: A was held at the explored point); B became leader and wrote while A was cut off; a violation counts only
- * while B's lease was live by the store's clock (read at B's first write and as the cut is lifted):
- * A's writes on a lock B let lapse are not A acting beside a leader.
+ * while B's lease was live as that write arrived (B's lock read in the store before the harness
+ * accepted it): A's writes on a lock B let lapse are not A acting beside a leader.
  * Window: from B's first write until both loops are told to stop (the cut plus `observe` ms after
- * it is lifted), and only while B's lease is live by the store's own clock: the key's PTTL on
- * Redis/Valkey; on Postgres the lease row the target declares with storeKey(env) (`{ table,
- * keyColumn, key, expiresColumn }`, read as `expiresColumn - now()`). On Postgres without that
- * declaration the lease cannot be read (any table, or a session advisory lock with no expiry), so a
+ * it is lifted), and only while B's lease is live: before accepting each of A's writes after B's
+ * first the harness reads B's lock (scenarios/lease-at-writes.ts) — the key's PTTL on Redis/Valkey
+ * (or a hash field's declared expiresField on the harness's clock); on Postgres the lease row the
+ * target declares with storeKey(env) (`{ table, keyColumn, key, expiresColumn }`, read as
+ * `expiresColumn - now()`), else B's session advisory lock in pg_locks, still held by B's session
+ * of its first write. A lease in a table the target does not declare cannot be read, so a
  * violation there is INCONCLUSIVE, never FAIL: a machine loaded enough that B's renewals come late
  * lets B's lease lapse and A re-take a free lock (seen once in a 5-run selfcheck).
  * A leader loop that throws before its first write (A leading alone, or B waiting to lead: a

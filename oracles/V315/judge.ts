@@ -7,6 +7,7 @@
 import { nothingProven, type Check, type Judgement } from '../../src/core/judgement.ts';
 import type { ParamValues } from '../../src/core/params.ts';
 import type { EffectRecord } from '../../src/core/resource.ts';
+import { leaseAtWrites, leaseAtWritesInWords } from '../../src/judging/lease-at-write.ts';
 import { takeoverCounts, takeoverDetail, takeoverWindow, writesAfterTakeover } from '../../src/judging/takeover.ts';
 import type { Recorded } from '../../src/oracle/definition.ts';
 import type { V315Observations } from './observations.ts';
@@ -33,7 +34,7 @@ export const V315_PRECONDITIONS = [
   {
     name: B_LEASE_LIVE,
     checks:
-      "A's accepted writes after B's first came while B's lease was live by the store's own clock (read at B's first write and as the cut is lifted); on Postgres the lease row must be declared with storeKey",
+      "at least one of A's accepted writes after B's first came while B's lease was live, by B's lock read in the store just before the harness accepted that write (on Postgres: a declared lease row, or B's session advisory lock)",
   },
 ];
 
@@ -156,33 +157,8 @@ function bLedWhileCut(
   };
 }
 
+/** A's accepted writes after B's first count only while B's lease was live, each judged by B's lock read just before it was accepted. */
 function bLeaseLive(o: V315Observations, aAcceptedAfter: readonly EffectRecord[]): Check {
-  if (!o.leaseReadable) {
-    return {
-      name: B_LEASE_LIVE,
-      held: false,
-      detail:
-        `A's ${aAcceptedAfter.length} write(s) after B's first cannot be shown to come while B's lease lived: on ${o.storeKind} the harness reads a lease only where the target declares it, ` +
-        `and B's renewals may have come late on a loaded machine, its lease lapsed and A re-taken a free lock. Declare the lease row: storeKey: (env) => ({ table, keyColumn, key: env.key, expiresColumn })`,
-    };
-  }
-  // Each read bounds B's lease: live from when the read was sent until its PTTL ran out (no expiry: for good).
-  const bLive = o.bLease
-    .filter((r) => r.exists)
-    .map((r) => ({
-      from: r.sentAt,
-      until: r.pttlMs < 0 ? Number.POSITIVE_INFINITY : r.sentAt + r.pttlMs,
-      when: r.when,
-    }));
-  const inside = aAcceptedAfter.filter((e) => bLive.some((w) => e.t <= w.until && (w === bLive[0] || e.t >= w.from)));
-  const known =
-    bLive.map((w) => `${w.when}: live until ${w.until.toFixed(1)} ms`).join('; ') ||
-    "B's lease was not found at B's first write or as the cut was lifted";
-  return {
-    name: B_LEASE_LIVE,
-    held: inside.length > 0,
-    detail: inside.length
-      ? `${inside.length} of A's write(s) after B's first reached the resource while B's lease lived by the store's own clock (${known})`
-      : `none of A's ${aAcceptedAfter.length} write(s) after B's first (from ${aAcceptedAfter[0]!.t.toFixed(1)} ms) came while B's lease was known live (${known}): B's lease may have lapsed (its renewals late on a loaded machine) and A re-taken a free lock`,
-  };
+  const judged = o.bLease ? leaseAtWrites(aAcceptedAfter, o.bLease.atAWrites, o.bLease.atFirstWrite) : [];
+  return { name: B_LEASE_LIVE, held: judged.some((w) => w.live), detail: leaseAtWritesInWords(judged) };
 }

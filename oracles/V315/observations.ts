@@ -4,6 +4,7 @@
  * showed it.
  */
 import type { WireFaultRecord } from '../../src/wire/records.ts';
+import type { LeaseReading, ReadingAtWrite } from '../../src/judging/lease-at-write.ts';
 
 export interface V315Observations {
   /** When A made its first leader write (harness ms), or null: none within --timeout. */
@@ -18,12 +19,8 @@ export interface V315Observations {
   bWrote: boolean;
   /** ...while A's cut was still in force. */
   bWroteWhileCut: boolean;
-  /** The harness can read B's lease on this store (on Postgres only where the target declares its lease row). */
-  leaseReadable: boolean;
-  /** The store's kind, for the explanation of a lease that cannot be read. */
-  storeKind: string;
-  /** B's lease as the store showed it at B's first write and as the cut was lifted (only where readable). */
-  bLease: LeaseRead[];
+  /** B's lease read at B's first write and before each of A's later writes was accepted (null: B never wrote). */
+  bLease: { atFirstWrite: LeaseReading; atAWrites: ReadingAtWrite[] } | null;
   /** When play stopped watching (harness ms): writes that reached the resource later are not judged. */
   watchedUntil: number;
 }
@@ -37,13 +34,4 @@ export interface ExplorePointSeen {
   /** held: A got there; ended: its loop ended first (`missed` says why); timeout: neither within --timeout. */
   reached: 'held' | 'ended' | 'timeout';
   missed: string;
-}
-
-/** One read of the lock by the harness: when it was sent, and what the store's own clock had left on it. */
-export interface LeaseRead {
-  when: string;
-  sentAt: number;
-  exists: boolean;
-  /** ms left by the store's clock; -1: no expiry (live for good). */
-  pttlMs: number;
 }

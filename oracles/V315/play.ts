@@ -9,6 +9,7 @@ import { throwIfTargetThrew, type CallOutcome } from '../../src/holder/holder.ts
 import { armPoint } from '../../src/oracle/arm-point.ts';
 import { boundaryLabel, pointInWords } from '../../src/oracle/explore-point.ts';
 import type { Scenario } from '../../src/oracle/scenario.ts';
+import { readLease, readLeaseAtWrites } from '../../scenarios/lease-at-writes.ts';
 import { cutAtPoint, cutOff, type Cut } from './cut.ts';
 import type { V315Observations } from './observations.ts';
 import type { v315Params } from './params.ts';
@@ -25,18 +26,9 @@ export async function playV315(s: Scenario, p: ParamValues<typeof v315Params>): 
     cut: null,
     bWrote: false,
     bWroteWhileCut: false,
-    leaseReadable: s.lockUnreadable === undefined,
-    storeKind: s.store.kind,
-    bLease: [],
+    bLease: null,
     watchedUntil: 0,
   };
-  /** B's lease by the store's own clock (the key's PTTL on Redis/Valkey; on Postgres the lease row the target declares). */
-  const readBsLease = async (when: string) => {
-    if (!o.leaseReadable) return;
-    const seen = await s.observeLock(when);
-    o.bLease.push({ when, sentAt: seen.sentAt, exists: seen.exists, pttlMs: seen.pttlMs });
-  };
-
   s.progress('A starts its leader loop through its wire proxy');
   const aFirst = a.holdNextEffect();
   aLoop = a.call('leader');
@@ -84,7 +76,12 @@ export async function playV315(s: Scenario, p: ParamValues<typeof v315Params>): 
     );
   o.bWrote = bFirstOrEnd === 'wrote';
   o.bWroteWhileCut = o.bWrote && !cut.isReleased;
-  if (o.bWrote) await readBsLease("B's lease at its first write (B held there)");
+  // From B's first write on, B's lock is read before each of A's writes is accepted.
+  if (o.bWrote)
+    o.bLease = {
+      atFirstWrite: await readLease(s, 'B', "B's lease at its first write (B held there)"),
+      atAWrites: readLeaseAtWrites(s, a, 'B'),
+    };
   bFirst.release();
   if (o.bWrote) {
     s.progress(`B leads and wrote; A stays cut off for another ${p.observe} ms`);
@@ -92,8 +89,6 @@ export async function playV315(s: Scenario, p: ParamValues<typeof v315Params>): 
   }
   const stopped = wireA.records().find((r) => r.id === cut.record.id) ?? cut.record;
   o.cut = { how: cut.what, killed: cut.killed, stopped };
-  // A's cut is still in force: whoever holds the key now is B.
-  if (o.bWrote) await readBsLease("B's lease as A's cut is lifted");
   cut.release();
   if (o.bWrote) {
     // A blackholed renewal does not fail, it waits: only once the cut is lifted does A get its

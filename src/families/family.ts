@@ -14,7 +14,7 @@
  */
 import type { StoreLocation } from '../../targets/contract.ts';
 import type { StartedStore, StoreKind, StoreRecipe } from '../stores/types.ts';
-import type { CommandPattern } from '../wire/command.ts';
+import type { CommandPattern, WireCommand } from '../wire/command.ts';
 import type { ClusterLayout } from './cluster/cluster-url.ts';
 import type { NodeInspector } from './cluster/view.ts';
 
@@ -25,7 +25,11 @@ export interface LockState {
   exists: boolean;
   /** What the lock holds there (its owner's token or record), or null where the family reads none. */
   value: string | null;
-  /** ms the lease has left by the store's own clock: -1 when it has no expiry there, -2 when it does not exist. */
+  /**
+   * ms the lease has left by the store's own clock: -1 when it has no expiry there, -2 when it does
+   * not exist. Where the app writes the lease's end itself (`expiry`), the ms left until that instant
+   * by the harness's own clock.
+   */
   pttlMs: number;
   /**
    * A lock record the store keeps past its expiry (a lease row whose lease_until has passed): the
@@ -34,6 +38,20 @@ export interface LockState {
    * removes what lapsed (a Redis key) or nothing is there.
    */
   lapsedRecord?: { value: string | null; lapsedMs: number };
+  /** The lease's end as the app wrote it (a hash field's expiresField), and the clock it was compared on. */
+  expiry?: AppClockExpiry;
+}
+
+/** A lease end the app writes on its own clock (storeKey's expiresField), as the harness read and compared it. */
+export interface AppClockExpiry {
+  /** The field read. */
+  field: string;
+  /** What it held (null: nothing, so the lease's end is not known from it). */
+  raw: string | null;
+  /** The instant it names, epoch ms (null when the field was empty). */
+  atMs: number | null;
+  /** The harness's own wall clock (epoch ms, never a holder's skewed one) the instant was compared with, as the read was answered. */
+  comparedWithMs: number;
 }
 
 /** The harness's own connection to one started store of the family. */
@@ -106,6 +124,12 @@ export interface LockCommands {
   delete?(location: StoreLocation): readonly CommandPattern[];
   /** A renewal of the lease (V313's hold), placed on its key; absent where the family has none. */
   renewal?(location: StoreLocation): readonly CommandPattern[];
+  /**
+   * Where a command a holder sent takes a lock, as an acquire does (Redis: SET … NX, SETNX, the keys
+   * of a script); absent where the family cannot tell. A target with no storeKey has its lock's
+   * location inferred from these in its own acquire.
+   */
+  lockLocations?(command: WireCommand): StoreLocation[];
   /** Whether a command a holder sent (its text and arguments) acts on the lock at `location`. */
   touches(command: { text: string; args: readonly string[] }, location: StoreLocation): boolean;
 }

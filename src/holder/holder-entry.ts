@@ -90,14 +90,14 @@ function checkedLocation(location: StoreLocation): StoreLocation {
               (location.record.expiresAt === undefined || named(location.record.expiresAt))))
         : named(location.key) &&
           ('field' in location
-            ? named(location.field)
+            ? named(location.field) && (location.expiresField === undefined || named(location.expiresField))
             : named(location.table) &&
               named(location.keyColumn) &&
               named(location.expiresColumn) &&
               (location.ownerColumn === undefined || named(location.ownerColumn)))));
   if (!ok) {
     throw new Error(
-      `storeKey(env) returned ${JSON.stringify(location)}: return a key ('lock.' + env.key), { key, field } for a lock kept in a hash field, { table, keyColumn, key, expiresColumn, ownerColumn? } for a Postgres lease row, or { path, owner?, staleMs?, record? } for a file lock`,
+      `storeKey(env) returned ${JSON.stringify(location)}: return a key ('lock.' + env.key), { key, field, expiresField? } for a lock kept in a hash field, { table, keyColumn, key, expiresColumn, ownerColumn? } for a Postgres lease row, or { path, owner?, staleMs?, record? } for a file lock`,
     );
   }
   return location;

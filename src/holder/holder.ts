@@ -119,6 +119,8 @@ export class Holder {
   #effectGates: EffectGate[] = [];
   #observers: Array<(kind: 'seam' | 'effect', name: string) => void> = [];
   #seamLatches = new Map<string, Latch>();
+  /** Runs before each effect reaches the resource (the harness reading the store then); told the effect's seq. */
+  #beforeEffect: ((name: string) => Promise<(seq: number) => void>) | undefined;
   #stopped: FaultRecord | undefined;
   #exit: HolderExit | undefined;
   /** The harness asked this process to end (close or kill). */
@@ -259,8 +261,10 @@ export class Holder {
     holderAt?: number,
   ): Promise<void> {
     await this.#throughEffectGates(name);
+    const keep = this.#beforeEffect ? await this.#beforeEffect(name) : undefined;
     const t = this.ctx.history.now();
     const record = this.ctx.resource.record(this.id, name, detail, t, holderAt);
+    keep?.(record.seq);
     this.ctx.history.add(record.accepted ? 'effect-accepted' : 'effect-rejected', this.id, {
       seq: record.seq,
       name,
@@ -451,6 +455,23 @@ export class Holder {
     const gate = new EffectGate(this.id, options);
     this.#effectGates.push(gate);
     return gate;
+  }
+
+  /**
+   * From now on, before each effect this holder reports is recorded at the resource, `read` runs
+   * and the effect waits for it: the harness reads the store at the instant the write arrives, before
+   * it is accepted. Each reading is kept, with the arrival seq of the effect it preceded, in the
+   * returned list (filled as effects come). A read that throws keeps nothing and lets the effect on.
+   */
+  readBeforeEffects<T>(read: (name: string) => Promise<T>): Array<{ seq: number; reading: T }> {
+    const readings: Array<{ seq: number; reading: T }> = [];
+    this.#beforeEffect = async (name) => {
+      const reading = await read(name).catch(() => undefined);
+      return (seq) => {
+        if (reading !== undefined) readings.push({ seq, reading });
+      };
+    };
+    return readings;
   }
 
   /** Be told of every seam this holder reaches and every effect it reports (exploration's trace). */

@@ -23,7 +23,7 @@ import { UsageError } from '../core/errors.ts';
 import type { StoreLocation } from '../../targets/contract.ts';
 import { assertLoopbackUrl } from '../stores/loopback.ts';
 import type { WireProxy } from '../wire/proxy.ts';
-import type { CommandPattern } from '../wire/command.ts';
+import type { CommandPattern, WireCommand } from '../wire/command.ts';
 import { startScenarioProxy } from '../wire/scenario-proxy.ts';
 import type { ExplorePoint } from './explore-point.ts';
 import { dirname, join } from 'node:path';
@@ -53,8 +53,19 @@ export interface ScenarioOptions {
 export interface ObservedLock extends LockState {
   sentAt: number;
   receivedAt: number;
-  /** Harness ms before which the key surely still lives by the store's clock (sentAt + PTTL). */
+  /**
+   * Harness ms until which the lock surely still lives by the store's clock (sentAt + PTTL, or by
+   * the app's expiry field). A lock with no expiry at all is known live only at the read
+   * (receivedAt): nothing says it lasts, since only a command (or a lease the harness was not told
+   * of) ends it.
+   */
   liveUntil: number;
+}
+
+/** A lock location inferred from a holder's own acquire, and the command it was read from. */
+export interface InferredLocation {
+  location: StoreLocation;
+  from: string;
 }
 
 export interface HolderOptions {
@@ -77,6 +88,10 @@ export class Scenario {
   readonly #connecting = new Map<string, Promise<Holder>>();
   /** Where the target says its lock lives (storeKey), or undefined: under `key` itself. */
   #declared: StoreLocation | undefined;
+  /** Where the lock lives as inferred from a holder's own acquire, when the target declares nothing. */
+  #inferred: InferredLocation | undefined;
+  /** Each holder's commands as its wire proxy saw them (where one was started), with when. */
+  readonly #commands = new Map<string, Array<{ atMs: number; command: WireCommand }>>();
   /** A wire proxy exists on a Redis store: holders without one get a pass-through proxy. */
   #learnScripts = false;
   #view: StoreView | undefined;
@@ -280,9 +295,43 @@ export class Scenario {
     return sessions;
   }
 
-  /** Where the lock lives in the store: the target's storeKey(env) when it declared one, else `key`. */
+  /** Where the lock lives in the store: the target's storeKey(env) when it declared one, else where it was inferred, else `key`. */
   get lockLocation(): StoreLocation {
-    return this.#declared ?? this.key;
+    return this.#declared ?? this.#inferred?.location ?? this.key;
+  }
+
+  /**
+   * With no storeKey declared, where holder `id`'s own acquire took its lock, from the commands its
+   * wire proxy saw since `sinceMs` (SET … NX, SETNX, a script's keys): adopted as the lock's
+   * location when they name one place, and recorded as inferred. Undefined when the target declares
+   * a storeKey, the family cannot tell, `id` has no wire proxy, or they name none; a usage error
+   * naming the candidates when they name several.
+   */
+  inferLockLocation(id: string, sinceMs: number): InferredLocation | undefined {
+    const lockLocations = this.family.commands.lockLocations;
+    if (this.#declared !== undefined || !lockLocations) return undefined;
+    const found = new Map<string, InferredLocation>();
+    for (const { atMs, command } of this.#commands.get(id) ?? []) {
+      if (atMs < sinceMs) continue;
+      for (const location of lockLocations(command)) {
+        const name = JSON.stringify(location);
+        if (!found.has(name)) found.set(name, { location, from: command.text });
+      }
+    }
+    if (found.size > 1)
+      throw new UsageError(
+        `the target declares no storeKey and ${id}'s acquire took a lock in ${found.size} places: ${[...found.values()].map((c) => `${this.family.describe(c.location)} (by ${c.from})`).join('; ')}. Say which is the lock: storeKey: (env) => … in the target (targets/contract.ts)`,
+      );
+    const [inferred] = found.values();
+    if (!inferred) return undefined;
+    this.#inferred = inferred;
+    this.note(
+      `where the lock lives was inferred from ${id}'s own acquire (${inferred.from}): ${this.family.describe(inferred.location)}; declare storeKey(env) to say so`,
+      {
+        inferredLocation: inferred.location,
+      },
+    );
+    return inferred;
   }
 
   /** The Redis key the lock lives under (for a hash field: the hash's key). Wire holds look for it. */
@@ -336,7 +385,7 @@ export class Scenario {
     const sentAt = this.now();
     const state = await this.readLock(location);
     const receivedAt = this.now();
-    const liveUntil = !state.exists ? sentAt : state.pttlMs < 0 ? Number.POSITIVE_INFINITY : sentAt + state.pttlMs;
+    const liveUntil = !state.exists ? sentAt : state.pttlMs < 0 ? receivedAt : sentAt + state.pttlMs;
     this.history.add('store-observed', undefined, { label, key: keyOf(location), ...state, sentAt });
     return { ...state, sentAt, receivedAt, liveUntil };
   }
@@ -355,6 +404,11 @@ export class Scenario {
       );
     if (this.family.scriptsByDigest) this.#learnScripts = true;
     const proxy = await startScenarioProxy(id, this.store.url, this.history, this.faults);
+    const seen: Array<{ atMs: number; command: WireCommand }> = [];
+    this.#commands.set(id, seen);
+    proxy.on((event) => {
+      if (event.type === 'command') seen.push({ atMs: event.atMs, command: event.command });
+    });
     this.onClose(() => proxy.close());
     return proxy;
   }

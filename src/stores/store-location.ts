@@ -25,5 +25,7 @@ export function describeLocation(location: StoreLocation): string {
   if (isLeaseRow(location))
     return `${location.expiresColumn} - now() of ${location.table} where ${location.keyColumn} = '${location.key}'`;
   if (isFileLock(location)) return `stat ${location.path}`;
-  return `HGET ${location.key} ${location.field}`;
+  return location.expiresField === undefined
+    ? `HGET ${location.key} ${location.field}`
+    : `HMGET ${location.key} ${location.field} ${location.expiresField} (its end on the app's clock)`;
 }

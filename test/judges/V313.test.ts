@@ -69,46 +69,101 @@ describe('V313 judge: the property', () => {
     expect(judgement.explanation).toMatch(/the resource rejected it: the fence held/);
   });
 
-  it("FAILs the recorded renew-checked run had one of A's writes been accepted after B's first", async () => {
+  it("FAILs the recorded renew-checked run had one of A's writes been accepted after B's first, B's lock read live before it", async () => {
     const { verdict } = await rejudge(goodPause, (f) => {
       const b = bFirst(f);
       const seq = Math.max(...effects(f).map((e) => e.seq)) + 1;
       effects(f).push({ ...b, seq, t: b.t + 1, holder: 'A' });
+      const first = observed(f).bLease!.atFirstWrite;
+      observed(f).bLease!.atAWrites.push({
+        seq,
+        reading: { ...first, sentAt: b.t, receivedAt: b.t + 0.5 } as typeof first,
+      });
     });
     expect(verdict).toBe('FAIL');
   });
 });
 
-describe("V313 judge: B's lease (--contender hold)", () => {
-  it("is INCONCLUSIVE, not FAIL, when B's lease ended before A's first write after B's", async () => {
+describe("V313 judge: B's lease (--contender hold), read before each of A's writes was accepted", () => {
+  /** The reading kept for A's write `seq` (the one taken before the harness accepted it). */
+  const readingAt = (f: JudgeFixture, seq: number) => observed(f).bLease!.atAWrites.find((r) => r.seq === seq)!.reading;
+  const storeReadingAt = (f: JudgeFixture, seq: number) => {
+    const reading = readingAt(f, seq);
+    if (reading.kind !== 'store') throw new Error('the fixture reads a Redis key');
+    return reading;
+  };
+
+  it("keeps one reading per write of A's after B's first, each showing B's lock live", async () => {
+    const { judgement } = await rejudge(badPause);
+    expect(aAfterB(badPause).every((e) => storeReadingAt(badPause, e.seq).exists)).toBe(true);
+    expect(judgement.preconditions.find((c) => c.name === B_LEASE_LIVE)?.detail).toMatch(
+      /read in the store before it was accepted/,
+    );
+  });
+
+  it("is INCONCLUSIVE, not FAIL, when every reading before A's writes found B's key gone", async () => {
     const { verdict, judgement } = await rejudge(badPause, (f) => {
-      observed(f).bLease = { until: aAfterB(f)[0]!.t - 1, how: 'by GET lock-oracles:V313 in the store' };
+      for (const e of aAfterB(f)) Object.assign(storeReadingAt(f, e.seq), { exists: false, pttlMs: -2 });
     });
     expect(verdict).toBe('INCONCLUSIVE');
     expect(unmet(judgement)).toEqual([B_LEASE_LIVE]);
   });
 
-  it("still FAILs when B's key had no expiry (recorded as null: it lives until deleted)", async () => {
+  it("is INCONCLUSIVE when the key held another token than B's at A's writes (A re-took a free lock)", async () => {
     const { verdict } = await rejudge(badPause, (f) => {
-      observed(f).bLease = { until: null, how: 'by GET lock-oracles:V313 in the store' };
+      for (const e of aAfterB(f)) storeReadingAt(f, e.seq).value = 'A-again';
+    });
+    expect(verdict).toBe('INCONCLUSIVE');
+  });
+
+  it("is INCONCLUSIVE when B's PTTL, as read, ran out before the write was accepted", async () => {
+    const { verdict } = await rejudge(badPause, (f) => {
+      for (const e of aAfterB(f)) {
+        const reading = storeReadingAt(f, e.seq);
+        reading.pttlMs = Math.max(0, Math.floor(e.t - reading.sentAt) - 1);
+      }
+    });
+    expect(verdict).toBe('INCONCLUSIVE');
+  });
+
+  it('still FAILs when only one of the writes came inside the lease', async () => {
+    const { verdict } = await rejudge(badPause, (f) => {
+      for (const e of aAfterB(f).slice(1)) Object.assign(storeReadingAt(f, e.seq), { exists: false, pttlMs: -2 });
     });
     expect(verdict).toBe('FAIL');
   });
 
-  it("is INCONCLUSIVE when B's lease could not be read at all", async () => {
+  it("FAILs when B's key had no expiry (PTTL -1) and held B's token as read: live as read, said so", async () => {
     const { verdict, judgement } = await rejudge(badPause, (f) => {
-      observed(f).bLease = { why: "B's lock cannot be read in the store" };
+      for (const e of aAfterB(f)) storeReadingAt(f, e.seq).pttlMs = -1;
     });
-    expect(verdict).toBe('INCONCLUSIVE');
-    expect(judgement.preconditions.find((c) => c.name === B_LEASE_LIVE)?.detail).toBe(
-      "B's lock cannot be read in the store",
-    );
+    expect(verdict).toBe('FAIL');
+    expect(judgement.preconditions.find((c) => c.name === B_LEASE_LIVE)?.detail).toMatch(/no expiry in the store/);
   });
 
-  it("FAILs the recorded re-take run (INCONCLUSIVE) had B's lease lived past A's writes", async () => {
+  it("is INCONCLUSIVE when a write has no reading (B's lock not read before it was accepted)", async () => {
+    const { verdict } = await rejudge(badPause, (f) => {
+      observed(f).bLease!.atAWrites = [];
+    });
+    expect(verdict).toBe('INCONCLUSIVE');
+  });
+
+  it("is INCONCLUSIVE when B's lease could not be read at all", async () => {
+    const { verdict, judgement } = await rejudge(badPause, (f) => {
+      for (const r of observed(f).bLease!.atAWrites) r.reading = { kind: 'unreadable', why: 'a lease in a table' };
+    });
+    expect(verdict).toBe('INCONCLUSIVE');
+    expect(judgement.preconditions.find((c) => c.name === B_LEASE_LIVE)?.detail).toMatch(/a lease in a table/);
+  });
+
+  it("FAILs the recorded re-take run (INCONCLUSIVE) had B's lock been there at A's writes", async () => {
     expect((await rejudge(retakes)).verdict).toBe('INCONCLUSIVE');
     const { verdict } = await rejudge(retakes, (f) => {
-      observed(f).bLease = { until: aAfterB(f).at(-1)!.t + 1, how: 'by GET lock-oracles:V313 in the store' };
+      const first = observed(f).bLease!.atFirstWrite;
+      observed(f).bLease!.atAWrites = aAfterB(f).map((e) => ({
+        seq: e.seq,
+        reading: { ...first, sentAt: e.t - 1, receivedAt: e.t - 0.5 } as typeof first,
+      }));
     });
     expect(verdict).toBe('FAIL');
   });
@@ -271,9 +326,9 @@ describe("V313 judge: a cluster of the target's own nodes (--store cluster, --va
     expect((await rejudge(goodCluster)).verdict).toBe('PASS');
   });
 
-  it("is INCONCLUSIVE, not FAIL, when the home's report of B's grant ended before A's first write after B's", async () => {
+  it("is INCONCLUSIVE, not FAIL, when the home's report of B's grant, read before each of A's late writes, showed it gone", async () => {
     const { verdict, judgement } = await rejudge(badCluster, (f) => {
-      observed(f).bLease = { until: aAfterB(f)[0]!.t - 1, how: 'by inspect("lock-oracles:V313") on its home' };
+      for (const { reading } of observed(f).bLease!.atAWrites) Object.assign(reading, { exists: false, pttlMs: -2 });
     });
     expect(verdict).toBe('INCONCLUSIVE');
     expect(unmet(judgement)).toEqual([B_LEASE_LIVE]);
@@ -333,5 +388,55 @@ describe('V313 judge: --variant failover', () => {
     });
     expect(verdict).toBe('INCONCLUSIVE');
     expect(unmet(judgement)).toEqual([B_TOOK_PROMOTED]);
+  });
+});
+
+describe("V313 judge: a claim whose end is an app-clock field (storeKey's expiresField)", () => {
+  const claim = fixture('bad-job-claim-app-clock-no-renewal');
+  const readingsAt = (f: JudgeFixture) =>
+    aAfterB(f).map((e) => {
+      const reading = observed(f).bLease!.atAWrites.find((r) => r.seq === e.seq)!.reading;
+      if (reading.kind !== 'store' || !reading.expiry) throw new Error('the fixture reads lockExpiresAt');
+      return reading;
+    });
+
+  it("FAILs the recorded run, judged by lockExpiresAt against the harness's own clock", async () => {
+    const { verdict, judgement } = await rejudge(claim);
+    expect(verdict).toBe('FAIL');
+    expect(readingsAt(claim).every((r) => r.expiry!.field === 'lockExpiresAt' && r.pttlMs > 0)).toBe(true);
+    expect(judgement.preconditions.find((c) => c.name === B_LEASE_LIVE)?.detail).toMatch(
+      /lockExpiresAt field "[^"]+", on the app's clock, was \d+ ms ahead of the harness's own \(unskewed\) clock/,
+    );
+  });
+
+  it("is INCONCLUSIVE, not FAIL, when B's claim had lapsed by that field before A wrote", async () => {
+    const { verdict, judgement } = await rejudge(claim, (f) => {
+      for (const r of readingsAt(f)) {
+        const lapsedAt = r.expiry!.comparedWithMs - 5;
+        Object.assign(r, { exists: false, pttlMs: -2 });
+        Object.assign(r.expiry!, { atMs: lapsedAt, raw: new Date(lapsedAt).toISOString() });
+      }
+    });
+    expect(verdict).toBe('INCONCLUSIVE');
+    expect(unmet(judgement)).toEqual([B_LEASE_LIVE]);
+    expect(judgement.preconditions.find((c) => c.name === B_LEASE_LIVE)?.detail).toMatch(
+      /B's claim had lapsed by its lockExpiresAt field/,
+    );
+  });
+});
+
+describe('V313 judge: redlock 5 using(), whose own timer renews B', () => {
+  it("FAILs the recorded pause run of a routine ignoring its signal: B's lock read live before each late write", async () => {
+    const f = fixture('bad-redlock5-using-ignores-signal-pause');
+    const { verdict, judgement } = await rejudge(f);
+    expect(verdict).toBe('FAIL');
+    const late = aAfterB(f).filter((e) => e.accepted);
+    expect(late.length).toBeGreaterThan(0);
+    expect(late.every((e) => observed(f).bLease!.atAWrites.some((r) => r.seq === e.seq))).toBe(true);
+    expect(judgement.preconditions.find((c) => c.name === B_LEASE_LIVE)?.held).toBe(true);
+  });
+
+  it('PASSes the recorded pause run of the routine that checks its signal', async () => {
+    expect((await rejudge(fixture('good-redlock5-using-checks-signal-pause'))).verdict).toBe('PASS');
   });
 });

@@ -55,9 +55,9 @@ describe('V315 judge', () => {
     expect(verdict).toBe('PASS');
   });
 
-  it("is INCONCLUSIVE, not FAIL, when B's lease was not found live at either read", async () => {
+  it("is INCONCLUSIVE, not FAIL, when B's lease was found gone before each of A's writes", async () => {
     const { verdict, judgement } = await rejudge(bad, (f) => {
-      for (const read of observed(f).bLease) Object.assign(read, { exists: false, pttlMs: -2 });
+      for (const { reading } of observed(f).bLease!.atAWrites) Object.assign(reading, { exists: false, pttlMs: -2 });
     });
     expect(verdict).toBe('INCONCLUSIVE');
     expect(held(judgement, B_LEASE_LIVE)).toBe(false);
@@ -65,18 +65,20 @@ describe('V315 judge', () => {
 
   it("is INCONCLUSIVE, not FAIL, when B's lease cannot be read on the store", async () => {
     const { verdict, judgement } = await rejudge(bad, (f) => {
-      observed(f).leaseReadable = false;
+      for (const r of observed(f).bLease!.atAWrites) r.reading = { kind: 'unreadable', why: 'a lease in a table' };
     });
     expect(verdict).toBe('INCONCLUSIVE');
     expect(held(judgement, B_LEASE_LIVE)).toBe(false);
   });
 
-  it("FAILs the recorded run where B let its lease lapse, had B's lease been live at A's writes", async () => {
+  it("FAILs the recorded run where B let its lease lapse, had B's lock been there at A's writes", async () => {
     expect((await rejudge(lapsed)).verdict).toBe('INCONCLUSIVE');
     const { verdict, judgement } = await rejudge(lapsed, (f) => {
-      const last = aAfterB(f).at(-1)!;
-      const read = observed(f).bLease.at(-1)!;
-      Object.assign(read, { exists: true, pttlMs: Math.ceil(last.t - read.sentAt) + 1 });
+      const first = observed(f).bLease!.atFirstWrite;
+      observed(f).bLease!.atAWrites = aAfterB(f).map((e) => ({
+        seq: e.seq,
+        reading: { ...first, sentAt: e.t - 1, receivedAt: e.t - 0.5 } as typeof first,
+      }));
     });
     expect(verdict).toBe('FAIL');
     expect(held(judgement, B_LEASE_LIVE)).toBe(true);
@@ -87,6 +89,11 @@ describe('V315 judge', () => {
       const bFirst = f.effects.find((e) => e.holder === 'B')!;
       const seq = Math.max(...f.effects.map((e) => e.seq)) + 1;
       f.effects.push({ ...bFirst, holder: 'A', seq, t: bFirst.t + 1 });
+      const first = observed(f).bLease!.atFirstWrite;
+      observed(f).bLease!.atAWrites.push({
+        seq,
+        reading: { ...first, sentAt: bFirst.t, receivedAt: bFirst.t + 0.5 } as typeof first,
+      });
     });
     expect(verdict).toBe('FAIL');
     expect(judgement.property.offending).toHaveLength(1);
@@ -102,7 +109,7 @@ describe('V315 judge', () => {
 
   it('is INCONCLUSIVE when B never wrote', async () => {
     const { verdict, judgement } = await rejudge(good, (f) => {
-      Object.assign(observed(f), { bWrote: false, bWroteWhileCut: false, bLease: [] });
+      Object.assign(observed(f), { bWrote: false, bWroteWhileCut: false, bLease: null });
       f.effects = f.effects.filter((e) => e.holder !== 'B');
     });
     expect(verdict).toBe('INCONCLUSIVE');
@@ -128,7 +135,13 @@ describe('V315 judge', () => {
 
   it('is INCONCLUSIVE when A never led', async () => {
     const { verdict, judgement } = await rejudge(good, (f) => {
-      Object.assign(observed(f), { aFirstWriteAt: null, cut: null, bWrote: false, bWroteWhileCut: false, bLease: [] });
+      Object.assign(observed(f), {
+        aFirstWriteAt: null,
+        cut: null,
+        bWrote: false,
+        bWroteWhileCut: false,
+        bLease: null,
+      });
       f.effects = [];
     });
     expect(verdict).toBe('INCONCLUSIVE');

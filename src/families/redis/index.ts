@@ -9,6 +9,7 @@ import { isFileLock, isLeaseRow, keyOf } from '../../stores/store-location.ts';
 import { onKey } from '../../wire/command.ts';
 import type { StoreFamily } from '../family.ts';
 import { REDIS_DELETE, REDIS_RENEWAL } from './commands.ts';
+import { redisLockLocations } from './lock-keys.ts';
 import { RedisProbe } from './probe.ts';
 import { TopologyView } from './topology/node-view.ts';
 import { redisRecipe, valkeyRecipe } from './recipe.ts';
@@ -17,7 +18,9 @@ function describe(location: StoreLocation): string {
   if (typeof location === 'string') return `GET ${location}`;
   if (isLeaseRow(location)) return `a lease row of ${location.table}, which a Redis store does not have`;
   if (isFileLock(location)) return `a file lock at ${location.path}, which a Redis store does not have`;
-  return `HGET ${location.key} ${location.field}`;
+  return location.expiresField === undefined
+    ? `HGET ${location.key} ${location.field}`
+    : `HMGET ${location.key} ${location.field} ${location.expiresField} (its end on the app's clock)`;
 }
 
 export const redisFamily: StoreFamily = {
@@ -54,6 +57,7 @@ export const redisFamily: StoreFamily = {
   commands: {
     delete: (location) => onKey(REDIS_DELETE, keyOf(location)),
     renewal: (location) => onKey(REDIS_RENEWAL, keyOf(location)),
+    lockLocations: redisLockLocations,
     touches: ({ text, args }, location) => args.includes(keyOf(location)) || text.includes(keyOf(location)),
   },
   holderUrl: (url) => url,

@@ -7,6 +7,7 @@ import { Redis } from 'ioredis';
 import type { StoreLocation } from '../../../targets/contract.ts';
 import { isFileLock, isLeaseRow, keyOf } from '../../stores/store-location.ts';
 import type { LockState } from '../family.ts';
+import { byAppClock } from './app-clock-expiry.ts';
 
 export class RedisProbe {
   readonly #client: Redis;
@@ -16,11 +17,24 @@ export class RedisProbe {
     this.#client.on('error', () => undefined);
   }
 
-  /** The key's (or hash field's) value and the key's PTTL, read in one MULTI. */
+  /**
+   * The key's (or hash field's) value and the key's PTTL, read in one MULTI; a hash field with an
+   * expiresField is judged by that instant on the harness's clock instead (./app-clock-expiry.ts).
+   */
   async keyState(location: StoreLocation): Promise<Omit<LockState, 'where'>> {
     if (isLeaseRow(location)) throw new Error(`a Redis store has no lease rows (${location.table})`);
     if (isFileLock(location)) throw new Error(`a Redis store has no file locks (${location.path})`);
     const key = keyOf(location);
+    if (typeof location !== 'string' && location.expiresField !== undefined) {
+      const [[readError, fields], [pttlError, pttl]] = (await this.#client
+        .multi()
+        .hmget(key, location.field, location.expiresField)
+        .pttl(key)
+        .exec()) as [[Error | null, Array<string | null>], [Error | null, number]];
+      if (readError || pttlError) throw readError ?? pttlError;
+      const [value, expires] = fields as [string | null, string | null];
+      return byAppClock(value, expires, pttl, { key, field: location.expiresField }, Date.now());
+    }
     const read = this.#client.multi();
     if (typeof location === 'string') read.get(key);
     else read.hget(key, location.field);
