@@ -146,7 +146,11 @@ async function compile(entry: string): Promise<Compiled> {
     }
   }
   const dir = writeOutputs(result.outputFiles);
-  const output = Object.entries(result.metafile.outputs).find(([, o]) => o.entryPoint !== undefined)![0];
+  // The target's own output: a chunk split off at a dynamic import (the public API's lazy parts) names its entry point too.
+  const output = Object.entries(result.metafile.outputs).find(
+    ([, o]) => o.entryPoint !== undefined && resolve(o.entryPoint) === resolve(entry),
+  )?.[0];
+  if (output === undefined) throw new Error(`esbuild wrote no output for ${entry} itself (only chunks split off it)`);
   return {
     file: join(dir, basename(output)),
     inputs: new Map([...inputTimes(result.metafile.inputs), ...packageInputs]),
