@@ -1,5 +1,6 @@
 /** The engine's pure rules: parameters, fencing, verdicts, exit codes, the loopback guard. */
 import { describe, expect, test } from 'vitest';
+import { dayRealBudgetMs } from '../oracles/V319/params.ts';
 import { resolveParams, optionName, defaultDeadlineMs } from '../src/core/params.ts';
 import { ParamError } from '../src/core/errors.ts';
 import { Resource } from '../src/core/resource.ts';
@@ -188,11 +189,14 @@ describe('V313 --contender', () => {
 });
 
 describe('default deadlines', () => {
-  test("V319's grows by a minute per simulated day: a day's real length is its advances, not a parameter", () => {
-    const params = (days: string) => resolveParams(V319.params, { days });
+  test("V319's grows per simulated day by a minute plus the day's real-time budget (which follows --cpu-budget)", () => {
+    const params = (days: string, cpuBudget?: number) =>
+      resolveParams(V319.params, { days, ...(cpuBudget ? { cpuBudget } : {}) });
     const one = V319.deadlineMs!(params('Europe/Berlin:2025-03-30'));
     const two = V319.deadlineMs!(params('Europe/Berlin:2025-03-30,Europe/Berlin:2025-10-26'));
-    expect(two - one).toBe(60_000);
+    expect(two - one).toBe(60_000 + dayRealBudgetMs(params('Europe/Berlin:2025-03-30')));
+    const bigger = V319.deadlineMs!(params('Europe/Berlin:2025-03-30', 120_000));
+    expect(bigger).toBeGreaterThan(one);
     expect(one).toBeGreaterThan(defaultDeadlineMs(V319.params, params('Europe/Berlin:2025-03-30')));
   });
 });

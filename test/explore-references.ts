@@ -82,12 +82,14 @@ export async function exploreReferencesOf(id: string): Promise<void> {
           const after = (label: string) => {
             const contender = /^[B-H]'s /.exec(label);
             const bare = contender ? label.slice(contender[0].length) : label;
-            const index = x.trace.find((t) => bare.startsWith(`${t.part}#${t.index} `))!.index;
+            // A boundary's place is its place in the trace (V310 on fs: A's renewal, then its release).
+            const place = x.trace.findIndex((t) => bare.startsWith(`${t.part}#${t.index} `));
+            const minimalPlace = x.trace.findIndex(
+              (t) => t.part === minimal.boundary.part && t.index === minimal.boundary.index,
+            );
             const fault = FAULT_ORDER.findIndex((f) => label.includes(`, ${FAULT_WORDS[f]}`));
             const order =
-              (contender ? 1 : 0) - onA(minimal) ||
-              index - minimal.boundary.index ||
-              fault - FAULT_ORDER.indexOf(minimal.fault);
+              (contender ? 1 : 0) - onA(minimal) || place - minimalPlace || fault - FAULT_ORDER.indexOf(minimal.fault);
             return order > 0 || (order === 0 && label !== minimal.label);
           };
           expect(

@@ -163,6 +163,7 @@ export default defineOracle({
       expect: 'FAIL',
       store: 'cluster',
       params: { variant: 'renewal-wire', stepMs: 150 },
+      notExplored: "--explore does not explore a cluster's node-to-node links yet (docs/cluster.md)",
     },
     {
       target: 'targets/cluster/anchor-at-send.ts',
@@ -309,5 +310,11 @@ export default defineOracle({
 
 /** A reference under --variant failover on a master with two replicas. */
 function failover(target: string, expect: 'PASS' | 'FAIL') {
-  return { target, expect, params: FAILOVER_PARAMS, topology: 'replicated:2' };
+  return {
+    target,
+    expect,
+    params: FAILOVER_PARAMS,
+    topology: 'replicated:2',
+    notExplored: '--explore runs on one server; a failover is not an explored point yet (docs/topologies.md)',
+  };
 }

@@ -70,7 +70,12 @@ export default defineOracle({
       knownBad:
         "both workers run the same skew, so an expiry written on one worker's clock and read on the other's is not moved; only holder against holder (a-ahead / b-ahead) shows it",
     },
-    { target: 'targets/fs/mkdir-lock.ts', expect: 'FAIL', store: 'fs' },
+    {
+      target: 'targets/fs/mkdir-lock.ts',
+      expect: 'FAIL',
+      store: 'fs',
+      notExplored: "V317's explored boundaries are store commands; a file lock's calls are not explored on V317 yet",
+    },
     { target: 'targets/fs/mkdir-monotonic-stale.ts', expect: 'PASS', store: 'fs' },
   ],
   // Each good reference with its guard removed must FAIL (lock-oracles selfcheck).

@@ -55,9 +55,20 @@ export function leaseAtWrites(
 ): WriteInLease[] {
   return writes.map((write) => {
     const reading = readings.find((r) => r.seq === write.seq)?.reading;
-    if (!reading) return { write, live: false, why: `B's lock was not read before write #${write.seq} was accepted` };
+    if (!reading)
+      return {
+        write,
+        live: false,
+        why: `B's lock was not read before write #${write.seq} was accepted${unreadWhere(atFirstWrite)}`,
+      };
     return { write, ...liveAt(write, reading, atFirstWrite) };
   });
+}
+
+/** Why B's lock cannot be read where it lives, when its first reading said so ('' when it could). */
+function unreadWhere(first: LeaseReading): string {
+  const why = first.kind === 'unreadable' ? first.why : first.kind === 'session' ? first.locationUnread : undefined;
+  return why === undefined ? '' : `, and it cannot be read where it lives: ${why}`;
 }
 
 function liveAt(write: EffectRecord, r: LeaseReading, first: LeaseReading): { live: boolean; why: string } {

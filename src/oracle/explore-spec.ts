@@ -84,7 +84,7 @@ export function exploreReferences(oracle: {
   };
   const bad = [
     ...oracle.references
-      .filter((r) => r.expect === 'FAIL' || r.knownBad !== undefined)
+      .filter((r) => (r.expect === 'FAIL' || r.knownBad !== undefined) && r.notExplored === undefined)
       .map((r) => (r.store ? { target: r.target, store: r.store } : r.target)),
     ...(spec.alsoBad ?? []),
   ];

@@ -15,4 +15,10 @@ export interface ReferenceRun {
    * schedules must FAIL it.
    */
   knownBad?: string;
+  /**
+   * A bad target --explore does not reach (its fault is not an explored point yet, or its store is
+   * not explored): why, in a sentence. The explored references leave it out; its plain run stays in
+   * the matrix.
+   */
+  notExplored?: string;
 }

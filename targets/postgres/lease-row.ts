@@ -13,6 +13,8 @@ export const leaseRow = (env: TargetEnv): LeaseRow => ({
   keyColumn: 'key',
   key: env.key,
   expiresColumn: 'lease_until',
+  // Whose lease it is: the harness tells B's row from a row A took again once B's lapsed.
+  ownerColumn: 'holder',
 });
 
 /**
