@@ -33,7 +33,7 @@ import {
 
 export const DEFAULT_MAX_POINTS = 64;
 /** Explored points at once: at least --jobs, up to this many times it while the CPU has room (src/run/cpu-slots.ts). */
-export const MORE_POINTS_PER_JOB = 4;
+export const MORE_POINTS_PER_JOB = 8;
 
 export interface ExploreRequest extends Omit<RunRequest, 'point' | 'play' | 'holders'> {
   /** Points beyond this many are not run (and are listed as skipped). */
