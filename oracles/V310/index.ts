@@ -50,7 +50,9 @@ export default defineOracle({
   explore: {
     part: 'release',
     also: [RENEWAL],
-    faults: ['hold-before', 'hold-reply', 'reply-dropped'],
+    // A partition (A cut off from the store from that command on, its own renewals held too) is
+    // what lands on a lock that renews itself; a file store's calls have no wire to cut.
+    faults: ['hold-before', 'hold-reply', 'reply-dropped', 'partition'],
     params: { variant: 'narrow', hold: 'wire' },
     dimensions: (_, boundary): Record<string, readonly string[]> =>
       boundary.part === RENEWAL ? { renewal: ['stalls', 'across-release'] } : {},
@@ -62,6 +64,7 @@ export default defineOracle({
         'targets/redis/ioredis/lock-correct.ts',
         'targets/redis/node-redis/lock-correct.ts',
         'targets/redis/redlock/lock.ts',
+        'targets/redis/ioredis/watchdog-cad.ts',
         'targets/redis/ioredis/lock-prefixed-key.ts',
         'targets/redis/ioredis/lock-hash-field.ts',
         // A lease stamped before its wx create, and renewed through the fs boundaries' round trips: a longer TTL.
@@ -89,6 +92,18 @@ export default defineOracle({
     { target: 'targets/redis/node-redis/lock-correct.ts', expect: 'PASS', params: { variant: 'narrow' } },
     { target: 'targets/redis/redlock/lock.ts', expect: 'PASS' },
     { target: 'targets/redis/redlock/lock.ts', expect: 'PASS', params: { variant: 'narrow' } },
+    // A lock that renews itself on a connection of its own: held at its wire proxy, A's delete
+    // cannot let B in (the watchdog keeps A's lease); cut off from its delete on, A's lease lapses.
+    {
+      target: 'targets/redis/ioredis/watchdog-bare-del.ts',
+      expect: 'FAIL',
+      params: { variant: 'narrow', hold: 'partition' },
+    },
+    {
+      target: 'targets/redis/ioredis/watchdog-cad.ts',
+      expect: 'PASS',
+      params: { variant: 'narrow', hold: 'partition' },
+    },
     {
       target: 'targets/redis/ioredis/release-clock-guarded.ts',
       expect: 'PASS',
@@ -148,6 +163,12 @@ export default defineOracle({
           '(await redis.get().del(env.key)) === 1',
         ],
       ],
+    },
+    {
+      of: 'targets/redis/ioredis/watchdog-cad.ts',
+      guard: 'the compare in compare-and-delete (a bare DEL) of a lock that renews itself',
+      edits: [['(await redis.eval(COMPARE_AND_DELETE, 1, key, token)) === 1', '(await redis.del(key)) === 1']],
+      params: { variant: 'narrow', hold: 'partition' },
     },
     {
       of: 'targets/redis/node-redis/lock-correct.ts',

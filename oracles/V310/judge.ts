@@ -52,7 +52,34 @@ export const V310_PRECONDITIONS = [
   },
 ];
 
-export function judgeV310(
+export function judgeV310(recorded: Recorded<V310Observations>, p: ParamValues<typeof v310Params>): Judgement {
+  const judged = judgeRun(recorded, p);
+  const why = renewedOutOfReach(recorded.observations);
+  return why && judged.preconditions.some((c) => c.name === B_TOOK && !c.held)
+    ? { ...judged, notApplicable: why }
+    : judged;
+}
+
+/**
+ * An explored point whose fault cannot land: A was held at a command of its release, but A's own
+ * timer went on renewing its lease meanwhile, so B could never take the lock. The partition point
+ * at the same boundary (A's renewals held too) is the one that lands there.
+ */
+/** How A was held inside its release, by --hold. */
+const HELD_BY: Record<string, string> = {
+  wire: "its delete command kept at A's wire proxy",
+  seam: 'at the seam release:before-delete',
+  partition:
+    'cut off at its wire proxy from its delete on: its store traffic held both ways, its own renewals too, while it ran',
+} as const;
+
+function renewedOutOfReach({ point, renewalsWhileHeld }: V310Observations): string | undefined {
+  if (!point || point.boundary.kind !== 'command' || point.fault === 'partition' || !renewalsWhileHeld)
+    return undefined;
+  return `A's own renewals kept its lease alive while its ${point.boundary.text} was held (the store answered ${renewalsWhileHeld} renewal(s) of A's lock meanwhile), so B could not take the lock; the partition point at this boundary, which holds A's renewals too, is the one that lands here`;
+}
+
+function judgeRun(
   { observations: o, history }: Recorded<V310Observations>,
   p: ParamValues<typeof v310Params>,
 ): Judgement {
@@ -92,7 +119,11 @@ export function judgeV310(
       held,
       detail: held
         ? `B took the lock while A was ${p.variant === 'pause' ? 'stopped' : `held ${where}`} (${b.attempts} attempt(s))`
-        : `B could not take the lock within ${p.timeout} ms: A's lease never lapsed, so the fault did not land`,
+        : `B could not take the lock within ${p.timeout} ms: A's lease never lapsed, so the fault did not land${
+            o.renewalsWhileHeld
+              ? ` (A's own renewals kept it: the store answered ${o.renewalsWhileHeld} of them while A was held${point ? '' : '; --hold partition holds them too'})`
+              : ''
+          }`,
     });
   }
   // A key gone from a read sent a TTL or more after B began its acquire says nothing about where the
@@ -233,7 +264,7 @@ export function judgeV310(
         : `A took a ${p.ttl} ms lock and began its release; ${pointInWords(point)} until B took the lock (A's lease lapsed, or A's own command had freed it); then A's release went on${ranWhat}`
       : p.variant === 'pause'
         ? `A took a ${p.ttl} ms lock and was stopped (SIGSTOP) until it lapsed and B took the lock; then A resumed and released`
-        : `A took a ${p.ttl} ms lock and began its release, but was held after its check and before its delete (${p.hold === 'wire' ? "its delete command kept at A's wire proxy" : 'at the seam release:before-delete'}) until the lock lapsed and B took it; then A's release went on`;
+        : `A took a ${p.ttl} ms lock and began its release, but was held after its check and before its delete (${HELD_BY[p.hold]}) until the lock lapsed and B took it; then A's release went on`;
     const bSaw = bSide ? ` B's ${bSide.member} of its own lease ${bSide.ok ? 'still succeeded' : 'was refused'},` : '';
     if (!held && leaseC === null && bSide && !bSide.ok) {
       return atRenewal

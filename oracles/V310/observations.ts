@@ -59,6 +59,12 @@ export interface V310Observations {
    * reply it lost makes the store run it twice); null without A's wire proxy (the pause variant).
    */
   storeRan?: Array<{ command: string; times: number }> | null;
+  /**
+   * How many of A's renewals of its lock the store answered while A was held at the point (or its
+   * delete), before B's try ended: a timer renewing A's lease keeps B out of a held command. Null
+   * where nothing counted them (no wire proxy, or a store with no renewal command it recognises).
+   */
+  renewalsWhileHeld?: number | null;
   /** B's extend (or, with no extend and C denied, second release) of its own lease after A's release. */
   bSide: BSide | null;
   /** The lock read after A's release (null when the run ended before). */

@@ -10,8 +10,8 @@ export const v310Params = {
   hold: {
     kind: 'choice',
     default: 'wire',
-    choices: ['wire', 'seam'],
-    doc: 'narrow: where A is held; wire: its delete command (DEL/UNLINK/deleting script) at its wire proxy, no target change; seam: env.seam("release:before-delete")',
+    choices: ['wire', 'seam', 'partition'],
+    doc: 'narrow: where A is held; wire: its delete command (DEL/UNLINK/deleting script) at its wire proxy, no target change; seam: env.seam("release:before-delete"); partition: from its delete on, everything A sends and receives held at its wire proxy while A keeps running (its own renewals cut off too: a lock that renews itself lapses)',
   },
   renewal: {
     kind: 'choice',

@@ -15,7 +15,9 @@ import type { CallOutcome, Holder } from '../../src/holder/holder.ts';
 import { armPoint } from '../../src/oracle/arm-point.ts';
 import type { ObservedLock, Scenario } from '../../src/oracle/scenario.ts';
 import { latchStop, wireStop } from '../../src/oracle/stops.ts';
+import { partitionStop } from '../../src/oracle/partition.ts';
 import type { WireProxy } from '../../src/wire/proxy.ts';
+import { matchesPattern } from '../../src/wire/command.ts';
 import { countBSide } from './b-window.ts';
 import type { ARenewal, BSide, LockReading, V310Observations } from './observations.ts';
 import type { v310Params } from './params.ts';
@@ -23,7 +25,7 @@ import { RENEWAL, renewsBeforeRelease } from './renewal.ts';
 
 export async function playV310(s: Scenario, p: ParamValues<typeof v310Params>): Promise<V310Observations> {
   // An explored point (--explore) lands inside the release like the narrow variant, at its own boundary.
-  const holdAtWire = p.variant === 'narrow' && (p.hold === 'wire' || s.point !== undefined);
+  const holdAtWire = p.variant === 'narrow' && (p.hold !== 'seam' || s.point !== undefined);
   // A talks through its wire proxy wherever the family can tell a lock from a command: a target
   // that declares no storeKey then has its lock's location inferred from A's own acquire.
   const wireA = holdAtWire || s.family.commands.lockLocations ? await s.wire('A') : undefined;
@@ -44,6 +46,7 @@ export async function playV310(s: Scenario, p: ParamValues<typeof v310Params>): 
     atA: null,
     hold: null,
     storeRan: null,
+    renewalsWhileHeld: null,
     b: null,
     seenB: null,
     aRenewal: null,
@@ -91,9 +94,13 @@ export async function playV310(s: Scenario, p: ParamValues<typeof v310Params>): 
     const stop = point
       ? armPoint(point, a, wireA, s.lockKey)
       : holdAtWire && wireA
-        ? wireStop(wireA.hold(s.lockCommands('delete')), "A's delete held at its wire proxy", WIRE_MISSED)
+        ? p.hold === 'partition'
+          ? partitionStop(a, wireA, { command: s.lockCommands('delete'), nth: 1 }, PARTITION_WHAT, WIRE_MISSED)
+          : wireStop(wireA.hold(s.lockCommands('delete')), "A's delete held at its wire proxy", WIRE_MISSED)
         : latchStop(a.holdSeam('release:before-delete'), 'A held at env.seam("release:before-delete")', SEAM_MISSED);
     const ran = wireA ? countStoreRuns(wireA) : undefined;
+    // A's renewals of its lock the store answered while A was held (its own timer keeping its lease).
+    const renewals = wireA && s.family.commands.renewal ? countRenewals(wireA, stop.reached) : undefined;
     const renewal = atRenewal ? a.extend(leaseA, p.ttl) : undefined;
     let release = atRenewal ? undefined : a.release(leaseA);
     const first = await s.within(
@@ -113,6 +120,7 @@ export async function playV310(s: Scenario, p: ParamValues<typeof v310Params>): 
     if (across) release = a.release(leaseA);
     [b, c] = await contenders;
     await bAcquires(b, () => !stop.isReleased);
+    o.renewalsWhileHeld = renewals?.stop() ?? null;
     o.beforeARelease = reading(await s.observeLock("B's lease just before A is let go to release"));
     stop.release();
     if (renewal) {
@@ -145,11 +153,15 @@ export async function playV310(s: Scenario, p: ParamValues<typeof v310Params>): 
   for (const text of countBSide(o, p.ttl).notes) s.note(text);
   return o;
 
-  /** Counts the store's replies to A's commands on the lock from now until `stop()`, per command text. */
+  /**
+   * Counts the store's replies to A's commands on the lock from now until `stop()`, per command text;
+   * renewals (a timer's, sent again and again with the same text) are not the release's and not counted.
+   */
   function countStoreRuns(wire: WireProxy) {
     const times = new Map<string, number>();
+    const renewal = s.family.commands.renewal?.(s.lockLocation) ?? [];
     const unsubscribe = wire.on((event) => {
-      if (event.type !== 'reply') return;
+      if (event.type !== 'reply' || renewal.some((pattern) => matchesPattern(event.command, pattern))) return;
       const { text, args } = event.command;
       if (s.family.commands.touches({ text, args }, s.lockLocation)) times.set(text, (times.get(text) ?? 0) + 1);
     });
@@ -157,6 +169,27 @@ export async function playV310(s: Scenario, p: ParamValues<typeof v310Params>): 
       stop: () => {
         unsubscribe();
         return [...times].map(([command, n]) => ({ command, times: n }));
+      },
+    };
+  }
+
+  /** Counts the store's replies to A's renewals of its lock once `from` resolved, until `stop()`. */
+  function countRenewals(wire: WireProxy, from: Promise<unknown>) {
+    const renewal = s.lockCommands('renewal');
+    let counting = false;
+    let times = 0;
+    from.then(
+      () => (counting = true),
+      () => undefined,
+    );
+    const unsubscribe = wire.on((event) => {
+      if (counting && event.type === 'reply' && renewal.some((pattern) => matchesPattern(event.command, pattern)))
+        times += 1;
+    });
+    return {
+      stop: () => {
+        unsubscribe();
+        return times;
       },
     };
   }
@@ -205,6 +238,9 @@ export async function playV310(s: Scenario, p: ParamValues<typeof v310Params>): 
     };
   }
 }
+
+const PARTITION_WHAT =
+  'A cut off at its wire proxy from its delete on (its store traffic held both ways while it runs)';
 
 /** The raw reading (its PTTL), without the extrapolated end, which is unbounded for a key with no expiry. */
 function reading({ liveUntil: _, ...lock }: ObservedLock): LockReading {

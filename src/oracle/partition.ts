@@ -14,7 +14,7 @@ import type { CommandPattern } from '../wire/command.ts';
 import type { Stop } from './stops.ts';
 
 /** Where a partition begins: the holder's nth command matching `pattern`, or its nth effect from now. */
-export type PartitionStart = { command: CommandPattern; nth: number } | { effect: number };
+export type PartitionStart = { command: CommandPattern | readonly CommandPattern[]; nth: number } | { effect: number };
 
 /** Everything the holder sends and receives held from `start` on, until released. */
 export function partitionStop(

@@ -15,6 +15,11 @@ const marksDone = load(`${FIXTURES}/V310/bad-marks-done-pause.json`);
 const pgNoOwnerCheck = load(`${FIXTURES}/V310/bad-postgres-lease-row-release-no-owner-check.json`);
 const pgOwnerChecked = load(`${FIXTURES}/V310/good-postgres-lease-row-lock.json`);
 const leaseFile = load(`${FIXTURES}/V310/fs-lease-file-pause.json`);
+// A lock that renews itself on a connection of its own: cut off from its delete on (bare DEL / compare-and-delete),
+// and its delete held alone while the watchdog renewed (nothing landed).
+const watchdogBare = load(`${FIXTURES}/V310/bad-watchdog-bare-del-partition.json`);
+const watchdogCad = load(`${FIXTURES}/V310/good-watchdog-cad-partition.json`);
+const watchdogRenewed = load(`${FIXTURES}/V310/watchdog-cad-narrow-renewed.json`);
 const observed = (f: JudgeFixture) => f.observations as V310Observations;
 const unmet = (judgement: { preconditions: Array<{ name: string; held: boolean }> }) =>
   judgement.preconditions.filter((c) => !c.held).map((c) => c.name);
@@ -208,5 +213,45 @@ describe('V310 judge', () => {
     });
     expect(verdict).toBe('FAIL');
     expect(judgement.counts).toMatchObject({ keyHeldBsTokenAfterRelease: 0, cAcquired: 0, bRefusedOnItsOwnLease: 1 });
+  });
+
+  it("FAILs a self-renewing lock's bare DEL cut off from its delete on, PASSes its compare-and-delete twin", async () => {
+    expect((await rejudge(watchdogBare)).verdict).toBe('FAIL');
+    expect((await rejudge(watchdogCad)).verdict).toBe('PASS');
+  });
+
+  it("is INCONCLUSIVE when A's own renewals kept its lease while its delete was held; an explored point there is not applicable, a partition point is", async () => {
+    const plain = await rejudge(watchdogRenewed);
+    expect(plain.verdict).toBe('INCONCLUSIVE');
+    expect(unmet(plain.judgement)).toEqual([B_TOOK]);
+    expect(observed(watchdogRenewed).renewalsWhileHeld).toBeGreaterThan(0);
+    expect(plain.judgement.preconditions.find((c) => c.name === B_TOOK)!.detail).toContain('--hold partition');
+    expect(plain.judgement.notApplicable).toBeUndefined();
+    const boundary = {
+      part: 'release',
+      index: 2,
+      kind: 'command' as const,
+      name: 'EVAL',
+      nth: 1,
+      text: 'EVAL … lock-oracles:V310',
+      onKey: true,
+      keyNth: 1,
+    };
+    const held = await rejudge(watchdogRenewed, (f) => {
+      observed(f).point = { boundary, fault: 'hold-before' };
+    });
+    expect(held.verdict).toBe('INCONCLUSIVE');
+    expect(held.judgement.notApplicable).toMatch(
+      /A's own renewals kept its lease alive.*the partition point at this boundary/,
+    );
+    const cut = await rejudge(watchdogRenewed, (f) => {
+      observed(f).point = { boundary, fault: 'partition' };
+    });
+    expect(cut.judgement.notApplicable).toBeUndefined();
+    const none = await rejudge(watchdogRenewed, (f) => {
+      observed(f).point = { boundary, fault: 'hold-before' };
+      observed(f).renewalsWhileHeld = 0;
+    });
+    expect(none.judgement.notApplicable).toBeUndefined();
   });
 });
