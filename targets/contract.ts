@@ -58,6 +58,12 @@ export interface TargetEnv {
   /** With --topology sentinel: the Sentinels' URLs and the name they watch the master by (ioredis `sentinels`/`name`). */
   readonly sentinels?: readonly string[];
   readonly masterName?: string;
+  /**
+   * With --topology redlock: a separate server that is not one of the masters (no node fault touches
+   * it), for a fencing counter: a counter kept on the masters themselves is no fence (a master
+   * restarted empty forgets it, and another majority need not include the node that counted).
+   */
+  readonly counterUrl?: string;
   /** This holder's identity ("A", "B", ...); in a node's process (--store cluster), the process's own id. */
   readonly holder: string;
   /**

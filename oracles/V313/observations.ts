@@ -7,6 +7,8 @@ import type { CallOutcome, ShutdownOutcome } from '../../src/holder/holder.ts';
 import type { LockState } from '../../src/families/family.ts';
 import type { ExploreFault } from '../../src/oracle/explore-point.ts';
 import type { LeaseReading, ReadingAtWrite } from '../../src/judging/lease-at-write.ts';
+import type { NodeFault, NodeFaultOutcome } from '../../scenarios/node-faults.ts';
+import type { QuorumAtWrite, QuorumReading } from './quorum-reading.ts';
 
 /** The lock's location as the harness read it: there or not, and the time it had left (PTTL, ms). */
 export type KeyReading = Pick<LockState, 'exists' | 'pttlMs'>;
@@ -89,6 +91,54 @@ export interface FailoverObservation {
   bAttempts: number;
 }
 
+/**
+ * --variant quorum (--topology redlock:N): A cut off from a minority of the masters across its
+ * acquire, so its lock lives on a bare majority; at A's first write (held there) one of that
+ * majority is faulted (--node-fault); B tries inside A's lease; A is let go. See ./quorum.ts.
+ */
+export interface QuorumObservation {
+  quorum: number;
+  /** The masters A's requests were kept from across its acquire. */
+  cutOff: string[];
+  fault: NodeFault;
+  /** The masters as A sat at its first write, before the fault. */
+  atAFirstWrite: QuorumReading;
+  /** The masters once the fault had landed (a restart: the node up again; restart-late: the node down). */
+  afterFault: QuorumReading | null;
+  outcome: NodeFaultOutcome | null;
+  /** Harness ms until which A's token lived on a majority by the PTTLs read at its first write; null: it never did. */
+  aLeaseUntil: number | null;
+  /** Until when B tried inside A's lease (half the time A's lease had left once the fault landed). */
+  bWindowUntil: number;
+  /** B's tries inside that window: whether one wrote, how many, and the masters at its first write. */
+  bInWindow: { wrote: boolean; attempts: number; atFirstWrite: QuorumReading | null };
+  /** B's tries after A's job ended (when none wrote inside the window): whether one wrote. */
+  bLater?: { wrote: boolean; attempts: number };
+  /** The masters before each of A's writes once it was let go. */
+  atAWrites: QuorumAtWrite[];
+}
+
+/**
+ * --variant pause-in-acquire (--topology redlock:N): every master's reply to A's acquire kept from
+ * A until each had sent one, A then SIGSTOPped and the replies delivered into its sockets; A stays
+ * stopped until its keys lapsed and B took the lock and wrote. See ./pause-in-acquire.ts.
+ */
+export interface AcquireStopObservation {
+  quorum: number;
+  /** Reply bytes each master's link kept before A was stopped (every master answered A's acquire). */
+  repliesKept: Record<string, number>;
+  /** Whether every master's reply came within --timeout (else A was never stopped). */
+  repliesInFlight: boolean;
+  /** Harness ms A was SIGSTOPped (null: it was not). */
+  stoppedAt: number | null;
+  /** The masters just after A was stopped: its keys there. */
+  atStop: QuorumReading | null;
+  /** B's tries while A was stopped, and the masters at B's first write. */
+  bWhileStopped: { wrote: boolean; attempts: number; atFirstWrite: QuorumReading | null; aStopped: boolean } | null;
+  /** The masters before each of A's writes after it resumed. */
+  atAWrites: QuorumAtWrite[];
+}
+
 /** B's tries for the lock: whether one reached its first write, how many, and when the last denied one began (harness ms). */
 export interface BTries {
   wrote: boolean;
@@ -120,6 +170,10 @@ export interface V313Observations {
   bAfterLift?: { wrote: boolean; attempts: number; aAtNextWrite: boolean };
   /** --variant failover (./failover.ts). */
   failover?: FailoverObservation;
+  /** --variant quorum (./quorum.ts). */
+  quorum?: QuorumObservation;
+  /** --variant pause-in-acquire (./pause-in-acquire.ts). */
+  acquireStop?: AcquireStopObservation;
   /**
    * --variant shutdown: how and when (harness ms) A's shutdown began; whether A then reached its
    * next write (held there), ended its job, or neither within --timeout; B's tries while A was held

@@ -4,14 +4,29 @@ export const v313Params = {
   variant: {
     kind: 'choice',
     default: 'pause',
-    choices: ['pause', 'renewal-wire', 'failover', 'partition', 'delay-write', 'shutdown'],
-    doc: "pause: SIGSTOP A after its first write; renewal-wire: hold A's next renewal at its wire proxy (no process stop, no seam); failover (--topology replicated or sentinel): replication held across A's acquire, the master SIGKILLed at A's first write and a replica promoted; partition: from A's next write on, hold everything A sends and receives (its store connections both ways, its writes on their way to the resource) while A runs; delay-write: hold A's next write on its way to the resource; shutdown: begin A's graceful shutdown (--shutdown) after its first write while its job runs",
+    choices: [
+      'pause',
+      'renewal-wire',
+      'failover',
+      'quorum',
+      'pause-in-acquire',
+      'partition',
+      'delay-write',
+      'shutdown',
+    ],
+    doc: "pause: SIGSTOP A after its first write; renewal-wire: hold A's next renewal at its wire proxy (no process stop, no seam); failover (--topology replicated or sentinel): replication held across A's acquire, the master SIGKILLed at A's first write and a replica promoted; quorum (--topology redlock:N): A cut off from a minority of the masters across its acquire (its lock on a bare majority), one master of that majority faulted at A's first write (--node-fault) while B tries inside A's lease; pause-in-acquire (--topology redlock:N): A SIGSTOPped with every master's reply to its acquire in flight, until its keys lapse and B takes the lock; partition: from A's next write on, hold everything A sends and receives (its store connections both ways, its writes on their way to the resource) while A runs; delay-write: hold A's next write on its way to the resource; shutdown: begin A's graceful shutdown (--shutdown) after its first write while its job runs",
   },
   shutdown: {
     kind: 'choice',
     default: 'close',
     choices: ['close', 'sigterm'],
     doc: "--variant shutdown: how A's shutdown begins; close: the target's own close member is called while the job runs; sigterm: SIGTERM to A's process (the target handles it)",
+  },
+  nodeFault: {
+    kind: 'choice',
+    default: 'restart',
+    choices: ['restart', 'restart-late', 'clock-ahead'],
+    doc: "--variant quorum: what happens to the last master of A's bare majority at A's first write; restart: SHUTDOWN NOSAVE and started again at once, empty; restart-late: the same, but down for 1.25 × --ttl (Redlock's delayed restart); clock-ahead: its wall clock stepped 1.25 × --ttl ahead, so A's key there expires at once",
   },
   contender: {
     kind: 'choice',

@@ -9,6 +9,9 @@ import type { Scenario } from '../../src/oracle/scenario.ts';
 import { runJobUntilFirstEffect } from '../../scenarios/run-job-until-effect.ts';
 import { contendAfterLift, contendWhileStopped } from './contenders.ts';
 import { playFailover } from './failover.ts';
+import { playPauseInAcquire } from './pause-in-acquire.ts';
+import { playQuorum } from './quorum.ts';
+import { redlockMasters, startHolderLinks } from '../../scenarios/redlock-links.ts';
 import type { V313Observations } from './observations.ts';
 import type { v313Params } from './params.ts';
 import { shutDownA } from './shutdown.ts';
@@ -24,9 +27,14 @@ export async function playV313(s: Scenario, p: ParamValues<typeof v313Params>): 
   // A (and come-and-go's C) load while B counts the job's writes alone: both are awaited before
   // A runs, so each is ready the moment it is needed.
   // On Postgres B connects under its own application_name: pg_locks then shows which session is B's.
+  // A Redlock variant: A reaches every master through its own link, which the scenario can hold.
+  const redlockVariant = p.variant === 'quorum' || p.variant === 'pause-in-acquire';
+  const aLinks = redlockVariant
+    ? await startHolderLinks(s, 'A', redlockMasters(s, `--variant ${p.variant}`).masters)
+    : undefined;
   const b = await s.holder('B');
   const others = Promise.all([
-    s.holder('A', wireA ? { url: wireA.url } : {}),
+    s.holder('A', { ...(wireA ? { url: wireA.url } : {}), ...(aLinks ? { urls: aLinks.urls } : {}) }),
     p.contender === 'come-and-go' ? s.holder('C') : undefined,
   ]);
   others.catch(() => undefined); // awaited below; a run that ends before then is checked by the engine
@@ -42,6 +50,8 @@ export async function playV313(s: Scenario, p: ParamValues<typeof v313Params>): 
 
   const [a, c] = await others;
   if (p.variant === 'failover') return playFailover(s, p, a, b, o).then(() => o);
+  if (aLinks && p.variant === 'quorum') return playQuorum(s, p, a, b, aLinks, o).then(() => o);
+  if (aLinks) return playPauseInAcquire(s, p, a, b, aLinks, o).then(() => o);
   s.progress('A runs the job');
   s.phase('scenario', 'A runs the job, is stopped; B contends');
   const retryEvery = Math.max(5, Math.round(p.ttl / 10));

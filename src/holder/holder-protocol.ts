@@ -27,6 +27,8 @@ export interface HolderInit {
   urls?: string[];
   sentinels?: string[];
   masterName?: string;
+  /** --topology redlock: a separate server beside the masters, for a fencing counter (TargetEnv.counterUrl). */
+  counterUrl?: string;
 }
 
 /** What init answers once the target's connect() returned. */

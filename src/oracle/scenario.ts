@@ -71,6 +71,8 @@ export interface InferredLocation {
 export interface HolderOptions {
   /** Give this holder another URL than the store's (e.g. its own fault proxy). */
   url?: string;
+  /** --topology: give this holder other URLs for the masters (e.g. its own relay to each). */
+  urls?: string[];
 }
 
 export class Scenario {
@@ -145,7 +147,13 @@ export class Scenario {
     this.#holders.set(id, holder);
     if (node) this.#startedNodes!.traceLockCosts(holder);
     const dir = this.family.holderDir?.(this.store);
-    const init = { url, key: this.key, ttlMs: this.ttlMs, params: this.#options.params, ...this.#topologyEnv() };
+    const init = {
+      url,
+      key: this.key,
+      ttlMs: this.ttlMs,
+      params: this.#options.params,
+      ...this.#topologyEnv(options.urls),
+    };
     const fsBoundaries = dir === undefined ? undefined : (await this.#openFsBoundaries(holder, dir)).socketPath;
     const declared = await holder.init(dir === undefined ? init : { ...init, dir, fsBoundaries });
     if (declared !== undefined) {
@@ -160,13 +168,16 @@ export class Scenario {
   }
 
   /** --topology: what a holder connects to besides `url` (every master; the Sentinels and the master's name). */
-  #topologyEnv(): { urls?: string[]; sentinels?: string[]; masterName?: string } {
+  #topologyEnv(urls?: string[]): { urls?: string[]; sentinels?: string[]; masterName?: string; counterUrl?: string } {
     const endpoints = this.store.topology?.endpoints;
     if (!endpoints) return {};
-    for (const url of [...endpoints.urls, ...(endpoints.sentinels ?? [])]) assertLoopbackUrl(url);
+    const counter = endpoints.counterUrl === undefined ? [] : [endpoints.counterUrl];
+    for (const url of [...endpoints.urls, ...(urls ?? []), ...(endpoints.sentinels ?? []), ...counter])
+      assertLoopbackUrl(url);
     return {
-      urls: endpoints.urls,
+      urls: urls ?? endpoints.urls,
       ...(endpoints.sentinels ? { sentinels: endpoints.sentinels, masterName: endpoints.masterName! } : {}),
+      ...(endpoints.counterUrl ? { counterUrl: endpoints.counterUrl } : {}),
     };
   }
 

@@ -39,7 +39,8 @@ export function topologyName(request: TopologyRequest): string {
   return request.kind === 'redlock' ? `redlock:${request.masters}` : `${request.kind}:${request.replicas}`;
 }
 
-export type NodeRole = 'master' | 'replica' | 'sentinel';
+/** A counter node (redlock): a plain server beside the masters, no part of the lock's quorum, for a fencing counter. */
+export type NodeRole = 'master' | 'replica' | 'sentinel' | 'counter';
 
 /** One node of a started topology. */
 export interface TopologyNode {
@@ -84,6 +85,8 @@ export interface TopologyEndpoints {
   /** Sentinel URLs, with the name of the master they watch. */
   sentinels?: string[];
   masterName?: string;
+  /** redlock: a separate server that is not one of the masters (a fencing counter that no master's fault moves). */
+  counterUrl?: string;
 }
 
 /** A started topology: its nodes, its endpoints, and the store faults only it has. */

@@ -4,16 +4,24 @@
  * current upstream, unparsed (a replication stream carries an RDB payload no framer reads). The
  * harness can hold what flows one way (the master's replication bytes kept from the replica until
  * lifted: a real loss when the master dies meanwhile), cut every connection, and point new
- * connections elsewhere (a failover's redirection). Each fault is timestamped for the evidence.
+ * connections elsewhere (a failover's redirection). A relay can also stand between one holder and
+ * one node (a Redlock master): its requests kept from the node (the holder cut off from it), or the
+ * node's replies kept from the holder (its acquire's replies in flight). Each fault is timestamped
+ * for the evidence.
  */
 import { createServer, Socket, type Server } from 'node:net';
 import { onCleanup } from '../process/cleanup.ts';
 
+/** Which way a hold keeps bytes: from upstream to the client (replies, a replication stream), or from the client to upstream (requests). */
+export type HoldDirection = 'to-client' | 'to-upstream';
+
 export interface LinkHold {
   /** Harness ms the hold began. */
   readonly since: number;
-  /** Bytes the hold kept from the downstream side so far. */
+  /** Bytes the hold kept so far. */
   readonly heldBytes: number;
+  /** Resolves at the first byte the hold keeps. */
+  readonly reached: Promise<void>;
   /** Deliver what was kept and let bytes flow again (safe to call twice). */
   lift(): void;
 }
@@ -21,8 +29,18 @@ export interface LinkHold {
 interface Pair {
   client: Socket;
   upstream: Socket;
-  /** Upstream bytes kept while a hold is in force. */
+  /** Upstream bytes kept while a hold to the client is in force. */
   kept: Buffer[];
+  /** Client bytes kept while a hold to upstream is in force. */
+  keptRequests: Buffer[];
+}
+
+interface HoldState {
+  direction: HoldDirection;
+  since: number;
+  bytes: number;
+  /** Called at the first byte kept. */
+  first: () => void;
 }
 
 export class LinkRelay {
@@ -30,7 +48,7 @@ export class LinkRelay {
   readonly #pairs = new Set<Pair>();
   readonly #clock: () => number;
   #upstreamPort: number;
-  #hold: { since: number; bytes: number } | null = null;
+  #hold: HoldState | null = null;
   /** New connections waiting for the upstream to be named (a failover in progress), when not null. */
   #waiting: Pair[] | null = null;
   #unregister: () => Promise<void> = async () => {};
@@ -68,20 +86,29 @@ export class LinkRelay {
     return this.#pairs.size;
   }
 
-  /** Keep every byte from upstream to downstream (a master's replication stream) until lifted. */
-  hold(): LinkHold {
+  /**
+   * Keep every byte going one way until lifted: by default from upstream to the client (a master's
+   * replication stream, a node's replies), or from the client to upstream (a holder's requests).
+   */
+  hold(direction: HoldDirection = 'to-client'): LinkHold {
     if (this.#hold) throw new Error('this link is already held: lift the hold first');
-    const state = { since: this.#clock(), bytes: 0 };
+    let first = () => {};
+    const reached = new Promise<void>((resolve) => (first = resolve));
+    const state: HoldState = { direction, since: this.#clock(), bytes: 0, first };
     this.#hold = state;
     return {
       since: state.since,
       get heldBytes() {
         return state.bytes;
       },
+      reached,
       lift: () => {
         if (this.#hold !== state) return;
         this.#hold = null;
-        for (const pair of this.#pairs) for (const chunk of pair.kept.splice(0)) pair.client.write(chunk);
+        for (const pair of this.#pairs) {
+          for (const chunk of pair.kept.splice(0)) pair.client.write(chunk);
+          for (const chunk of pair.keptRequests.splice(0)) pair.upstream.write(chunk);
+        }
       },
     };
   }
@@ -119,7 +146,7 @@ export class LinkRelay {
 
   #accept(client: Socket): void {
     const upstream = new Socket();
-    const pair: Pair = { client, upstream, kept: [] };
+    const pair: Pair = { client, upstream, kept: [], keptRequests: [] };
     client.setNoDelay(true);
     upstream.setNoDelay(true);
     client.pause(); // nothing read until the upstream is connected
@@ -135,12 +162,13 @@ export class LinkRelay {
     const { client, upstream } = pair;
     this.#pairs.add(pair);
     upstream.connect(this.#upstreamPort, '127.0.0.1', () => client.resume());
-    client.on('data', (chunk: Buffer) => upstream.write(chunk));
+    client.on('data', (chunk: Buffer) => {
+      if (this.#keep(chunk, 'to-upstream')) pair.keptRequests.push(chunk);
+      else upstream.write(chunk);
+    });
     upstream.on('data', (chunk: Buffer) => {
-      if (this.#hold) {
-        this.#hold.bytes += chunk.length;
-        pair.kept.push(chunk);
-      } else client.write(chunk);
+      if (this.#keep(chunk, 'to-client')) pair.kept.push(chunk);
+      else client.write(chunk);
     });
     for (const socket of [client, upstream]) {
       socket.on('error', () => this.#close(pair));
@@ -148,9 +176,19 @@ export class LinkRelay {
     }
   }
 
+  /** Whether a hold keeps this chunk going `direction` (and counts it). */
+  #keep(chunk: Buffer, direction: HoldDirection): boolean {
+    const hold = this.#hold;
+    if (hold?.direction !== direction) return false;
+    if (hold.bytes === 0) hold.first();
+    hold.bytes += chunk.length;
+    return true;
+  }
+
   #close(pair: Pair): void {
     if (!this.#pairs.delete(pair)) return;
     pair.kept.length = 0;
+    pair.keptRequests.length = 0;
     pair.client.resetAndDestroy();
     pair.upstream.resetAndDestroy();
   }

@@ -24,7 +24,7 @@ export class TopologyView {
   constructor(private readonly topology: StoreTopology) {}
 
   async read(location: StoreLocation): Promise<NodeReading[]> {
-    const data = this.topology.nodes.filter((n) => n.role !== 'sentinel');
+    const data = this.topology.nodes.filter((n) => n.role !== 'sentinel' && n.role !== 'counter');
     return Promise.all(
       data.map(async (node): Promise<NodeReading> => {
         const down = { node: node.name, role: 'down', offset: null, exists: false, value: null, pttlMs: -2 };

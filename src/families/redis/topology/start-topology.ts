@@ -66,9 +66,12 @@ async function redlock(request: StoreRequest, topology: TopologyRequest, parts: 
     )),
   );
   const nodes = [...parts.nodes];
+  // Beside the masters, a plain server no node fault touches: where a fencing counter can live.
+  const counter = await RedisNode.start({ kind: request.kind, name: 'c1', role: 'counter' });
+  parts.nodes.push(counter);
   return {
     ...common(topology, parts),
-    endpoints: { url: nodes[0]!.url, urls: nodes.map((n) => n.url) },
+    endpoints: { url: nodes[0]!.url, urls: nodes.map((n) => n.url), counterUrl: counter.url },
     master: () => nodes[0]!,
     holdReplication: () => refuse('hold replication', topology),
     replicasCaughtUp: async () => undefined,

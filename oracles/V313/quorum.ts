@@ -1,0 +1,94 @@
+/**
+ * V313 --variant quorum (--topology redlock:N): Redlock's own failure cases, on real masters.
+ * A's requests are kept from a minority of the masters across its acquire (A cut off from them),
+ * so its lock lives on a bare majority; at A's first write (held there) one master of that
+ * majority is faulted (--node-fault: restarted empty at once, restarted only after more than the
+ * TTL, or its clock stepped ahead past the TTL); B tries for half of what is left of A's lease;
+ * A's cut-off ends and A is let go and finishes. When B wrote nothing inside that window it tries
+ * again after A's job, the node back. Each of A's writes is preceded by a read of every master.
+ * Records V313Observations.quorum.
+ */
+import type { ParamValues } from '../../src/core/params.ts';
+import type { Holder } from '../../src/holder/holder.ts';
+import type { Scenario } from '../../src/oracle/scenario.ts';
+import { jobTries } from '../../scenarios/job-tries.ts';
+import { nodeFaultInWords, startNodeFault, type NodeFault, type NodeFaultKind } from '../../scenarios/node-faults.ts';
+import { quorumOf, redlockMasters, type HolderLinks } from '../../scenarios/redlock-links.ts';
+import { runJobUntilFirstEffect } from '../../scenarios/run-job-until-effect.ts';
+import type { QuorumObservation, V313Observations } from './observations.ts';
+import type { v313Params } from './params.ts';
+import { liveOnUntil, majorityToken, readQuorum, readQuorumAtWrites } from './quorum-reading.ts';
+
+type Params = ParamValues<typeof v313Params>;
+
+/** The fault --node-fault names, on the last master of A's bare majority. */
+export function quorumFault(p: Params, node: string): NodeFault {
+  if (p.nodeFault === 'restart') return { node, kind: 'restart', ms: 0 };
+  // Longer than the TTL by a quarter: no lock the node forgot can be live elsewhere when it returns.
+  return { node, kind: p.nodeFault as NodeFaultKind, ms: Math.round(p.ttl * 1.25) };
+}
+
+export async function playQuorum(
+  s: Scenario,
+  p: Params,
+  a: Holder,
+  b: Holder,
+  aLinks: HolderLinks,
+  o: V313Observations,
+): Promise<void> {
+  const { topology, masters } = redlockMasters(s, '--variant quorum');
+  const quorum = quorumOf(masters.length);
+  const majority = masters.slice(0, quorum).map((n) => n.name);
+  const cutOff = masters.slice(quorum).map((n) => n.name);
+  const fault = quorumFault(p, majority[majority.length - 1]!);
+  const retryEvery = Math.max(5, Math.round(p.ttl / 10));
+
+  const cut = aLinks.cutOff(cutOff);
+  s.progress(
+    `A runs the job cut off from ${cutOff.join(', ') || 'no master'}: its lock can win ${majority.join(', ')}`,
+  );
+  s.phase('scenario', `A on a bare majority; ${nodeFaultInWords(fault)}; B contends`);
+  const aIn = await runJobUntilFirstEffect(a, p.timeout, retryEvery);
+  o.aFirstWrite = {
+    at: aIn.job ? aIn.latch.hit!.t : null,
+    attempts: aIn.attempts,
+    lastTry: aIn.job ? null : (aIn.lastOutcome ?? null),
+  };
+  if (!aIn.job) return cut.lift();
+  const atAFirstWrite = await readQuorum(s, 'A at its first write: the lock on every master');
+  const aLeaseUntil = liveOnUntil(atAFirstWrite, majorityToken(atAFirstWrite, quorum), quorum);
+
+  const started = startNodeFault(s, topology, fault);
+  // A restart-late node stays down while B tries: B is judged against it.
+  const outcome = fault.kind === 'restart-late' ? null : ((await s.within(started.done, p.timeout)) ?? null);
+  const afterFault = fault.kind === 'restart-late' ? null : await readQuorum(s, 'the fault landed: every master');
+  const bWindowUntil = s.now() + Math.max(0, ((aLeaseUntil ?? s.now()) - s.now()) / 2);
+  s.progress(`B tries for the lock for ${(bWindowUntil - s.now()).toFixed(0)} ms, inside A's lease`);
+  const tries = jobTries(b, () => s.now(), retryEvery);
+  const wrote = await tries.until(bWindowUntil);
+  const atBFirst = wrote ? await readQuorum(s, 'B at its first write: the lock on every master') : null;
+  const late = fault.kind === 'restart-late' ? await readQuorum(s, "the end of B's window: every master") : null;
+  const q: QuorumObservation = (o.quorum = {
+    quorum,
+    cutOff,
+    fault,
+    atAFirstWrite,
+    afterFault: afterFault ?? late,
+    outcome,
+    aLeaseUntil,
+    bWindowUntil,
+    bInWindow: { wrote, attempts: tries.attempts, atFirstWrite: atBFirst },
+    atAWrites: readQuorumAtWrites(s, a),
+  });
+  cut.lift();
+  aIn.latch.release();
+  o.aResumed = { job: (await s.within(aIn.job, p.timeout)) ?? null };
+  q.outcome = (await s.within(started.done, p.timeout)) ?? null;
+  if (!wrote) {
+    s.progress("B tries again after A's job, the node back");
+    const before = tries.attempts;
+    q.bLater = { wrote: await tries.until(s.now() + p.timeout), attempts: tries.attempts - before };
+  }
+  tries.latch.release();
+  if (tries.job) await s.within(tries.job, p.timeout);
+}

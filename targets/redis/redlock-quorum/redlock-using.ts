@@ -1,0 +1,4 @@
+// Measured for V313 --variant pause-in-acquire on --topology redlock:5: redlock 5 using() (auto-extension at ttl/2), its routine checking signal.aborted before each write.
+import { quorumJob } from './quorum-job.ts';
+
+export default quorumJob('redlock', { checkValidity: false, fence: false, using: true });
