@@ -14,6 +14,8 @@ export interface JobTries {
   readonly attempts: number;
   /** The attempt that reached its first write (still running: held at the latch), once one did. */
   readonly job: Promise<CallOutcome> | undefined;
+  /** The attempt running now that has not reached its first write (one `until` left at its deadline), if any. */
+  readonly pending: Promise<CallOutcome> | undefined;
   /** Try until an attempt reaches its first write (true) or `deadline` passes (false). */
   until(deadline: number): Promise<boolean>;
 }
@@ -30,6 +32,9 @@ export function jobTries(holder: Holder, now: () => number, retryEveryMs: number
     },
     get job() {
       return reached;
+    },
+    get pending() {
+      return reached ? undefined : current;
     },
     async until(deadline) {
       while (!reached) {

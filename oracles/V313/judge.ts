@@ -14,6 +14,7 @@ import type { AStop, BLease, V313Observations } from './observations.ts';
 import type { v313Params } from './params.ts';
 import { B_LEASE_LIVE, scenarioChecks, soloWrites } from './preconditions.ts';
 import { explainFailover } from './failover-checks.ts';
+import { explainAcquireStop, explainQuorum, jobEnd, twoLocksAtWrites } from './quorum-checks.ts';
 
 export {
   A_LEASE_LAPSED,
@@ -47,6 +48,8 @@ export function judgeV313({ observations: o, effects: all }: Recorded<V313Observ
   // Judged only inside the window the property is about: B's lease still live by the store's
   // clock. A's writes that all arrived after it lapsed could be A's on a lock it re-took.
   if (!held && o.bLease) preconditions.push(bLeaseLive(o.bLease, aAcceptedAfter));
+  // On Redlock masters: only while B's token was on a majority, read before each of A's writes.
+  if (!held && (o.quorum || o.acquireStop)) preconditions.push(twoLocksAtWrites(o, aAcceptedAfter));
   return {
     preconditions,
     counts: {
@@ -72,6 +75,8 @@ export function judgeV313({ observations: o, effects: all }: Recorded<V313Observ
     const accepted = aAcceptedAfter.length;
     const rejected = aAfter.length - accepted;
     if (o.failover) return explainFailover(o.failover, takeover);
+    if (o.quorum) return explainQuorum(o.quorum, takeover, p.ttl);
+    if (o.acquireStop) return explainAcquireStop(o.acquireStop, takeover, jobEnd(o));
     if (o.shutdown) return explainShutdown(o.shutdown.by, held, accepted, rejected, aloneWrites);
     const stopped = stopInWords(o.stop);
     const contention = contentionInWords(p.contender);

@@ -10,6 +10,7 @@ import type { CallOutcome } from '../../src/holder/holder.ts';
 import type { v313Params } from './params.ts';
 import type { AStop, V313Observations } from './observations.ts';
 import { FAILOVER_PRECONDITIONS, failoverChecks } from './failover-checks.ts';
+import { acquireStopChecks, QUORUM_PRECONDITIONS, quorumChecks } from './quorum-checks.ts';
 
 export const WRITES_LEFT = 'the job has writes left after its first';
 export const A_REACHED = 'A reached its critical section';
@@ -83,6 +84,7 @@ export const V313_PRECONDITIONS = [
     checks: "--contender after-lift: B took the lock and wrote after A's fault lifted",
   },
   ...FAILOVER_PRECONDITIONS,
+  ...QUORUM_PRECONDITIONS,
   { name: A_RAN_ON, checks: 'A, resumed, finished its job within --timeout' },
   {
     name: B_LEASE_LIVE,
@@ -121,6 +123,8 @@ export function scenarioChecks(o: V313Observations, effects: readonly EffectReco
     });
   }
   if (o.failover) checks.push(...failoverChecks(o.failover, bFirst, p.timeout));
+  if (o.quorum) checks.push(...quorumChecks(o.quorum, bFirst, p.ttl));
+  if (o.acquireStop) checks.push(...acquireStopChecks(o.acquireStop, bFirst));
   if (o.bCameAndWent) checks.push(cameAndWent(o.bCameAndWent, p));
   if (o.aNextWrite) checks.push(onOldLease(o.aNextWrite, o.aTokenAtStop));
   if (o.aLeaseLapsed) {

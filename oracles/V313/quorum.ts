@@ -14,7 +14,6 @@ import type { Scenario } from '../../src/oracle/scenario.ts';
 import { jobTries } from '../../scenarios/job-tries.ts';
 import { nodeFaultInWords, startNodeFault, type NodeFault, type NodeFaultKind } from '../../scenarios/node-faults.ts';
 import { quorumOf, redlockMasters, type HolderLinks } from '../../scenarios/redlock-links.ts';
-import { runJobUntilFirstEffect } from '../../scenarios/run-job-until-effect.ts';
 import type { QuorumObservation, V313Observations } from './observations.ts';
 import type { v313Params } from './params.ts';
 import { liveOnUntil, majorityToken, readQuorum, readQuorumAtWrites } from './quorum-reading.ts';
@@ -48,13 +47,19 @@ export async function playQuorum(
     `A runs the job cut off from ${cutOff.join(', ') || 'no master'}: its lock can win ${majority.join(', ')}`,
   );
   s.phase('scenario', `A on a bare majority; ${nodeFaultInWords(fault)}; B contends`);
-  const aIn = await runJobUntilFirstEffect(a, p.timeout, retryEvery);
-  o.aFirstWrite = {
-    at: aIn.job ? aIn.latch.hit!.t : null,
-    attempts: aIn.attempts,
-    lastTry: aIn.job ? null : (aIn.lastOutcome ?? null),
-  };
-  if (!aIn.job) return cut.lift();
+  // An acquire answered by too few of the masters it reaches (one of them refused) waits for the
+  // ones it is cut off from: A's tries are bounded, and then its cut-off ends so the attempt returns.
+  const aIn = jobTries(a, () => s.now(), retryEvery);
+  const aReached = await aIn.until(s.now() + p.timeout);
+  o.aFirstWrite = { at: aReached ? aIn.latch.hit!.t : null, attempts: aIn.attempts, lastTry: null };
+  if (!aReached || !aIn.job) {
+    await readQuorum(s, 'A did not reach its first write: every master');
+    cut.lift();
+    aIn.latch.release();
+    if (aIn.pending) await s.within(aIn.pending, p.timeout);
+    return;
+  }
+  const aJob = aIn.job;
   const atAFirstWrite = await readQuorum(s, 'A at its first write: the lock on every master');
   const aLeaseUntil = liveOnUntil(atAFirstWrite, majorityToken(atAFirstWrite, quorum), quorum);
 
@@ -82,7 +87,7 @@ export async function playQuorum(
   });
   cut.lift();
   aIn.latch.release();
-  o.aResumed = { job: (await s.within(aIn.job, p.timeout)) ?? null };
+  o.aResumed = { job: (await s.within(aJob, p.timeout)) ?? null };
   q.outcome = (await s.within(started.done, p.timeout)) ?? null;
   if (!wrote) {
     s.progress("B tries again after A's job, the node back");
