@@ -38,6 +38,28 @@
  * again: the home's grant answering it (the message the node declares as its grant) is held on the
  * link to A's node (./link-renewal.ts), and the store's view is the home's inspect report.
  *
+ * Variant "quorum" (--topology redlock:N, Redlock's own failure cases on real masters): A's requests
+ * are kept from a minority of the masters across its acquire (A cut off from them at its own link
+ * to each), so its lock lives on a bare majority; at A's first write (held there) the last master of
+ * that majority is faulted (--node-fault): restart — SHUTDOWN NOSAVE and started again at once,
+ * empty; restart-late — the same, down for 1.25 × --ttl (a delayed restart); clock-ahead — its
+ * wall clock stepped 1.25 × --ttl ahead (the clock-offset library), so A's key there expires at
+ * once. B then tries for half of what is left of A's lease (by the masters' PTTLs at A's first
+ * write); A is let go. A restart or a clock step lets B win another majority while A's lease
+ * lives: FAIL whatever the client checks, unless a fence stops A; a delayed restart does not. When
+ * B was denied inside A's lease it tries again once the master is back (it must get in, or its
+ * denials prove nothing). Every master is read at A's first write, after the fault, at B's first
+ * write and before each of A's later writes; A's writes after B's count only while B's token was
+ * on a majority and A's still lived on a master (./quorum.ts, ./quorum-checks.ts).
+ *
+ * Variant "pause-in-acquire" (--topology redlock:N): every master's reply to A's acquire is kept at
+ * A's link until each master has answered; A is SIGSTOPped and the replies delivered into its
+ * sockets while it is stopped; its keys lapse, B takes the lock and writes; A resumes and its
+ * acquire returns a quorum whose validity is spent. A helper that checks the lock's validity
+ * (lock.expiration > Date.now()) before acting PASSes; one that acts on what acquire returned
+ * FAILs (./pause-in-acquire.ts). A pause after the acquire is --variant pause on redlock:N: only a
+ * fence from a counter that is not one of the masters (env.counterUrl) closes it.
+ *
  * Variants "partition" / "delay-write": A, released from its first write, is cut off at its next
  * one while its process keeps running — partition: that write and every later one held on their
  * way to the resource and its wire proxy blackholed both ways (its renewals never reach the store:
@@ -82,6 +104,8 @@ import { playV313 } from './play.ts';
 
 // A 2 s lease: B must take the lock on the promoted node inside A's lease (~0.4 s after the kill at load 25).
 const FAILOVER_PARAMS = { variant: 'failover', ttl: 2000, timeout: 8000 };
+// A 2 s lease: a master's restart takes ~0.1–0.8 s (load 20), and B's window is half what is left after it.
+const QUORUM_PARAMS = { variant: 'quorum', ttl: 2000, timeout: 8000 };
 
 export default defineOracle({
   id: 'V313',
@@ -209,6 +233,26 @@ export default defineOracle({
       params: { variant: 'failover', ttl: 5000, timeout: 10000 },
       topology: 'sentinel',
     },
+    // Redlock on five masters (--topology redlock:5): a master restarted empty or its clock stepped
+    // during A's lease FAILs any client; a delayed restart PASSes (targets/redis/redlock-quorum/).
+    redlock('redlock-acquire.ts', 'FAIL', { ...QUORUM_PARAMS, nodeFault: 'restart' }),
+    redlock('redlock-acquire.ts', 'PASS', { ...QUORUM_PARAMS, nodeFault: 'restart-late' }),
+    redlock('redlock-acquire.ts', 'FAIL', { ...QUORUM_PARAMS, nodeFault: 'clock-ahead' }),
+    redlock('sesame-acquire.ts', 'FAIL', { ...QUORUM_PARAMS, nodeFault: 'restart' }),
+    redlock('sesame-acquire.ts', 'PASS', { ...QUORUM_PARAMS, nodeFault: 'restart-late' }),
+    // A pause after the acquire: only a fence from a counter outside the masters stops A.
+    redlock('redlock-acquire.ts', 'FAIL', { variant: 'pause' }),
+    redlock('redlock-acquire-fenced.ts', 'PASS', { variant: 'pause' }),
+    redlock('sesame-acquire.ts', 'FAIL', { variant: 'pause' }),
+    redlock('sesame-acquire-fenced.ts', 'PASS', { variant: 'pause' }),
+    // A pause inside the acquire: neither library's acquire refuses a lock whose validity is spent,
+    // and using() runs its routine before its extension timer notices (one write after B's).
+    redlock('redlock-acquire.ts', 'FAIL', { variant: 'pause-in-acquire' }),
+    redlock('redlock-acquire-checked.ts', 'PASS', { variant: 'pause-in-acquire' }),
+    redlock('sesame-acquire.ts', 'FAIL', { variant: 'pause-in-acquire' }),
+    redlock('sesame-acquire-checked.ts', 'PASS', { variant: 'pause-in-acquire' }),
+    redlock('redlock-using.ts', 'FAIL', { variant: 'pause-in-acquire' }),
+    redlock('sesame-using.ts', 'FAIL', { variant: 'pause-in-acquire' }),
     { target: 'targets/redis/job-claim/no-renewal.ts', expect: 'FAIL' },
     { target: 'targets/redis/job-claim/complete-checked.ts', expect: 'PASS' },
   ],
@@ -242,6 +286,20 @@ export default defineOracle({
       edits: [['if (replicas < 1) {', 'if (replicas < 1 && false) {']],
       params: FAILOVER_PARAMS,
       topology: 'replicated:2',
+    },
+    {
+      of: 'targets/redis/redlock-quorum/redlock-acquire-checked.ts',
+      guard: "the check of the lock's validity (lock.expiration > Date.now()) before acting",
+      edits: [['checkValidity: true', 'checkValidity: false']],
+      params: { variant: 'pause-in-acquire' },
+      topology: 'redlock:5',
+    },
+    {
+      of: 'targets/redis/redlock-quorum/sesame-acquire-fenced.ts',
+      guard: 'the fencing token from the separate counter on each write',
+      edits: [['fence: true', 'fence: false']],
+      params: { variant: 'pause' },
+      topology: 'redlock:5',
     },
     {
       of: 'targets/redis/semaphore/mutex-job-fenced.ts',
@@ -316,5 +374,17 @@ function failover(target: string, expect: 'PASS' | 'FAIL') {
     params: FAILOVER_PARAMS,
     topology: 'replicated:2',
     notExplored: '--explore runs on one server; a failover is not an explored point yet (docs/topologies.md)',
+  };
+}
+
+/** A reference on five independent masters (targets/redis/redlock-quorum/). */
+function redlock(file: string, expect: 'PASS' | 'FAIL', params: Record<string, string | number>) {
+  return {
+    target: `targets/redis/redlock-quorum/${file}`,
+    expect,
+    params,
+    topology: 'redlock:5',
+    notExplored:
+      "--explore runs on one server; a Redlock master's fault is not an explored point yet (docs/topologies.md)",
   };
 }

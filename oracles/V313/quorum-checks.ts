@@ -87,7 +87,7 @@ export function quorumChecks(q: QuorumObservation, bFirst: EffectRecord | undefi
         (q.bInWindow.wrote
           ? ''
           : later?.wrote
-            ? `; after A's job, the master back, B took the lock and wrote (${later.attempts} more attempt(s))`
+            ? `; once the master was back B took the lock and wrote (${later.attempts} more attempt(s))`
             : `; after A's job B did not take the lock within --timeout (${later?.attempts ?? 0} attempt(s)), so its denials inside A's lease prove nothing`),
     });
     return checks;
