@@ -14,6 +14,7 @@ import { describe, expect, test } from 'vitest';
 import { startStore } from '../src/families/start-store.ts';
 import { parseTopology } from '../src/stores/topology.ts';
 import { RUN_DIR } from '../src/run/reaper.ts';
+import { LinkRelay } from '../src/wire/link-relay.ts';
 
 const now = () => performance.now();
 
@@ -102,6 +103,10 @@ describe('--topology', () => {
     for (const client of clients) client.on('error', () => undefined);
     try {
       expect(new Set(topology.endpoints.urls).size).toBe(3);
+      // The counter beside the masters: a server of its own, on loopback, no master.
+      const counterUrl = topology.endpoints.counterUrl!;
+      expect(new URL(counterUrl).hostname).toBe('127.0.0.1');
+      expect(topology.endpoints.urls).not.toContain(counterUrl);
       for (const client of clients) await client.set('lock', 'A', 'PX', 60_000);
       const restarted = await topology.restart('m1', 100, now);
       expect(restarted.startedAt - restarted.stoppedAt).toBeGreaterThanOrEqual(100);
@@ -117,6 +122,35 @@ describe('--topology', () => {
       paused.disconnect();
     } finally {
       for (const client of clients) client.disconnect();
+      await store.stop();
+    }
+  });
+
+  test("one holder's link to a master: its requests kept (cut off), or the master's replies kept (in flight)", async () => {
+    const store = await startStore({ kind: 'redis', topology: parseTopology('redlock:1') });
+    const master = store.topology!.nodes[0]!;
+    const link = await LinkRelay.start('test link to m1', master.port);
+    const holder = new Redis(link.port, '127.0.0.1');
+    const direct = new Redis(master.port, '127.0.0.1');
+    try {
+      const cut = link.hold('to-upstream');
+      const set = holder.set('k', 'A');
+      await cut.reached;
+      expect(await direct.get('k')).toBeNull(); // the request never reached the master
+      cut.lift();
+      expect(await set).toBe('OK');
+      const replies = link.hold('to-client');
+      let answered = false;
+      const get = holder.get('k').then((value) => ((answered = true), value));
+      await replies.reached;
+      await direct.set('k', 'B'); // the master has answered the held GET already: "A"
+      expect(answered).toBe(false);
+      replies.lift();
+      expect(await get).toBe('A');
+    } finally {
+      holder.disconnect();
+      direct.disconnect();
+      await link.close();
       await store.stop();
     }
   });
