@@ -15,7 +15,7 @@ import { quorumOf, redlockMasters, type HolderLinks } from '../../scenarios/redl
 import { runJobUntilFirstEffect } from '../../scenarios/run-job-until-effect.ts';
 import type { V313Observations } from './observations.ts';
 import type { v313Params } from './params.ts';
-import { readQuorum, readQuorumAtWrites } from './quorum-reading.ts';
+import { readQuorum, readQuorumAtWrites, untilNoMasterHoldsIt } from './quorum-reading.ts';
 
 export async function playPauseInAcquire(
   s: Scenario,
@@ -29,6 +29,9 @@ export async function playPauseInAcquire(
   const quorum = quorumOf(masters.length);
   s.phase('scenario', "A stopped with its acquire's replies in flight; B contends");
   s.progress("A runs the job; every master's reply to it is kept until each has answered");
+  const retryEvery = Math.max(5, Math.round(p.ttl / 10));
+  // B's solo release returned once a majority answered; A must not meet its key on the rest.
+  await untilNoMasterHoldsIt(s, p.timeout, retryEvery);
   const replies = aLinks.holdReplies();
   const aJob = a.call('job');
   const first = await s.within(
@@ -55,7 +58,6 @@ export async function playPauseInAcquire(
   s.progress(
     `A stopped (SIGSTOP) inside its acquire; waiting for its ${p.ttl} ms keys to lapse and B to take the lock`,
   );
-  const retryEvery = Math.max(5, Math.round(p.ttl / 10));
   const bIn = await runJobUntilFirstEffect(b, p.timeout, retryEvery);
   x.bWhileStopped = {
     wrote: bIn.job !== undefined,

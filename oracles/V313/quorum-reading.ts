@@ -38,6 +38,15 @@ export async function readQuorum(s: Scenario, label: string): Promise<QuorumRead
   };
 }
 
+/** Wait until no master holds the lock's key (a release answered by a majority may still be on its way to the rest). */
+export function untilNoMasterHoldsIt(s: Scenario, timeoutMs: number, everyMs: number): Promise<boolean> {
+  return s.waitUntil(
+    async () => ((await s.readLock()) as { nodes?: NodeLock[] }).nodes?.every((n) => !n.exists) ?? false,
+    timeoutMs,
+    everyMs,
+  );
+}
+
 /** From now on, the masters are read before each of `writer`'s writes is accepted; the list fills as they come. */
 export function readQuorumAtWrites(s: Scenario, writer: Holder): QuorumAtWrite[] {
   return writer.readBeforeEffects((name) =>

@@ -16,7 +16,7 @@ import { nodeFaultInWords, startNodeFault, type NodeFault, type NodeFaultKind } 
 import { quorumOf, redlockMasters, type HolderLinks } from '../../scenarios/redlock-links.ts';
 import type { QuorumObservation, V313Observations } from './observations.ts';
 import type { v313Params } from './params.ts';
-import { liveOnUntil, majorityToken, readQuorum, readQuorumAtWrites } from './quorum-reading.ts';
+import { liveOnUntil, majorityToken, readQuorum, readQuorumAtWrites, untilNoMasterHoldsIt } from './quorum-reading.ts';
 
 type Params = ParamValues<typeof v313Params>;
 
@@ -42,6 +42,8 @@ export async function playQuorum(
   const fault = quorumFault(p, majority[majority.length - 1]!);
   const retryEvery = Math.max(5, Math.round(p.ttl / 10));
 
+  // B's solo release returned once a majority answered; A must not meet its key on the rest.
+  await untilNoMasterHoldsIt(s, p.timeout, retryEvery);
   const cut = aLinks.cutOff(cutOff);
   s.progress(
     `A runs the job cut off from ${cutOff.join(', ') || 'no master'}: its lock can win ${majority.join(', ')}`,
