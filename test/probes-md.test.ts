@@ -44,4 +44,20 @@ describe('probesMarkdown', () => {
     expect(lines).toContain('| 5 | after B acquired | k | yes | B | 150 |');
     expect(probesMarkdown(recordOf([]))).toEqual([]);
   });
+
+  test("a topology's probe shows the key on each node: its value, its PTTL, or none, or the node down", () => {
+    const nodes = [
+      { node: 'm1', role: 'master', exists: true, value: 'a1b2c3d4e5', pttlMs: 1834 },
+      { node: 'm2', role: 'master', exists: false, value: null, pttlMs: -2 },
+      { node: 'm3', role: 'down', exists: false, value: null, pttlMs: -2 },
+    ];
+    const lines = probesMarkdown(
+      recordOf([
+        probe(7, { label: 'B at its first write', key: 'k', exists: true, value: 'a1b2c3d4e5', pttlMs: 1834, nodes }),
+      ]),
+    );
+    expect(lines).toContain(
+      '| 7 | B at its first write | k | yes | a1b2c3d4e5 | 1834 | m1 a1b2c3d4 1834 ms, m2 —, m3 down |',
+    );
+  });
 });
