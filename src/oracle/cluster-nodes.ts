@@ -18,7 +18,7 @@ import type { History } from '../core/history.ts';
 import { UsageError } from '../core/errors.ts';
 import { LINK_FRAMINGS } from '../wire/link-framer.ts';
 import { LinkMesh, type NodeAddress } from '../wire/link-mesh.ts';
-import { ProcessClock } from '../stores/clock-offset/process-clock.ts';
+import { ProcessClock, type ClockOffsets } from '../stores/clock-offset/process-clock.ts';
 import { NodeClock } from './node-clock.ts';
 
 export interface ClusterNodesOptions {
@@ -38,6 +38,7 @@ export class ClusterNodes {
   #declaration: NodeDeclaration | undefined;
   #hasInspect = false;
   #placement: NodeAddress[];
+  #home: string | undefined;
 
   private constructor(
     private readonly options: ClusterNodesOptions,
@@ -78,6 +79,11 @@ export class ClusterNodes {
     return this.#hasInspect
       ? undefined
       : 'the target has no inspect member, so the harness cannot ask the nodes who holds the lock and until when (declare inspect(env, key) → { home, holder, token, remainingMs }: targets/contract.ts)';
+  }
+
+  /** The lock key's home as the nodes report it (undefined without an inspect member). */
+  get home(): string | undefined {
+    return this.#home;
   }
 
   /** The node holder `id` ("A", "B", ...) takes its locks through. */
@@ -162,6 +168,12 @@ export class ClusterNodes {
     this.options.faults.lift(record);
   }
 
+  /** Start node `id` again with its clocks offset from its process's start: a machine whose clocks differ from the others'. */
+  async restartSkewed(id: string, offsets: Partial<ClockOffsets>): Promise<void> {
+    this.clock(id).skew(offsets, true);
+    await this.restart(id);
+  }
+
   /** Node `id`'s own wall and monotonic clocks (skew, step, measure). */
   clock(id: string): NodeClock {
     const clock = this.#clocks.get(id);
@@ -208,6 +220,7 @@ export class ClusterNodes {
     const reports = await this.inspect(this.options.key);
     const home = reports?.values().next().value?.home;
     if (home === undefined) return;
+    this.#home = home;
     this.#placement = [
       ...this.options.layout.nodes.filter((n) => n.id !== home),
       ...this.options.layout.nodes.filter((n) => n.id === home),

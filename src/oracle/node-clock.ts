@@ -2,11 +2,12 @@
  * A cluster node's own clocks, wall and monotonic, each node on its own: the node's process runs
  * with the clock-offset library (src/stores/clock-offset/process-clock.ts), so Date in the node
  * reads the wall offset and process.hrtime, performance.now and the node's timers the monotonic
- * one. A skew is an offset set before the node's work begins (a machine whose clocks differ from
- * the others'); a step moves an offset while the node runs (an NTP step of the wall clock, a
- * monotonic clock that jumps ahead: its pending timers fire at once). A monotonic clock never goes
- * back, so a step of it must be forward. The offsets are the machine's, not the process's: a
- * restarted node keeps them. Every change is a clock fault naming the node (open while its offsets
+ * one. A skew is an offset the node's process starts with (a machine whose clocks differ from the
+ * others': ClusterNodes.restartSkewed); a step moves an offset while the node runs (an NTP step of
+ * the wall clock, a monotonic clock that jumps ahead: its pending timers fire at once). A monotonic
+ * clock never goes back inside a running process (libuv's loop time would run backwards), so while
+ * the node runs its monotonic offset only grows. The offsets are the machine's, not the process's:
+ * a restarted node keeps them. Every change is a clock fault naming the node (open while its offsets
  * are in force), and `measure` reads both clocks back from inside the node, against the harness's own.
  */
 import type { FaultLog, FaultRecord } from '../core/fault-log.ts';
@@ -44,8 +45,16 @@ export class NodeClock {
     return this.clock.offsets;
   }
 
-  /** Set either clock's offset from the machine's (a skew): a clock fault on the node, in force until set back. */
-  skew(offsets: Partial<ClockOffsets>): void {
+  /**
+   * Set either clock's offset from the machine's (a skew): a clock fault on the node, in force until
+   * set back. `atStart`: the node's process is (re)started after this, so its monotonic offset may be
+   * any; otherwise the process runs and it may only grow.
+   */
+  skew(offsets: Partial<ClockOffsets>, atStart = false): void {
+    if (!atStart && offsets.monotonicMs !== undefined && offsets.monotonicMs < this.clock.offsets.monotonicMs)
+      throw new Error(
+        `node ${this.node}: its process runs, and a monotonic clock never goes back inside a process; set a lower monotonic offset before it starts (nodes.restartSkewed('${this.node}', …))`,
+      );
     this.#change(offsets, 'skewed');
   }
 

@@ -3,6 +3,8 @@
  * reports what it knows of a key, and `job` (in a holder process) takes the lock through its node
  * for each write: lock, stage the write, unlock, then commit it after the node's commit check — the
  * design's staged-then-unlocked write. Its writes carry no fencing token: the design adds none.
+ * `acquire` / `release` are one lock and its unlock through the holder's node (the lock shape V317
+ * takes): a repeat acquire under the node's live delegation costs no message.
  */
 import { defineTarget, type TargetEnv } from '../../contract.ts';
 import { Channel } from './ndjson.ts';
@@ -28,6 +30,13 @@ export function recordLockTarget(options: RecordLockOptions, description: string
       return { framing: 'ndjson', restart: 'loses-state', grant: { type: 'grant' } };
     },
     inspect: (_env, key: string) => node!.report(key),
+    async acquire(env) {
+      const lock = await nodeClient(env).ask({ type: 'lock', key: env.key }, Number(env.params.timeout ?? 5000));
+      return lock?.ok ? { handle: lock.handle, token: String(lock.token) } : null;
+    },
+    async release(env, lease) {
+      await nodeClient(env).ask({ type: 'unlock', handle: lease.handle }, Number(env.params.timeout ?? 5000));
+    },
     async job(env) {
       const steps = Number(env.params.steps ?? 3);
       const stepMs = Number(env.params.stepMs ?? 20);
