@@ -13,7 +13,8 @@ import { RecordLockNode, type RecordLockOptions } from './node.ts';
 let node: RecordLockNode | undefined;
 let client: Channel | undefined;
 
-function nodeClient(env: TargetEnv): Channel {
+/** The holder's connection to its node (one per holder process). */
+export function nodeClient(env: TargetEnv): Channel {
   if (!client) {
     const url = new URL(env.url);
     client = new Channel(url.hostname, Number(url.port));
