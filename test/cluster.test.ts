@@ -20,10 +20,10 @@ import { runOracle } from '../src/run/run-oracle.ts';
 const TARGET = 'targets/cluster/anchor-at-send.ts';
 
 /** A run of V313's store and holders on the cluster, playing `play` instead of the oracle's scenario. */
-async function onCluster(play: (s: Scenario) => Promise<Record<string, number>>) {
+async function onCluster(play: (s: Scenario) => Promise<Record<string, number>>, target = TARGET) {
   const record = await runOracle({
     oracle: 'V313',
-    target: TARGET,
+    target,
     store: 'cluster',
     // A 3 s delegation (the reference's lease is --ttl): a repeat lock has room, however loaded the machine.
     params: { ttl: 3000, timeout: 6000 },
@@ -145,6 +145,30 @@ describe('the cluster store', () => {
     expect(reads.every((e) => typeof (e.detail.measured as { monotonicMs?: unknown }).monotonicMs === 'number')).toBe(
       true,
     );
+  });
+
+  test("over WebSocket frames: the upgrade and each frame are messages, a grant held on the link keeps A's lock waiting until released", async () => {
+    const record = await onCluster(async (s) => {
+      const nodes = await s.nodes();
+      const a = await s.holder('A');
+      const hold = s.links!.hold({ to: nodes.nodeOf('A').id, type: 'grant' });
+      const job = a.call('job');
+      const held = await s.within(hold.reached, 3000);
+      const early = await s.within(job, 200);
+      hold.release();
+      const done = await job;
+      return { held: held ? 1 : 0, finishedWhileHeld: early ? 1 : 0, ok: done.ok ? 1 : 0 };
+    }, 'targets/cluster/anchor-at-send-websocket.ts');
+    expect(record.counts).toMatchObject({ held: 1, finishedWhileHeld: 0, ok: 1 });
+    const links = record.history.filter((e) => e.kind === 'link');
+    expect(links.map((e) => [String(e.detail.type ?? ''), e.detail.fate])).toEqual([
+      ['', 'forwarded'],
+      ['', 'forwarded'],
+      ['request', 'forwarded'],
+      ['grant', 'held'],
+    ]);
+    expect(String(links[0]!.detail.text)).toBe('GET / HTTP/1.1');
+    expect(String(links[1]!.detail.text)).toBe('HTTP/1.1 101 Switching Protocols');
   });
 
   test("a grant held on the link to A's node keeps A's lock waiting until it is released, then goes on", async () => {

@@ -10,6 +10,8 @@
 import { defineTarget } from '../../contract.ts';
 import { nodeClient, recordLockTarget } from './target.ts';
 import type { RecordLockOptions } from './node.ts';
+import { ndjsonTransport } from './ndjson.ts';
+import type { Transport } from './channel.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -17,12 +19,13 @@ export function recordLockLeader(
   options: RecordLockOptions,
   leading: 'recheck-each-write' | 'cached-flag',
   description: string,
+  over: Transport = ndjsonTransport,
 ) {
-  const base = recordLockTarget(options, description);
+  const base = recordLockTarget(options, description, over);
   return defineTarget({
     ...base,
     async leader(env) {
-      const c = nodeClient(env);
+      const c = nodeClient(env, over);
       const stepMs = Number(env.params.stepMs ?? 20);
       // A lock answered later than the lease is no answer (null): the lease may have lapsed meanwhile.
       const lock = () => c.ask({ type: 'lock', key: env.key }, env.ttlMs);
