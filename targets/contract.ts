@@ -209,8 +209,8 @@ export interface ClusterPeer {
 
 /** What the `node` member declares once its node listens: how its links are framed and what the harness may look for on them. */
 export interface NodeDeclaration {
-  /** How a node-to-node message is framed: one JSON value per line, or a 4-byte big-endian length then JSON. */
-  framing: 'ndjson' | 'length-prefixed';
+  /** How a node-to-node message is framed: one JSON value per line, a 4-byte big-endian length then JSON, or WebSocket frames (after the HTTP upgrade; a text frame's payload is JSON). */
+  framing: 'ndjson' | 'length-prefixed' | 'websocket';
   /** What a restart of this node keeps: its stateDir as it was, or nothing (the harness wipes it). Default loses-state. */
   restart?: 'keeps-state' | 'loses-state';
   /**

@@ -1,7 +1,7 @@
 /**
  * The cluster store (src/families/cluster/, src/oracle/cluster-nodes.ts, src/wire/link-mesh.ts): the
  * target's own nodes as real processes, every node-to-node link through the harness. Each node fault
- * lands and shows in the evidence (a SIGKILL and a restart, a partition, a node's own clock step);
+ * lands and shows in the evidence (a SIGKILL and a restart, a partition, a node's own wall or monotonic clock step);
  * a grant held on a link keeps a lock waiting, one delayed, duplicated or dropped shows its fate; a cold lock's and a repeat lock's message counts are
  * in the evidence; nothing is left behind after a SIGKILLed
  * harness. Real node processes running the reference cluster lock (targets/cluster/), no mocks.
@@ -20,10 +20,10 @@ import { runOracle } from '../src/run/run-oracle.ts';
 const TARGET = 'targets/cluster/anchor-at-send.ts';
 
 /** A run of V313's store and holders on the cluster, playing `play` instead of the oracle's scenario. */
-async function onCluster(play: (s: Scenario) => Promise<Record<string, number>>) {
+async function onCluster(play: (s: Scenario) => Promise<Record<string, number>>, target = TARGET) {
   const record = await runOracle({
     oracle: 'V313',
-    target: TARGET,
+    target,
     store: 'cluster',
     // A 3 s delegation (the reference's lease is --ttl): a repeat lock has room, however loaded the machine.
     params: { ttl: 3000, timeout: 6000 },
@@ -109,18 +109,66 @@ describe('the cluster store', () => {
     expect(record.faults.find((f) => f.action.startsWith('partition'))?.liftedAt).toBeDefined();
   });
 
-  test("a node's own wall clock is stepped on its own: its reply and the evidence show the offset, the other nodes' clocks stay real", async () => {
+  test("a node's wall and monotonic clocks are stepped on their own: read back inside each node, only the stepped one moved, each step a clock fault; a monotonic step back is refused", async () => {
     const record = await onCluster(async (s) => {
       const nodes = await s.nodes();
-      await nodes.clock('n1', { op: 'install-wall', offsetMs: 0 });
-      const stepped = await nodes.clock('n1', { op: 'step', deltaMs: 60_000 });
-      await nodes.clock('n3', { op: 'install-wall', offsetMs: 0 });
-      const other = await nodes.clock('n3', { op: 'read' });
-      return { n1: stepped.offsetMs, n3: other.offsetMs };
+      const measureAll = () => Promise.all(nodes.ids.map((id) => nodes.clock(id).measure()));
+      const before = await measureAll();
+      expect(() => nodes.clock('n3').step({ monotonicMs: -1000 })).toThrow(/a monotonic clock never goes back/);
+      nodes.clock('n1').step({ wallMs: 60_000 });
+      nodes.clock('n2').step({ monotonicMs: 30_000 });
+      const after = await measureAll();
+      const counts: Record<string, number> = {};
+      nodes.ids.forEach((id, i) => {
+        // Each reading is within half its round trip of the truth; the step is what changed between the two.
+        counts[`${id} wall moved`] = Math.round((after[i]!.wallMs - before[i]!.wallMs) / 1000) + 0;
+        counts[`${id} monotonic moved`] = Math.round((after[i]!.monotonicMs - before[i]!.monotonicMs) / 1000) + 0;
+      });
+      return counts;
     });
-    expect(record.counts).toMatchObject({ n1: 60_000, n3: 0 });
-    const steps = record.history.filter((e) => e.kind === 'clock-step' && e.detail.op === 'step');
-    expect(steps.map((e) => [e.holder, e.detail.offsetMs])).toEqual([['n1', 60_000]]);
+    expect(record.counts).toMatchObject({
+      'n1 wall moved': 60,
+      'n1 monotonic moved': 0,
+      'n2 wall moved': 0,
+      'n2 monotonic moved': 30,
+      'n3 wall moved': 0,
+      'n3 monotonic moved': 0,
+    });
+    const steps = record.faults.filter((f) => f.kind === 'clock');
+    expect(steps.map((f) => [f.holder, f.action])).toEqual([
+      ['n1', 'n1 stepped: wall clock +60000 ms (now +60000)'],
+      ['n2', 'n2 stepped: monotonic clock +30000 ms (now +30000)'],
+    ]);
+    expect(String(steps[0]!.detail.mechanism)).toMatch(/LD_PRELOAD clock-offset library/);
+    const reads = record.history.filter((e) => e.kind === 'clock-step' && e.detail.op === 'read');
+    expect(reads.map((e) => e.holder).sort()).toEqual(['n1', 'n1', 'n2', 'n2', 'n3', 'n3']);
+    expect(reads.every((e) => typeof (e.detail.measured as { monotonicMs?: unknown }).monotonicMs === 'number')).toBe(
+      true,
+    );
+  });
+
+  test("over WebSocket frames: the upgrade and each frame are messages, a grant held on the link keeps A's lock waiting until released", async () => {
+    const record = await onCluster(async (s) => {
+      const nodes = await s.nodes();
+      const a = await s.holder('A');
+      const hold = s.links!.hold({ to: nodes.nodeOf('A').id, type: 'grant' });
+      const job = a.call('job');
+      const held = await s.within(hold.reached, 3000);
+      const early = await s.within(job, 200);
+      hold.release();
+      const done = await job;
+      return { held: held ? 1 : 0, finishedWhileHeld: early ? 1 : 0, ok: done.ok ? 1 : 0 };
+    }, 'targets/cluster/anchor-at-send-websocket.ts');
+    expect(record.counts).toMatchObject({ held: 1, finishedWhileHeld: 0, ok: 1 });
+    const links = record.history.filter((e) => e.kind === 'link');
+    expect(links.map((e) => [String(e.detail.type ?? ''), e.detail.fate])).toEqual([
+      ['', 'forwarded'],
+      ['', 'forwarded'],
+      ['request', 'forwarded'],
+      ['grant', 'held'],
+    ]);
+    expect(String(links[0]!.detail.text)).toBe('GET / HTTP/1.1');
+    expect(String(links[1]!.detail.text)).toBe('HTTP/1.1 101 Switching Protocols');
   });
 
   test("a grant held on the link to A's node keeps A's lock waiting until it is released, then goes on", async () => {

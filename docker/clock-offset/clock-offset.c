@@ -1,13 +1,18 @@
 /*
- * clock-offset: an LD_PRELOAD library that shifts a process's wall clock by an offset that can be
- * stepped while the process runs. Only wall-clock reads move: clock_gettime(CLOCK_REALTIME /
- * CLOCK_REALTIME_COARSE), gettimeofday, time and timespec_get. Every other clock (MONOTONIC,
- * BOOTTIME, CPU time) is passed through untouched.
+ * clock-offset: an LD_PRELOAD library that shifts a process's wall clock, and optionally its
+ * monotonic clock, by offsets that can be stepped while the process runs. Wall-clock reads:
+ * clock_gettime(CLOCK_REALTIME / CLOCK_REALTIME_COARSE), gettimeofday, time and timespec_get.
+ * Monotonic reads, only when LOCK_ORACLES_MONOTONIC_CLOCK_FILE is set: clock_gettime(CLOCK_MONOTONIC
+ * / _RAW / _COARSE / CLOCK_BOOTTIME) — what libuv's uv_hrtime reads, so Node's process.hrtime,
+ * performance.now and its timers' loop time all move with it. Every other clock (CPU time) is
+ * passed through untouched.
  *
- * The offset, in milliseconds (a signed decimal integer), is read from the file named by
- * LOCK_ORACLES_CLOCK_FILE. The file is stat()ed on each wall-clock read and re-read only when its
- * inode, size or mtime changed, so a writer that replaces it atomically (write a temp file, then
- * rename) steps the clock for the very next read. No file, no variable, or unparsable text: 0.
+ * Each offset, in milliseconds (a signed decimal integer), is read from its own file: the wall
+ * clock's from the file named by LOCK_ORACLES_CLOCK_FILE, the monotonic clocks' from the one named
+ * by LOCK_ORACLES_MONOTONIC_CLOCK_FILE. A file is stat()ed on each read of its clock and re-read
+ * only when its inode, size or mtime changed, so a writer that replaces it atomically (write a temp
+ * file, then rename) steps the clock for the very next read. No file, no variable, or unparsable
+ * text: 0.
  *
  * Why not libfaketime: it resolves the real functions with dlsym() lazily, from inside the first
  * clock read; dlsym allocates, and jemalloc (which Debian's redis-server uses) reads the clock while
@@ -31,22 +36,29 @@
 typedef int (*clock_gettime_fn)(clockid_t, struct timespec *);
 
 static clock_gettime_fn real_clock_gettime;
-/* A copy, not getenv's pointer: redis-server overwrites its environment block to set its title. */
-static char offset_file_buf[PATH_MAX];
-static const char *offset_file;
 
-/* The last file identity seen and the offset parsed from it. */
-static struct {
+/* One offset file: its path and the last file identity seen with the offset parsed from it. */
+struct offset_source {
+  /* A copy, not getenv's pointer: redis-server overwrites its environment block to set its title. */
+  char path_buf[PATH_MAX];
+  const char *path;
   uint64_t ino, size, mtime_ns;
   int64_t offset_ms;
-} cached;
+};
+
+static struct offset_source wall_source, monotonic_source;
+
+static void open_source(struct offset_source *source, const char *variable) {
+  const char *path = getenv(variable);
+  if (path != NULL && strlen(path) < sizeof source->path_buf) {
+    strcpy(source->path_buf, path);
+    source->path = source->path_buf;
+  }
+}
 
 __attribute__((constructor)) static void clock_offset_init(void) {
-  const char *path = getenv("LOCK_ORACLES_CLOCK_FILE");
-  if (path != NULL && strlen(path) < sizeof offset_file_buf) {
-    strcpy(offset_file_buf, path);
-    offset_file = offset_file_buf;
-  }
+  open_source(&wall_source, "LOCK_ORACLES_CLOCK_FILE");
+  open_source(&monotonic_source, "LOCK_ORACLES_MONOTONIC_CLOCK_FILE");
   real_clock_gettime = (clock_gettime_fn)dlsym(RTLD_NEXT, "clock_gettime");
 }
 
@@ -64,27 +76,27 @@ static int64_t parse_ms(const char *text, ssize_t len) {
   return negative ? -value : value;
 }
 
-/* The offset in force now, in ms. Async-signal-safe: stat, open, read, close only. */
-static int64_t current_offset_ms(void) {
+/* The offset of `source` in force now, in ms. Async-signal-safe: stat, open, read, close only. */
+static int64_t current_offset_ms(struct offset_source *source) {
   struct stat st;
-  if (offset_file == NULL || stat(offset_file, &st) != 0) return 0;
+  if (source->path == NULL || stat(source->path, &st) != 0) return 0;
   uint64_t mtime_ns = (uint64_t)st.st_mtim.tv_sec * 1000000000ull + (uint64_t)st.st_mtim.tv_nsec;
-  if (__atomic_load_n(&cached.ino, __ATOMIC_ACQUIRE) == (uint64_t)st.st_ino &&
-      __atomic_load_n(&cached.size, __ATOMIC_ACQUIRE) == (uint64_t)st.st_size &&
-      __atomic_load_n(&cached.mtime_ns, __ATOMIC_ACQUIRE) == mtime_ns) {
-    return __atomic_load_n(&cached.offset_ms, __ATOMIC_ACQUIRE);
+  if (__atomic_load_n(&source->ino, __ATOMIC_ACQUIRE) == (uint64_t)st.st_ino &&
+      __atomic_load_n(&source->size, __ATOMIC_ACQUIRE) == (uint64_t)st.st_size &&
+      __atomic_load_n(&source->mtime_ns, __ATOMIC_ACQUIRE) == mtime_ns) {
+    return __atomic_load_n(&source->offset_ms, __ATOMIC_ACQUIRE);
   }
-  int fd = open(offset_file, O_RDONLY | O_CLOEXEC);
+  int fd = open(source->path, O_RDONLY | O_CLOEXEC);
   if (fd < 0) return 0;
   char text[32];
   ssize_t len = read(fd, text, sizeof text);
   close(fd);
   int64_t offset = len > 0 ? parse_ms(text, len) : 0;
   /* Publish the offset before the identity, so a reader that matches the identity sees it. */
-  __atomic_store_n(&cached.offset_ms, offset, __ATOMIC_RELEASE);
-  __atomic_store_n(&cached.mtime_ns, mtime_ns, __ATOMIC_RELEASE);
-  __atomic_store_n(&cached.size, (uint64_t)st.st_size, __ATOMIC_RELEASE);
-  __atomic_store_n(&cached.ino, (uint64_t)st.st_ino, __ATOMIC_RELEASE);
+  __atomic_store_n(&source->offset_ms, offset, __ATOMIC_RELEASE);
+  __atomic_store_n(&source->mtime_ns, mtime_ns, __ATOMIC_RELEASE);
+  __atomic_store_n(&source->size, (uint64_t)st.st_size, __ATOMIC_RELEASE);
+  __atomic_store_n(&source->ino, (uint64_t)st.st_ino, __ATOMIC_RELEASE);
   return offset;
 }
 
@@ -103,13 +115,19 @@ static void shift(struct timespec *ts, int64_t offset_ms) {
 
 static int shifted_realtime(clockid_t id, struct timespec *ts) {
   int rc = raw_clock_gettime(id, ts);
-  if (rc == 0) shift(ts, current_offset_ms());
+  if (rc == 0) shift(ts, current_offset_ms(&wall_source));
   return rc;
+}
+
+static int is_monotonic(clockid_t id) {
+  return id == CLOCK_MONOTONIC || id == CLOCK_MONOTONIC_RAW || id == CLOCK_MONOTONIC_COARSE || id == CLOCK_BOOTTIME;
 }
 
 int clock_gettime(clockid_t id, struct timespec *ts) {
   if (id == CLOCK_REALTIME || id == CLOCK_REALTIME_COARSE) return shifted_realtime(id, ts);
-  return real_clock_gettime ? real_clock_gettime(id, ts) : raw_clock_gettime(id, ts);
+  int rc = real_clock_gettime ? real_clock_gettime(id, ts) : raw_clock_gettime(id, ts);
+  if (rc == 0 && monotonic_source.path != NULL && is_monotonic(id)) shift(ts, current_offset_ms(&monotonic_source));
+  return rc;
 }
 
 /* glibc declares tv nonnull, but the syscall accepts NULL, and so does this. */

@@ -195,6 +195,13 @@ export default defineOracle({
       store: 'cluster',
       params: { variant: 'renewal-wire', stepMs: 150 },
     },
+    // The same node speaking JSON in WebSocket frames: its links split by frame.
+    {
+      target: 'targets/cluster/anchor-at-send-websocket.ts',
+      expect: 'PASS',
+      store: 'cluster',
+      params: { variant: 'renewal-wire', stepMs: 150 },
+    },
     // A write sent while A held the lock, arriving after B's: only a fence stops it. The Mutex refreshes
     // on its own timer, so only a fault that cuts those refreshes off too (a partition) lets it lapse.
     { target: 'targets/redis/semaphore/mutex-job.ts', expect: 'FAIL', params: { variant: 'partition' } },

@@ -30,6 +30,11 @@
  * denied replica waits and retries, it does not end) is the target's error: ERROR naming leader().
  * A's loop may throw once it is cut off (its connection broken by the fault), and either loop once
  * env.signal aborted: that is the loop ending, judged.
+ * On a cluster (--store cluster, cluster-play.ts): A and B lead through their nodes; at A's first
+ * write A's node is partitioned from the other nodes (its renewals with the key's home dropped)
+ * while A runs; B leads once the home's grant lapsed; A is watched --observe ms more with the
+ * partition in force, then the loops stop and it heals. B's lease is the home's grant as the
+ * target's inspect member reports it (without one, a violation is INCONCLUSIVE, saying so).
  * Files: play.ts runs the scenario (cut.ts: how A is cut off, as a Stop) and records
  * V315Observations (observations.ts); judge.ts judges them, a pure function; params.ts declares the
  * parameters; explore.ts says how --explore searches its schedules.
@@ -48,7 +53,7 @@ export default defineOracle({
     "A leads and writes; A's connection is cut at its wire proxy (blackholed or dropped) so its renewals fail while it keeps running; its lease lapses; B becomes leader and writes.",
   property:
     "A's writes stop before B's first write: no accepted write by A after B's (overlap 0, by writer identity at the resource).",
-  stores: ['redis', 'valkey', 'postgres'],
+  stores: ['redis', 'valkey', 'postgres', 'cluster'],
   holders: ['A', 'B'],
   params: v315Params,
   preconditions: V315_PRECONDITIONS,
@@ -86,6 +91,15 @@ export default defineOracle({
       store: 'postgres',
       params: { fault: 'kill' },
     },
+    // A cluster of the target's own nodes (docs/cluster.md): A's node partitioned from the others.
+    {
+      target: 'targets/cluster/leader-cached-flag.ts',
+      expect: 'FAIL',
+      store: 'cluster',
+      notExplored:
+        "V315's explored boundaries are A's store commands; on a cluster A's cut is its node's partition, not explored yet",
+    },
+    { target: 'targets/cluster/leader-recheck-each-write.ts', expect: 'PASS', store: 'cluster' },
   ],
   // Each good reference with its guard removed must FAIL (lock-oracles selfcheck).
   mutations: [
@@ -93,6 +107,12 @@ export default defineOracle({
       of: 'targets/redis/leader/recheck-each-write.ts',
       guard: 'the leadership check before each write',
       edits: [['if (held && performance.now() < sentAt + validFor) await env.effect', 'await env.effect']],
+    },
+    {
+      of: 'targets/cluster/leader-recheck-each-write.ts',
+      guard: 'the lock taken through its node before every write (a flag polled on a timer instead)',
+      store: 'cluster',
+      edits: [["'recheck-each-write',", "'cached-flag',"]],
     },
   ],
 

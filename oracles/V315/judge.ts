@@ -75,12 +75,14 @@ export function judgeV315({ observations: o, effects: all }: Recorded<V315Observ
     if (unproven) return unproven;
     const cutHow = o.point
       ? `cut at ${o.point.label} (${o.point.inWords}; everything else A sent blackholed)`
-      : {
-          blackhole: 'blackholed at its wire proxy',
-          partition: 'blackholed at its wire proxy and its writes held on their way to the resource',
-          drop: 'dropped at its wire proxy (reset, reconnects refused)',
-          kill: 'killed by the store (reconnects refused at its wire proxy)',
-        }[p.fault];
+      : o.cut?.partitioned
+        ? `cut off with its node (${o.cut.how}; the node's renewals with the key's home dropped)`
+        : {
+            blackhole: 'blackholed at its wire proxy',
+            partition: 'blackholed at its wire proxy and its writes held on their way to the resource',
+            drop: 'dropped at its wire proxy (reset, reconnects refused)',
+            kill: 'killed by the store (reconnects refused at its wire proxy)',
+          }[p.fault];
     const how =
       `A led with a ${p.ttl} ms lease and wrote; then its connection was ${cutHow} ` +
       `while the process kept running, so its renewals failed; its lease lapsed and B became leader and wrote`;
@@ -122,7 +124,20 @@ function heldAtPoint(point: NonNullable<V315Observations['point']>, p: Params): 
   };
 }
 
-function renewalsStopped({ how, killed, stopped }: NonNullable<V315Observations['cut']>, p: Params): Check {
+function renewalsStopped(
+  { how, killed, stopped, partitioned }: NonNullable<V315Observations['cut']>,
+  p: Params,
+): Check {
+  if (partitioned)
+    return {
+      name: RENEWALS_STOPPED,
+      held: partitioned.dropped > 0,
+      detail:
+        partitioned.dropped > 0
+          ? `${how}: the partition dropped ${partitioned.dropped} link message(s) to or from it (${partitioned.samples.join('; ')})`
+          : `${how}, but no message crossed the partition: A's node never tried to renew with the home, so its lease lapsing is not V315's fault (a lease with no renewal is V313's)`,
+    };
+  if (!stopped) throw new Error('V315: a cut at the wire has no wire record');
   const stoppedA = stopped.commandsAffected + stopped.refusedConnections;
   const killedOk = p.fault !== 'kill' || killed > 0;
   return {
@@ -150,7 +165,7 @@ function bLedWhileCut(
     name: B_LED_WHILE_CUT,
     held: o.bWroteWhileCut && bFirstWrite !== undefined,
     detail: bFirstWrite
-      ? `B's first leader write (resource #${bFirstWrite.seq}) came ${(bFirstWrite.t - (cut.stopped.fromMs ?? 0)).toFixed(1)} ms after A was cut off; the lease was ${p.ttl} ms`
+      ? `B's first leader write (resource #${bFirstWrite.seq}) came ${(bFirstWrite.t - (cut.stopped?.fromMs ?? cut.partitioned?.fromMs ?? 0)).toFixed(1)} ms after A was cut off; the lease was ${p.ttl} ms`
       : o.bWrote
         ? 'B wrote only after the cut was lifted, so the fault did not land'
         : `B did not lead and write within ${p.timeout} ms of A being cut off: A's lease never lapsed, so the fault did not land`,

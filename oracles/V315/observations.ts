@@ -14,7 +14,14 @@ export interface V315Observations {
   /** On an --explore run where A led, the point A was to be held at; null otherwise. */
   point: ExplorePointSeen | null;
   /** The cut once it was in force, with its wire record as it stood just before it was lifted; null if the run ended first. */
-  cut: { how: string; killed: number; stopped: WireFaultRecord } | null;
+  cut: {
+    how: string;
+    killed: number;
+    /** At a wire proxy: its record as it stood just before it was lifted. */
+    stopped?: WireFaultRecord;
+    /** On a cluster: A's node partitioned from the others; the link messages the partition dropped. */
+    partitioned?: { fromMs: number; dropped: number; samples: string[] };
+  } | null;
   /** Once A was cut off: B's first leader write reached the resource (it was held there). */
   bWrote: boolean;
   /** ...while A's cut was still in force. */

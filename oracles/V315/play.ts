@@ -4,6 +4,7 @@
  * B leads and writes; the cut lasts --observe ms more, is lifted, and A is watched --observe ms
  * more; then both loops are told to stop. Records what happened; judges nothing.
  */
+import { UsageError } from '../../src/core/errors.ts';
 import type { ParamValues } from '../../src/core/params.ts';
 import { throwIfTargetThrew, type CallOutcome } from '../../src/holder/holder.ts';
 import { armPoint } from '../../src/oracle/arm-point.ts';
@@ -13,8 +14,16 @@ import { readLease, readLeaseAtWrites } from '../../scenarios/lease-at-writes.ts
 import { cutAtPoint, cutOff, type Cut } from './cut.ts';
 import type { V315Observations } from './observations.ts';
 import type { v315Params } from './params.ts';
+import { playV315OnCluster } from './cluster-play.ts';
 
 export async function playV315(s: Scenario, p: ParamValues<typeof v315Params>): Promise<V315Observations> {
+  if (s.family.ownNodes) {
+    if (p.fault !== 'blackhole' || s.point)
+      throw new UsageError(
+        `on a cluster A is cut off by a partition of its node from the others: --fault ${p.fault}${s.point ? ' and --explore' : ''} do not apply there (run it without)`,
+      );
+    return playV315OnCluster(s, p);
+  }
   const wireA = await s.wire('A');
   const [a, b] = await Promise.all([s.holder('A', { url: wireA.url }), s.holder('B')]);
   let aLoop: Promise<CallOutcome> | undefined;

@@ -41,7 +41,7 @@ export default defineOracle({
   scenario:
     "A takes a lease; B tries halfway through it and again just after it lapses. Postgres: the app clocks ahead of the database's, then the database's ahead; Redis: A's clock ahead of B's, then B's ahead of A's.",
   property: 'No early takeover (no overlap) and no skipped takeover, whichever clock is ahead.',
-  stores: ['postgres', 'redis', 'valkey', 'fs'],
+  stores: ['postgres', 'redis', 'valkey', 'fs', 'cluster'],
   holders: ['A', 'B'],
   params: v317Params,
   preconditions: V317_PRECONDITIONS,
@@ -77,9 +77,39 @@ export default defineOracle({
       notExplored: "V317's explored boundaries are store commands; a file lock's calls are not explored on V317 yet",
     },
     { target: 'targets/fs/mkdir-monotonic-stale.ts', expect: 'PASS', store: 'fs' },
+    // A cluster of the target's own nodes (docs/cluster.md): the key's home's clocks skewed.
+    {
+      target: 'targets/cluster/clock-remote-wall.ts',
+      expect: 'FAIL',
+      store: 'cluster',
+      notExplored:
+        "V317's explored boundaries are store commands; a cluster's node-to-node messages are not explored on V317 yet",
+    },
+    {
+      target: 'targets/cluster/clock-remote-wall.ts',
+      expect: 'FAIL',
+      store: 'cluster',
+      params: { variant: 'home-behind' },
+      notExplored:
+        "V317's explored boundaries are store commands; a cluster's node-to-node messages are not explored on V317 yet",
+    },
+    { target: 'targets/cluster/clock-own-monotonic.ts', expect: 'PASS', store: 'cluster' },
+    {
+      target: 'targets/cluster/clock-own-monotonic.ts',
+      expect: 'PASS',
+      store: 'cluster',
+      params: { variant: 'home-behind' },
+    },
   ],
   // Each good reference with its guard removed must FAIL (lock-oracles selfcheck).
   mutations: [
+    {
+      of: 'targets/cluster/clock-own-monotonic.ts',
+      guard:
+        "the delegation's deadline on the delegate's own monotonic clock (the home's wall-clock expiry against the delegate's wall clock instead)",
+      store: 'cluster',
+      edits: [["clock: 'own-monotonic'", "clock: 'remote-wall'"]],
+    },
     {
       of: 'targets/clock/redis-queue-store-clock-expiry.ts',
       guard: "the store's clock for the expiry (the caller's Date.now() instead)",

@@ -11,6 +11,7 @@ import type { DeclaredCheck, Recorded } from '../../src/oracle/definition.ts';
 import { FAULT_TEXT, signed, VARIANTS, type Variant } from './legs.ts';
 import type { LegObservation, V317Observations } from './observations.ts';
 import type { v317Params } from './params.ts';
+import { judgeV317OnCluster, V317_CLUSTER_PRECONDITIONS } from './cluster-judge.ts';
 
 export const CLOCK_STEPPED = "A's clock was stepped at the explored boundary";
 
@@ -39,12 +40,14 @@ export const V317_PRECONDITIONS: DeclaredCheck[] = [
         "an early takeover counts only when B's try was answered within --ttl of when A's acquire began (else the lease may have lapsed on time)",
     },
   ]),
+  ...V317_CLUSTER_PRECONDITIONS,
 ];
 
 export function judgeV317(
   { observations: o, history }: Recorded<V317Observations>,
   p: ParamValues<typeof v317Params>,
 ): Judgement {
+  if (o.cluster) return judgeV317OnCluster(o.cluster, p, history);
   const { point, legs } = o;
   const tolerance = Math.min(500, p.skew / 2);
   const preconditions: Check[] = point

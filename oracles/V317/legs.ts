@@ -18,9 +18,10 @@ const LEGS: Record<string, Variant[]> = {
   'b-ahead': ['b-ahead'],
 };
 
+/** The legs a --variant runs on a store (none for a cluster's own variants: ./cluster-play.ts plays those). */
 export function legsFor(variant: string, kind: StoreKind): Variant[] {
   if (variant === 'auto') return kind === 'postgres' ? LEGS.both! : LEGS.holders!;
-  return LEGS[variant]!;
+  return LEGS[variant] ?? [];
 }
 
 /** Each clock's offset from real time in a leg: A's, B's, the store's. */

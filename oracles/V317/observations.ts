@@ -6,6 +6,8 @@ export interface V317Observations {
   /** An explored point (--explore): A's clock step, in words, and whether it landed; null on a plain run. */
   point: { inWords: string; stepLanded: boolean; stepMissed: string } | null;
   legs: LegObservation[];
+  /** On a cluster store, its one leg (then `legs` is empty). */
+  cluster?: ClusterObservation;
 }
 
 export interface LegObservation {
@@ -27,4 +29,37 @@ export interface LegObservation {
   early: { at: number; answeredAt: number; lease: LeaseSummary | null } | null;
   /** B's try --margin after the lease lapsed; null when B took over early or A had no lease. */
   late: { at: number; lease: LeaseSummary | null } | null;
+}
+
+/** On a cluster of the target's own nodes (--store cluster): one leg, the key's home's clocks skewed. */
+export interface ClusterObservation {
+  variant: ClusterVariant;
+  /** The key's home, A's node and B's node. */
+  home: string | null;
+  aNode: string;
+  bNode: string;
+  /** Why the harness could not read the lock through the nodes (no inspect member), or undefined. */
+  unreadable?: string;
+  /** Each node's clocks as asked (ms off the machine's): the home's wall and monotonic clocks both. */
+  asked: Record<string, { wallMs: number; monotonicMs: number }>;
+  /** Each node's clocks as read inside it before A's first lock and after A's last try. */
+  measuredBefore: Record<string, { wallMs: number; monotonicMs: number; roundTripMs: number }>;
+  measuredAfter: Record<string, { wallMs: number; monotonicMs: number; roundTripMs: number }>;
+  /** A's lock on the free key (A's node asks the home for a delegation), then released. */
+  aFirst: ClusterTry;
+  /** B's lock --margin after A's delegation lapsed by the home's clock; null when A had no lock. */
+  bLate: ClusterTry | null;
+  /** A's lock again while B holds (A's node still sees its delegation live, or asks the home); null when B had none. */
+  aAgain: ClusterTry | null;
+}
+
+export type ClusterVariant = 'home-ahead' | 'home-behind';
+
+export interface ClusterTry {
+  at: number;
+  answeredAt: number;
+  /** The lock's token when granted, null when denied. */
+  token: string | null;
+  /** The home's report right after the answer: whether it has a live grant, its token, its ms left. */
+  homeAfter: { exists: boolean; value: string | null; pttlMs: number } | null;
 }

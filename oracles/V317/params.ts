@@ -6,7 +6,7 @@ export const v317Params = {
   variant: {
     kind: 'choice',
     default: 'auto',
-    choices: ['auto', 'both', 'holders', 'app-ahead', 'store-ahead', 'a-ahead', 'b-ahead'],
-    doc: "which clock runs ahead; both: app-ahead then store-ahead; holders: a-ahead (A's clock alone) then b-ahead (B's alone); auto: both on Postgres, holders on Redis and Valkey",
+    choices: ['auto', 'both', 'holders', 'app-ahead', 'store-ahead', 'a-ahead', 'b-ahead', 'home-ahead', 'home-behind'],
+    doc: "which clock runs ahead; both: app-ahead then store-ahead; holders: a-ahead (A's clock alone) then b-ahead (B's alone); auto: both on Postgres, holders on Redis and Valkey, home-ahead on a cluster; home-ahead / home-behind (--store cluster): the key's home node's wall and monotonic clocks ahead of / behind the other nodes'",
   },
 } as const;

@@ -13,8 +13,19 @@ import type { Scenario } from '../../src/oracle/scenario.ts';
 import { FAULT_TEXT, legsFor, offsetsFor, signed, type Variant } from './legs.ts';
 import type { LegObservation, V317Observations } from './observations.ts';
 import type { v317Params } from './params.ts';
+import { playV317OnCluster } from './cluster-play.ts';
+
+const CLUSTER_VARIANTS = ['auto', 'home-ahead', 'home-behind'];
 
 export async function playV317(s: Scenario, p: ParamValues<typeof v317Params>): Promise<V317Observations> {
+  const onCluster = s.family.ownNodes !== undefined;
+  if (p.variant !== 'auto' && onCluster !== CLUSTER_VARIANTS.includes(p.variant))
+    throw new UsageError(
+      onCluster
+        ? `--variant ${p.variant} skews a holder's or the store's clock; on a cluster the nodes' clocks are skewed: --variant home-ahead or home-behind`
+        : `--variant ${p.variant} skews a cluster node's clocks: it runs with --store cluster only`,
+    );
+  if (onCluster) return playV317OnCluster(s, p);
   // An explored point (--explore) is one leg: A's clock stepped at its boundary, nobody else's skewed.
   const point = s.point;
   const wireA = point ? await s.wire('A') : undefined;

@@ -43,6 +43,13 @@ export interface ClockReply {
   offsetMs: number;
   /** The holder's monotonic clock (performance.now()) at the reply: unaffected by any of this. */
   monoMs: number;
+  /**
+   * The holder's raw monotonic clock (process.hrtime.bigint(), in ms) at the reply: CLOCK_MONOTONIC
+   * is one clock for the whole machine, so against the harness's own reading it shows an offset a
+   * process's clock library adds (a cluster node's, src/oracle/node-clock.ts), where performance.now()
+   * (counted from the process's own start) hides an offset it had from the start.
+   */
+  hrtimeMs: number;
   /** Simulated mode: when the next fake timer is due (null: none pending). */
   nextTimerMs?: number | null;
   /** advance: fake timers that were due and ran. */

@@ -228,6 +228,7 @@ export async function handleClockCommand(command: ClockCommand): Promise<ClockRe
     wallMs,
     offsetMs: installed?.mode === 'wall' ? installed.offset() : wallMs - realNow(),
     monoMs: performance.now(),
+    hrtimeMs: Number(process.hrtime.bigint()) / 1e6,
     ...(installed?.mode === 'simulated' ? { nextTimerMs: installed.nextTimerAt() } : {}),
     ...extra,
   };

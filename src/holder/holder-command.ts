@@ -10,13 +10,13 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { dieWithHarness } from '../process/die-with-harness.ts';
 import { holderEnv } from './holder-env.ts';
 
-/** Starts `node <script> <args…>` as a holder process. */
-export function spawnHolderProcess(scriptAndArgs: string[]): ChildProcess {
+/** Starts `node <script> <args…>` as a holder process, with `env` on top of the harness's (a node's clock library). */
+export function spawnHolderProcess(scriptAndArgs: string[], env: Record<string, string> = {}): ChildProcess {
   const [command, args] = dieWithHarness(process.execPath, ['--enable-source-maps', ...scriptAndArgs]);
   return spawn(command, args, {
     // The harness's stdout carries --json: what a target prints goes to stderr, never there.
     stdio: ['ignore', 2, 'pipe', 'ipc'],
     serialization: 'json',
-    env: holderEnv(),
+    env: { ...holderEnv(), ...env },
   });
 }

@@ -57,6 +57,12 @@ export async function compileHolderModules(targetPath: string): Promise<HolderMo
   return { targetPath, entry, target };
 }
 
+/** How one holder process starts, beyond the usual. */
+export interface HolderSpawnOptions {
+  /** Environment on top of the harness's (a cluster node's clock library); such a holder is always spawned fresh. */
+  env?: Record<string, string>;
+}
+
 export interface HolderContext {
   history: History;
   resource: Resource;
@@ -135,18 +141,20 @@ export class Holder {
     readonly id: string,
     modules: HolderModules,
     private readonly ctx: HolderContext,
+    options: HolderSpawnOptions = {},
   ) {
     const targetPath = (this.targetPath = modules.targetPath);
     const argv = [modules.entry, modules.target, id, targetPath];
     // Node's own child_process, not execa: the launcher starts a holder shell (bin/holder-shell.js)
     // before the CLI, and with it execa, is loaded; both kinds start and are driven the same way.
-    const shell = takeHolderShell();
+    // The shell was started with the harness's environment: a holder that needs its own is spawned.
+    const shell = options.env ? undefined : takeHolderShell();
     this.#fromShell = shell !== undefined;
     if (shell) {
       this.#process = shell;
       shell.send({ t: 'become', entryUrl: pathToFileURL(modules.entry).href, argv }, () => undefined);
     } else {
-      this.#process = spawnHolderProcess(argv);
+      this.#process = spawnHolderProcess(argv, options.env);
     }
     let stderr = '';
     this.#process.stderr?.on('data', (chunk: Buffer) => {

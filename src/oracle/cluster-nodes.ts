@@ -3,12 +3,13 @@
  * of its own (a holder process that runs `node(env)` and keeps serving), listening on the port the
  * store's layout gives it and reaching its peers only through the harness's link proxies
  * (src/wire/link-mesh.ts). The faults a node can take: SIGSTOP / SIGCONT, SIGKILL, a restart (its
- * state kept or wiped, as the target declares), and its own wall clock set or stepped. Holders are
+ * state kept or wiped, as the target declares), and its own wall and monotonic clocks skewed or
+ * stepped (./node-clock.ts: every node runs with the clock-offset library). Holders are
  * placed on the nodes that are not the lock key's home first, so their lock path crosses a link.
  */
 import { rmSync, mkdirSync } from 'node:fs';
-import type { ClockCommand, ClockReply } from '../holder/clock-protocol.ts';
-import type { Holder, HolderExit } from '../holder/holder.ts';
+import { dirname } from 'node:path';
+import type { Holder, HolderExit, HolderSpawnOptions } from '../holder/holder.ts';
 import type { Scalar } from '../holder/holder-protocol.ts';
 import type { NodeDeclaration, NodeReport } from '../../targets/contract.ts';
 import type { ClusterLayout } from '../families/cluster/cluster-url.ts';
@@ -17,6 +18,8 @@ import type { History } from '../core/history.ts';
 import { UsageError } from '../core/errors.ts';
 import { LINK_FRAMINGS } from '../wire/link-framer.ts';
 import { LinkMesh, type NodeAddress } from '../wire/link-mesh.ts';
+import { ProcessClock, type ClockOffsets } from '../stores/clock-offset/process-clock.ts';
+import { NodeClock } from './node-clock.ts';
 
 export interface ClusterNodesOptions {
   layout: ClusterLayout;
@@ -25,15 +28,17 @@ export interface ClusterNodesOptions {
   params: Record<string, Scalar>;
   history: History;
   faults: FaultLog;
-  spawnHolder: (id: string) => Promise<Holder>;
+  spawnHolder: (id: string, options?: HolderSpawnOptions) => Promise<Holder>;
 }
 
 export class ClusterNodes {
   readonly #live = new Map<string, Holder>();
   readonly #generation = new Map<string, number>();
+  readonly #clocks = new Map<string, NodeClock>();
   #declaration: NodeDeclaration | undefined;
   #hasInspect = false;
   #placement: NodeAddress[];
+  #home: string | undefined;
 
   private constructor(
     private readonly options: ClusterNodesOptions,
@@ -46,6 +51,12 @@ export class ClusterNodes {
     const links = await LinkMesh.start(options.layout.nodes, options.history, options.faults);
     const nodes = new ClusterNodes(options, links);
     try {
+      // Each node's clocks are its machine's: their offset files sit in the run dir, beside its state directory.
+      for (const node of options.layout.nodes) {
+        const clock = await ProcessClock.create(dirname(options.layout.stateDir(node.id)), node.id);
+        const process = () => nodes.process(node.id);
+        nodes.#clocks.set(node.id, new NodeClock(node.id, clock, process, options.history, options.faults));
+      }
       await Promise.all(options.layout.nodes.map((node) => nodes.#startNode(node)));
       await nodes.#place();
     } catch (error) {
@@ -68,6 +79,11 @@ export class ClusterNodes {
     return this.#hasInspect
       ? undefined
       : 'the target has no inspect member, so the harness cannot ask the nodes who holds the lock and until when (declare inspect(env, key) → { home, holder, token, remainingMs }: targets/contract.ts)';
+  }
+
+  /** The lock key's home as the nodes report it (undefined without an inspect member). */
+  get home(): string | undefined {
+    return this.#home;
   }
 
   /** The node holder `id` ("A", "B", ...) takes its locks through. */
@@ -152,9 +168,17 @@ export class ClusterNodes {
     this.options.faults.lift(record);
   }
 
-  /** Node `id`'s own wall clock (Date in its process; its monotonic clock stays real). */
-  clock(id: string, command: ClockCommand): Promise<ClockReply> {
-    return this.process(id).clock(command);
+  /** Start node `id` again with its clocks offset from its process's start: a machine whose clocks differ from the others'. */
+  async restartSkewed(id: string, offsets: Partial<ClockOffsets>): Promise<void> {
+    this.clock(id).skew(offsets, true);
+    await this.restart(id);
+  }
+
+  /** Node `id`'s own wall and monotonic clocks (skew, step, measure). */
+  clock(id: string): NodeClock {
+    const clock = this.#clocks.get(id);
+    if (!clock) throw new Error(`no node ${id} (known: ${this.ids.join(', ')})`);
+    return clock;
   }
 
   async close(): Promise<void> {
@@ -165,7 +189,9 @@ export class ClusterNodes {
   async #startNode(node: NodeAddress): Promise<void> {
     const generation = (this.#generation.get(node.id) ?? 0) + 1;
     this.#generation.set(node.id, generation);
-    const holder = await this.options.spawnHolder(generation === 1 ? node.id : `${node.id}#${generation}`);
+    const holder = await this.options.spawnHolder(generation === 1 ? node.id : `${node.id}#${generation}`, {
+      env: this.clock(node.id).env,
+    });
     const info = await holder.ready;
     if (!info.members.includes('node'))
       throw new UsageError(
@@ -194,6 +220,7 @@ export class ClusterNodes {
     const reports = await this.inspect(this.options.key);
     const home = reports?.values().next().value?.home;
     if (home === undefined) return;
+    this.#home = home;
     this.#placement = [
       ...this.options.layout.nodes.filter((n) => n.id !== home),
       ...this.options.layout.nodes.filter((n) => n.id === home),

@@ -7,7 +7,7 @@ import type { History } from '../core/history.ts';
 import type { Resource } from '../core/resource.ts';
 import type { StartedStore } from '../stores/types.ts';
 import type { FaultLog } from '../core/fault-log.ts';
-import type { Holder } from '../holder/holder.ts';
+import type { Holder, HolderSpawnOptions } from '../holder/holder.ts';
 import type { Scalar } from '../holder/holder-protocol.ts';
 import { keyOf } from '../stores/store-location.ts';
 import { familyOf } from '../families/index.ts';
@@ -43,7 +43,7 @@ export interface ScenarioOptions {
    * Spawns (or hands over a pre-spawned) holder process; resolves once it has loaded the target
    * (rejects with a UsageError when it could not, or the target lacks a member the oracle needs).
    */
-  spawnHolder: (id: string) => Promise<Holder>;
+  spawnHolder: (id: string, options?: HolderSpawnOptions) => Promise<Holder>;
   progress: (message: string) => void;
   /** `--explore`: the one point this run lands (src/oracle/arm-point.ts); the oracle arms it at its stressed part. */
   point?: ExplorePoint;

@@ -21,7 +21,13 @@ import { parseTopology } from '../stores/topology.ts';
 import { SCHEMA_VERSION, type EvidenceRecord } from '../report/evidence.ts';
 import { reapLeftovers } from './reaper.ts';
 import { FaultLog } from '../core/fault-log.ts';
-import { compileHolderModules, Holder, type HolderModules, type ReadyInfo } from '../holder/holder.ts';
+import {
+  compileHolderModules,
+  Holder,
+  type HolderModules,
+  type HolderSpawnOptions,
+  type ReadyInfo,
+} from '../holder/holder.ts';
 import { Scenario } from '../oracle/scenario.ts';
 import { judgeRun } from '../oracle/definition.ts';
 import type { ExplorePoint } from '../oracle/explore-point.ts';
@@ -159,12 +165,12 @@ export async function runOracle(request: RunRequest): Promise<EvidenceRecord> {
   const ctx = { history, resource, faults };
   const spawned = new Map<string, Holder>(prepared?.holders);
   let modules: HolderModules | undefined = prepared?.modules;
-  const spawnHolder = (id: string) => {
+  const spawnHolder = (id: string, options?: HolderSpawnOptions) => {
     const ready = spawned.get(id);
-    if (ready) return ready;
+    if (ready && !options?.env) return ready;
     if (end.result) throw new Error(`the run has ended (${end.result.reason}); holder ${id} is not started`);
     if (!modules) throw new Error(`holder ${id} was asked for before the target was compiled`);
-    const holder = new Holder(id, modules, ctx);
+    const holder = new Holder(id, modules, ctx, options);
     spawned.set(id, holder);
     return holder;
   };
@@ -223,7 +229,7 @@ export async function runOracle(request: RunRequest): Promise<EvidenceRecord> {
     const later = request.holders ? [] : (oracle.later ?? []);
     const first = ids.filter((id) => !later.includes(id));
     const startLaterNow = loadavg()[0]! >= availableParallelism();
-    const spawning = [...first, ...(startLaterNow ? later : [])].map(spawnHolder);
+    const spawning = [...first, ...(startLaterNow ? later : [])].map((id) => spawnHolder(id));
     const infos = await Promise.all(spawning.slice(0, first.length).map(usable));
     readyInfo = infos[0];
     holdersReadyMs = performance.now() - began;
@@ -245,8 +251,8 @@ export async function runOracle(request: RunRequest): Promise<EvidenceRecord> {
       history,
       resource,
       faults,
-      spawnHolder: async (id) => {
-        const holder = spawnHolder(id);
+      spawnHolder: async (id, options) => {
+        const holder = spawnHolder(id, options);
         await usable(holder);
         return holder;
       },

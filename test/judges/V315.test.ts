@@ -118,7 +118,7 @@ describe('V315 judge', () => {
 
   it("is INCONCLUSIVE when the cut stopped none of A's commands (A never tried to renew)", async () => {
     const { verdict, judgement } = await rejudge(good, (f) => {
-      Object.assign(observed(f).cut!.stopped, { commandsAffected: 0, refusedConnections: 0 });
+      Object.assign(observed(f).cut!.stopped!, { commandsAffected: 0, refusedConnections: 0 });
     });
     expect(verdict).toBe('INCONCLUSIVE');
     expect(held(judgement, RENEWALS_STOPPED)).toBe(false);

@@ -11,10 +11,10 @@
  * (a rename in the host dir) reaches it the same way. The library is built against this machine's
  * glibc: it loads in the locally built images (Debian 12's binaries) and in Debian 12 based ones.
  */
-import { chmodSync, renameSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StoreClock, StoreRequest } from '../types.ts';
 import { clockOffsetLibrary } from './build.ts';
+import { OffsetFile } from './offset-file.ts';
 
 export interface ServerClock {
   /** Environment the server process must be started with. */
@@ -41,32 +41,17 @@ export async function serverClockFor(
   if (request.clockOffsetMs === undefined) return null;
   const library = await clockOffsetLibrary();
   const file = join(dir, CLOCK_FILE);
-  let current = 0;
-  let generation = 0;
-  const write = (offsetMs: number) => {
-    if (!Number.isInteger(offsetMs))
-      throw new Error(`a store clock offset must be a whole number of ms, got ${offsetMs}`);
-    const partial = `${file}.tmp`;
-    writeFileSync(partial, `${offsetMs}\n`);
-    // Readable by a server running as another user (Postgres runs as `postgres`).
-    chmodSync(partial, 0o644);
-    // A unique mtime per write: the library re-reads the file when its inode, size or mtime
-    // changes, and a reused inode with the same size within one coarse mtime tick would hide a step.
-    generation += 1;
-    utimesSync(partial, generation, generation);
-    renameSync(partial, file);
-    current = offsetMs;
-  };
-  write(request.clockOffsetMs);
+  const offset = new OffsetFile(file);
+  offset.write(request.clockOffsetMs);
   return {
     env: { LD_PRELOAD: mount?.library ?? library, LOCK_ORACLES_CLOCK_FILE: mount ? join(mount.dir, CLOCK_FILE) : file },
     library,
     control: {
       mechanism: `LD_PRELOAD clock-offset library (${library}${mount ? `, bind-mounted into the container at ${mount.library}` : ''}): wall-clock reads (clock_gettime REALTIME, gettimeofday, time) shifted by the ms in ${file}, re-checked on every read; monotonic clocks untouched`,
       async setOffsetMs(offsetMs: number) {
-        write(offsetMs);
+        offset.write(offsetMs);
       },
-      offsetMs: () => current,
+      offsetMs: () => offset.offsetMs,
     },
   };
 }

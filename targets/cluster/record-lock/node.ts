@@ -10,9 +10,8 @@
  * names, with the defect its first implementation had as the other choice.
  */
 import { randomBytes } from 'node:crypto';
-import { createServer, type Server, type Socket } from 'node:net';
 import type { TargetEnv } from '../../contract.ts';
-import { Channel, readMessages, send, type Message } from './ndjson.ts';
+import { Channel, type Message, type Transport } from './channel.ts';
 import { homeFor } from './rendezvous.ts';
 
 export interface RecordLockOptions {
@@ -73,7 +72,7 @@ export class RecordLockNode {
   readonly #incarnation = randomBytes(3).toString('hex');
   #counter = 0;
   #nextHandle = 1;
-  #server: Server | undefined;
+  #server: { close(): void } | undefined;
   /** The delegation lease, the lock lease it must have room for, and the home's skew allowance. */
   readonly delegationMs: number;
   readonly lockMs: number;
@@ -82,22 +81,18 @@ export class RecordLockNode {
   constructor(
     env: TargetEnv,
     private readonly options: RecordLockOptions,
+    private readonly transport: Transport,
   ) {
     this.id = env.node!.id;
     this.#members = [this.id, ...env.peers!.map((p) => p.id)].sort();
-    for (const peer of env.peers!) this.#peers.set(peer.id, new Channel(peer.host, peer.port));
+    for (const peer of env.peers!) this.#peers.set(peer.id, new Channel(transport, peer.host, peer.port));
     this.delegationMs = env.ttlMs;
     this.lockMs = Math.max(5, Math.round(env.ttlMs / 4));
     this.skewMs = Math.max(2, Math.round(env.ttlMs / 10));
   }
 
   async listen(host: string, port: number): Promise<void> {
-    const server = createServer((socket) => readMessages(socket, (m) => void this.#onMessage(socket, m)));
-    this.#server = server;
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(port, host, () => resolve());
-    });
+    this.#server = await this.transport.serve(host, port, (m, reply) => void this.#onMessage(reply, m));
   }
 
   homeOf(key: string): string {
@@ -121,24 +116,24 @@ export class RecordLockNode {
     for (const channel of this.#peers.values()) channel.close();
   }
 
-  async #onMessage(socket: Socket, m: Message): Promise<void> {
+  async #onMessage(send: (reply: Message) => void, m: Message): Promise<void> {
     const key = String(m.key ?? '');
     switch (m.type) {
       case 'lock':
-        return send(socket, { type: 'locked', rid: m.rid, ...(await this.#lock(key)) });
+        return send({ type: 'locked', rid: m.rid, ...(await this.#lock(key)) });
       case 'unlock':
         this.#handle(m).released = true;
-        return send(socket, { type: 'unlocked', rid: m.rid });
+        return send({ type: 'unlocked', rid: m.rid });
       case 'commit': {
         const handle = this.#handle(m);
         handle.committing = !handle.revoked;
-        return send(socket, { type: 'commit-checked', rid: m.rid, ok: !handle.revoked });
+        return send({ type: 'commit-checked', rid: m.rid, ok: !handle.revoked });
       }
       case 'committed':
         this.#handle(m).committing = false;
         return;
       case 'request':
-        return send(socket, { rid: m.rid, ...this.#arbitrate(String(m.from), key, Number(m.leaseMs)) });
+        return send({ rid: m.rid, ...this.#arbitrate(String(m.from), key, Number(m.leaseMs)) });
       case 'recall':
         return this.#recalled(key, m.token as Token);
       case 'release':

@@ -1,0 +1,78 @@
+/**
+ * V317 on a cluster of the target's own nodes (--store cluster): a deadline written on one node's
+ * clock and read on another's. The key's home runs its wall and monotonic clocks --skew ms ahead
+ * (home-ahead) or behind (home-behind) of the other nodes', its process restarted on them before
+ * any lock (the machines' clocks differ; src/oracle/node-clock.ts). A takes the lock through its node (a delegation from the
+ * home) and releases it; its node keeps the delegation, as the design does. --margin ms after that
+ * delegation lapsed by the home's own clock, B takes the lock through its node; then A tries again,
+ * while B holds. Each answer is followed by a read of the home's view (the target's inspect member).
+ * Records what happened; judges nothing (./cluster-judge.ts).
+ */
+import type { ParamValues } from '../../src/core/params.ts';
+import type { Scenario } from '../../src/oracle/scenario.ts';
+import type { Holder } from '../../src/holder/holder.ts';
+import type { ClusterObservation, ClusterTry, ClusterVariant, V317Observations } from './observations.ts';
+import type { v317Params } from './params.ts';
+
+export async function playV317OnCluster(s: Scenario, p: ParamValues<typeof v317Params>): Promise<V317Observations> {
+  const variant: ClusterVariant = p.variant === 'home-behind' ? 'home-behind' : 'home-ahead';
+  const nodes = await s.nodes();
+  const home = nodes.home ?? null;
+  const unreadable = nodes.unreadable;
+  const offset = variant === 'home-ahead' ? p.skew : -p.skew;
+  // Before any holder runs: the home's machine has its own clocks, its process started on them.
+  if (home) await nodes.restartSkewed(home, { wallMs: offset, monotonicMs: offset });
+  const asked = Object.fromEntries(nodes.ids.map((id) => [id, nodes.clock(id).offsets]));
+  const measureAll = async () =>
+    Object.fromEntries(await Promise.all(nodes.ids.map(async (id) => [id, await nodes.clock(id).measure()] as const)));
+  const measuredBefore = await measureAll();
+  const [a, b] = await Promise.all([s.holder('A'), s.holder('B')]);
+  const homeView = async (label: string) => {
+    if (unreadable) return null;
+    const { exists, value, pttlMs } = await s.observeLock(label);
+    return { exists, value, pttlMs };
+  };
+  const tries = async (holder: Holder, label: string): Promise<ClusterTry> => {
+    const at = s.now();
+    const lease = await holder.acquire();
+    const answeredAt = s.now();
+    const homeAfter = await homeView(`the home's view right after ${label}`);
+    if (lease) await holder.release(lease);
+    return { at, answeredAt, token: lease ? String(lease.token) : null, homeAfter };
+  };
+  const observation: ClusterObservation = {
+    variant,
+    home,
+    aNode: nodes.nodeOf('A').id,
+    bNode: nodes.nodeOf('B').id,
+    ...(unreadable ? { unreadable } : {}),
+    asked,
+    measuredBefore,
+    measuredAfter: {},
+    aFirst: { at: 0, answeredAt: 0, token: null, homeAfter: null },
+    bLate: null,
+    aAgain: null,
+  };
+  s.progress(`${variant}: ${home ?? "the key's home"}'s clocks ${offset > 0 ? '+' : ''}${offset} ms; A takes the lock`);
+  observation.aFirst = await tries(a, "A's first lock");
+  if (observation.aFirst.token) {
+    // A's delegation lapses --ttl after its grant by the home's clock at the latest (the grant came before A's answer).
+    await s.sleep(Math.max(0, observation.aFirst.answeredAt + p.ttl + p.margin - s.now()));
+    const bAt = s.now();
+    const bLease = await b.acquire();
+    const bAnsweredAt = s.now();
+    const bHome = await homeView("the home's view right after B's lock");
+    observation.bLate = {
+      at: bAt,
+      answeredAt: bAnsweredAt,
+      token: bLease ? String(bLease.token) : null,
+      homeAfter: bHome,
+    };
+    if (bLease) {
+      observation.aAgain = await tries(a, "A's lock again, while B holds");
+      await b.release(bLease);
+    }
+  }
+  observation.measuredAfter = await measureAll();
+  return { point: null, legs: [], cluster: observation };
+}
