@@ -2,8 +2,11 @@
  * The harness's side of one holder's filesystem boundaries (fs-preload.ts in the holder): a unix
  * socket in the store's run dir, where every call the holder makes under env.dir is reported
  * before it runs and once it ran. Each is put in the history (`fs`: "rmdir V310.lock", its form,
- * its result), shown to observers (exploration's trace), offered to armed holds, and answered at
- * once unless a hold keeps it: then the holder's call (or its result) waits until released.
+ * its result) and shown to observers (exploration's trace). While a hold is armed the holder is
+ * gated (told over IPC, ahead of any later request): each report then waits, is offered to the
+ * holds and answered at once unless a hold keeps it, when the holder's call (or its result) waits
+ * until released. With none armed a report waits for nothing: the call goes on at once. The
+ * holder's IPC messages are handled after the reports sent before them (Holder.orderAfterFsReports).
  */
 import { rmSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
@@ -30,18 +33,29 @@ export function onLockPath(path: string, lockPath: string): boolean {
 export const callText = (report: FsReport) => `${report.op} ${report.path}`;
 
 export class FsBoundaries {
-  readonly #holds: FsHold[] = [];
+  /** Holds armed or holding (a hold let go leaves). */
+  #holds: FsHold[] = [];
+  #gated = false;
   readonly #observers: Array<(report: FsReport) => void> = [];
   readonly #sockets = new Set<Socket>();
+  /** The highest report id seen, and who waits for a later one (an IPC message sent after it). */
+  #lastSeen = 0;
+  #waiters: Array<{ id: number; resolve: () => void }> = [];
+  #closed = false;
 
   private constructor(
-    readonly holder: string,
+    private readonly holderProcess: Holder,
     readonly socketPath: string,
     private readonly server: Server,
     private readonly history: History,
     private readonly faults: FaultLog,
   ) {
     server.on('connection', (socket) => this.#serve(socket));
+    holderProcess.orderAfterFsReports((id) => this.#seen(id));
+  }
+
+  get holder(): string {
+    return this.holderProcess.id;
   }
 
   /** Listen on `socketPath` (a path in the store's run dir, removed with it) for holder `holder`'s reports. */
@@ -51,7 +65,7 @@ export class FsBoundaries {
       server.once('error', reject);
       server.listen(socketPath, () => resolve());
     });
-    const boundaries = new FsBoundaries(holder.id, socketPath, server, history, faults);
+    const boundaries = new FsBoundaries(holder, socketPath, server, history, faults);
     BY_HOLDER.set(holder, boundaries);
     return boundaries;
   }
@@ -65,12 +79,33 @@ export class FsBoundaries {
   hold(match: FsMatch, options: FsHoldOptions = {}): FsHold {
     const hold = new FsHold(this.holder, match, options, this.faults);
     this.#holds.push(hold);
+    this.#regate();
+    void hold.released.then(() => this.#regate());
     return hold;
+  }
+
+  /** Gate the holder while a hold is armed or holding; let it go on freely once none is. */
+  #regate(): void {
+    this.#holds = this.#holds.filter((hold) => hold.armed || hold.holding);
+    const wait = this.#holds.length > 0;
+    if (wait === this.#gated) return;
+    this.#gated = wait;
+    this.holderProcess.gateFs(wait);
+  }
+
+  /** Undefined once report `id` was seen (or never can be), else a promise of it. */
+  #seen(id: number): Promise<void> | undefined {
+    if (id <= this.#lastSeen || this.#closed) return undefined;
+    return new Promise((resolve) => this.#waiters.push({ id, resolve }));
   }
 
   #serve(socket: Socket): void {
     this.#sockets.add(socket);
-    socket.on('close', () => this.#sockets.delete(socket));
+    socket.on('close', () => {
+      this.#sockets.delete(socket);
+      // The holder is gone (or its channel is): no report it sent before a message will come now.
+      if (this.#sockets.size === 0) this.#letWaitersGo(Infinity);
+    });
     socket.on('error', () => undefined);
     socket.setEncoding('utf8');
     let buffered = '';
@@ -82,7 +117,8 @@ export class FsBoundaries {
   }
 
   async #onReport(report: FsReport, socket: Socket): Promise<void> {
-    const hold = this.#holds.find((h) => h.offer(report));
+    // Only a report the holder waits on can be held: one sent before the holder heard of the gate went on already.
+    const hold = report.wait ? this.#holds.find((h) => h.offer(report)) : undefined;
     this.history.add('fs', this.holder, {
       call: callText(report),
       form: report.form,
@@ -92,14 +128,26 @@ export class FsBoundaries {
       fate: hold ? 'held' : 'forwarded',
     });
     for (const observe of this.#observers) observe(report);
+    this.#letWaitersGo(report.id);
+    if (!report.wait) return;
     if (hold) await hold.released;
     const go: FsGo = { id: report.id };
     if (!socket.destroyed) socket.write(`${JSON.stringify(go)}\n`);
   }
 
+  #letWaitersGo(upTo: number): void {
+    this.#lastSeen = Math.max(this.#lastSeen, upTo);
+    const due = this.#waiters.filter((w) => w.id <= this.#lastSeen);
+    if (!due.length) return;
+    this.#waiters = this.#waiters.filter((w) => w.id > this.#lastSeen);
+    for (const waiter of due) waiter.resolve();
+  }
+
   /** Release every hold, end the connections and remove the socket. */
   async close(): Promise<void> {
-    for (const hold of this.#holds) hold.release();
+    this.#closed = true;
+    this.#letWaitersGo(Infinity);
+    for (const hold of [...this.#holds]) hold.release();
     for (const socket of this.#sockets) socket.destroy();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
     rmSync(this.socketPath, { force: true });

@@ -1,7 +1,8 @@
 /**
  * The messages of a holder's filesystem boundaries (src/holder/fs-preload.ts in the holder,
- * fs-boundaries.ts in the harness): one JSON line per call phase over a unix socket, answered by
- * one line once the harness lets the call (or its result) go on.
+ * fs-boundaries.ts in the harness): one JSON line per call phase over a unix socket; one that
+ * waits (a hold is armed on the holder) is answered by one line once the harness lets the call
+ * (or its result) go on.
  */
 
 /** The calls reported as boundaries, by the name they have in node:fs. */
@@ -37,6 +38,8 @@ export interface FsReport {
   result?: string;
   /** A result: the id of the call it is the result of. */
   of?: number;
+  /** The holder waits for the harness's go before it goes on (only such a report can be held). */
+  wait?: true;
 }
 
 /** From the harness: go on with report `id`. */
