@@ -15,7 +15,7 @@ import { syncBuiltinESMExports } from 'node:module';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FsChannel } from './fs-channel.ts';
-import { FS_OPS, type FsForm, type FsOp, type FsReport } from './fs-protocol.ts';
+import { FS_OPS, FS_SYNC_ONLY_OPS, type FsForm, type FsOp, type FsReport } from './fs-protocol.ts';
 
 /** Calls naming two paths (the boundary covers them when either is under the directory). */
 const TWO_PATHS: ReadonlySet<FsOp> = new Set(['rename', 'link']);
@@ -149,6 +149,7 @@ export function installFsBoundaries(): void {
     callbacks[`${op}Sync`] = wrapSync(op, callbacks[`${op}Sync`]!);
     promises[op] = wrapPromise(op, promises[op]!);
   }
+  for (const op of FS_SYNC_ONLY_OPS) callbacks[`${op}Sync`] = wrapSync(op, callbacks[`${op}Sync`]!);
   syncBuiltinESMExports();
 }
 

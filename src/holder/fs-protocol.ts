@@ -20,7 +20,9 @@ export const FS_OPS = [
   'readFile',
   'writeFile',
 ] as const;
-export type FsOp = (typeof FS_OPS)[number];
+/** Calls reported in their sync form only: existsSync (its callback form, fs.exists, is deprecated and has no error argument). */
+export const FS_SYNC_ONLY_OPS = ['exists'] as const;
+export type FsOp = (typeof FS_OPS)[number] | (typeof FS_SYNC_ONLY_OPS)[number];
 
 /** callback: fs.mkdir(p, cb); promise: fs.promises.mkdir(p); sync: fs.mkdirSync(p). */
 export type FsForm = 'callback' | 'promise' | 'sync';
