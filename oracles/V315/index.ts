@@ -48,7 +48,7 @@ export default defineOracle({
     "A leads and writes; A's connection is cut at its wire proxy (blackholed or dropped) so its renewals fail while it keeps running; its lease lapses; B becomes leader and writes.",
   property:
     "A's writes stop before B's first write: no accepted write by A after B's (overlap 0, by writer identity at the resource).",
-  stores: ['redis', 'valkey', 'postgres'],
+  stores: ['redis', 'valkey', 'postgres', 'fs'],
   holders: ['A', 'B'],
   params: v315Params,
   preconditions: V315_PRECONDITIONS,
@@ -86,6 +86,9 @@ export default defineOracle({
       store: 'postgres',
       params: { fault: 'kill' },
     },
+    // A file store: A's filesystem calls held (a blackhole, no wire), its owner-record lease file lapses.
+    { target: 'targets/fs/leader-cached-flag.ts', expect: 'FAIL', store: 'fs' },
+    { target: 'targets/fs/leader-recheck-each-write.ts', expect: 'PASS', store: 'fs' },
   ],
   // Each good reference with its guard removed must FAIL (lock-oracles selfcheck).
   mutations: [

@@ -13,8 +13,11 @@ export interface V315Observations {
   aLoopReturned: boolean;
   /** On an --explore run where A led, the point A was to be held at; null otherwise. */
   point: ExplorePointSeen | null;
-  /** The cut once it was in force, with its wire record as it stood just before it was lifted; null if the run ended first. */
-  cut: { how: string; killed: number; stopped: WireFaultRecord } | null;
+  /**
+   * The cut once it was in force, with its wire record as it stood just before it was lifted (a
+   * file store, `atFilesystem`: the record of A's filesystem calls held); null if the run ended first.
+   */
+  cut: { how: string; killed: number; stopped: WireFaultRecord; atFilesystem?: true } | null;
   /** Once A was cut off: B's first leader write reached the resource (it was held there). */
   bWrote: boolean;
   /** ...while A's cut was still in force. */

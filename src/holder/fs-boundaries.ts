@@ -14,6 +14,7 @@ import type { FaultLog } from '../core/fault-log.ts';
 import type { History } from '../core/history.ts';
 import type { FsGo, FsReport } from './fs-protocol.ts';
 import { FsHold, type FsHoldOptions, type FsMatch } from './fs-hold.ts';
+import { FsStall } from './fs-stall.ts';
 import type { Holder } from './holder.ts';
 
 /** Each holder's boundaries, for what is handed only the holder (an explored point, src/oracle/arm-point.ts). */
@@ -35,6 +36,8 @@ export const callText = (report: FsReport) => `${report.op} ${report.path}`;
 export class FsBoundaries {
   /** Holds armed or holding (a hold let go leaves). */
   #holds: FsHold[] = [];
+  /** Blackholes in force (a lifted one leaves). */
+  #stalls: FsStall[] = [];
   #gated = false;
   readonly #observers: Array<(report: FsReport) => void> = [];
   readonly #sockets = new Set<Socket>();
@@ -84,10 +87,20 @@ export class FsBoundaries {
     return hold;
   }
 
-  /** Gate the holder while a hold is armed or holding; let it go on freely once none is. */
+  /** Hold every call the holder makes under the directory, from now until the blackhole is lifted. */
+  blackhole(): { record: FsStall['record']; lift(): void } {
+    const stall = new FsStall(this.holder, this.faults, this.history.now());
+    this.#stalls.push(stall);
+    this.#regate();
+    void stall.lifted.then(() => this.#regate());
+    return { record: stall.record, lift: () => stall.lift(this.history.now()) };
+  }
+
+  /** Gate the holder while a hold is armed or holding, or a blackhole in force; let it go on freely once none is. */
   #regate(): void {
     this.#holds = this.#holds.filter((hold) => hold.armed || hold.holding);
-    const wait = this.#holds.length > 0;
+    this.#stalls = this.#stalls.filter((stall) => stall.inForce);
+    const wait = this.#holds.length + this.#stalls.length > 0;
     if (wait === this.#gated) return;
     this.#gated = wait;
     this.holderProcess.gateFs(wait);
@@ -119,18 +132,20 @@ export class FsBoundaries {
   async #onReport(report: FsReport, socket: Socket): Promise<void> {
     // Only a report the holder waits on can be held: one sent before the holder heard of the gate went on already.
     const hold = report.wait ? this.#holds.find((h) => h.offer(report)) : undefined;
+    const stall = report.wait && !hold ? this.#stalls.find((st) => st.take(report, callText(report))) : undefined;
     this.history.add('fs', this.holder, {
       call: callText(report),
       form: report.form,
       phase: report.phase,
       ...(report.flags ? { flags: report.flags } : {}),
       ...(report.result ? { result: report.result } : {}),
-      fate: hold ? 'held' : 'forwarded',
+      fate: hold || stall ? 'held' : 'forwarded',
     });
     for (const observe of this.#observers) observe(report);
     this.#letWaitersGo(report.id);
     if (!report.wait) return;
     if (hold) await hold.released;
+    if (stall) await stall.lifted;
     const go: FsGo = { id: report.id };
     if (!socket.destroyed) socket.write(`${JSON.stringify(go)}\n`);
   }
@@ -148,6 +163,7 @@ export class FsBoundaries {
     this.#closed = true;
     this.#letWaitersGo(Infinity);
     for (const hold of [...this.#holds]) hold.release();
+    for (const stall of [...this.#stalls]) stall.lift(this.history.now());
     for (const socket of this.#sockets) socket.destroy();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
     rmSync(this.socketPath, { force: true });
