@@ -119,6 +119,9 @@ describe('filesystem calls as boundaries', () => {
         'mkdir k.lock call',
         'mkdir k.lock result',
         'writeFile k.lock/owner call',
+        // writeFileSync opens the file through fs.openSync: its own boundary, inside the write.
+        'open k.lock/owner call',
+        'open k.lock/owner result',
         'writeFile k.lock/owner result',
         'acquire-ok',
       ],
