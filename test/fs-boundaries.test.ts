@@ -108,4 +108,41 @@ describe('filesystem calls as boundaries', () => {
     hold.release();
     expect((await release).ok).toBe(true);
   });
+
+  test("with no hold armed the calls go on unanswered, yet the history keeps the holder's order: every call of the acquire before its acquire-ok", async () => {
+    const s = await scenario();
+    const a = await s.holder('A');
+    expect(await a.acquire()).toMatchObject({ token: 'A' });
+    const kinds = s.history.filter((e) => e.kind === 'fs' || e.kind === 'acquire-ok');
+    expect(kinds.map((e) => (e.kind === 'fs' ? `${String(e.detail.call)} ${String(e.detail.phase)}` : e.kind))).toEqual(
+      [
+        'mkdir k.lock call',
+        'mkdir k.lock result',
+        'writeFile k.lock/owner call',
+        // writeFileSync opens the file through fs.openSync: its own boundary, inside the write.
+        'open k.lock/owner call',
+        'open k.lock/owner result',
+        'writeFile k.lock/owner result',
+        'acquire-ok',
+      ],
+    );
+  });
+
+  test('a blackhole holds every call until lifted, and counts them', async () => {
+    const s = await scenario();
+    const a = await s.holder('A');
+    const lease = (await a.acquire())!;
+    const cut = s.fsBoundaries('A').blackhole();
+    let returned = false;
+    const release = a.release(lease).then((outcome) => ((returned = true), outcome));
+    expect(await s.within(release, 300)).toBeUndefined();
+    expect(existsSync(lockDir(s))).toBe(true);
+    expect(cut.record.commandsAffected).toBe(1);
+    expect(cut.record.sampleCommands).toEqual(['unlink k.lock/owner']);
+    cut.lift();
+    expect((await release).ok).toBe(true);
+    expect(returned).toBe(true);
+    expect(existsSync(lockDir(s))).toBe(false);
+    expect(cut.record.toMs).not.toBeNull();
+  });
 });

@@ -113,7 +113,7 @@ describe('the fs store', () => {
 
 const oracles = await loadAllOracles();
 
-describe('the fs reference rows (V310, V311, V313, V317)', () => {
+describe('the fs reference rows (V310, V311, V312, V313, V315, V317)', () => {
   const entries = referenceMatrix(oracles).filter((entry) => entry.store === 'fs');
   let outcomes: ReferenceOutcome[] = [];
   beforeAll(async () => {
@@ -122,7 +122,7 @@ describe('the fs reference rows (V310, V311, V313, V317)', () => {
 
   test('there are bad and good rows for each oracle that runs on fs', () => {
     const rows = entries.map((e) => `${e.oracle.id} ${e.reference.expect}`);
-    const oracleIds = ['V310', 'V311', 'V313', 'V317'];
+    const oracleIds = ['V310', 'V311', 'V312', 'V313', 'V315', 'V317'];
     expect(new Set(rows)).toEqual(new Set(oracleIds.flatMap((id) => [`${id} FAIL`, `${id} PASS`])));
   });
 

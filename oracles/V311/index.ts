@@ -55,10 +55,12 @@ export default defineOracle({
         { target: 'targets/redis/ioredis/stale-takeover-del.ts', params: { contenders: 2, ttl: 1000 } },
         { target: 'targets/redis/ioredis/stale-takeover-cas.ts', params: { contenders: 3, ttl: 1000 } },
         { target: 'targets/fs/proper-lockfile2.ts', store: 'fs', params: { contenders: 3, ttl: 3000 } },
+        { target: 'targets/fs/npm-lockfile.ts', store: 'fs', params: { contenders: 3, ttl: 1000 } },
       ],
       alsoBad: [
         { target: 'targets/redis/ioredis/stale-takeover-del.ts', params: { contenders: 3, ttl: 1000 } },
         { target: 'targets/fs/proper-lockfile.ts', store: 'fs', params: { contenders: 3, ttl: 3000 } },
+        { target: 'targets/fs/npm-lockfile-sync.ts', store: 'fs', params: { contenders: 3, ttl: 1000 } },
       ],
     },
     contenders: {
@@ -101,6 +103,9 @@ export default defineOracle({
     { target: 'targets/fs/mkdir-lock.ts', expect: 'PASS', store: 'fs', params: { variant: 'between-commands' } },
     { target: 'targets/fs/proper-lockfile.ts', expect: 'PASS', store: 'fs', params: { ttl: 3000 } },
     { target: 'targets/fs/proper-lockfile2.ts', expect: 'PASS', store: 'fs', params: { ttl: 3000, contenders: 3 } },
+    // npm's lockfile: lockSync reclaims a stale lock with nothing re-checked (explored with three contenders: both hold); lock() re-checks under a .STALE lock.
+    { target: 'targets/fs/npm-lockfile-sync.ts', expect: 'PASS', store: 'fs', params: { ttl: 1000 } },
+    { target: 'targets/fs/npm-lockfile.ts', expect: 'PASS', store: 'fs', params: { ttl: 1000, contenders: 3 } },
     // Sound with one contender; with three, explored (its takeover held), two take the dead holder's lock.
     { target: 'targets/redis/ioredis/stale-takeover-del.ts', expect: 'PASS' },
     { target: 'targets/redis/ioredis/stale-takeover-cas.ts', expect: 'PASS', params: { contenders: 3 } },

@@ -1,6 +1,7 @@
 /**
  * V312 under --explore: every command of A's job on the lock before its first write (its acquire)
- * becomes a point, held at A's wire proxy while P takes the lock and is held at its first write.
+ * becomes a point, held at A's wire proxy (a file store: A's filesystem call on the lock's path,
+ * held before it runs) while P takes the lock and is held at its first write.
  */
 import type { ExploreSpec } from '../../src/oracle/explore-spec.ts';
 import type { v312Params } from './params.ts';
@@ -19,6 +20,7 @@ export const v312Explore: ExploreSpec<typeof v312Params> = {
       'targets/redis/ioredis/job-get-setnx-expire-checked.ts',
       'targets/redis/node-redis/job-checks-acquire.ts',
       { target: 'targets/postgres/job-checks-try-lock.ts', store: 'postgres' },
+      { target: 'targets/fs/job-checks-create.ts', store: 'fs' },
     ],
     alsoBad: ['targets/redis/ioredis/job-get-then-set.ts'],
   },
@@ -28,6 +30,8 @@ export const v312Explore: ExploreSpec<typeof v312Params> = {
   },
   select: (boundaries) => {
     const firstWrite = boundaries.find((b) => b.kind === 'effect')?.index ?? Infinity;
-    return boundaries.filter((b) => b.kind === 'command' && b.onKey === true && b.index < firstWrite);
+    return boundaries.filter(
+      (b) => (b.kind === 'command' || b.kind === 'fs') && b.onKey === true && b.index < firstWrite,
+    );
   },
 };

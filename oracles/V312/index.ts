@@ -37,7 +37,7 @@ export default defineOracle({
   scenario:
     'Holder P takes the lock through the job and is held at its first write; then A runs the same job to the end.',
   property: 'A performs 0 effects while the lock is held by another holder.',
-  stores: ['redis', 'valkey', 'postgres'],
+  stores: ['redis', 'valkey', 'postgres', 'fs'],
   holders: ['P', 'A'],
   params: v312Params,
   preconditions: V312_PRECONDITIONS,
@@ -56,6 +56,15 @@ export default defineOracle({
     { target: 'targets/redis/node-redis/job-checks-acquire.ts', expect: 'PASS' },
     { target: 'targets/postgres/job-ignores-try-lock.ts', expect: 'FAIL', store: 'postgres' },
     { target: 'targets/postgres/job-checks-try-lock.ts', expect: 'PASS', store: 'postgres' },
+    { target: 'targets/fs/job-ignores-create.ts', expect: 'FAIL', store: 'fs' },
+    { target: 'targets/fs/job-checks-create.ts', expect: 'PASS', store: 'fs' },
+    {
+      target: 'targets/fs/job-exists-then-create.ts',
+      expect: 'PASS',
+      store: 'fs',
+      knownBad:
+        "its existsSync sees P's lock file and A skips the job; only a hold before its plain writeFileSync (--explore) lets P in, and A overwrites P's lock and writes",
+    },
   ],
   // Each good reference with its guard removed must FAIL (lock-oracles selfcheck).
   mutations: [
@@ -72,6 +81,17 @@ export default defineOracle({
         [
           'if (!ok(await client.query(TRY_LOCK, [env.key]))) {',
           'if (!ok(await client.query(TRY_LOCK, [env.key])) && false) {',
+        ],
+      ],
+    },
+    {
+      of: 'targets/fs/job-checks-create.ts',
+      guard: "the check of the 'wx' create's result (EEXIST)",
+      store: 'fs',
+      edits: [
+        [
+          "if ((await createLock(env, token)) === 'held elsewhere') {",
+          "if ((await createLock(env, token)) === 'held elsewhere' && false) {",
         ],
       ],
     },

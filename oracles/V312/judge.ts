@@ -98,8 +98,8 @@ export function judgeV312(
     name: A_TRIED,
     held: a.tries.length > 0,
     detail: a.tries.length
-      ? `A's wire proxy saw ${a.tries.length} command(s) on the lock, first: ${a.tries[0]!.slice(0, 80)}`
-      : `A's job sent no command on ${o.lock.readable ? `key ${o.lock.key}` : 'an advisory lock'} through its wire proxy: it never contended, so its writes (or their absence) prove nothing`,
+      ? `A was seen making ${a.tries.length} call(s) on the lock (at its wire proxy, or its filesystem boundaries), first: ${a.tries[0]!.slice(0, 80)}`
+      : `A's job made no call on ${o.lock.readable ? o.lock.key : 'an advisory lock'} (none at its wire proxy or its filesystem boundaries): it never contended, so its writes (or their absence) prove nothing`,
   });
   const keyAfter = a.key;
   const locksAfter = a.sessionLocks;

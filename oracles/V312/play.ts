@@ -1,10 +1,12 @@
 /**
  * V312's scenario: P runs the job and is held at its first write (inside its critical section,
  * holding the lock); then A runs the same job to the end, behind a pass-through wire proxy that
- * shows whether it tried the lock. Under --explore, A starts first and is held at its point while
- * P takes the lock. Records what happened; judges nothing.
+ * shows whether it tried the lock (on a file store, A's filesystem calls on the lock's path show
+ * it). Under --explore, A starts first and is held at its point while P takes the lock. Records
+ * what happened; judges nothing.
  */
 import type { ParamValues } from '../../src/core/params.ts';
+import { callText } from '../../src/holder/fs-boundaries.ts';
 import { throwIfTargetThrew } from '../../src/holder/holder.ts';
 import { armPoint } from '../../src/oracle/arm-point.ts';
 import type { ObservedLock, Scenario } from '../../src/oracle/scenario.ts';
@@ -13,9 +15,11 @@ import type { v312Params } from './params.ts';
 
 export async function playV312(s: Scenario, p: ParamValues<typeof v312Params>): Promise<V312Observations> {
   // A talks to the store through a pass-through wire proxy, so the run can show A really tried
-  // the lock (a job that returns or throws before contending would make 0 writes and prove nothing).
-  const wireA = await s.wire('A');
-  const [holderP, a] = await Promise.all([s.holder('P'), s.holder('A', { url: wireA.url })]);
+  // the lock (a job that returns or throws before contending would make 0 writes and prove nothing);
+  // a file store has no wire: A's filesystem calls on the lock's path show it.
+  const onFiles = s.store.kind === 'fs';
+  const wireA = onFiles ? undefined : await s.wire('A');
+  const [holderP, a] = await Promise.all([s.holder('P'), s.holder('A', wireA ? { url: wireA.url } : {})]);
   // Where the store shows the lock itself (a Redis key), it is read before and after A's job.
   const readable = s.lockUnreadable === undefined;
   const observed: V312Observations = { lock: { key: s.lockKey, readable }, point: null, p: null, a: null };
@@ -29,9 +33,17 @@ export async function playV312(s: Scenario, p: ParamValues<typeof v312Params>): 
   const tries: string[] = [];
   const touchesLock = (text: string, args: readonly string[]) =>
     s.family.commands.touches({ text, args }, s.lockLocation);
-  const stopWatching = wireA.on((event) => {
-    if (event.type === 'command' && touchesLock(event.command.text, event.command.args)) tries.push(event.command.text);
-  });
+  let watching = true;
+  const stopWatching = wireA
+    ? wireA.on((event) => {
+        if (event.type === 'command' && touchesLock(event.command.text, event.command.args))
+          tries.push(event.command.text);
+      })
+    : () => (watching = false);
+  if (!wireA)
+    s.fsBoundaries('A').observe((call) => {
+      if (watching && call.phase === 'call' && touchesLock(callText(call), [])) tries.push(callText(call));
+    });
   const aJob = stop ? a.call('job') : undefined;
   if (point && stop && aJob) {
     const first = await s.within(

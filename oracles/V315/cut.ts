@@ -2,11 +2,12 @@
  * How V315 cuts A off from the store while its process keeps running, as a Stop (src/oracle/stops.ts):
  * in force (`reached`) once applied, `release()` lifts it. Its wire record counts the commands it
  * stopped and the reconnects it refused; a kill also says how many connections the store closed.
+ * A file store has no wire: A's filesystem calls are held there instead (blackhole, partition).
  */
 import type { Holder } from '../../src/holder/holder.ts';
 import type { Scenario } from '../../src/oracle/scenario.ts';
 import type { Stop } from '../../src/oracle/stops.ts';
-import type { WireFaultHandle, WireProxy } from '../../src/wire/proxy.ts';
+import type { WireProxy } from '../../src/wire/proxy.ts';
 import type { WireFaultRecord } from '../../src/wire/records.ts';
 import { UsageError } from '../../src/core/errors.ts';
 
@@ -17,15 +18,30 @@ export interface Cut extends Stop {
   readonly killed: number;
 }
 
-/** Cuts A off by `fault`: blackhole, partition (a blackhole, and A's writes held on their way to the resource), drop (reconnects refused), or kill (the store closes A's connections, reconnects refused). */
-export async function cutOff(s: Scenario, a: Holder, wire: WireProxy, fault: string): Promise<Cut> {
-  if (fault === 'blackhole') return inForce(wire.blackhole(), fault);
+/** A fault in force with its record, until lifted. */
+interface CutHandle {
+  record: WireFaultRecord;
+  lift(): void;
+}
+
+/**
+ * Cuts A off by `fault`: blackhole, partition (a blackhole, and A's writes held on their way to the
+ * resource), drop (reconnects refused), or kill (the store closes A's connections, reconnects
+ * refused). With no wire (a file store) the blackhole holds A's filesystem calls.
+ */
+export async function cutOff(s: Scenario, a: Holder, wire: WireProxy | undefined, fault: string): Promise<Cut> {
+  const blackhole = (): CutHandle => (wire ? wire.blackhole() : s.fsBoundaries(a.id).blackhole());
+  if (fault === 'blackhole') return inForce(blackhole(), fault);
   if (fault === 'partition') {
     // A's writes from its next one on wait on their way to the resource too; delivered first on release.
     const gate = a.gateEffects({ nth: 1, scope: 'from' });
-    const blackhole = wire.blackhole();
-    return inForce({ record: blackhole.record, lift: () => (gate.release(), blackhole.lift()) }, fault);
+    const cut = blackhole();
+    return inForce({ record: cut.record, lift: () => (gate.release(), cut.lift()) }, fault);
   }
+  if (!wire)
+    throw new UsageError(
+      `--fault ${fault} drops A's connections, which a ${s.store.kind} store does not have: its calls can be held (--fault blackhole or partition)`,
+    );
   if (fault === 'drop') return inForce(wire.drop({ refuseNew: true }), fault);
   const refuse = wire.refuse();
   const addresses = wire.connections().flatMap((c) => (c.upstream ? [c.upstream] : []));
@@ -41,8 +57,8 @@ export async function cutOff(s: Scenario, a: Holder, wire: WireProxy, fault: str
 }
 
 /** An explored point A is held at, with everything else A sends blackholed: one cut, in force until the point is let go. */
-export function cutAtPoint(at: Stop, wire: WireProxy, what: string): Cut {
-  const rest = wire.blackhole();
+export function cutAtPoint(s: Scenario, a: Holder, at: Stop, wire: WireProxy | undefined, what: string): Cut {
+  const rest = wire ? wire.blackhole() : s.fsBoundaries(a.id).blackhole();
   return {
     what,
     killed: 0,
@@ -56,7 +72,7 @@ export function cutAtPoint(at: Stop, wire: WireProxy, what: string): Cut {
   };
 }
 
-function inForce(handle: WireFaultHandle, what: string, killed = 0): Cut {
+function inForce(handle: CutHandle, what: string, killed = 0): Cut {
   let lifted = false;
   return {
     what,

@@ -18,7 +18,13 @@ export const v315Explore: ExploreSpec<typeof v315Params> = {
   // The cut is the point itself plus a blackhole of the rest of A's traffic.
   params: { fault: 'blackhole' },
   doc: `each of the first ${EXPLORED_COMMANDS} commands on the lock of A's leader loop after its first write: held before it, or run with its reply held, and everything else A sends blackholed from then on, until A's lease lapsed and B led and wrote; then the cut is lifted`,
-  references: { safe: ['targets/redis/leader/cached-flag-fenced.ts', 'targets/redis/leader/recheck-each-write.ts'] },
+  references: {
+    safe: [
+      'targets/redis/leader/cached-flag-fenced.ts',
+      'targets/redis/leader/recheck-each-write.ts',
+      { target: 'targets/fs/leader-recheck-each-write.ts', store: 'fs' },
+    ],
+  },
   async trace(s, tracer, p) {
     const a = await tracer.holder(s);
     const { call: loop } = await traceFromFirstWrite(tracer, a, 'leader', (wait) => s.within(wait, p.timeout));
@@ -29,5 +35,5 @@ export const v315Explore: ExploreSpec<typeof v315Params> = {
     await s.within(loop, p.timeout);
   },
   select: (boundaries) =>
-    boundaries.filter((b) => b.kind === 'command' && b.onKey === true).slice(0, EXPLORED_COMMANDS),
+    boundaries.filter((b) => (b.kind === 'command' || b.kind === 'fs') && b.onKey === true).slice(0, EXPLORED_COMMANDS),
 };

@@ -53,7 +53,7 @@ export default defineOracle({
     "A leads and writes; A's connection is cut at its wire proxy (blackholed or dropped) so its renewals fail while it keeps running; its lease lapses; B becomes leader and writes.",
   property:
     "A's writes stop before B's first write: no accepted write by A after B's (overlap 0, by writer identity at the resource).",
-  stores: ['redis', 'valkey', 'postgres', 'cluster'],
+  stores: ['redis', 'valkey', 'postgres', 'fs', 'cluster'],
   holders: ['A', 'B'],
   params: v315Params,
   preconditions: V315_PRECONDITIONS,
@@ -91,6 +91,9 @@ export default defineOracle({
       store: 'postgres',
       params: { fault: 'kill' },
     },
+    // A file store: A's filesystem calls held (a blackhole, no wire), its owner-record lease file lapses.
+    { target: 'targets/fs/leader-cached-flag.ts', expect: 'FAIL', store: 'fs' },
+    { target: 'targets/fs/leader-recheck-each-write.ts', expect: 'PASS', store: 'fs' },
     // A cluster of the target's own nodes (docs/cluster.md): A's node partitioned from the others.
     {
       target: 'targets/cluster/leader-cached-flag.ts',

@@ -77,12 +77,14 @@ export function judgeV315({ observations: o, effects: all }: Recorded<V315Observ
       ? `cut at ${o.point.label} (${o.point.inWords}; everything else A sent blackholed)`
       : o.cut?.partitioned
         ? `cut off with its node (${o.cut.how}; the node's renewals with the key's home dropped)`
-        : {
-            blackhole: 'blackholed at its wire proxy',
-            partition: 'blackholed at its wire proxy and its writes held on their way to the resource',
-            drop: 'dropped at its wire proxy (reset, reconnects refused)',
-            kill: 'killed by the store (reconnects refused at its wire proxy)',
-          }[p.fault];
+        : o.cut?.atFilesystem
+          ? `held at its filesystem calls (each held before it ran)${p.fault === 'partition' ? ' and its writes held on their way to the resource' : ''}`
+          : {
+              blackhole: 'blackholed at its wire proxy',
+              partition: 'blackholed at its wire proxy and its writes held on their way to the resource',
+              drop: 'dropped at its wire proxy (reset, reconnects refused)',
+              kill: 'killed by the store (reconnects refused at its wire proxy)',
+            }[p.fault];
     const how =
       `A led with a ${p.ttl} ms lease and wrote; then its connection was ${cutHow} ` +
       `while the process kept running, so its renewals failed; its lease lapsed and B became leader and wrote`;
@@ -125,7 +127,7 @@ function heldAtPoint(point: NonNullable<V315Observations['point']>, p: Params): 
 }
 
 function renewalsStopped(
-  { how, killed, stopped, partitioned }: NonNullable<V315Observations['cut']>,
+  { how, killed, stopped, partitioned, atFilesystem }: NonNullable<V315Observations['cut']>,
   p: Params,
 ): Check {
   if (partitioned)
@@ -137,7 +139,7 @@ function renewalsStopped(
           ? `${how}: the partition dropped ${partitioned.dropped} link message(s) to or from it (${partitioned.samples.join('; ')})`
           : `${how}, but no message crossed the partition: A's node never tried to renew with the home, so its lease lapsing is not V315's fault (a lease with no renewal is V313's)`,
     };
-  if (!stopped) throw new Error('V315: a cut at the wire has no wire record');
+  if (!stopped) throw new Error('V315: a cut at the wire or the filesystem has no record of what it held');
   const stoppedA = stopped.commandsAffected + stopped.refusedConnections;
   const killedOk = p.fault !== 'kill' || killed > 0;
   return {
@@ -147,7 +149,7 @@ function renewalsStopped(
       ? `the store closed none of A's connections (${how}): A was not cut off`
       : stoppedA > 0
         ? p.fault === 'blackhole' || p.fault === 'partition'
-          ? `A's wire proxy stopped ${stopped.commandsAffected} command(s) A sent while cut off (${stopped.sampleCommands.slice(0, 2).join('; ')})`
+          ? `${atFilesystem ? "A's filesystem boundaries held" : "A's wire proxy stopped"} ${stopped.commandsAffected} ${atFilesystem ? 'call(s) A made' : 'command(s) A sent'} while cut off (${stopped.sampleCommands.slice(0, 2).join('; ')})`
           : `${p.fault === 'kill' ? `the store closed ${killed} of A's connection(s) (${how}) and` : `A's wire proxy reset ${stopped.connections.length} connection(s) and`} refused ${stopped.refusedConnections} reconnect(s) while A was cut off`
         : "A sent nothing to the store while it was cut off: it never tried to renew, so its lease lapsing is not V315's fault (a lease with no renewal is V313's)",
   };

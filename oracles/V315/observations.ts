@@ -13,12 +13,15 @@ export interface V315Observations {
   aLoopReturned: boolean;
   /** On an --explore run where A led, the point A was to be held at; null otherwise. */
   point: ExplorePointSeen | null;
-  /** The cut once it was in force, with its wire record as it stood just before it was lifted; null if the run ended first. */
+  /**
+   * The cut once it was in force; null if the run ended first. At a wire proxy (or, on a file store,
+   * `atFilesystem`, at A's filesystem calls): its record as it stood just before it was lifted.
+   */
   cut: {
     how: string;
     killed: number;
-    /** At a wire proxy: its record as it stood just before it was lifted. */
     stopped?: WireFaultRecord;
+    atFilesystem?: true;
     /** On a cluster: A's node partitioned from the others; the link messages the partition dropped. */
     partitioned?: { fromMs: number; dropped: number; samples: string[] };
   } | null;

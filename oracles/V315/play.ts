@@ -1,5 +1,6 @@
 /**
- * V315's scenario: A leads through its wire proxy; at its first write A is cut off (or, on an
+ * V315's scenario: A leads through its wire proxy (a file store: its filesystem calls are its
+ * boundaries); at its first write A is cut off (or, on an
  * --explore run, held at the point with the rest of its traffic blackholed) while its process runs;
  * B leads and writes; the cut lasts --observe ms more, is lifted, and A is watched --observe ms
  * more; then both loops are told to stop. Records what happened; judges nothing.
@@ -24,8 +25,9 @@ export async function playV315(s: Scenario, p: ParamValues<typeof v315Params>): 
       );
     return playV315OnCluster(s, p);
   }
-  const wireA = await s.wire('A');
-  const [a, b] = await Promise.all([s.holder('A', { url: wireA.url }), s.holder('B')]);
+  // A file store has no wire: A is cut off at its filesystem calls instead (cut.ts).
+  const wireA = s.store.kind === 'fs' ? undefined : await s.wire('A');
+  const [a, b] = await Promise.all([s.holder('A', wireA ? { url: wireA.url } : {}), s.holder('B')]);
   let aLoop: Promise<CallOutcome> | undefined;
   let bLoop: Promise<CallOutcome> | undefined;
   const o: V315Observations = {
@@ -63,7 +65,7 @@ export async function playV315(s: Scenario, p: ParamValues<typeof v315Params>): 
       at.release();
       return finish();
     }
-    cut = cutAtPoint(at, wireA, `${label}, ${point.fault}`);
+    cut = cutAtPoint(s, a, at, wireA, `${label}, ${point.fault}`);
   } else {
     cut = await cutOff(s, a, wireA, p.fault);
   }
@@ -71,7 +73,7 @@ export async function playV315(s: Scenario, p: ParamValues<typeof v315Params>): 
   bLoop = b.call('leader');
   aFirst.release();
   s.progress(
-    `A cut off at its wire proxy (${cut.what}) while it keeps running; waiting for its ${p.ttl} ms lease to lapse and B to lead`,
+    `A cut off ${wireA ? 'at its wire proxy' : 'at its filesystem calls'} (${cut.what}) while it keeps running; waiting for its ${p.ttl} ms lease to lapse and B to lead`,
   );
 
   const bFirstOrEnd = await s.within(Promise.race([bFirst.reached.then(() => 'wrote' as const), bLoop]), p.timeout);
@@ -96,8 +98,8 @@ export async function playV315(s: Scenario, p: ParamValues<typeof v315Params>): 
     s.progress(`B leads and wrote; A stays cut off for another ${p.observe} ms`);
     await s.sleep(p.observe);
   }
-  const stopped = wireA.records().find((r) => r.id === cut.record.id) ?? cut.record;
-  o.cut = { how: cut.what, killed: cut.killed, stopped };
+  const stopped = wireA?.records().find((r) => r.id === cut.record.id) ?? cut.record;
+  o.cut = { how: cut.what, killed: cut.killed, stopped, ...(wireA ? {} : { atFilesystem: true as const }) };
   cut.release();
   if (o.bWrote) {
     // A blackholed renewal does not fail, it waits: only once the cut is lifted does A get its

@@ -2,8 +2,11 @@
  * The harness's side of one holder's filesystem boundaries (fs-preload.ts in the holder): a unix
  * socket in the store's run dir, where every call the holder makes under env.dir is reported
  * before it runs and once it ran. Each is put in the history (`fs`: "rmdir V310.lock", its form,
- * its result), shown to observers (exploration's trace), offered to armed holds, and answered at
- * once unless a hold keeps it: then the holder's call (or its result) waits until released.
+ * its result) and shown to observers (exploration's trace). While a hold is armed the holder is
+ * gated (told over IPC, ahead of any later request): each report then waits, is offered to the
+ * holds and answered at once unless a hold keeps it, when the holder's call (or its result) waits
+ * until released. With none armed a report waits for nothing: the call goes on at once. The
+ * holder's IPC messages are handled after the reports sent before them (Holder.orderAfterFsReports).
  */
 import { rmSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
@@ -11,6 +14,7 @@ import type { FaultLog } from '../core/fault-log.ts';
 import type { History } from '../core/history.ts';
 import type { FsGo, FsReport } from './fs-protocol.ts';
 import { FsHold, type FsHoldOptions, type FsMatch } from './fs-hold.ts';
+import { FsStall } from './fs-stall.ts';
 import type { Holder } from './holder.ts';
 
 /** Each holder's boundaries, for what is handed only the holder (an explored point, src/oracle/arm-point.ts). */
@@ -30,18 +34,31 @@ export function onLockPath(path: string, lockPath: string): boolean {
 export const callText = (report: FsReport) => `${report.op} ${report.path}`;
 
 export class FsBoundaries {
-  readonly #holds: FsHold[] = [];
+  /** Holds armed or holding (a hold let go leaves). */
+  #holds: FsHold[] = [];
+  /** Blackholes in force (a lifted one leaves). */
+  #stalls: FsStall[] = [];
+  #gated = false;
   readonly #observers: Array<(report: FsReport) => void> = [];
   readonly #sockets = new Set<Socket>();
+  /** The highest report id seen, and who waits for a later one (an IPC message sent after it). */
+  #lastSeen = 0;
+  #waiters: Array<{ id: number; resolve: () => void }> = [];
+  #closed = false;
 
   private constructor(
-    readonly holder: string,
+    private readonly holderProcess: Holder,
     readonly socketPath: string,
     private readonly server: Server,
     private readonly history: History,
     private readonly faults: FaultLog,
   ) {
     server.on('connection', (socket) => this.#serve(socket));
+    holderProcess.orderAfterFsReports((id) => this.#seen(id));
+  }
+
+  get holder(): string {
+    return this.holderProcess.id;
   }
 
   /** Listen on `socketPath` (a path in the store's run dir, removed with it) for holder `holder`'s reports. */
@@ -51,7 +68,7 @@ export class FsBoundaries {
       server.once('error', reject);
       server.listen(socketPath, () => resolve());
     });
-    const boundaries = new FsBoundaries(holder.id, socketPath, server, history, faults);
+    const boundaries = new FsBoundaries(holder, socketPath, server, history, faults);
     BY_HOLDER.set(holder, boundaries);
     return boundaries;
   }
@@ -65,12 +82,43 @@ export class FsBoundaries {
   hold(match: FsMatch, options: FsHoldOptions = {}): FsHold {
     const hold = new FsHold(this.holder, match, options, this.faults);
     this.#holds.push(hold);
+    this.#regate();
+    void hold.released.then(() => this.#regate());
     return hold;
+  }
+
+  /** Hold every call the holder makes under the directory, from now until the blackhole is lifted. */
+  blackhole(): { record: FsStall['record']; lift(): void } {
+    const stall = new FsStall(this.holder, this.faults, this.history.now());
+    this.#stalls.push(stall);
+    this.#regate();
+    void stall.lifted.then(() => this.#regate());
+    return { record: stall.record, lift: () => stall.lift(this.history.now()) };
+  }
+
+  /** Gate the holder while a hold is armed or holding, or a blackhole in force; let it go on freely once none is. */
+  #regate(): void {
+    this.#holds = this.#holds.filter((hold) => hold.armed || hold.holding);
+    this.#stalls = this.#stalls.filter((stall) => stall.inForce);
+    const wait = this.#holds.length + this.#stalls.length > 0;
+    if (wait === this.#gated) return;
+    this.#gated = wait;
+    this.holderProcess.gateFs(wait);
+  }
+
+  /** Undefined once report `id` was seen (or never can be), else a promise of it. */
+  #seen(id: number): Promise<void> | undefined {
+    if (id <= this.#lastSeen || this.#closed) return undefined;
+    return new Promise((resolve) => this.#waiters.push({ id, resolve }));
   }
 
   #serve(socket: Socket): void {
     this.#sockets.add(socket);
-    socket.on('close', () => this.#sockets.delete(socket));
+    socket.on('close', () => {
+      this.#sockets.delete(socket);
+      // The holder is gone (or its channel is): no report it sent before a message will come now.
+      if (this.#sockets.size === 0) this.#letWaitersGo(Infinity);
+    });
     socket.on('error', () => undefined);
     socket.setEncoding('utf8');
     let buffered = '';
@@ -82,24 +130,40 @@ export class FsBoundaries {
   }
 
   async #onReport(report: FsReport, socket: Socket): Promise<void> {
-    const hold = this.#holds.find((h) => h.offer(report));
+    // Only a report the holder waits on can be held: one sent before the holder heard of the gate went on already.
+    const hold = report.wait ? this.#holds.find((h) => h.offer(report)) : undefined;
+    const stall = report.wait && !hold ? this.#stalls.find((st) => st.take(report, callText(report))) : undefined;
     this.history.add('fs', this.holder, {
       call: callText(report),
       form: report.form,
       phase: report.phase,
       ...(report.flags ? { flags: report.flags } : {}),
       ...(report.result ? { result: report.result } : {}),
-      fate: hold ? 'held' : 'forwarded',
+      fate: hold || stall ? 'held' : 'forwarded',
     });
     for (const observe of this.#observers) observe(report);
+    this.#letWaitersGo(report.id);
+    if (!report.wait) return;
     if (hold) await hold.released;
+    if (stall) await stall.lifted;
     const go: FsGo = { id: report.id };
     if (!socket.destroyed) socket.write(`${JSON.stringify(go)}\n`);
   }
 
+  #letWaitersGo(upTo: number): void {
+    this.#lastSeen = Math.max(this.#lastSeen, upTo);
+    const due = this.#waiters.filter((w) => w.id <= this.#lastSeen);
+    if (!due.length) return;
+    this.#waiters = this.#waiters.filter((w) => w.id > this.#lastSeen);
+    for (const waiter of due) waiter.resolve();
+  }
+
   /** Release every hold, end the connections and remove the socket. */
   async close(): Promise<void> {
-    for (const hold of this.#holds) hold.release();
+    this.#closed = true;
+    this.#letWaitersGo(Infinity);
+    for (const hold of [...this.#holds]) hold.release();
+    for (const stall of [...this.#stalls]) stall.lift(this.history.now());
     for (const socket of this.#sockets) socket.destroy();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
     rmSync(this.socketPath, { force: true });

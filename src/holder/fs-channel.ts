@@ -1,55 +1,51 @@
 /**
- * The holder's side of its filesystem boundaries' channel: a worker thread holding a unix-socket
- * connection to the harness. An async call (callback or promise form) awaits the harness's answer
- * as a promise; a sync call blocks the holder's main thread in Atomics.wait on a SharedArrayBuffer
- * that the worker sets when the answer arrives (the main thread, blocked, could not read any
- * socket itself). The worker runs in its own isolate, with its own unwrapped node:fs.
+ * The holder's side of its filesystem boundaries' channel: a unix-socket connection to the harness
+ * from the holder's main thread. A report the harness need not answer (no hold is armed: the gate,
+ * fs-preload.ts) is written and the call goes on at once; an async call that must wait awaits the
+ * harness's answer as a promise; a sync one that must wait blocks the thread in fs-sync-wait.ts
+ * (a worker thread, started at the first such call: it costs ~100 ms of CPU to start, which no
+ * holder pays unless a hold keeps one of its sync calls).
  */
-import { Worker } from 'node:worker_threads';
-import type { FsReport } from './fs-protocol.ts';
-
-/** The worker: relays reports to the socket and answers back; a closed socket lets every waiter go. */
-const WORKER = `
-const { parentPort, workerData } = require('node:worker_threads');
-const { connect } = require('node:net');
-const waiting = new Map();
-const go = (id) => {
-  const flag = waiting.get(id);
-  waiting.delete(id);
-  if (flag) { Atomics.store(flag, 0, 1); Atomics.notify(flag, 0); } else parentPort.postMessage(id);
-};
-const socket = connect(workerData.socket);
-let buffered = '';
-socket.setEncoding('utf8');
-socket.on('data', (chunk) => {
-  buffered += chunk;
-  for (let end; (end = buffered.indexOf('\\n')) >= 0; buffered = buffered.slice(end + 1)) go(JSON.parse(buffered.slice(0, end)).id);
-});
-let closed = false;
-const gone = () => { closed = true; for (const id of [...waiting.keys()]) go(id); parentPort.postMessage('closed'); };
-socket.on('error', gone);
-socket.on('close', gone);
-parentPort.on('message', ({ report, flag }) => {
-  waiting.set(report.id, flag);
-  if (closed) return go(report.id);
-  socket.write(JSON.stringify(report) + '\\n');
-});
-`;
+import { connect, type Socket } from 'node:net';
+import type { FsGo, FsReport } from './fs-protocol.ts';
+import { FsSyncWait } from './fs-sync-wait.ts';
 
 export class FsChannel {
-  readonly #worker: Worker;
+  readonly #socket: Socket;
   readonly #pending = new Map<number, () => void>();
+  #syncWait: FsSyncWait | undefined;
   #closed = false;
+  /** The last report written while the channel was open (the harness orders the holder's IPC after it). */
+  #lastSent = 0;
 
-  constructor(socket: string) {
-    this.#worker = new Worker(WORKER, { eval: true, workerData: { socket } });
-    this.#worker.unref();
-    this.#worker.on('message', (message: number | 'closed') => {
-      if (message === 'closed') return this.#close();
-      this.#pending.get(message)?.();
-      this.#pending.delete(message);
+  constructor(private readonly socketPath: string) {
+    this.#socket = connect(socketPath);
+    this.#socket.unref();
+    this.#socket.setNoDelay?.(true);
+    this.#socket.setEncoding('utf8');
+    let buffered = '';
+    this.#socket.on('data', (chunk: string) => {
+      buffered += chunk;
+      for (let end; (end = buffered.indexOf('\n')) >= 0; buffered = buffered.slice(end + 1)) {
+        const { id } = JSON.parse(buffered.slice(0, end)) as FsGo;
+        this.#pending.get(id)?.();
+        this.#pending.delete(id);
+      }
     });
-    this.#worker.on('error', () => this.#close());
+    this.#socket.on('error', () => this.#close());
+    this.#socket.on('close', () => this.#close());
+  }
+
+  /** The last report sent, or 0: every message the holder sends after it is handled after it too. */
+  get lastSent(): number {
+    return this.#lastSent;
+  }
+
+  /** Report and go on: the harness records it and answers nothing. */
+  send(report: FsReport): void {
+    if (this.#closed) return;
+    this.#lastSent = report.id;
+    this.#socket.write(`${JSON.stringify(report)}\n`);
   }
 
   /** Report and wait for the harness's go, without blocking the event loop. */
@@ -57,16 +53,16 @@ export class FsChannel {
     if (this.#closed) return Promise.resolve();
     return new Promise((resolve) => {
       this.#pending.set(report.id, resolve);
-      this.#worker.postMessage({ report, flag: null });
+      this.send({ ...report, wait: true });
     });
   }
 
   /** Report and block this thread until the harness's go (a sync call's boundary). */
   reportSync(report: FsReport): void {
     if (this.#closed) return;
-    const flag = new Int32Array(new SharedArrayBuffer(4));
-    this.#worker.postMessage({ report, flag });
-    Atomics.wait(flag, 0, 0);
+    this.#syncWait ??= new FsSyncWait(this.socketPath);
+    this.#lastSent = report.id;
+    this.#syncWait.wait({ ...report, wait: true });
   }
 
   #close(): void {

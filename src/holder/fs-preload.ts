@@ -3,17 +3,19 @@
  * and node:fs/promises are wrapped in the holder process before the target loads (holder-entry.ts),
  * and the built-in ES module exports synced, so `import { mkdir } from 'node:fs/promises'`,
  * `require('fs').mkdirSync` and graceful-fs (which calls through fs) all land here. Each call is
- * reported before it runs and after (its result), and goes on only when the harness answers: a
- * held boundary really blocks that call (an async one awaits; a sync one blocks the thread,
- * fs-channel.ts). The real call still runs against the real filesystem. Calls on other paths, and
- * every call before init named the directory, pass straight through.
+ * reported before it runs and after (its result). While the harness has a hold armed on this
+ * holder (the gate, set over IPC before any later request), each report waits for the harness's
+ * answer: a held boundary really blocks that call (an async one awaits; a sync one blocks the
+ * thread, fs-sync-wait.ts). With no hold armed, a report is sent and the call goes on at once. The
+ * real call still runs against the real filesystem. Calls on other paths, and every call before
+ * init named the directory, pass straight through.
  */
 import fs from 'node:fs';
 import { syncBuiltinESMExports } from 'node:module';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FsChannel } from './fs-channel.ts';
-import { FS_OPS, type FsForm, type FsOp, type FsReport } from './fs-protocol.ts';
+import { FS_OPS, FS_SYNC_ONLY_OPS, type FsForm, type FsOp, type FsReport } from './fs-protocol.ts';
 
 /** Calls naming two paths (the boundary covers them when either is under the directory). */
 const TWO_PATHS: ReadonlySet<FsOp> = new Set(['rename', 'link']);
@@ -21,6 +23,8 @@ const TWO_PATHS: ReadonlySet<FsOp> = new Set(['rename', 'link']);
 const FLAGS_AT: Partial<Record<FsOp, number>> = { open: 1, writeFile: 2 };
 
 let watched: { dir: string; channel: FsChannel } | undefined;
+/** Whether a hold is armed on this holder: then every report waits for the harness's answer. */
+let gated = false;
 let nextId = 1;
 
 type AnyFunction = (...args: unknown[]) => unknown;
@@ -62,6 +66,25 @@ function report(op: FsOp, path: string, form: FsForm, args: unknown[]): FsReport
 
 const resultOf = (error: unknown) => (error ? ((error as NodeJS.ErrnoException).code ?? 'error') : 'ok');
 
+/** The report of `call`'s result: "ok" or its error's code. */
+const resultReport = (call: FsReport, error: unknown): FsReport => ({
+  ...call,
+  id: nextId++,
+  phase: 'result',
+  of: call.id,
+  result: resultOf(error),
+});
+
+/** Report, then `next`: once the harness answered while gated, else at once. */
+function tellThen(channel: FsChannel, sent: FsReport, next: () => unknown): void {
+  if (gated) {
+    void channel.report(sent).then(next);
+    return;
+  }
+  channel.send(sent);
+  next();
+}
+
 function wrapCallback(op: FsOp, original: AnyFunction): AnyFunction {
   return function (this: unknown, ...args: unknown[]) {
     const path = watchedPath(op, args);
@@ -69,17 +92,9 @@ function wrapCallback(op: FsOp, original: AnyFunction): AnyFunction {
     if (path === undefined || typeof callback !== 'function' || !watched) return original.apply(this, args);
     const { channel } = watched;
     const call = report(op, path, 'callback', args);
-    void channel
-      .report(call)
-      .then(() =>
-        original.apply(this, [
-          ...args.slice(0, -1),
-          (error: unknown, ...results: unknown[]) =>
-            void channel
-              .report({ ...call, id: nextId++, phase: 'result', of: call.id, result: resultOf(error) })
-              .then(() => (callback as AnyFunction)(error, ...results)),
-        ]),
-      );
+    const done = (error: unknown, ...results: unknown[]) =>
+      tellThen(channel, resultReport(call, error), () => (callback as AnyFunction)(error, ...results));
+    tellThen(channel, call, () => original.apply(this, [...args.slice(0, -1), done]));
   };
 }
 
@@ -89,9 +104,9 @@ function wrapPromise(op: FsOp, original: AnyFunction): AnyFunction {
     if (path === undefined || !watched) return original.apply(this, args);
     const { channel } = watched;
     const call = report(op, path, 'promise', args);
-    await channel.report(call);
-    const after = (error: unknown) =>
-      channel.report({ ...call, id: nextId++, phase: 'result', of: call.id, result: resultOf(error) });
+    const tell = async (sent: FsReport) => (gated ? channel.report(sent) : channel.send(sent));
+    await tell(call);
+    const after = (error: unknown) => tell(resultReport(call, error));
     let value: unknown;
     try {
       value = await original.apply(this, args);
@@ -110,9 +125,9 @@ function wrapSync(op: FsOp, original: AnyFunction): AnyFunction {
     if (path === undefined || !watched) return original.apply(this, args);
     const { channel } = watched;
     const call = report(op, path, 'sync', args);
-    channel.reportSync(call);
-    const after = (error: unknown) =>
-      channel.reportSync({ ...call, id: nextId++, phase: 'result', of: call.id, result: resultOf(error) });
+    const tell = (sent: FsReport) => (gated ? channel.reportSync(sent) : channel.send(sent));
+    tell(call);
+    const after = (error: unknown) => tell(resultReport(call, error));
     let value: unknown;
     try {
       value = original.apply(this, args);
@@ -134,10 +149,21 @@ export function installFsBoundaries(): void {
     callbacks[`${op}Sync`] = wrapSync(op, callbacks[`${op}Sync`]!);
     promises[op] = wrapPromise(op, promises[op]!);
   }
+  for (const op of FS_SYNC_ONLY_OPS) callbacks[`${op}Sync`] = wrapSync(op, callbacks[`${op}Sync`]!);
   syncBuiltinESMExports();
 }
 
 /** From init on, calls under `dir` are boundaries reported on the harness's `socket`. */
 export function watchFsBoundaries(dir: string, socket: string): void {
   watched = { dir: resolve(dir), channel: new FsChannel(socket) };
+}
+
+/** The harness armed a hold on this holder (every report then waits for its answer), or has none armed. */
+export function gateFsBoundaries(wait: boolean): void {
+  gated = wait;
+}
+
+/** The last report sent to the harness (0 before any): the holder's later IPC messages carry it. */
+export function lastFsReport(): number {
+  return watched?.channel.lastSent ?? 0;
 }

@@ -1,7 +1,8 @@
 /**
  * The messages of a holder's filesystem boundaries (src/holder/fs-preload.ts in the holder,
- * fs-boundaries.ts in the harness): one JSON line per call phase over a unix socket, answered by
- * one line once the harness lets the call (or its result) go on.
+ * fs-boundaries.ts in the harness): one JSON line per call phase over a unix socket; one that
+ * waits (a hold is armed on the holder) is answered by one line once the harness lets the call
+ * (or its result) go on.
  */
 
 /** The calls reported as boundaries, by the name they have in node:fs. */
@@ -19,7 +20,9 @@ export const FS_OPS = [
   'readFile',
   'writeFile',
 ] as const;
-export type FsOp = (typeof FS_OPS)[number];
+/** Calls reported in their sync form only: existsSync (its callback form, fs.exists, is deprecated and has no error argument). */
+export const FS_SYNC_ONLY_OPS = ['exists'] as const;
+export type FsOp = (typeof FS_OPS)[number] | (typeof FS_SYNC_ONLY_OPS)[number];
 
 /** callback: fs.mkdir(p, cb); promise: fs.promises.mkdir(p); sync: fs.mkdirSync(p). */
 export type FsForm = 'callback' | 'promise' | 'sync';
@@ -37,6 +40,8 @@ export interface FsReport {
   result?: string;
   /** A result: the id of the call it is the result of. */
   of?: number;
+  /** The holder waits for the harness's go before it goes on (only such a report can be held). */
+  wait?: true;
 }
 
 /** From the harness: go on with report `id`. */

@@ -14,16 +14,18 @@ import type {
   TargetEnv,
 } from '../../targets/contract.ts';
 import type { DecideReply, FromHolder, HolderInit, InitReply, LeaseSummary, ToHolder } from './holder-protocol.ts';
-import { installFsBoundaries, watchFsBoundaries } from './fs-preload.ts';
+import { gateFsBoundaries, installFsBoundaries, lastFsReport, watchFsBoundaries } from './fs-preload.ts';
 
 /** The compiled module to load, this holder's id, and the target as the user named it. */
 const [modulePath, holderId, targetPath] = process.argv.slice(2) as [string, string, string];
 // Node's own IPC channel, in JSON mode (the parent side is node's child_process too, see
 // holder.ts): loading execa here would add ~130 ms to every holder's start.
+// Each message names the last filesystem report before it: the harness handles it after that report.
 const send = (message: FromHolder) =>
   new Promise<void>((resolve) => {
     if (!process.send || !process.connected) return resolve();
-    process.send(message, undefined, undefined, () => resolve());
+    const fsSeq = lastFsReport();
+    process.send(fsSeq ? { ...message, fsSeq } : message, undefined, undefined, () => resolve());
   });
 
 const pendingEffects = new Map<number, (receipt: EffectReceipt) => void>();
@@ -212,6 +214,9 @@ async function main(): Promise<void> {
         break;
       case 'abort':
         abort.abort();
+        break;
+      case 'fs-gate':
+        gateFsBoundaries(message.wait);
         break;
       case 'clock':
         // Loaded on first use: fake-timers costs ~50 ms at start-up, and most oracles never fake a clock.

@@ -68,9 +68,15 @@ export type ToHolder =
   | { t: 'clock'; id: number; command: ClockCommand }
   | { t: 'close'; id: number }
   /** Begin the target's graceful shutdown (its close member) while it keeps running; answered when close returns. */
-  | { t: 'shutdown'; id: number };
+  | { t: 'shutdown'; id: number }
+  /** A file store: a hold is armed on this holder's filesystem boundaries (each call then waits for the harness), or none is. */
+  | { t: 'fs-gate'; wait: boolean };
 
-export type FromHolder =
+/**
+ * `fsSeq`: a file store's holder's last filesystem report sent before this message (src/holder/fs-channel.ts):
+ * the harness handles the message only once it has that report, so the history keeps the holder's order.
+ */
+export type FromHolder = { fsSeq?: number } & (
   | { t: 'ready'; pid: number; members: string[]; name?: string; description?: string }
   | { t: 'load-error'; message: string }
   | ({ t: 'result'; id: number; ok: true; value: unknown } & HolderSpan)
@@ -78,4 +84,5 @@ export type FromHolder =
   /** `at`: the holder's own performance.now() when the target reported the effect. */
   | { t: 'effect'; id: number; name: string; detail: EffectDetail; at?: number }
   | { t: 'seam'; id: number; name: string }
-  | { t: 'log'; message: string };
+  | { t: 'log'; message: string }
+);

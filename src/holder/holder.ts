@@ -134,6 +134,10 @@ export class Holder {
   #unregister: () => Promise<void>;
   /** Booted while the CLI loaded (bin/holder-shell.js), not spawned by this run. */
   readonly #fromShell: boolean;
+  /** A file store: undefined once the holder's filesystem report `id` was seen, else a promise of it. */
+  #fsReport: ((id: number) => Promise<void> | undefined) | undefined;
+  /** Messages waiting, in order, for the filesystem reports sent before them. */
+  #inbox: Promise<void> | undefined;
 
   readonly targetPath: string;
 
@@ -186,7 +190,9 @@ export class Holder {
       void this.exited.then(() =>
         reject(new Error(`holder ${id} exited while loading ${targetPath}:\n${stderr.trim() || '(no output)'}`)),
       );
-      this.#process.on('message', (message: FromHolder) => this.#onMessage(message, resolve, reject));
+      this.#process.on('message', (message: FromHolder) =>
+        this.#inOrder(message, () => this.#onMessage(message, resolve, reject)),
+      );
     });
     this.ready.then(
       () => (this.#readySettled = true),
@@ -231,6 +237,32 @@ export class Holder {
     if (this.#exit) return this.#exit.signal ? `killed by ${this.#exit.signal}` : `exit code ${this.#exit.code}`;
     // Exited, not yet reaped: its exit status is on the way.
     return this.pid !== undefined && processEnded(this.pid) ? 'exited' : undefined;
+  }
+
+  /**
+   * A file store: handle each message from the holder only once the harness has the filesystem
+   * reports the holder sent before it (they come on their own socket), so that the history, and
+   * a trace, keep the holder's order. Messages stay in their own order meanwhile.
+   */
+  orderAfterFsReports(seen: (id: number) => Promise<void> | undefined): void {
+    this.#fsReport = seen;
+  }
+
+  /** Tell a file store's holder that a hold is armed on its filesystem boundaries (each call waits), or that none is. */
+  gateFs(wait: boolean): void {
+    this.#send({ t: 'fs-gate', wait });
+  }
+
+  #inOrder(message: FromHolder, handle: () => void): void {
+    const before = message.fsSeq === undefined ? undefined : this.#fsReport?.(message.fsSeq);
+    if (!before && !this.#inbox) return handle();
+    const inbox: Promise<void> = (this.#inbox ?? Promise.resolve())
+      .then(() => before && Promise.race([before, this.exited]))
+      .then(handle);
+    this.#inbox = inbox;
+    void inbox.finally(() => {
+      if (this.#inbox === inbox) this.#inbox = undefined;
+    });
   }
 
   #onMessage(message: FromHolder, resolve: (info: ReadyInfo) => void, reject: (error: Error) => void): void {

@@ -22,6 +22,8 @@ const badBetween = load(`${FIXTURES}/V311/bad-setnx-then-expire-between-commands
 /** --contenders 3, explored: B's GET of the stale lock had its reply held while C took the lock over; then B did too. */
 const twoTakers = load(`${FIXTURES}/V311/bad-stale-takeover-del-contenders-3-explored.json`);
 const casThree = load(`${FIXTURES}/V311/good-stale-takeover-cas-contenders-3.json`);
+/** --store fs, --contenders 3, explored: npm lockfile's lockSync held after it saw the lock stale while C took it over; then B removed C's. */
+const lockSyncTwoTakers = load(`${FIXTURES}/V311/bad-npm-lockfile-sync-contenders-3-explored.json`);
 // Postgres lease rows: tries sharing one transaction never see A's row lapse; a transaction per try does.
 const pgOneTransaction = load(`${FIXTURES}/V311/bad-postgres-lease-row-retry-one-transaction.json`);
 const pgFreshTransaction = load(`${FIXTURES}/V311/good-postgres-lease-row-retry-fresh-transaction.json`);
@@ -199,6 +201,18 @@ describe('V311 judge', () => {
       expect(verdict).toBe('INCONCLUSIVE');
       expect(unmet(judgement)).toEqual([STOPPED_AT_POINT]);
       expect(judgement.preconditions[0]!.detail).toMatch(/^at takeover#/);
+    });
+
+    it('FAILs the recorded lockSync run on a file store (the held contender unlinked the lock C had just taken); PASSes had it been denied', async () => {
+      const { verdict, judgement } = await rejudge(lockSyncTwoTakers);
+      expect(verdict).toBe('FAIL');
+      expect(judgement.counts.pairsHoldingAtOnce).toBe(1);
+      // Held after its stat saw the lock stale, or before its unlink: either way before it removed the lock.
+      expect(observed(lockSyncTwoTakers).point!.boundary.text).toMatch(/^(stat|unlink) lock-oracles:V311\.lock$/);
+      const denied = await rejudge(lockSyncTwoTakers, (f) => {
+        tries(f).find((t) => t.holder === observed(f).point!.holder)!.granted = false;
+      });
+      expect(denied.verdict).toBe('PASS');
     });
 
     it('FAILs the recorded compare-and-swap run had a second contender been granted while the first held', async () => {

@@ -12,6 +12,9 @@ const bad = load(`${FIXTURES}/V312/bad-ignores-acquire.json`);
 const good = load(`${FIXTURES}/V312/good-checks-acquire.json`);
 const badPostgres = load(`${FIXTURES}/V312/bad-postgres-ignores-try-lock.json`);
 const goodPostgres = load(`${FIXTURES}/V312/good-postgres-checks-try-lock.json`);
+// A file store: A's 'wx' create of the lock file, its EEXIST ignored (bad) or checked (good).
+const badFs = load(`${FIXTURES}/V312/bad-fs-ignores-create.json`);
+const goodFs = load(`${FIXTURES}/V312/good-fs-checks-create.json`);
 const waitsOutLease = load(`${FIXTURES}/V312/inconclusive-waits-then-keeps-lease.json`);
 const observed = (f: { observations: unknown }) => f.observations as V312Observations;
 const unmet = (judgement: { preconditions: Array<{ name: string; held: boolean }> }) =>
@@ -186,5 +189,16 @@ describe('V312 judge', () => {
     });
     expect(judged.verdict).toBe('FAIL');
     expect(judged.judgement.notApplicable).toBeUndefined();
+  });
+
+  it("FAILs the recorded file-store run (A's ignored EEXIST), PASSes its twin, and is INCONCLUSIVE had A made no call on the lock file", async () => {
+    expect((await rejudge(badFs)).verdict).toBe('FAIL');
+    expect((await rejudge(goodFs)).verdict).toBe('PASS');
+    expect(observed(badFs).a!.tries[0]).toBe('writeFile lock-oracles:V312.lock');
+    const neverTried = await rejudge(badFs, (f) => {
+      observed(f).a!.tries = [];
+    });
+    expect(neverTried.verdict).toBe('INCONCLUSIVE');
+    expect(unmet(neverTried.judgement)).toEqual([A_TRIED]);
   });
 });

@@ -13,6 +13,9 @@ const bad = fixture('bad-cached-flag-blackhole');
 const good = fixture('good-recheck-each-write-blackhole');
 const goodKill = fixture('good-recheck-each-write-kill');
 const lapsed = fixture('inconclusive-b-stops-renewing');
+// A file store: A's filesystem calls held (no wire) while its lease file lapses.
+const badFs = fixture('bad-fs-cached-flag');
+const goodFs = fixture('good-fs-recheck-each-write');
 const observed = (f: { observations: unknown }) => f.observations as V315Observations;
 const held = (judgement: { preconditions: Array<{ name: string; held: boolean }> }, name: string) =>
   judgement.preconditions.find((c) => c.name === name)?.held;
@@ -177,5 +180,19 @@ describe('V315 judge', () => {
         detail: point.missed,
       });
     });
+  });
+
+  it("FAILs the recorded file-store cached-flag run, PASSes its twin, and is INCONCLUSIVE had the filesystem boundaries held none of A's calls", async () => {
+    const { verdict, judgement } = await rejudge(badFs);
+    expect(verdict).toBe('FAIL');
+    expect(judgement.preconditions.find((c) => c.name === RENEWALS_STOPPED)!.detail).toMatch(
+      /^A's filesystem boundaries held \d+ call\(s\) A made while cut off/,
+    );
+    expect((await rejudge(goodFs)).verdict).toBe('PASS');
+    const nothingHeld = await rejudge(badFs, (f) => {
+      observed(f).cut!.stopped!.commandsAffected = 0;
+    });
+    expect(nothingHeld.verdict).toBe('INCONCLUSIVE');
+    expect(held(nothingHeld.judgement, RENEWALS_STOPPED)).toBe(false);
   });
 });
