@@ -187,7 +187,7 @@ export default defineOracle({
       expect: 'FAIL',
       store: 'cluster',
       params: { variant: 'renewal-wire', stepMs: 150 },
-      notExplored: "--explore does not explore a cluster's node-to-node links yet (docs/cluster.md)",
+      exploredWith: { stepMs: 150 },
     },
     {
       target: 'targets/cluster/anchor-at-send.ts',
@@ -324,22 +324,27 @@ export default defineOracle({
   explore: {
     part: 'job',
     // A pause at a write stops A's timers too: a helper renewing on a timer keeps its lease through a held receipt.
-    faults: ['hold-before', 'hold-reply', 'pause', 'partition'],
+    faults: ['hold-before', 'hold-reply', 'hold-message', 'pause', 'pause-node', 'partition'],
     // On Redis a partition replaces the held receipt at a write: it lands on a helper renewing on its
     // own timer too (its renewals never reach the store), and A's write arrives after B's. On
     // Postgres a held connection keeps its session (and a session or transaction lock) alive: no
     // partition there, so a session-locked job is not cut off into a lock B can never take.
+    // On a cluster (docs/cluster.md): a write's receipt held or A stopped at it; a message to or from
+    // A's node held on its link, or A's node stopped as it arrives (a delay, drop, duplicate or
+    // reorder of one lands no V313 point: why in docs/cluster.md).
     faultsAt: (boundary, store) =>
-      store !== 'redis' && store !== 'valkey'
-        ? ['hold-before', 'hold-reply', 'pause']
-        : boundary.kind === 'effect'
-          ? ['pause', 'partition']
-          : ['hold-before', 'hold-reply', 'partition'],
+      store === 'cluster'
+        ? ['hold-reply', 'hold-message', 'pause', 'pause-node']
+        : store !== 'redis' && store !== 'valkey'
+          ? ['hold-before', 'hold-reply', 'pause']
+          : boundary.kind === 'effect'
+            ? ['pause', 'partition']
+            : ['hold-before', 'hold-reply', 'partition'],
     params: { variant: 'pause' },
     dimensions: (kind) => ({
       contender: kind === 'redis' || kind === 'valkey' ? ['hold', 'come-and-go', 'after-lift'] : ['hold'],
     }),
-    doc: "every command on the lock key and every write of A's job after its first write: held before it, or its reply held from A (Postgres: a write's receipt held), or (a write) A stopped by SIGSTOP at its receipt, its timers too, or (Redis) A cut off from there on — its store connections both ways and its writes on their way to the resource held while A runs — until A's lease lapsed and the contenders acted (each --contender schedule on Redis); then A goes on, what was held delivered in order",
+    doc: "every command on the lock key and every write of A's job after its first write: held before it, or its reply held from A (Postgres: a write's receipt held), or (a write) A stopped by SIGSTOP at its receipt, its timers too, or (Redis) A cut off from there on — its store connections both ways and its writes on their way to the resource held while A runs —, or (--store cluster) a message on a link to or from A's node held there or A's node stopped (SIGSTOP) as it arrived, until A's lease lapsed and the contenders acted (each --contender schedule on Redis); then A goes on, what was held delivered in order",
     // node-redis/lease-fenced.ts (the same fence on another client) PASSes all 18 points too
     // (docs/benchmarks.md); it is left out of the suite for its cost (~80 s at load 30).
     references: {
@@ -347,6 +352,7 @@ export default defineOracle({
         'targets/redis/ioredis/lease-fenced.ts',
         'targets/redis/semaphore/mutex-job-fenced.ts',
         { target: 'targets/postgres/job-xact-lock.ts', store: 'postgres' },
+        { target: 'targets/cluster/anchor-at-send.ts', store: 'cluster', params: { stepMs: 150 } },
       ],
     },
     async trace(s, tracer, p) {

@@ -36,7 +36,7 @@ export async function stopA(
 ): Promise<{ observed: AStop; stopped?: StoppedA }> {
   const point = s.point;
   if (point) {
-    const at = armPoint(point, a, wireA, s.lockKey);
+    const at = armPoint(point, a, wireA, s.lockKey, s.family.ownNodes ? await s.nodes() : undefined);
     first.release();
     const landed = await landing(s, p, at.reached, aJob);
     const since = s.now();

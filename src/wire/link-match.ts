@@ -58,3 +58,16 @@ export function typeOf(body: unknown): string {
   const type = (body as Record<string, unknown>).type;
   return typeof type === 'string' ? type : '';
 }
+
+/** A message's content in a few words for a trace or a point's name: its fields but `type` and `rid`, cut to `max` characters. */
+export function summarizeLink(message: Pick<LinkMessage, 'body' | 'text'>, max = 60): string {
+  const { body } = message;
+  const text =
+    typeof body === 'object' && body !== null && !Array.isArray(body)
+      ? Object.entries(body as Record<string, unknown>)
+          .filter(([field]) => field !== 'type' && field !== 'rid')
+          .map(([field, value]) => `${field} ${typeof value === 'string' ? value : JSON.stringify(value)}`)
+          .join(', ')
+      : message.text;
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
