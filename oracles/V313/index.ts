@@ -102,6 +102,10 @@ import { judgeV313, V313_PRECONDITIONS } from './judge.ts';
 import { v313Params } from './params.ts';
 import { playV313 } from './play.ts';
 
+// The cluster lock explored: a repeat lock under the delegation (the --ttl) at its 2nd write, a renewal
+// at its 3rd, with 140 ms to spare for a loaded machine either way (the lock lease is a quarter of it).
+const CLUSTER_EXPLORED = { ttl: 400, stepMs: 160 };
+
 // A 2 s lease: B must take the lock on the promoted node inside A's lease (~0.4 s after the kill at load 25).
 const FAILOVER_PARAMS = { variant: 'failover', ttl: 2000, timeout: 8000 };
 // A 2 s lease: a master's restart takes ~0.1–0.8 s (load 20), and B's window is half what is left after it.
@@ -187,7 +191,7 @@ export default defineOracle({
       expect: 'FAIL',
       store: 'cluster',
       params: { variant: 'renewal-wire', stepMs: 150 },
-      exploredWith: { stepMs: 150 },
+      exploredWith: CLUSTER_EXPLORED,
     },
     {
       target: 'targets/cluster/anchor-at-send.ts',
@@ -352,7 +356,7 @@ export default defineOracle({
         'targets/redis/ioredis/lease-fenced.ts',
         'targets/redis/semaphore/mutex-job-fenced.ts',
         { target: 'targets/postgres/job-xact-lock.ts', store: 'postgres' },
-        { target: 'targets/cluster/anchor-at-send.ts', store: 'cluster', params: { stepMs: 150 } },
+        { target: 'targets/cluster/anchor-at-send.ts', store: 'cluster', params: CLUSTER_EXPLORED },
       ],
     },
     async trace(s, tracer, p) {

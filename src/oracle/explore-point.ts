@@ -225,9 +225,8 @@ function pointInWordsOfA(point: ExplorePoint): string {
   const at = `${boundaryLabel(boundary)}`;
   if (boundary.kind === 'seam') return `A was held at its seam ${boundary.name} (${at})`;
   if (fault === 'pause-node')
-    return `A's node ${boundary.link?.aNode ?? ''} was stopped (SIGSTOP) the moment the message ${boundary.text} (${at}) reached the link proxy, then the message went on`;
-  if (fault === 'hold-message')
-    return `the message ${boundary.text} (${at}) was held on its link at the harness's proxy`;
+    return `A's node ${boundary.link?.aNode ?? ''} was stopped (SIGSTOP) the moment the message ${at} reached the link proxy, then the message went on`;
+  if (fault === 'hold-message') return `the message ${at} was held on its link at the harness's proxy`;
   if (fault === 'partition')
     return `from A's ${boundary.kind === 'effect' ? `write "${boundary.name}"` : boundary.text} (${at}) on, everything A sent and received (its store connections both ways, its writes on their way to the resource) was held while A kept running`;
   if (fault === 'delay-write')

@@ -42,15 +42,15 @@ export class Tracer {
     const nodes = await s.nodes();
     const aNode = nodes.nodeOf(id).id;
     nodes.links.observe((message) => {
-      if (message.from === aNode || message.to === aNode) this.#recordMessage(message, aNode);
+      if (message.from === aNode || message.to === aNode) this.#recordMessage(message, aNode, s.lockKey);
     });
     const holder = await s.holder(id);
     holder.observe((kind, name) => this.#record(kind, name, `${kind} ${name}`));
     return holder;
   }
 
-  /** `n3→n1 #1 grant key …, token …`: its direction, its place on it in the part, its type and content. */
-  #recordMessage(message: LinkMessage, aNode: string): void {
+  /** `n3→n1 #1 grant token 1.9f3a2c.4, leaseMs 400, …`: its direction, its place on it in the part, its type and content (the lock key left out). */
+  #recordMessage(message: LinkMessage, aNode: string, lockKey: string): void {
     const part = this.#part;
     if (part === undefined) return;
     const onLink = this.boundaries.filter(
@@ -58,7 +58,8 @@ export class Tracer {
     );
     const type = message.type || 'message';
     const nth = onLink.filter((b) => b.name === type).length + 1;
-    const text = `${message.from}→${message.to} #${onLink.length + 1} ${type} ${summarizeLink(message)}`.trimEnd();
+    const text =
+      `${message.from}→${message.to} #${onLink.length + 1} ${type} ${summarizeLink(message, lockKey)}`.trimEnd();
     this.#record('message', type, text, { link: { from: message.from, to: message.to, nth, aNode } });
   }
 
