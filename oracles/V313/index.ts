@@ -199,6 +199,17 @@ export default defineOracle({
       store: 'cluster',
       params: { variant: 'renewal-wire', stepMs: 150 },
     },
+    // A recall while a write is staged (unlocked, not yet committed): --explore holds A at the seam
+    // between the two (the job's staged write) while B's request recalls A's node and B writes.
+    {
+      target: 'targets/cluster/drain-admissions.ts',
+      expect: 'PASS',
+      store: 'cluster',
+      knownBad:
+        "the plain pause stops A after its write committed, where the drain has nothing staged to let through; --explore holds A between its staged write's unlock and its commit, where it FAILs",
+      exploredWith: CLUSTER_EXPLORED,
+    },
+    { target: 'targets/cluster/drain-revoke.ts', expect: 'PASS', store: 'cluster' },
     // A write sent while A held the lock, arriving after B's: only a fence stops it. The Mutex refreshes
     // on its own timer, so only a fault that cuts those refreshes off too (a partition) lets it lapse.
     { target: 'targets/redis/semaphore/mutex-job.ts', expect: 'FAIL', params: { variant: 'partition' } },
@@ -338,7 +349,7 @@ export default defineOracle({
     // reorder of one lands no V313 point: why in docs/cluster.md).
     faultsAt: (boundary, store) =>
       store === 'cluster'
-        ? ['hold-reply', 'hold-message', 'pause', 'pause-node']
+        ? ['hold-before', 'hold-reply', 'hold-message', 'pause', 'pause-node']
         : store !== 'redis' && store !== 'valkey'
           ? ['hold-before', 'hold-reply', 'pause']
           : boundary.kind === 'effect'
@@ -357,6 +368,7 @@ export default defineOracle({
         'targets/redis/semaphore/mutex-job-fenced.ts',
         { target: 'targets/postgres/job-xact-lock.ts', store: 'postgres' },
         { target: 'targets/cluster/anchor-at-send.ts', store: 'cluster', params: CLUSTER_EXPLORED },
+        { target: 'targets/cluster/drain-revoke.ts', store: 'cluster', params: CLUSTER_EXPLORED },
       ],
     },
     async trace(s, tracer, p) {
