@@ -88,7 +88,10 @@
  * the rest of its job — a command on the lock held before it or its reply held, A SIGSTOPped at a
  * write's receipt (its timers too: a helper renewing on a timer keeps its lease through a held
  * receipt), on Redis/Valkey A cut off from that command or write on (partition), on Postgres a
- * write's receipt held — × each contender schedule (Redis).
+ * write's receipt held — × each contender schedule (Redis); on a cluster store (--store cluster)
+ * also every message on a link to or from A's node, held on its link or A's node SIGSTOPped as it
+ * arrived, and A held at each seam it reaches (the cluster lock's staged write, between its unlock
+ * and its commit).
  *
  * Files: play.ts runs the scenario (stop-a.ts stops A and lets it go, contenders.ts is what the other
  * holders do) and records V313Observations (observations.ts); judge.ts
