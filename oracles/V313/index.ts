@@ -60,6 +60,11 @@
  * FAILs (./pause-in-acquire.ts). A pause after the acquire is --variant pause on redlock:N: only a
  * fence from a counter that is not one of the masters (env.counterUrl) closes it.
  *
+ * Variant "staged": A, released from its first write, is held at its seam write:staged-before-commit
+ * (STAGED_WRITE_SEAM: a write staged under the lock and unlocked, right before its commit) until its
+ * lease lapsed and B took the lock and wrote: a recall that arrives while the write is staged (the
+ * cluster record lock's drain twins). A target that stages no write never reaches it (INCONCLUSIVE).
+ *
  * Variants "partition" / "delay-write": A, released from its first write, is cut off at its next
  * one while its process keeps running — partition: that write and every later one held on their
  * way to the resource and its wire proxy blackholed both ways (its renewals never reach the store:
@@ -202,17 +207,16 @@ export default defineOracle({
       store: 'cluster',
       params: { variant: 'renewal-wire', stepMs: 150 },
     },
-    // A recall while a write is staged (unlocked, not yet committed): --explore holds A at the seam
-    // between the two (the job's staged write) while B's request recalls A's node and B writes.
+    // A recall while a write is staged (unlocked, not yet committed): A held at the seam between the
+    // two while B's request recalls A's node and B writes (--explore finds the seam with no variant).
     {
       target: 'targets/cluster/drain-admissions.ts',
-      expect: 'PASS',
+      expect: 'FAIL',
       store: 'cluster',
-      knownBad:
-        "the plain pause stops A after its write committed, where the drain has nothing staged to let through; --explore holds A between its staged write's unlock and its commit, where it FAILs",
+      params: { variant: 'staged' },
       exploredWith: CLUSTER_EXPLORED,
     },
-    { target: 'targets/cluster/drain-revoke.ts', expect: 'PASS', store: 'cluster' },
+    { target: 'targets/cluster/drain-revoke.ts', expect: 'PASS', store: 'cluster', params: { variant: 'staged' } },
     // A write sent while A held the lock, arriving after B's: only a fence stops it. The Mutex refreshes
     // on its own timer, so only a fault that cuts those refreshes off too (a partition) lets it lapse.
     { target: 'targets/redis/semaphore/mutex-job.ts', expect: 'FAIL', params: { variant: 'partition' } },
@@ -291,6 +295,13 @@ export default defineOracle({
       guard: "the grant's deadline anchored at the request's send",
       edits: [["anchor: 'send'", "anchor: 'arrival'"]],
       params: { variant: 'renewal-wire', stepMs: 150 },
+      store: 'cluster',
+    },
+    {
+      of: 'targets/cluster/drain-revoke.ts',
+      guard: "the recall's drain revoking every admitted handle, checked at commit",
+      edits: [["drain: 'revoke'", "drain: 'admissions'"]],
+      params: { variant: 'staged' },
       store: 'cluster',
     },
     {

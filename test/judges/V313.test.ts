@@ -18,6 +18,7 @@ import {
   B_TOOK_AFTER_LIFT,
   B_TOOK_WHILE_STOPPED,
   RENEWAL_HELD,
+  STAGED_HELD,
   WRITES_LEFT,
 } from '../../oracles/V313/judge.ts';
 import type { V313Observations } from '../../oracles/V313/observations.ts';
@@ -389,6 +390,28 @@ describe("V313 judge: explored on a cluster of the target's own nodes (--store c
     });
     expect(verdict).toBe('INCONCLUSIVE');
     expect(unmet(judgement)).toEqual([B_LEASE_LIVE]);
+  });
+});
+
+describe('V313 judge: --variant staged (a recall while a write is staged, on the cluster record lock)', () => {
+  const badStaged = fixture('bad-cluster-drain-admissions-staged');
+  const goodStaged = fixture('good-cluster-drain-revoke-staged');
+
+  it('FAILs the admission-count drain, whose staged write committed after B wrote, and PASSes the revoking drain', async () => {
+    const bad = await rejudge(badStaged);
+    expect(bad.verdict).toBe('FAIL');
+    expect(bad.judgement.explanation).toMatch(/held between a staged write and its commit/);
+    expect((await rejudge(goodStaged)).verdict).toBe('PASS');
+  });
+
+  it('is INCONCLUSIVE when A never reached the staged write seam', async () => {
+    const { verdict, judgement } = await rejudge(badStaged, (f) => {
+      const { solo, aFirstWrite, stop } = observed(f);
+      if (stop?.kind !== 'staged') throw new Error('the fixture holds A at its staged write');
+      f.observations = { solo, aFirstWrite, stop: { ...stop, landed: 'ended' } } satisfies V313Observations;
+    });
+    expect(verdict).toBe('INCONCLUSIVE');
+    expect(unmet(judgement)).toEqual([STAGED_HELD]);
   });
 });
 

@@ -5,12 +5,9 @@
  * design's staged-then-unlocked write, a seam between the two. Its writes carry no fencing token:
  * the design adds none.
  */
-import { defineTarget, type TargetEnv } from '../../contract.ts';
+import { defineTarget, STAGED_WRITE_SEAM, type TargetEnv } from '../../contract.ts';
 import { Channel } from './ndjson.ts';
 import { RecordLockNode, type RecordLockOptions } from './node.ts';
-
-/** The seam between a staged write's unlock and its commit check (--explore holds A there). */
-export const STAGED_SEAM = 'write:staged-before-commit';
 
 let node: RecordLockNode | undefined;
 let client: Channel | undefined;
@@ -44,7 +41,7 @@ export function recordLockTarget(options: RecordLockOptions, description: string
         if (options.write === 'staged') {
           await unlock();
           // The write staged under the lock, not yet committed: where a recall that lands meets it.
-          await env.seam(STAGED_SEAM);
+          await env.seam(STAGED_WRITE_SEAM);
         }
         const commit = await c.ask({ type: 'commit', handle: lock.handle }, timeoutMs);
         if (!commit?.ok) throw new Error(`write ${i} revoked before it committed: the node's delegation was recalled`);
