@@ -18,7 +18,7 @@ import type { RepeatedRun } from './run/run-repeated.ts';
 import type { ReplayOptions } from './explore/replay.ts';
 import type { Schedule } from './oracle/explore-point.ts';
 
-export { defineTarget } from '../targets/contract.ts';
+export { defineTarget, STAGED_WRITE_SEAM } from '../targets/contract.ts';
 export type {
   EffectDetail,
   EffectReceipt,

@@ -93,7 +93,9 @@ export interface TargetEnv {
   /**
    * A named point in your helper where the harness may hold this holder (a latch).
    * Well-known names: "acquire:after-set" (after the command that created the key, before any
-   * other command), "release:before-delete" (right before the command that deletes the key).
+   * other command), "release:before-delete" (right before the command that deletes the key),
+   * STAGED_WRITE_SEAM "write:staged-before-commit" (a write staged under the lock and unlocked, right
+   * before its commit: V313 --variant staged holds A there).
    * Returns at once when the oracle does not hold that seam.
    */
   seam(name: string): Promise<void>;
@@ -319,6 +321,9 @@ export interface Target {
 export type TargetMember = Exclude<keyof Target, 'name' | 'description' | 'connect' | 'storeKey' | 'close'>;
 
 /** Identity helper that gives a target object its types. */
+/** The seam between a write staged under the lock (then unlocked) and its commit: V313 --variant staged holds A there. */
+export const STAGED_WRITE_SEAM = 'write:staged-before-commit';
+
 export function defineTarget<T extends Target>(target: T): T {
   return target;
 }

@@ -60,6 +60,11 @@
  * FAILs (./pause-in-acquire.ts). A pause after the acquire is --variant pause on redlock:N: only a
  * fence from a counter that is not one of the masters (env.counterUrl) closes it.
  *
+ * Variant "staged": A, released from its first write, is held at its seam write:staged-before-commit
+ * (STAGED_WRITE_SEAM: a write staged under the lock and unlocked, right before its commit) until its
+ * lease lapsed and B took the lock and wrote: a recall that arrives while the write is staged (the
+ * cluster record lock's drain twins). A target that stages no write never reaches it (INCONCLUSIVE).
+ *
  * Variants "partition" / "delay-write": A, released from its first write, is cut off at its next
  * one while its process keeps running — partition: that write and every later one held on their
  * way to the resource and its wire proxy blackholed both ways (its renewals never reach the store:
@@ -88,7 +93,10 @@
  * the rest of its job — a command on the lock held before it or its reply held, A SIGSTOPped at a
  * write's receipt (its timers too: a helper renewing on a timer keeps its lease through a held
  * receipt), on Redis/Valkey A cut off from that command or write on (partition), on Postgres a
- * write's receipt held — × each contender schedule (Redis).
+ * write's receipt held — × each contender schedule (Redis); on a cluster store (--store cluster)
+ * also every message on a link to or from A's node, held on its link or A's node SIGSTOPped as it
+ * arrived, and A held at each seam it reaches (the cluster lock's staged write, between its unlock
+ * and its commit).
  *
  * Files: play.ts runs the scenario (stop-a.ts stops A and lets it go, contenders.ts is what the other
  * holders do) and records V313Observations (observations.ts); judge.ts
@@ -101,6 +109,10 @@ import { traceFromFirstWrite } from '../../src/oracle/traces.ts';
 import { judgeV313, V313_PRECONDITIONS } from './judge.ts';
 import { v313Params } from './params.ts';
 import { playV313 } from './play.ts';
+
+// The cluster lock explored: a repeat lock under the delegation (the --ttl) at its 2nd write, a renewal
+// at its 3rd, with 140 ms to spare for a loaded machine either way (the lock lease is a quarter of it).
+const CLUSTER_EXPLORED = { ttl: 400, stepMs: 160 };
 
 // A 2 s lease: B must take the lock on the promoted node inside A's lease (~0.4 s after the kill at load 25).
 const FAILOVER_PARAMS = { variant: 'failover', ttl: 2000, timeout: 8000 };
@@ -187,7 +199,7 @@ export default defineOracle({
       expect: 'FAIL',
       store: 'cluster',
       params: { variant: 'renewal-wire', stepMs: 150 },
-      notExplored: "--explore does not explore a cluster's node-to-node links yet (docs/cluster.md)",
+      exploredWith: CLUSTER_EXPLORED,
     },
     {
       target: 'targets/cluster/anchor-at-send.ts',
@@ -202,6 +214,16 @@ export default defineOracle({
       store: 'cluster',
       params: { variant: 'renewal-wire', stepMs: 150 },
     },
+    // A recall while a write is staged (unlocked, not yet committed): A held at the seam between the
+    // two while B's request recalls A's node and B writes (--explore finds the seam with no variant).
+    {
+      target: 'targets/cluster/drain-admissions.ts',
+      expect: 'FAIL',
+      store: 'cluster',
+      params: { variant: 'staged' },
+      exploredWith: CLUSTER_EXPLORED,
+    },
+    { target: 'targets/cluster/drain-revoke.ts', expect: 'PASS', store: 'cluster', params: { variant: 'staged' } },
     // A write sent while A held the lock, arriving after B's: only a fence stops it. The Mutex refreshes
     // on its own timer, so only a fault that cuts those refreshes off too (a partition) lets it lapse.
     { target: 'targets/redis/semaphore/mutex-job.ts', expect: 'FAIL', params: { variant: 'partition' } },
@@ -283,6 +305,13 @@ export default defineOracle({
       store: 'cluster',
     },
     {
+      of: 'targets/cluster/drain-revoke.ts',
+      guard: "the recall's drain revoking every admitted handle, checked at commit",
+      edits: [["drain: 'revoke'", "drain: 'admissions'"]],
+      params: { variant: 'staged' },
+      store: 'cluster',
+    },
+    {
       of: 'targets/redis/ioredis/lease-fenced.ts',
       guard: 'the fencing token on each write',
       edits: [["await env.effect('write', { fence, value: i });", "await env.effect('write', { value: i });"]],
@@ -331,22 +360,27 @@ export default defineOracle({
   explore: {
     part: 'job',
     // A pause at a write stops A's timers too: a helper renewing on a timer keeps its lease through a held receipt.
-    faults: ['hold-before', 'hold-reply', 'pause', 'partition'],
+    faults: ['hold-before', 'hold-reply', 'hold-message', 'pause', 'pause-node', 'partition'],
     // On Redis a partition replaces the held receipt at a write: it lands on a helper renewing on its
     // own timer too (its renewals never reach the store), and A's write arrives after B's. On
     // Postgres a held connection keeps its session (and a session or transaction lock) alive: no
     // partition there, so a session-locked job is not cut off into a lock B can never take.
+    // On a cluster (docs/cluster.md): a write's receipt held or A stopped at it; a message to or from
+    // A's node held on its link, or A's node stopped as it arrives (a delay, drop, duplicate or
+    // reorder of one lands no V313 point: why in docs/cluster.md).
     faultsAt: (boundary, store) =>
-      store !== 'redis' && store !== 'valkey'
-        ? ['hold-before', 'hold-reply', 'pause']
-        : boundary.kind === 'effect'
-          ? ['pause', 'partition']
-          : ['hold-before', 'hold-reply', 'partition'],
+      store === 'cluster'
+        ? ['hold-before', 'hold-reply', 'hold-message', 'pause', 'pause-node']
+        : store !== 'redis' && store !== 'valkey'
+          ? ['hold-before', 'hold-reply', 'pause']
+          : boundary.kind === 'effect'
+            ? ['pause', 'partition']
+            : ['hold-before', 'hold-reply', 'partition'],
     params: { variant: 'pause' },
     dimensions: (kind) => ({
       contender: kind === 'redis' || kind === 'valkey' ? ['hold', 'come-and-go', 'after-lift'] : ['hold'],
     }),
-    doc: "every command on the lock key and every write of A's job after its first write: held before it, or its reply held from A (Postgres: a write's receipt held), or (a write) A stopped by SIGSTOP at its receipt, its timers too, or (Redis) A cut off from there on — its store connections both ways and its writes on their way to the resource held while A runs — until A's lease lapsed and the contenders acted (each --contender schedule on Redis); then A goes on, what was held delivered in order",
+    doc: "every command on the lock key and every write of A's job after its first write: held before it, or its reply held from A (Postgres: a write's receipt held), or (a write) A stopped by SIGSTOP at its receipt, its timers too, or (Redis) A cut off from there on — its store connections both ways and its writes on their way to the resource held while A runs —, or (--store cluster) a message on a link to or from A's node held there or A's node stopped (SIGSTOP) as it arrived, until A's lease lapsed and the contenders acted (each --contender schedule on Redis); then A goes on, what was held delivered in order",
     // node-redis/lease-fenced.ts (the same fence on another client) PASSes all 18 points too
     // (docs/benchmarks.md); it is left out of the suite for its cost (~80 s at load 30).
     references: {
@@ -354,6 +388,8 @@ export default defineOracle({
         'targets/redis/ioredis/lease-fenced.ts',
         'targets/redis/semaphore/mutex-job-fenced.ts',
         { target: 'targets/postgres/job-xact-lock.ts', store: 'postgres' },
+        { target: 'targets/cluster/anchor-at-send.ts', store: 'cluster', params: CLUSTER_EXPLORED },
+        { target: 'targets/cluster/drain-revoke.ts', store: 'cluster', params: CLUSTER_EXPLORED },
       ],
     },
     async trace(s, tracer, p) {

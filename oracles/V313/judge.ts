@@ -29,6 +29,7 @@ export {
   B_DENIED_PAST_LEASE,
   B_TOOK_DURING_SHUTDOWN,
   CUT_OFF,
+  STAGED_HELD,
   SHUTDOWN_LANDED,
   RENEWAL_HELD,
   V313_PRECONDITIONS,
@@ -131,6 +132,7 @@ function stopInWords(stop: AStop | undefined): string {
   if (stop?.kind === 'point') return `held at ${stop.label} (${stop.words})`;
   if (stop?.kind === 'renewal-wire' && stop.at) return `held: its renewal's grant kept on ${stop.at}`;
   if (stop?.kind === 'partition' || stop?.kind === 'delay-write') return `cut off (${stop.words})`;
+  if (stop?.kind === 'staged') return `held between a staged write and its commit (${stop.words})`;
   return stop?.kind === 'renewal-wire' ? "held at the wire (its renewal kept at A's proxy)" : 'stopped (SIGSTOP)';
 }
 

@@ -48,6 +48,8 @@ export type AStop =
    * resource (partition), or only that write held on its way to the resource (delay-write).
    */
   | { kind: 'partition' | 'delay-write'; landed: StopLanding; since: number; words: string }
+  /** --variant staged: A held at its seam between a staged write and its commit. */
+  | { kind: 'staged'; landed: StopLanding; since: number; words: string }
   /** --explore: A stopped at the point's boundary. */
   | {
       kind: 'point';

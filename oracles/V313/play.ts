@@ -19,9 +19,9 @@ import { markLeaseEnd, stopA } from './stop-a.ts';
 
 export async function playV313(s: Scenario, p: ParamValues<typeof v313Params>): Promise<V313Observations> {
   // An explored point (--explore) stops A after its first write like --variant renewal-wire, at its own boundary.
-  // On a cluster store the renewal is held on a node-to-node link instead (./link-renewal.ts).
+  // On a cluster store A has no wire: the renewal (./link-renewal.ts) and a point are on node-to-node links.
   const wireA =
-    (p.variant === 'renewal-wire' && !s.family.ownNodes) || p.variant === 'partition' || s.point
+    (p.variant === 'renewal-wire' || p.variant === 'partition' || s.point) && !s.family.ownNodes
       ? await s.wire('A')
       : undefined;
   // A (and come-and-go's C) load while B counts the job's writes alone: both are awaited before

@@ -17,6 +17,7 @@ export const A_REACHED = 'A reached its critical section';
 export const A_STOPPED_AT_POINT = 'A was stopped at the explored point';
 export const RENEWAL_HELD = "A's renewal was held at the wire";
 export const CUT_OFF = "A's next write was held on its way to the resource";
+export const STAGED_HELD = 'A was held between a staged write and its commit';
 export const SHUTDOWN_LANDED = "A's shutdown began while its job ran";
 export const B_DENIED_PAST_LEASE = 'B was denied past the end of a lease A stopped renewing';
 export const B_TOOK_DURING_SHUTDOWN = 'B took the lock and wrote';
@@ -46,6 +47,11 @@ export const V313_PRECONDITIONS = [
     name: CUT_OFF,
     checks:
       "--variant partition / delay-write: A made another write after its first and it was held on its way to the resource (partition: A's store connections held from then on too)",
+  },
+  {
+    name: STAGED_HELD,
+    checks:
+      '--variant staged: after its first write A reached its seam write:staged-before-commit (a write staged under the lock and unlocked, not yet committed) and was held there',
   },
   {
     name: SHUTDOWN_LANDED,
@@ -110,6 +116,7 @@ export function scenarioChecks(o: V313Observations, effects: readonly EffectReco
   if (o.stop?.kind === 'point') checks.push(stoppedAtPoint(o.stop, p));
   if (o.stop?.kind === 'renewal-wire') checks.push(renewalHeld(o.stop, p));
   if (o.stop?.kind === 'partition' || o.stop?.kind === 'delay-write') checks.push(cutOff(o.stop, p));
+  if (o.stop?.kind === 'staged') checks.push(stagedHeld(o.stop, p));
   if (o.shutdown) checks.push(...shutdownChecks(o.shutdown, o.aResumed?.job ?? null, bFirst, p));
   if (o.bWhileStopped) {
     const { wrote, attempts, aStopped } = o.bWhileStopped;
@@ -261,6 +268,19 @@ function cutOff(stop: Extract<AStop, { kind: 'partition' | 'delay-write' }>, p: 
         : stop.landed === 'ended'
           ? "A's job ended without another write after its first: nothing to hold"
           : `A made no other write within ${p.timeout} ms of its first`,
+  };
+}
+
+function stagedHeld(stop: Extract<AStop, { kind: 'staged' }>, p: Params): Check {
+  return {
+    name: STAGED_HELD,
+    held: stop.landed === 'held',
+    detail:
+      stop.landed === 'held'
+        ? `${stop.words}, from ${stop.since.toFixed(1)} ms`
+        : stop.landed === 'ended'
+          ? "A's job ended without reaching its seam write:staged-before-commit after its first write: the target stages no write (env.seam(STAGED_WRITE_SEAM) between its unlock and its commit: targets/contract.ts), so nothing was held"
+          : `A reached no seam write:staged-before-commit within ${p.timeout} ms of its first write`,
   };
 }
 

@@ -10,7 +10,8 @@ import type { Latch } from '../../src/holder/latch.ts';
 import { armPoint } from '../../src/oracle/arm-point.ts';
 import { boundaryLabel, pointInWords } from '../../src/oracle/explore-point.ts';
 import type { Scenario } from '../../src/oracle/scenario.ts';
-import { pauseAtLatch, wireStop, type Stop } from '../../src/oracle/stops.ts';
+import { latchStop, pauseAtLatch, wireStop, type Stop } from '../../src/oracle/stops.ts';
+import { STAGED_WRITE_SEAM } from '../../targets/contract.ts';
 import { delayedWriteStop, partitionStop } from '../../src/oracle/partition.ts';
 import type { WireProxy } from '../../src/wire/proxy.ts';
 import { holdGrantToA } from './link-renewal.ts';
@@ -36,7 +37,7 @@ export async function stopA(
 ): Promise<{ observed: AStop; stopped?: StoppedA }> {
   const point = s.point;
   if (point) {
-    const at = armPoint(point, a, wireA, s.lockKey);
+    const at = armPoint(point, a, wireA, s.lockKey, s.family.ownNodes ? await s.nodes() : undefined);
     first.release();
     const landed = await landing(s, p, at.reached, aJob);
     const since = s.now();
@@ -52,6 +53,24 @@ export async function stopA(
   }
   // --variant renewal-wire on a cluster store: the grant answering A's node's next renewal, held on its link.
   if (p.variant === 'renewal-wire' && s.family.ownNodes) return holdGrantToA(s, p, first, aJob);
+  if (p.variant === 'staged') {
+    const latch = a.holdSeam(STAGED_WRITE_SEAM);
+    first.release();
+    const landed = await landing(s, p, latch.reached, aJob);
+    const since = s.now();
+    const words = `A was held at its seam ${STAGED_WRITE_SEAM}: its next write staged under the lock and unlocked, not yet committed`;
+    const observed: AStop = { kind: 'staged', landed, since, words };
+    if (landed !== 'held') {
+      latch.release();
+      await s.within(aJob, p.timeout);
+      return { observed };
+    }
+    const missed = `A's job ended without reaching its seam ${STAGED_WRITE_SEAM}`;
+    return {
+      observed,
+      stopped: { stop: latchStop(latch, 'held between its staged write and its commit', missed), since },
+    };
+  }
   if (p.variant === 'partition' || p.variant === 'delay-write') {
     // A's next write is the first one held: A is at its first write now.
     const words =

@@ -86,7 +86,9 @@ export async function explore(request: ExploreRequest): Promise<ExploreResult> {
     ...(request.runtime ? { runtime: request.runtime } : {}),
   };
 
-  const observer = (request.store ?? oracle.stores[0]) === 'fs' ? 'its filesystem calls' : 'its wire proxy';
+  const kind = request.store ?? oracle.stores[0];
+  const observer =
+    kind === 'fs' ? 'its filesystem calls' : kind === 'cluster' ? "its node's links to the others" : 'its wire proxy';
   progress(`tracing A's ${[...(spec.also ?? []), spec.part].join(' and ')} alone, through ${observer}`);
   const tracer = new Tracer();
   const traced = await slots(() =>

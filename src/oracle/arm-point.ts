@@ -11,8 +11,17 @@ import { droppedReplyStop, fsStop, latchStop, pauseAtLatch, wireStop, type Stop 
 import { fsBoundariesOf, onLockPath } from '../holder/fs-boundaries.ts';
 import { armCutOff } from './arm-cut-off.ts';
 import type { FsOp } from '../holder/fs-protocol.ts';
+import type { ClusterNodes } from './cluster-nodes.ts';
+import { armLinkPoint } from './arm-link-point.ts';
 
-export function armPoint(point: ExplorePoint, holder: Holder, wire: WireProxy | undefined, key: string): Stop {
+/** `nodes`: a cluster store's nodes, for a point at a link message (src/oracle/arm-link-point.ts). */
+export function armPoint(
+  point: ExplorePoint,
+  holder: Holder,
+  wire: WireProxy | undefined,
+  key: string,
+  nodes?: ClusterNodes,
+): Stop {
   const { boundary, fault } = point;
   const label = `${boundaryLabel(boundary)}, ${FAULT_WORDS[fault]}`;
   const byKey = boundary.kind === 'command' && boundary.keyNth !== undefined;
@@ -21,10 +30,17 @@ export function armPoint(point: ExplorePoint, holder: Holder, wire: WireProxy | 
     ? `its ${ordinalOf(boundary.keyNth!)} command on the lock key`
     : byFsKey
       ? `its ${ordinalOf(boundary.keyNth!)} filesystem call on the lock's path`
-      : `its ${ordinalOf(boundary.nth)} ${boundary.kind} ${boundary.name}`;
+      : boundary.link
+        ? `the ${ordinalOf(boundary.link.nth)} ${boundary.name} from ${boundary.link.from} to ${boundary.link.to}`
+        : `its ${ordinalOf(boundary.nth)} ${boundary.kind} ${boundary.name}`;
   const missed =
     `A's ${boundary.part} finished without reaching ${boundaryLabel(boundary)} (${which}, seen there when A ran alone): ` +
     'with this schedule A took another path, so the fault never landed';
+  if (boundary.kind === 'message') {
+    if (!nodes)
+      throw new Error(`point ${label}: a link message boundary needs a cluster store's nodes (--store cluster)`);
+    return armLinkPoint(point, nodes, label, missed);
+  }
   if (fault === 'partition' || fault === 'delay-write') return armCutOff(point, holder, wire, key, label, missed);
   if (boundary.kind === 'fs') {
     const boundaries = fsBoundariesOf(holder);

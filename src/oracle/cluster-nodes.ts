@@ -99,25 +99,36 @@ export class ClusterNodes {
   }
 
   /**
-   * What each of holder `holder`'s writes cost on the links: every node-to-node message since its
-   * previous write (or since its call began), per link, as a note beside the write. With a lock per
+   * What each of holder `holder`'s writes cost on the links: every message to or from its node since
+   * its previous write (or since it connected), per link, as a note beside the write. With a lock per
    * write that is the lock's cost: the design's claim is two unicast messages for a cold key and
-   * none for a repeat lock under a live delegation. Other holders' messages at the same time count too.
+   * none for a repeat lock under a live delegation. Messages between the other nodes do not count;
+   * another holder's on the same node (or a recall its node is sent) do.
    */
   traceLockCosts(holder: Holder): void {
     const { history } = this.options;
+    const node = this.nodeOf(holder.id).id;
     let since = history.now();
     let write = 0;
     holder.observe((kind) => {
       if (kind !== 'effect') return;
       const until = history.now();
-      const messages = history.events().filter((e) => e.kind === 'link' && e.t >= since && e.t <= until);
+      const messages = history
+        .events()
+        .filter(
+          (e) =>
+            e.kind === 'link' &&
+            e.t >= since &&
+            e.t <= until &&
+            (e.detail.from === node || e.detail.to === node) &&
+            !String(e.detail.fate).startsWith('forwarded late'),
+        );
       const perLink: Record<string, number> = {};
       for (const m of messages) perLink[String(m.detail.link)] = (perLink[String(m.detail.link)] ?? 0) + 1;
       write++;
       const links = Object.entries(perLink).map(([link, n]) => `${link} ${n}`);
       history.add('note', holder.id, {
-        text: `${holder.id}'s write #${write} cost ${messages.length} link message(s) since its previous write${links.length ? ` (${links.join(', ')})` : ''}`,
+        text: `${holder.id}'s write #${write} cost ${messages.length} link message(s) to or from its node ${node} since its previous write${links.length ? ` (${links.join(', ')})` : ''}`,
         lockCost: { write, messages: messages.length, perLink },
       });
       since = until;

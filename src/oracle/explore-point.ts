@@ -7,8 +7,11 @@
 import type { Verdict } from '../core/judgement.ts';
 import type { StoreKind } from '../stores/types.ts';
 
-/** `fs`: a filesystem call of A's under a file store's directory (src/holder/fs-preload.ts). */
-export type BoundaryKind = 'command' | 'seam' | 'effect' | 'fs';
+/**
+ * `fs`: a filesystem call of A's under a file store's directory (src/holder/fs-preload.ts);
+ * `message`: a message on a cluster's node-to-node link to or from A's node (src/wire/link-mesh.ts).
+ */
+export type BoundaryKind = 'command' | 'seam' | 'effect' | 'fs' | 'message';
 
 export interface Boundary {
   /** The part of A's run it belongs to ("acquire", "release", "job"). */
@@ -32,6 +35,12 @@ export interface Boundary {
    * its 1st command of the acquire is a SET … PX … NX where the bad one sent SETNX).
    */
   keyNth?: number;
+  /**
+   * A link message (kind `message`): its direction, and which message of its type on that direction
+   * in the part it is, from 1 (what a point counts to find it again), and A's node (one of its
+   * ends: the node A takes its locks through). `name` is the message's `type` field.
+   */
+  link?: { from: string; to: string; nth: number; aNode: string };
 }
 
 /**
@@ -52,7 +61,11 @@ export interface Boundary {
  * resource — is held while A keeps running, then delivered in order (a helper renewing on its own
  * timer loses its lease: its renewals never reach the store); delay-write (a write): only this
  * write is held on its way to the resource, then delivered, arriving after whatever came
- * meanwhile (src/oracle/partition.ts).
+ * meanwhile (src/oracle/partition.ts); hold-message (a message on a cluster's node-to-node link):
+ * held at the harness's link proxy until the other holder has acted, the messages behind it on its
+ * direction waiting too; pause-node (a link message): A's node is stopped (SIGSTOP) the moment the
+ * message reaches the link proxy, then the message goes on (into the stopped node, or from it to its
+ * peer) and the node stays stopped until the other holder has acted (src/oracle/arm-link-point.ts).
  */
 export type ExploreFault =
   | 'hold-before'
@@ -63,16 +76,20 @@ export type ExploreFault =
   | 'pause'
   | 'delay-write'
   | 'partition'
-  | 'kill-after-reply';
+  | 'kill-after-reply'
+  | 'hold-message'
+  | 'pause-node';
 
 /** Smallest first: a hold changes less than a clock step, a step less than a pause of the whole process, a pause less than a kill (shrinking picks the smallest failing fault). */
 export const FAULT_ORDER: readonly ExploreFault[] = [
   'hold-before',
   'hold-reply',
+  'hold-message',
   'reply-dropped',
   'clock-ahead',
   'clock-back',
   'pause',
+  'pause-node',
   'delay-write',
   'partition',
   'kill-after-reply',
@@ -88,6 +105,8 @@ export const FAULT_WORDS: Record<ExploreFault, string> = {
   'delay-write': 'the write held on its way to the resource',
   partition: 'A cut off from the store and the resource from it on',
   'kill-after-reply': 'SIGKILL after its reply',
+  'hold-message': 'held on its link',
+  'pause-node': "A's node stopped (SIGSTOP) as it arrived",
 };
 
 /** Which faults a boundary of this kind can take. */
@@ -96,6 +115,7 @@ export const FAULTS_BY_KIND: Record<BoundaryKind, readonly ExploreFault[]> = {
   seam: ['hold-before'],
   effect: ['hold-reply', 'pause', 'delay-write', 'partition'],
   fs: ['hold-before', 'hold-reply', 'kill-after-reply'],
+  message: ['hold-message', 'pause-node'],
 };
 
 export interface ExplorePoint {
@@ -112,7 +132,7 @@ export function boundaryLabel(boundary: Boundary): string {
   const what =
     boundary.kind === 'command'
       ? boundary.name
-      : boundary.kind === 'fs'
+      : boundary.kind === 'fs' || boundary.kind === 'message'
         ? boundary.text
         : `${boundary.kind} ${boundary.name}`;
   return `${boundary.part}#${boundary.index} ${what}`;
@@ -204,6 +224,9 @@ function pointInWordsOfA(point: ExplorePoint): string {
   const { boundary, fault } = point;
   const at = `${boundaryLabel(boundary)}`;
   if (boundary.kind === 'seam') return `A was held at its seam ${boundary.name} (${at})`;
+  if (fault === 'pause-node')
+    return `A's node ${boundary.link?.aNode ?? ''} was stopped (SIGSTOP) the moment the message ${at} reached the link proxy, then the message went on`;
+  if (fault === 'hold-message') return `the message ${at} was held on its link at the harness's proxy`;
   if (fault === 'partition')
     return `from A's ${boundary.kind === 'effect' ? `write "${boundary.name}"` : boundary.text} (${at}) on, everything A sent and received (its store connections both ways, its writes on their way to the resource) was held while A kept running`;
   if (fault === 'delay-write')

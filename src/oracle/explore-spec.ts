@@ -69,7 +69,8 @@ export interface ExploreReferences {
  * The references --explore must settle with no variant, hold or seam parameter
  * (test/explore-V3xx.test.ts): every bad target among the oracle's own references (FAIL, or a
  * knownBad PASS: a bad target one schedule misses), once per store and without the parameters that
- * pointed its plain run at the window, plus `alsoBad`, must FAIL; every `safe` one must PASS.
+ * pointed its plain run at the window (but its `exploredWith`), plus `alsoBad`, must FAIL; every
+ * `safe` one must PASS.
  */
 export function exploreReferences(oracle: {
   references: readonly ReferenceRun[];
@@ -85,7 +86,15 @@ export function exploreReferences(oracle: {
   const bad = [
     ...oracle.references
       .filter((r) => (r.expect === 'FAIL' || r.knownBad !== undefined) && r.notExplored === undefined)
-      .map((r) => (r.store ? { target: r.target, store: r.store } : r.target)),
+      .map((r) =>
+        r.store || r.exploredWith
+          ? {
+              target: r.target,
+              ...(r.store ? { store: r.store } : {}),
+              ...(r.exploredWith ? { params: r.exploredWith } : {}),
+            }
+          : r.target,
+      ),
     ...(spec.alsoBad ?? []),
   ];
   const seen = new Set<string>();

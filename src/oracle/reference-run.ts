@@ -21,4 +21,10 @@ export interface ReferenceRun {
    * the matrix.
    */
   notExplored?: string;
+  /**
+   * The parameters --explore runs this bad target with, when its job needs a shape of its own to
+   * reach the part explored (never a variant: the cluster lock's job renews its delegation only with
+   * a longer step). Absent: the oracle's defaults.
+   */
+  exploredWith?: Record<string, string | number>;
 }

@@ -411,7 +411,7 @@ export class Scenario {
   async wire(id: string): Promise<WireProxy> {
     if (this.family.ownNodes)
       throw new UsageError(
-        `a cluster store has no wire between holder ${id} and a store: a holder talks to its own node, and the cluster's faults are on its node-to-node links (--variant renewal-wire holds one there; --explore does not explore links yet)`,
+        `a cluster store has no wire between holder ${id} and a store: a holder talks to its own node, and the cluster's faults are on its node-to-node links (--variant renewal-wire holds one there; --explore puts its points on them)`,
       );
     if (this.family.scriptsByDigest) this.#learnScripts = true;
     const proxy = await startScenarioProxy(id, this.store.url, this.history, this.faults);

@@ -1,13 +1,16 @@
 /**
  * The trace: A's part run alone, once, through A's wire proxy, recording every command A sends
  * (per connection, in order), every seam it reaches and every effect it reports, each under the
- * part it belongs to. Positions are what a point later counts to land exactly there.
+ * part it belongs to; on a file store A's filesystem calls instead of commands, on a cluster of the
+ * target's own nodes every message on a link to or from A's node. Positions are what a point later
+ * counts to land exactly there.
  */
 import type { Holder } from '../holder/holder.ts';
 import { namesKey } from '../wire/command.ts';
 import type { Scenario } from './scenario.ts';
 import type { Boundary, BoundaryKind } from './explore-point.ts';
 import { callText, onLockPath } from '../holder/fs-boundaries.ts';
+import { summarizeLink, type LinkMessage } from '../wire/link-match.ts';
 
 export class Tracer {
   readonly boundaries: Boundary[] = [];
@@ -15,6 +18,7 @@ export class Tracer {
 
   /** Holder `id` behind its own wire proxy, everything it does recorded. */
   async holder(s: Scenario, id = 'A'): Promise<Holder> {
+    if (s.family.ownNodes) return this.#onItsNode(s, id);
     const wire = await s.wire(id);
     wire.on((event) => {
       if (event.type !== 'command') return;
@@ -31,6 +35,32 @@ export class Tracer {
           this.#record('fs', call.op, callText(call), { onKey: onLockPath(call.path, s.lockKey) });
       });
     return holder;
+  }
+
+  /** A cluster has no wire between A and a store: A's lock path is the messages its node sends and receives. */
+  async #onItsNode(s: Scenario, id: string): Promise<Holder> {
+    const nodes = await s.nodes();
+    const aNode = nodes.nodeOf(id).id;
+    nodes.links.observe((message) => {
+      if (message.from === aNode || message.to === aNode) this.#recordMessage(message, aNode, s.lockKey);
+    });
+    const holder = await s.holder(id);
+    holder.observe((kind, name) => this.#record(kind, name, `${kind} ${name}`));
+    return holder;
+  }
+
+  /** `n3→n1 #1 grant token 1.9f3a2c.4, leaseMs 400, …`: its direction, its place on it in the part, its type and content (the lock key left out). */
+  #recordMessage(message: LinkMessage, aNode: string, lockKey: string): void {
+    const part = this.#part;
+    if (part === undefined) return;
+    const onLink = this.boundaries.filter(
+      (b) => b.part === part && b.link?.from === message.from && b.link.to === message.to,
+    );
+    const type = message.type || 'message';
+    const nth = onLink.filter((b) => b.name === type).length + 1;
+    const text =
+      `${message.from}→${message.to} #${onLink.length + 1} ${type} ${summarizeLink(message, lockKey)}`.trimEnd();
+    this.#record('message', type, text, { link: { from: message.from, to: message.to, nth, aNode } });
   }
 
   /** From now on, what A does is recorded under `name` (until the next begin, or end). */
@@ -52,7 +82,12 @@ export class Tracer {
     }
   }
 
-  #record(kind: BoundaryKind, name: string, text: string, extra: { connection?: number; onKey?: boolean } = {}): void {
+  #record(
+    kind: BoundaryKind,
+    name: string,
+    text: string,
+    extra: { connection?: number; onKey?: boolean; link?: Boundary['link'] } = {},
+  ): void {
     const part = this.#part;
     if (part === undefined) return;
     const inPart = this.boundaries.filter((b) => b.part === part);

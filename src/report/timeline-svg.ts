@@ -116,8 +116,19 @@ export function timelineSvg(record: EvidenceRecord): string {
         `<text x="${panel.x0}" y="${top - 10}" class="panel">${esc(fit(panel.text, panel.x1 - panel.x0))}<title>${esc(panel.text)}</title></text>`,
       );
   }
+  // A link's lane says how many messages crossed it.
+  const onLink = new Map<string, number>();
+  for (const e of record.history)
+    if (e.kind === 'link' && !String(e.detail.fate).startsWith('forwarded late'))
+      onLink.set(String(e.detail.link), (onLink.get(String(e.detail.link)) ?? 0) + 1);
   holders.forEach((h) => {
-    parts.push(`<text x="10" y="${y(h) + 18}" class="lane">${esc(h)}</text>`);
+    const count = onLink.get(h);
+    const [from, to] = h.split('→');
+    const label =
+      count === undefined
+        ? esc(h)
+        : `${esc(`${h} ×${count}`)}<title>${count} message(s) from ${esc(from!)} to ${esc(to!)}</title>`;
+    parts.push(`<text x="10" y="${y(h) + 18}" class="lane">${label}</text>`);
     for (const panel of panels)
       parts.push(`<line x1="${panel.x0}" x2="${panel.x1}" y1="${y(h) + 14}" y2="${y(h) + 14}" class="axis"/>`);
   });

@@ -58,3 +58,29 @@ export function typeOf(body: unknown): string {
   const type = (body as Record<string, unknown>).type;
   return typeof type === 'string' ? type : '';
 }
+
+/**
+ * A message's content in a few words for a trace or a point's name: its fields but `type` and `rid`
+ * and any equal to `known` (the lock key), a flat object's values joined by dots (a token
+ * `1.9f3a2c.4`), cut to `max` characters.
+ */
+export function summarizeLink(message: Pick<LinkMessage, 'body' | 'text'>, known = '', max = 48): string {
+  const { body } = message;
+  const text =
+    typeof body === 'object' && body !== null && !Array.isArray(body)
+      ? Object.entries(body as Record<string, unknown>)
+          .filter(([field, value]) => field !== 'type' && field !== 'rid' && value !== known)
+          .map(([field, value]) => `${field} ${brief(value)}`)
+          .join(', ')
+      : message.text;
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+function brief(value: unknown): string {
+  if (typeof value === 'string') return value;
+  const flat =
+    typeof value === 'object' &&
+    value !== null &&
+    Object.values(value).every((v) => typeof v !== 'object' || v === null);
+  return flat ? Object.values(value).join('.') : JSON.stringify(value);
+}

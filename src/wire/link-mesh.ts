@@ -47,6 +47,7 @@ export class LinkMesh {
   readonly #counts = new Map<string, LinkCount>();
   readonly #faults: MessageFault[] = [];
   readonly #partitions: LinkPartition[] = [];
+  readonly #observers: Array<(message: LinkMessage) => void> = [];
   /** A held or delayed message stops its whole direction (every connection from→to) until it goes on, as on one network path. */
   readonly #gates = new Map<string, Promise<void>>();
   #framing: LinkFraming | undefined;
@@ -111,6 +112,11 @@ export class LinkMesh {
     const partition = new LinkPartition(sides, this.log);
     this.#partitions.push(partition);
     return partition;
+  }
+
+  /** Calls `observer` with every message as it reaches its link proxy, before any fault takes it (an exploration's trace). */
+  observe(observer: (message: LinkMessage) => void): void {
+    this.#observers.push(observer);
   }
 
   /** Messages per direction so far ("n1→n3": sent, delivered). */
@@ -197,6 +203,7 @@ export class LinkMesh {
           text: frame.text,
           type: typeOf(frame.body),
         };
+        for (const observer of this.#observers) observer(message);
         const atMs = this.history.now();
         const cut = this.#partitions.find((p) => p.cuts(message));
         const fault = cut ? undefined : this.#faults.find((f) => f.takes(message));

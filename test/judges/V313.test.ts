@@ -18,6 +18,7 @@ import {
   B_TOOK_AFTER_LIFT,
   B_TOOK_WHILE_STOPPED,
   RENEWAL_HELD,
+  STAGED_HELD,
   WRITES_LEFT,
 } from '../../oracles/V313/judge.ts';
 import type { V313Observations } from '../../oracles/V313/observations.ts';
@@ -349,6 +350,68 @@ describe("V313 judge: a cluster of the target's own nodes (--store cluster, --va
     expect(judgement.preconditions.find((c) => c.name === RENEWAL_HELD)?.detail).toMatch(
       /sent no renewal held at the link to A's node/,
     );
+  });
+});
+
+describe("V313 judge: explored on a cluster of the target's own nodes (--store cluster --explore)", () => {
+  const badArrival = fixture('bad-cluster-anchor-at-arrival-explored');
+  const goodSend = fixture('good-cluster-anchor-at-send-explored');
+  const badDrain = fixture('bad-cluster-drain-admissions-explored');
+  const goodDrain = fixture('good-cluster-drain-revoke-explored');
+
+  it("FAILs the arrival-anchored run at a message on A's node's link, and the admission-count drain at the staged write's seam", async () => {
+    const arrival = await rejudge(badArrival);
+    expect(arrival.verdict).toBe('FAIL');
+    expect(arrival.judgement.property.offending.length).toBe(aAfterB(badArrival).length);
+    expect(observed(badArrival).stop).toMatchObject({ kind: 'point', label: expect.stringMatching(/ n\d→n\d #\d /) });
+    const drain = await rejudge(badDrain);
+    expect(drain.verdict).toBe('FAIL');
+    expect(observed(badDrain).stop).toMatchObject({ label: expect.stringMatching(/seam write:staged-before-commit$/) });
+  });
+
+  it('PASSes their twins: the send-anchored deadline and the revoking drain', async () => {
+    expect((await rejudge(goodSend)).verdict).toBe('PASS');
+    expect((await rejudge(goodDrain)).verdict).toBe('PASS');
+  });
+
+  it("is INCONCLUSIVE, not FAIL, when the message the point waits for never crossed A's node's link", async () => {
+    const { verdict, judgement } = await rejudge(badArrival, (f) => {
+      const { solo, aFirstWrite, stop } = observed(f);
+      if (stop?.kind !== 'point') throw new Error('the fixture is an explored point');
+      f.observations = { solo, aFirstWrite, stop: { ...stop, landed: 'ended' } } satisfies V313Observations;
+    });
+    expect(verdict).toBe('INCONCLUSIVE');
+    expect(unmet(judgement)).toEqual([A_STOPPED_AT_POINT]);
+  });
+
+  it("is INCONCLUSIVE, not FAIL, when the staged write's drain run had B's grant gone before each of A's late writes", async () => {
+    const { verdict, judgement } = await rejudge(badDrain, (f) => {
+      for (const { reading } of observed(f).bLease!.atAWrites) Object.assign(reading, { exists: false, pttlMs: -2 });
+    });
+    expect(verdict).toBe('INCONCLUSIVE');
+    expect(unmet(judgement)).toEqual([B_LEASE_LIVE]);
+  });
+});
+
+describe('V313 judge: --variant staged (a recall while a write is staged, on the cluster record lock)', () => {
+  const badStaged = fixture('bad-cluster-drain-admissions-staged');
+  const goodStaged = fixture('good-cluster-drain-revoke-staged');
+
+  it('FAILs the admission-count drain, whose staged write committed after B wrote, and PASSes the revoking drain', async () => {
+    const bad = await rejudge(badStaged);
+    expect(bad.verdict).toBe('FAIL');
+    expect(bad.judgement.explanation).toMatch(/held between a staged write and its commit/);
+    expect((await rejudge(goodStaged)).verdict).toBe('PASS');
+  });
+
+  it('is INCONCLUSIVE when A never reached the staged write seam', async () => {
+    const { verdict, judgement } = await rejudge(badStaged, (f) => {
+      const { solo, aFirstWrite, stop } = observed(f);
+      if (stop?.kind !== 'staged') throw new Error('the fixture holds A at its staged write');
+      f.observations = { solo, aFirstWrite, stop: { ...stop, landed: 'ended' } } satisfies V313Observations;
+    });
+    expect(verdict).toBe('INCONCLUSIVE');
+    expect(unmet(judgement)).toEqual([STAGED_HELD]);
   });
 });
 

@@ -2,11 +2,11 @@
  * The cluster record lock (./node.ts) as a target: `node` runs one node in a node process, `inspect`
  * reports what it knows of a key, and `job` (in a holder process) takes the lock through its node
  * for each write: lock, stage the write, unlock, then commit it after the node's commit check — the
- * design's staged-then-unlocked write. Its writes carry no fencing token: the design adds none.
- * `acquire` / `release` are one lock and its unlock through the holder's node (the lock shape V317
- * takes): a repeat acquire under the node's live delegation costs no message.
+ * design's staged-then-unlocked write, a seam between the two. Its writes carry no fencing token:
+ * the design adds none. `acquire` / `release` are one lock and its unlock through the holder's node
+ * (the lock shape V317 takes): a repeat acquire under the node's live delegation costs no message.
  */
-import { defineTarget, type TargetEnv } from '../../contract.ts';
+import { defineTarget, STAGED_WRITE_SEAM, type TargetEnv } from '../../contract.ts';
 import { Channel, type Transport } from './channel.ts';
 import { ndjsonTransport } from './ndjson.ts';
 import { RecordLockNode, type RecordLockOptions } from './node.ts';
@@ -49,7 +49,11 @@ export function recordLockTarget(options: RecordLockOptions, description: string
         const lock = await c.ask({ type: 'lock', key: env.key }, timeoutMs);
         if (!lock?.ok) throw new Error(`lock ${env.key} denied: ${String(lock?.why ?? 'no answer from the node')}`);
         const unlock = () => c.ask({ type: 'unlock', handle: lock.handle }, timeoutMs);
-        if (options.write === 'staged') await unlock();
+        if (options.write === 'staged') {
+          await unlock();
+          // The write staged under the lock, not yet committed: where a recall that lands meets it.
+          await env.seam(STAGED_WRITE_SEAM);
+        }
         const commit = await c.ask({ type: 'commit', handle: lock.handle }, timeoutMs);
         if (!commit?.ok) throw new Error(`write ${i} revoked before it committed: the node's delegation was recalled`);
         await env.effect('write', { value: { step: i, token: lock.token } });
