@@ -145,7 +145,7 @@ export default defineOracle({
     { target: 'targets/redis/ioredis/lease-fenced.ts', expect: 'PASS' },
     { target: 'targets/redis/node-redis/lease-renew-checked.ts', expect: 'PASS' },
     { target: 'targets/redis/node-redis/lease-fenced.ts', expect: 'PASS' },
-    { target: 'targets/redis/redlock/using-checks-signal.ts', expect: 'PASS' },
+    { target: 'targets/redis/redlock/using-checks-signal-fenced.ts', expect: 'PASS' },
     { target: 'targets/fs/lease-job.ts', expect: 'FAIL', store: 'fs' },
     { target: 'targets/fs/lease-job-fenced.ts', expect: 'PASS', store: 'fs' },
     { target: 'targets/postgres/job-lease-row.ts', expect: 'FAIL', store: 'postgres' },
@@ -173,13 +173,21 @@ export default defineOracle({
     { target: 'targets/redis/ioredis/lease-no-renewal.ts', expect: 'FAIL', params: { contender: 'after-lift' } },
     { target: 'targets/redis/ioredis/lease-renew-checked.ts', expect: 'PASS', params: { contender: 'after-lift' } },
     // redlock extends by EVALSHA of a script B's calibration run loaded; its extension timer is due
-    // ttl/2 after acquire, so the job must outlast it (20 × 40 ms). Why using-checks-signal is no
-    // PASS reference here: targets/redis/README.md ("redlock under renewal-wire").
+    // ttl/2 after acquire, so the job must outlast it (20 × 40 ms). The signal check alone would not
+    // PASS here (targets/redis/README.md, "redlock under renewal-wire"); its fence does.
     {
       target: 'targets/redis/redlock/using-ignores-signal.ts',
       expect: 'FAIL',
       params: { variant: 'renewal-wire', steps: 20, stepMs: 40 },
     },
+    {
+      target: 'targets/redis/redlock/using-checks-signal-fenced.ts',
+      expect: 'PASS',
+      params: { variant: 'renewal-wire', steps: 20, stepMs: 40 },
+    },
+    // Cut off, A's auto-extension hangs unanswered, so its signal is never aborted: only the fence stops its late write.
+    { target: 'targets/redis/redlock/using-ignores-signal.ts', expect: 'FAIL', params: { variant: 'partition' } },
+    { target: 'targets/redis/redlock/using-checks-signal-fenced.ts', expect: 'PASS', params: { variant: 'partition' } },
     // A cluster of the target's own nodes (docs/cluster.md): the grant answering A's node's renewal,
     // held on its link; the job's second write is a repeat lock under the live delegation (no message).
     {
@@ -315,6 +323,12 @@ export default defineOracle({
       params: { variant: 'partition' },
     },
     {
+      of: 'targets/redis/redlock/using-checks-signal-fenced.ts',
+      guard: 'the fencing token on each write (its signal check alone misses a cut-off extension)',
+      edits: [["await env.effect('write', { fence, value: i });", "await env.effect('write', { value: i });"]],
+      params: { variant: 'partition' },
+    },
+    {
       of: 'targets/redis/semaphore/worker-close-waits.ts',
       guard: "close() waiting for the running job before it stops the mutexes' refresh",
       edits: [["mutexWorker('jobs-first')", "mutexWorker('stop-refresh-first')"]],
@@ -353,6 +367,7 @@ export default defineOracle({
       safe: [
         'targets/redis/ioredis/lease-fenced.ts',
         'targets/redis/semaphore/mutex-job-fenced.ts',
+        'targets/redis/redlock/using-checks-signal-fenced.ts',
         { target: 'targets/postgres/job-xact-lock.ts', store: 'postgres' },
       ],
     },
