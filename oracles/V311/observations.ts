@@ -3,7 +3,7 @@
  * found it, the kill itself, the key right after it, B's retries and the key when B gave up, each
  * with the harness time (ms) it was read or happened.
  */
-import type { LockState } from '../../src/families/family.ts';
+import type { LockState, SessionLock } from '../../src/families/family.ts';
 import type { ExplorePoint } from '../../src/oracle/explore-point.ts';
 import type { ContenderTry } from '../../scenarios/contenders.ts';
 
@@ -36,4 +36,10 @@ export interface V311Observations {
   contenders?: ContenderTry[] | null;
   /** The key read when the contenders gave up (null when one took the lock). */
   stuck: LockState | null;
+  /**
+   * On a session advisory lock (Postgres with no lease row declared; then atKill, afterKill and
+   * stuck are null): the advisory locks pg_locks showed granted right before the kill, right after
+   * it and when the contenders gave up (null when one took the lock). Absent on every other lock.
+   */
+  sessionLocks?: { atKill: SessionLock[]; afterKill: SessionLock[] | null; stuck: SessionLock[] | null };
 }
