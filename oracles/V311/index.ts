@@ -17,6 +17,11 @@
  * and only if the key, read when B gave up, still held A's token or had no expiry (a key gone or
  * holding another token shows A's key lapsed: B's denial is B's own, e.g. its client's clock refusing
  * a lock its SET took, so INCONCLUSIVE).
+ * On a session advisory lock (Postgres or PgBouncer with no lease row declared) the lock is read in
+ * pg_locks (session-lock.ts): it has no TTL and is freed when the session holding it ends or is
+ * reset; B still denied counts only while the session that held A's lock at the kill still holds it
+ * (judge-session-lock.ts). Through PgBouncer V311 asks for session pooling, with --pooler-reset
+ * choosing its server_reset_query.
  * Files: play.ts runs the scenario and records V311Observations (observations.ts); judge.ts judges
  * them, a pure function; params.ts declares the parameters.
  */
