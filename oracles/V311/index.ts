@@ -118,6 +118,8 @@ export default defineOracle({
     },
     { target: 'targets/redis/ioredis/acquire-nx-px.ts', expect: 'PASS' },
     { target: 'targets/redis/ioredis/lock-prefixed-key.ts', expect: 'PASS' },
+    // The same lock without its storeKey: where it lives is inferred from A's own SET … NX.
+    { target: 'test/fixtures/targets/lock-prefixed-undeclared.ts', expect: 'PASS' },
     { target: 'targets/redis/ioredis/lock-hash-field.ts', expect: 'PASS', params: { variant: 'between-commands' } },
     { target: 'targets/fs/mkdir-no-stale.ts', expect: 'FAIL', store: 'fs' },
     { target: 'targets/fs/mkdir-lock.ts', expect: 'PASS', store: 'fs' },

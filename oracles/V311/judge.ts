@@ -92,7 +92,7 @@ export function judgeV311(
     detail: !atKill
       ? 'A was denied on an empty store'
       : atKill.exists
-        ? `${atKill.where} gave ${JSON.stringify(atKill.value)}, PTTL ${atKill.pttlMs} ms`
+        ? `${atKill.where} gave ${JSON.stringify(atKill.value)}, PTTL ${atKill.pttlMs} ms${inferredWords()}`
         : atKill.notFound,
   });
   if (!atKill?.exists) return judged(undefined);
@@ -149,6 +149,13 @@ export function judgeV311(
   }
   preconditions.push(...overlapCheck());
   return judged({ waitedMs: b.endedAt - o.heldSince!, granted: b.granted, attempts: b.attempts });
+
+  /** "; where the lock lives was inferred from A's own acquire (SET lock.k … NX), …" when it was. */
+  function inferredWords(): string {
+    return o.inferred
+      ? `; where the lock lives was inferred from A's own acquire (${o.inferred.from}), the target declaring no storeKey`
+      : '';
+  }
 
   /** How A's process ended, once it was killed. */
   function killedCheck(): Check[] {

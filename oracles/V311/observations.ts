@@ -6,6 +6,7 @@
 import type { LockState, SessionLock } from '../../src/families/family.ts';
 import type { ExplorePoint } from '../../src/oracle/explore-point.ts';
 import type { ContenderTry } from '../../scenarios/contenders.ts';
+import type { InferredLocation } from '../../src/oracle/scenario.ts';
 
 export interface V311Observations {
   /** The explored point (--explore) A was stopped at inside its acquire, or null on a plain run. */
@@ -34,6 +35,8 @@ export interface V311Observations {
   b: { granted: boolean; attempts: number; lastAttemptAt: number; endedAt: number } | null;
   /** Each contender's retries (B, C, … with --contenders 3 or more); absent in runs recorded before the option. */
   contenders?: ContenderTry[] | null;
+  /** Where the lock lives, inferred from A's own acquire (the target declares no storeKey and nothing was at env.key); null otherwise, absent in runs recorded before. */
+  inferred?: InferredLocation | null;
   /** The key read when the contenders gave up (null when one took the lock). */
   stuck: LockState | null;
   /**

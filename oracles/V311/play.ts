@@ -24,7 +24,9 @@ export async function playV311(s: Scenario, p: ParamValues<typeof v311Params>): 
   const onContender = point?.holder !== undefined && point.holder !== 'A' ? point.holder : undefined;
   const pointOnA = onContender ? undefined : point;
   const ids = contenderIds(p.contenders);
-  const wireA = pointOnA ? await s.wire('A') : undefined;
+  // A talks through its wire proxy wherever the family can tell a lock from a command: a target that
+  // declares no storeKey then has its lock's location inferred from A's own acquire.
+  const wireA = pointOnA || s.family.commands.lockLocations ? await s.wire('A') : undefined;
   const wireHeld = onContender ? await s.wire(onContender) : undefined;
   const [a, ...contenders] = await Promise.all([
     s.holder('A', wireA ? { url: wireA.url } : {}),
@@ -40,6 +42,7 @@ export async function playV311(s: Scenario, p: ParamValues<typeof v311Params>): 
     b: null,
     contenders: null,
     stuck: null,
+    inferred: null,
   };
   const acquireStartedAt = s.now();
   // A session advisory lock (Postgres, no lease row declared) is read in pg_locks, not at a location.
@@ -131,7 +134,10 @@ export async function playV311(s: Scenario, p: ParamValues<typeof v311Params>): 
       o.sessionLocks = { atKill: await grantedSessionLocks(s, label), afterKill: null, stuck: null };
       return;
     }
-    const state = lockState(await s.observeLock(label));
+    let state = lockState(await s.observeLock(label));
+    // Nothing at env.key and no storeKey: where A's own acquire took its lock (SET … NX, a script's keys).
+    if (!state.exists && (o.inferred = s.inferLockLocation('A', acquireStartedAt) ?? null))
+      state = lockState(await s.observeLock(`${label}, where its acquire took the lock`));
     o.atKill = { ...state, notFound: s.lockNotFound('while A held the lock', s.now() - acquireStartedAt) };
   }
 }

@@ -234,6 +234,9 @@ export default defineOracle({
       params: { variant: 'shutdown', shutdown: 'sigterm' },
     },
     { target: 'targets/redis/ioredis/lock-prefixed-key.ts', expect: 'PASS', params: { variant: 'renewal-wire' } },
+    // Locks under "lock.<key>" that declare no storeKey: where they live is inferred from A's own job.
+    { target: 'test/fixtures/targets/lock-prefixed-undeclared.ts', expect: 'PASS' },
+    { target: 'test/fixtures/targets/lease-no-renewal-prefixed-undeclared.ts', expect: 'FAIL' },
     { target: 'targets/redis/ioredis/lock-hash-field.ts', expect: 'PASS', params: { variant: 'renewal-wire' } },
     // A failover (--topology replicated: replication held across A's acquire, the master SIGKILLed,
     // a replica promoted). Two replicas, so the promoted master still has one for WAIT to count.

@@ -282,3 +282,18 @@ describe('V311 judge: a session advisory lock, read in pg_locks', () => {
     expect(unmet(judgement)).toEqual([A_SESSION_LOCKED]);
   });
 });
+
+describe("V311 judge: where the lock lives, inferred from A's own acquire", () => {
+  const inferred = load(`${FIXTURES}/V311/good-lock-prefixed-undeclared-inferred.json`);
+
+  it('PASSes the recorded run and says the location was inferred; had nothing been inferred it would not say so', async () => {
+    const { verdict, judgement } = await rejudge(inferred);
+    expect(verdict).toBe('PASS');
+    const existed = (j: typeof judgement) => j.preconditions.find((c) => c.name === KEY_EXISTED)!.detail;
+    expect(existed(judgement)).toMatch(/inferred from A's own acquire \(SET lock\.lock-oracles:V311 .*NX\)/);
+    const declared = await rejudge(inferred, (f) => {
+      observed(f).inferred = null;
+    });
+    expect(existed(declared.judgement)).not.toMatch(/inferred/);
+  });
+});

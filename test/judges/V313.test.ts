@@ -461,3 +461,20 @@ describe('V313 judge: redlock 5 using(), whose own timer renews B', () => {
     expect(unfenced.verdict).toBe('FAIL');
   });
 });
+
+describe("V313 judge: where the lock lives, inferred from A's own job", () => {
+  const inferred = fixture('bad-no-renewal-prefixed-undeclared-inferred');
+
+  it("FAILs the recorded run, B's lease read where A's job took the lock, and says the location was inferred", async () => {
+    const { verdict, judgement } = await rejudge(inferred);
+    expect(verdict).toBe('FAIL');
+    expect(observed(inferred).bLease!.atAWrites.every((r) => r.reading.kind === 'store')).toBe(true);
+    expect(judgement.explanation).toMatch(
+      /Where the lock lives was inferred from A's own job \(SET lock\.lock-oracles:V313 .*NX\)/,
+    );
+    const declared = await rejudge(inferred, (f) => {
+      delete observed(f).inferred;
+    });
+    expect(declared.judgement.explanation).not.toMatch(/inferred/);
+  });
+});
