@@ -44,6 +44,13 @@ test.each([
   ],
   ['V313', undeclared, { variant: 'renewal-wire' }, 'PASS', /inferred from A's own job/],
   ['V313', 'test/fixtures/targets/lease-no-renewal-prefixed-undeclared.ts', {}, 'FAIL', /inferred from A's own job/],
+  [
+    'V315',
+    'test/fixtures/targets/leader/cached-flag-prefixed-undeclared.ts',
+    {},
+    'FAIL',
+    /Where the lock lives was inferred from A's own leader loop \(SET lock\.lock-oracles:V315 .*NX/,
+  ],
 ] as const)(
   "%s on %s %o without storeKey: the key inferred from A's own SET … NX, said so in the evidence: %s",
   async (oracle, target, params, verdict, said) => {
