@@ -25,7 +25,9 @@ export async function playV313(s: Scenario, p: ParamValues<typeof v313Params>): 
   // On a cluster store the renewal is held on a node-to-node link instead (./link-renewal.ts).
   // Where the family can tell a lock from a command, A talks through its wire proxy on the plain
   // variants too: a target that declares no storeKey then has its lock's location inferred from A's job.
-  const inferable = s.family.commands.lockLocations !== undefined && INFERRED_ON.includes(p.variant);
+  // (One server: on a --topology the lock lives on several nodes, read node by node.)
+  const inferable =
+    s.family.commands.lockLocations !== undefined && s.store.topology === undefined && INFERRED_ON.includes(p.variant);
   const wireA =
     (p.variant === 'renewal-wire' && !s.family.ownNodes) || p.variant === 'partition' || s.point || inferable
       ? await s.wire('A')
