@@ -51,7 +51,7 @@ export async function playV315(s: Scenario, p: ParamValues<typeof v315Params>): 
   o.aLoopReturned = aStarted !== undefined && aStarted !== 'wrote';
   if (!aFirst.isReached) return finish();
   // A at its first write leads: nothing at env.key and no storeKey, the lock is where A's loop took it.
-  if (s.lockUnreadable === undefined && !(await s.readLock()).exists)
+  if (s.family.commands.lockLocations && s.lockUnreadable === undefined && !(await s.readLock()).exists)
     o.inferred = s.inferLockLocation('A', leadingSince) ?? null;
 
   const point = s.point;
