@@ -15,10 +15,18 @@ import { loadOracle } from '../src/run/registry.ts';
 import { explore, type ExploreResult } from '../src/explore/explore.ts';
 import { defaultJobs, sharedSlots } from '../src/run/run-pool.ts';
 import { exploreReferences } from '../src/oracle/explore-spec.ts';
-import { FAULT_ORDER, FAULT_WORDS } from '../src/oracle/explore-point.ts';
+import { FAULT_ORDER, FAULT_WORDS, type ExploreFault } from '../src/oracle/explore-point.ts';
 import { esc, timelineSvg } from '../src/report/timeline-svg.ts';
 
-export async function exploreReferencesOf(id: string): Promise<void> {
+/**
+ * `mustFailAt`: bad references explored whole (no --first-fail, so every fault kind runs) that must
+ * FAIL at a point of the fault named, counted as such in the explanation and the evidence.
+ */
+export async function exploreReferencesOf(
+  id: string,
+  options: { mustFailAt?: Record<string, ExploreFault> } = {},
+): Promise<void> {
+  const mustFailAt = options.mustFailAt ?? {};
   const oracle = await loadOracle(id);
   const references = exploreReferences(oracle);
   // Every reference is explored at once under one set of slots (the cores): one exploration's trace
@@ -32,7 +40,7 @@ export async function exploreReferencesOf(id: string): Promise<void> {
         target: reference.target,
         ...(reference.store ? { store: reference.store } : {}),
         ...(reference.params ? { params: reference.params } : {}),
-        firstFail: reference.expect === 'FAIL',
+        firstFail: reference.expect === 'FAIL' && mustFailAt[reference.target] === undefined,
         slots,
       }),
     );
@@ -77,6 +85,17 @@ export async function exploreReferencesOf(id: string): Promise<void> {
               FAULT_ORDER.indexOf(p.fault) - FAULT_ORDER.indexOf(q.fault),
           );
           expect(x.minimal, why).toBe(ordered.find((p) => p.verdict === 'FAIL')!.label);
+          const fault = mustFailAt[reference.target];
+          if (fault) {
+            const tally = x.failsByFault?.find((t) => t.fault === fault);
+            expect(tally?.failed.length, why).toBeGreaterThan(0);
+            expect(tally!.failed).toEqual(
+              x.points.filter((p) => p.fault === fault && p.verdict === 'FAIL').map((p) => p.label),
+            );
+            expect(record.explanation).toMatch(
+              new RegExp(`Failing points by fault: .*\\b${fault} ${tally!.failed.length} of ${tally!.ran}\\b`),
+            );
+          }
           // --first-fail started nothing before the minimal point's place: each one not started comes after it.
           const minimal = x.points.find((p) => p.label === x.minimal)!;
           const after = (label: string) => {

@@ -1,13 +1,11 @@
 /**
- * A lock that lives under another key than env.key and does not declare it (storeKey): V310 infers
- * the key from A's own acquire (SET … NX) and says so; where nothing is inferred the harness finds
- * nothing where it looks and says so (INCONCLUSIVE naming storeKey) instead of judging; an acquire
- * naming two places is refused (a usage error naming both). The same lock with storeKey declared is a
+ * A lock that lives under another key than env.key and does not declare it (storeKey): V310, V311
+ * and V313 infer the key from A's own acquire (SET … NX) and say so; an acquire naming two places is
+ * refused (a usage error naming both). The same lock with storeKey declared is a
  * reference target (PASS) of V310, V311 and V313.
  */
 import { expect, test } from 'vitest';
 import { runOracle } from '../src/run/run-oracle.ts';
-import { unmetChecks } from './unmet.ts';
 
 const undeclared = 'test/fixtures/targets/lock-prefixed-undeclared.ts';
 
@@ -30,15 +28,43 @@ test('V310 on an acquire that takes two keys with NX and no storeKey: a usage er
 });
 
 test.each([
-  ['V311', {}, 'the key existed when A was killed'],
-  ['V313', { variant: 'renewal-wire' }, "A's renewal was held at the wire"],
+  [
+    'V311',
+    undeclared,
+    {},
+    'PASS',
+    /where the lock lives was inferred from A's own acquire \(SET lock\.lock-oracles:V311 .*NX/,
+  ],
+  [
+    'V313',
+    undeclared,
+    {},
+    'PASS',
+    /Where the lock lives was inferred from A's own job \(SET lock\.lock-oracles:V313 .*NX/,
+  ],
+  ['V313', undeclared, { variant: 'renewal-wire' }, 'PASS', /inferred from A's own job/],
+  ['V313', 'test/fixtures/targets/lease-no-renewal-prefixed-undeclared.ts', {}, 'FAIL', /inferred from A's own job/],
+  [
+    'V315',
+    'test/fixtures/targets/leader/cached-flag-prefixed-undeclared.ts',
+    {},
+    'FAIL',
+    /Where the lock lives was inferred from A's own leader loop \(SET lock\.lock-oracles:V315 .*NX/,
+  ],
 ] as const)(
-  '%s on a prefixed-key lock without storeKey: INCONCLUSIVE, naming storeKey',
-  async (oracle, params, unmet) => {
-    const record = await runOracle({ oracle, target: undeclared, params });
-    expect(record.verdict, record.explanation).toBe('INCONCLUSIVE');
-    const failed = unmetChecks(record);
-    expect(failed.map((c) => c.name)).toEqual([unmet]);
-    expect(failed[0]!.detail).toMatch(/storeKey\(env\)/);
+  "%s on %s %o without storeKey: the key inferred from A's own SET … NX, said so in the evidence: %s",
+  async (oracle, target, params, verdict, said) => {
+    const record = await runOracle({ oracle, target, params });
+    expect(record.verdict, record.explanation).toBe(verdict);
+    expect(JSON.stringify([record.explanation, record.preconditions])).toMatch(said);
+  },
+);
+
+test.each(['V311', 'V313'])(
+  '%s on an acquire that takes two keys with NX and no storeKey: a usage error naming both',
+  async (oracle) => {
+    await expect(runOracle({ oracle, target: 'test/fixtures/targets/acquire-two-keys-undeclared.ts' })).rejects.toThrow(
+      new RegExp(`GET lock\\.lock-oracles:${oracle} .*GET fence\\.lock-oracles:${oracle} .*storeKey`, 's'),
+    );
   },
 );

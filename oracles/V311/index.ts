@@ -17,14 +17,21 @@
  * and only if the key, read when B gave up, still held A's token or had no expiry (a key gone or
  * holding another token shows A's key lapsed: B's denial is B's own, e.g. its client's clock refusing
  * a lock its SET took, so INCONCLUSIVE).
+ * On a session advisory lock (Postgres or PgBouncer with no lease row declared) the lock is read in
+ * pg_locks (session-lock.ts): it has no TTL and is freed when the session holding it ends or is
+ * reset; B still denied counts only while the session that held A's lock at the kill still holds it
+ * (judge-session-lock.ts). Through PgBouncer V311 asks for session pooling, with --pooler-reset
+ * choosing its server_reset_query.
  * Files: play.ts runs the scenario and records V311Observations (observations.ts); judge.ts judges
  * them, a pure function; params.ts declares the parameters.
  */
 import { defineOracle } from '../../src/oracle/definition.ts';
 import { TAKEOVER, traceV311 } from './trace.ts';
 import { judgeV311, V311_PRECONDITIONS } from './judge.ts';
-import { v311Params } from './params.ts';
+import { SERVER_RESET_QUERY, v311Params } from './params.ts';
 import { playV311 } from './play.ts';
+
+const SESSION_LOCK = 'targets/postgres/session-lock-own-connection.ts';
 
 export default defineOracle({
   id: 'V311',
@@ -34,9 +41,19 @@ export default defineOracle({
     'A takes the lock and is killed (SIGKILL) — after its acquire, or between the command that created the key and the one that set its TTL; B (or B, C, …) retries.',
   property:
     "A contender takes the dead holder's lock within TTL + grace (a key with no expiry, PTTL -1, that nobody could take over is the finding), and no two contenders (--contenders 3 or more) hold it at once.",
-  stores: ['redis', 'valkey', 'fs', 'postgres'],
+  stores: ['redis', 'valkey', 'fs', 'postgres', 'pgbouncer'],
   holders: ['A', 'B'],
   params: v311Params,
+  // Through PgBouncer, session pooling: each holder's connection keeps one server session (a session
+  // lock on it is the holder's), and --pooler-reset says what happens to that session when it leaves.
+  storeRequest: (p, kind) =>
+    kind === 'pgbouncer'
+      ? {
+          kind,
+          poolMode: 'session',
+          serverResetQuery: SERVER_RESET_QUERY[p.poolerReset as keyof typeof SERVER_RESET_QUERY],
+        }
+      : { kind },
   preconditions: V311_PRECONDITIONS,
   needs: () => ['acquire'],
   explore: {
@@ -56,8 +73,12 @@ export default defineOracle({
         { target: 'targets/redis/ioredis/stale-takeover-cas.ts', params: { contenders: 3, ttl: 1000 } },
         { target: 'targets/fs/proper-lockfile2.ts', store: 'fs', params: { contenders: 3, ttl: 3000 } },
         { target: 'targets/fs/npm-lockfile.ts', store: 'fs', params: { contenders: 3, ttl: 1000 } },
+        { target: SESSION_LOCK, store: 'postgres', params: { ttl: 1000 } },
+        { target: SESSION_LOCK, store: 'pgbouncer', params: { ttl: 1000 } },
       ],
       alsoBad: [
+        // The bug is the pooler's setting, which the explored set would drop with the reference's parameters.
+        { target: SESSION_LOCK, store: 'pgbouncer', params: { ttl: 1000, poolerReset: 'none' } },
         { target: 'targets/redis/ioredis/stale-takeover-del.ts', params: { contenders: 3, ttl: 1000 } },
         { target: 'targets/fs/proper-lockfile.ts', store: 'fs', params: { contenders: 3, ttl: 3000 } },
         { target: 'targets/fs/npm-lockfile-sync.ts', store: 'fs', params: { contenders: 3, ttl: 1000 } },
@@ -97,6 +118,8 @@ export default defineOracle({
     },
     { target: 'targets/redis/ioredis/acquire-nx-px.ts', expect: 'PASS' },
     { target: 'targets/redis/ioredis/lock-prefixed-key.ts', expect: 'PASS' },
+    // The same lock without its storeKey: where it lives is inferred from A's own SET … NX.
+    { target: 'test/fixtures/targets/lock-prefixed-undeclared.ts', expect: 'PASS' },
     { target: 'targets/redis/ioredis/lock-hash-field.ts', expect: 'PASS', params: { variant: 'between-commands' } },
     { target: 'targets/fs/mkdir-no-stale.ts', expect: 'FAIL', store: 'fs' },
     { target: 'targets/fs/mkdir-lock.ts', expect: 'PASS', store: 'fs' },
@@ -125,6 +148,18 @@ export default defineOracle({
       params: { ttl: 1000 },
     },
     { target: 'targets/postgres/lease-row-lock.ts', expect: 'PASS', store: 'postgres', params: { ttl: 1000 } },
+    // A session advisory lock, read in pg_locks: freed when the holder's own session ends, or when a
+    // session-pooling PgBouncer resets the server session its client leaves (DISCARD ALL, its default);
+    // with no reset the server session goes back to the pool still holding the dead holder's lock.
+    { target: SESSION_LOCK, expect: 'PASS', store: 'postgres', params: { ttl: 1000 } },
+    { target: SESSION_LOCK, expect: 'PASS', store: 'pgbouncer', params: { ttl: 1000 } },
+    {
+      target: SESSION_LOCK,
+      expect: 'FAIL',
+      store: 'pgbouncer',
+      params: { ttl: 1000, poolerReset: 'none' },
+      notExplored: 'explored with its --pooler-reset none among the explore references (alsoBad)',
+    },
   ],
   // Each good reference with its guard removed must FAIL (lock-oracles selfcheck).
   mutations: [

@@ -14,6 +14,7 @@ import { pointInWords } from '../../src/oracle/explore-point.ts';
 import { grantedApart, heldAtOnce, type ContenderTry } from '../../scenarios/contenders.ts';
 import type { V311Observations } from './observations.ts';
 import type { v311Params } from './params.ts';
+import { judgeSessionLockV311, SESSION_LOCK_PRECONDITIONS } from './judge-session-lock.ts';
 
 export const STOPPED_BETWEEN = 'A was stopped between creating the key and anything else';
 export const STOPPED_AT_POINT = 'A was stopped at the explored point';
@@ -55,6 +56,7 @@ export const V311_PRECONDITIONS = [
     checks:
       "--contenders 3 or more: two contenders granted the lock were granted while both leases surely lived (each from its grant to its attempt's start + --ttl); else nothing shows they held it at once",
   },
+  ...SESSION_LOCK_PRECONDITIONS,
 ];
 
 export function judgeV311(
@@ -83,13 +85,14 @@ export function judgeV311(
     });
     return judged(undefined);
   }
+  if (o.sessionLocks) return judgeSessionLockV311(o, history, p, [...killedCheck(), ...overlapCheck()], pairInWords);
   preconditions.push({
     name: KEY_EXISTED,
     held: atKill?.exists === true,
     detail: !atKill
       ? 'A was denied on an empty store'
       : atKill.exists
-        ? `${atKill.where} gave ${JSON.stringify(atKill.value)}, PTTL ${atKill.pttlMs} ms`
+        ? `${atKill.where} gave ${JSON.stringify(atKill.value)}, PTTL ${atKill.pttlMs} ms${inferredWords()}`
         : atKill.notFound,
   });
   if (!atKill?.exists) return judged(undefined);
@@ -103,12 +106,7 @@ export function judgeV311(
       ? `PTTL at the kill: ${atKill.pttlMs} ms (--ttl ${p.ttl})`
       : `PTTL at the kill was ${atKill.pttlMs} ms, longer than --ttl ${p.ttl}: the target does not use env.ttlMs, so B could not be expected in TTL + grace`,
   });
-  if (exit)
-    preconditions.push({
-      name: KILLED,
-      held: exit.signal === 'SIGKILL',
-      detail: `A's process ended with ${exit.signal ?? `exit code ${exit.code}`} at ${exit.t} ms`,
-    });
+  preconditions.push(...killedCheck());
   if (!afterKill || !b) return judged(undefined);
   // B denied counts only if its last try began after the key had surely lapsed by the store's own
   // PTTL (read right after the kill; A, dead, cannot renew it): a loaded machine can end B's budget
@@ -149,14 +147,39 @@ export function judgeV311(
         `, so B's denial is the target's own (its client's clock, say; or a lock kept elsewhere than storeKey(env) says), not A's lock outliving its TTL`,
     });
   }
-  if (atOnce.length === 0 && apart.length > 0) {
-    preconditions.push({
-      name: GRANTS_OVERLAPPED,
-      held: false,
-      detail: `${apart.map(pairInWords).join('; ')}: an attempt outlasted the lease it was granted, so nothing shows the two held the lock at once`,
-    });
-  }
+  preconditions.push(...overlapCheck());
   return judged({ waitedMs: b.endedAt - o.heldSince!, granted: b.granted, attempts: b.attempts });
+
+  /** "; where the lock lives was inferred from A's own acquire (SET lock.k … NX), …" when it was. */
+  function inferredWords(): string {
+    return o.inferred
+      ? `; where the lock lives was inferred from A's own acquire (${o.inferred.from}), the target declaring no storeKey`
+      : '';
+  }
+
+  /** How A's process ended, once it was killed. */
+  function killedCheck(): Check[] {
+    if (!exit) return [];
+    return [
+      {
+        name: KILLED,
+        held: exit.signal === 'SIGKILL',
+        detail: `A's process ended with ${exit.signal ?? `exit code ${exit.code}`} at ${exit.t} ms`,
+      },
+    ];
+  }
+
+  /** Two contenders granted the lock with nothing showing they held it at once: not judged as two holders. */
+  function overlapCheck(): Check[] {
+    if (atOnce.length > 0 || apart.length === 0) return [];
+    return [
+      {
+        name: GRANTS_OVERLAPPED,
+        held: false,
+        detail: `${apart.map(pairInWords).join('; ')}: an attempt outlasted the lease it was granted, so nothing shows the two held the lock at once`,
+      },
+    ];
+  }
 
   function judged(outcome: { waitedMs: number; granted: boolean; attempts: number } | undefined): Judgement {
     // A key with no expiry is the finding, unless it never had one in any read and a contender

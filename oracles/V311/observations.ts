@@ -3,9 +3,10 @@
  * found it, the kill itself, the key right after it, B's retries and the key when B gave up, each
  * with the harness time (ms) it was read or happened.
  */
-import type { LockState } from '../../src/families/family.ts';
+import type { LockState, SessionLock } from '../../src/families/family.ts';
 import type { ExplorePoint } from '../../src/oracle/explore-point.ts';
 import type { ContenderTry } from '../../scenarios/contenders.ts';
+import type { InferredLocation } from '../../src/oracle/scenario.ts';
 
 export interface V311Observations {
   /** The explored point (--explore) A was stopped at inside its acquire, or null on a plain run. */
@@ -34,6 +35,14 @@ export interface V311Observations {
   b: { granted: boolean; attempts: number; lastAttemptAt: number; endedAt: number } | null;
   /** Each contender's retries (B, C, … with --contenders 3 or more); absent in runs recorded before the option. */
   contenders?: ContenderTry[] | null;
+  /** Where the lock lives, inferred from A's own acquire (the target declares no storeKey and nothing was at env.key); null otherwise, absent in runs recorded before. */
+  inferred?: InferredLocation | null;
   /** The key read when the contenders gave up (null when one took the lock). */
   stuck: LockState | null;
+  /**
+   * On a session advisory lock (Postgres with no lease row declared; then atKill, afterKill and
+   * stuck are null): the advisory locks pg_locks showed granted right before the kill, right after
+   * it and when the contenders gave up (null when one took the lock). Absent on every other lock.
+   */
+  sessionLocks?: { atKill: SessionLock[]; afterKill: SessionLock[] | null; stuck: SessionLock[] | null };
 }

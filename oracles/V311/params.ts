@@ -17,4 +17,13 @@ export const v311Params = {
     doc: 'longest wait for A (or an explored contender) to reach its point',
   },
   contenders: contendersParam,
+  poolerReset: {
+    kind: 'choice',
+    default: 'discard-all',
+    choices: ['discard-all', 'none'],
+    doc: "--store pgbouncer (session pooling): the server_reset_query PgBouncer runs when a client leaves — discard-all (its default: DISCARD ALL drops that session's advisory locks) or none (the server session goes back to the pool with them)",
+  },
 } as const;
+
+/** The server_reset_query --pooler-reset asks PgBouncer for. */
+export const SERVER_RESET_QUERY = { 'discard-all': 'DISCARD ALL', none: '' } as const;

@@ -14,6 +14,7 @@ import { armPoint } from '../../src/oracle/arm-point.ts';
 import type { Scenario } from '../../src/oracle/scenario.ts';
 import { latchStop } from '../../src/oracle/stops.ts';
 import type { V311Observations } from './observations.ts';
+import { grantedSessionLocks, onSessionLock } from './session-lock.ts';
 import type { v311Params } from './params.ts';
 
 export async function playV311(s: Scenario, p: ParamValues<typeof v311Params>): Promise<V311Observations> {
@@ -23,7 +24,9 @@ export async function playV311(s: Scenario, p: ParamValues<typeof v311Params>): 
   const onContender = point?.holder !== undefined && point.holder !== 'A' ? point.holder : undefined;
   const pointOnA = onContender ? undefined : point;
   const ids = contenderIds(p.contenders);
-  const wireA = pointOnA ? await s.wire('A') : undefined;
+  // A talks through its wire proxy wherever the family can tell a lock from a command: a target that
+  // declares no storeKey then has its lock's location inferred from A's own acquire.
+  const wireA = pointOnA || s.family.commands.lockLocations ? await s.wire('A') : undefined;
   const wireHeld = onContender ? await s.wire(onContender) : undefined;
   const [a, ...contenders] = await Promise.all([
     s.holder('A', wireA ? { url: wireA.url } : {}),
@@ -39,13 +42,16 @@ export async function playV311(s: Scenario, p: ParamValues<typeof v311Params>): 
     b: null,
     contenders: null,
     stuck: null,
+    inferred: null,
   };
   const acquireStartedAt = s.now();
+  // A session advisory lock (Postgres, no lease row declared) is read in pg_locks, not at a location.
+  const session = onSessionLock(s);
 
   if (p.variant === 'after-acquire' || onContender) {
     const lease = await a.acquire();
     o.heldSince = s.now();
-    if (lease) o.atKill = await beforeKill('A acquired; about to kill A');
+    if (lease) await beforeKill('A acquired; about to kill A');
   } else {
     const seam = point ? undefined : a.holdSeam('acquire:after-set');
     const stop = seam
@@ -62,19 +68,22 @@ export async function playV311(s: Scenario, p: ParamValues<typeof v311Params>): 
     };
     if (first !== 'seam') return o;
     o.heldSince = seam?.hit?.t ?? s.now();
-    o.atKill = await beforeKill(
+    await beforeKill(
       point
         ? `A stopped at ${point.boundary.part}#${point.boundary.index}; about to kill A`
         : 'A held after creating the key; about to kill A',
     );
   }
-  if (!o.atKill?.exists) return o;
+  if (session ? !o.sessionLocks?.atKill.some((lock) => lock.holder === 'A') : !o.atKill?.exists) return o;
 
   s.progress(`killing A (SIGKILL) while it holds the lock (${p.variant})`);
   const exit = await a.kill();
   o.exit = { signal: exit.signal ?? null, code: exit.code ?? null, t: exit.t };
-  const afterKill = await s.observeLock('right after the kill');
-  o.afterKill = { ...lockState(afterKill), receivedAt: afterKill.receivedAt };
+  if (session) o.sessionLocks!.afterKill = await grantedSessionLocks(s, 'right after the kill');
+  else {
+    const afterKill = await s.observeLock('right after the kill');
+    o.afterKill = { ...lockState(afterKill), receivedAt: afterKill.receivedAt };
+  }
   const heldSince = o.heldSince;
   const budget = () => Math.max(0, heldSince + p.ttl + p.grace - s.now());
   const everyMs = Math.max(5, Math.round(p.ttl / 10));
@@ -114,13 +123,22 @@ export async function playV311(s: Scenario, p: ParamValues<typeof v311Params>): 
   }
   o.contenders = tries;
   o.b = asOne(tries);
-  o.stuck = o.b.granted ? null : lockState(await s.observeLock('the contenders gave up'));
+  if (o.b.granted) return o;
+  if (session) o.sessionLocks!.stuck = await grantedSessionLocks(s, 'the contenders gave up');
+  else o.stuck = lockState(await s.observeLock('the contenders gave up'));
   return o;
 
-  /** The key read right before the kill, with how the harness words it had it found nothing. */
-  async function beforeKill(label: string) {
-    const state = lockState(await s.observeLock(label));
-    return { ...state, notFound: s.lockNotFound('while A held the lock', s.now() - acquireStartedAt) };
+  /** The lock read right before the kill (the key, with how the harness words it had it found nothing; or pg_locks). */
+  async function beforeKill(label: string): Promise<void> {
+    if (session) {
+      o.sessionLocks = { atKill: await grantedSessionLocks(s, label), afterKill: null, stuck: null };
+      return;
+    }
+    let state = lockState(await s.observeLock(label));
+    // Nothing at env.key and no storeKey: where A's own acquire took its lock (SET … NX, a script's keys).
+    if (!state.exists && (o.inferred = s.inferLockLocation('A', acquireStartedAt) ?? null))
+      state = lockState(await s.observeLock(`${label}, where its acquire took the lock`));
+    o.atKill = { ...state, notFound: s.lockNotFound('while A held the lock', s.now() - acquireStartedAt) };
   }
 }
 

@@ -67,7 +67,7 @@ export function judgeV313({ observations: o, effects: all }: Recorded<V313Observ
       offending: aAcceptedAfter,
       ...takeoverWindow(takeover, 'holders'),
     },
-    explanation: explain(),
+    explanation: explain() + inferredWords(o),
   };
 
   function explain(): string {
@@ -142,4 +142,11 @@ function contentionInWords(contender: Params['contender']): string {
   if (contender === 'after-lift')
     return 'until its lease lapsed in the store; A resumed and only then B took the lock and wrote';
   return 'until its lease lapsed and B took the lock and wrote';
+}
+
+/** " Where the lock lives was inferred …" when the target declared no storeKey and A's job showed it. */
+function inferredWords(o: V313Observations): string {
+  return o.inferred
+    ? ` Where the lock lives was inferred from A's own job (${o.inferred.from}), the target declaring no storeKey.`
+    : '';
 }

@@ -3,6 +3,7 @@
  * never got to is absent (the solo run left nothing to judge, A never reached its first write, the
  * stop did not land, or the step belongs to another --contender schedule).
  */
+import type { InferredLocation } from '../../src/oracle/scenario.ts';
 import type { CallOutcome, ShutdownOutcome } from '../../src/holder/holder.ts';
 import type { LockState } from '../../src/families/family.ts';
 import type { ExploreFault } from '../../src/oracle/explore-point.ts';
@@ -153,6 +154,8 @@ export interface V313Observations {
   solo: { job: CallOutcome | null; lastSeq: number };
   /** A's tries to reach its first write: when it made it (null: never), and the last try's outcome when it never did. */
   aFirstWrite?: { at: number | null; attempts: number; lastTry: CallOutcome | null };
+  /** Where the lock lives, inferred from A's job at its first write (no storeKey, nothing at env.key); absent otherwise. */
+  inferred?: InferredLocation | null;
   stop?: AStop;
   /** hold / come-and-go: B's tries to take the lock and write, and whether A was still stopped when B did. */
   bWhileStopped?: { wrote: boolean; attempts: number; aStopped: boolean };

@@ -17,11 +17,19 @@ import type { v313Params } from './params.ts';
 import { shutDownA } from './shutdown.ts';
 import { markLeaseEnd, stopA } from './stop-a.ts';
 
+/** The variants whose A talks through a wire proxy only so that where its lock lives can be inferred. */
+const INFERRED_ON: readonly string[] = ['pause', 'delay-write', 'shutdown'];
+
 export async function playV313(s: Scenario, p: ParamValues<typeof v313Params>): Promise<V313Observations> {
   // An explored point (--explore) stops A after its first write like --variant renewal-wire, at its own boundary.
   // On a cluster store A has no wire: the renewal (./link-renewal.ts) and a point are on node-to-node links.
+  // Where the family can tell a lock from a command, A talks through its wire proxy on the plain
+  // variants too: a target that declares no storeKey then has its lock's location inferred from A's job.
+  // (One server: on a --topology the lock lives on several nodes, read node by node.)
+  const inferable =
+    s.family.commands.lockLocations !== undefined && s.store.topology === undefined && INFERRED_ON.includes(p.variant);
   const wireA =
-    (p.variant === 'renewal-wire' || p.variant === 'partition' || s.point) && !s.family.ownNodes
+    (p.variant === 'renewal-wire' || p.variant === 'partition' || s.point || inferable) && !s.family.ownNodes
       ? await s.wire('A')
       : undefined;
   // A (and come-and-go's C) load while B counts the job's writes alone: both are awaited before
@@ -55,6 +63,7 @@ export async function playV313(s: Scenario, p: ParamValues<typeof v313Params>): 
   s.progress('A runs the job');
   s.phase('scenario', 'A runs the job, is stopped; B contends');
   const retryEvery = Math.max(5, Math.round(p.ttl / 10));
+  const aJobStartedAt = s.now();
   const aIn = await runJobUntilFirstEffect(a, p.timeout, retryEvery);
   // A lease B's solo run left behind lapses within --ttl: a throw on a try begun later is no denial.
   const lastTry = aIn.job ? undefined : aIn.lastOutcome;
@@ -69,6 +78,9 @@ export async function playV313(s: Scenario, p: ParamValues<typeof v313Params>): 
   o.aFirstWrite = { at: aIn.job ? aIn.latch.hit!.t : null, attempts: aIn.attempts, lastTry: lastTry ?? null };
   if (!aIn.job) return o;
   const aJob = aIn.job;
+  // A at its first write holds the lock: nothing at env.key and no storeKey, it is where A's job took it.
+  if (wireA && s.lockUnreadable === undefined && !(await s.readLock()).exists)
+    o.inferred = s.inferLockLocation('A', aJobStartedAt) ?? null;
 
   if (p.variant === 'shutdown') return await shutDownA(s, p, { a, b }, aIn.latch, aJob, retryEvery, o).then(() => o);
   const { observed, stopped } = await stopA(s, p, a, aIn.latch, aJob, wireA);

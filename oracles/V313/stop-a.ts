@@ -93,7 +93,7 @@ export async function stopA(
     }
     return { observed, stopped: { stop, since } };
   }
-  if (wireA) {
+  if (p.variant === 'renewal-wire' && wireA) {
     // --variant renewal-wire (A is behind its wire proxy for it)
     const hold = wireA.hold(s.lockCommands('renewal'));
     first.release();

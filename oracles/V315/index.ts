@@ -64,6 +64,8 @@ export default defineOracle({
       : [],
   references: [
     { target: 'targets/redis/leader/cached-flag.ts', expect: 'FAIL' },
+    // Its leader key under "lock.<key>" with no storeKey: where it lives is inferred from A's own loop.
+    { target: 'test/fixtures/targets/leader/cached-flag-prefixed-undeclared.ts', expect: 'FAIL' },
     { target: 'targets/redis/leader/cached-flag.ts', expect: 'FAIL', params: { fault: 'drop' } },
     { target: 'targets/redis/leader/cached-flag.ts', expect: 'FAIL', params: { fault: 'kill' } },
     { target: 'targets/redis/leader/taken-once.ts', expect: 'FAIL' },

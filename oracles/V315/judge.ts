@@ -67,7 +67,11 @@ export function judgeV315({ observations: o, effects: all }: Recorded<V315Observ
       offending: aAcceptedAfter,
       ...takeoverWindow(takeover, 'leaders'),
     },
-    explanation: explain(),
+    explanation:
+      explain() +
+      (o.inferred
+        ? ` Where the lock lives was inferred from A's own leader loop (${o.inferred.from}), the target declaring no storeKey.`
+        : ''),
   };
 
   function explain(): string {

@@ -4,6 +4,7 @@
  * showed it.
  */
 import type { WireFaultRecord } from '../../src/wire/records.ts';
+import type { InferredLocation } from '../../src/oracle/scenario.ts';
 import type { LeaseReading, ReadingAtWrite } from '../../src/judging/lease-at-write.ts';
 
 export interface V315Observations {
@@ -33,6 +34,8 @@ export interface V315Observations {
   bLease: { atFirstWrite: LeaseReading; atAWrites: ReadingAtWrite[] } | null;
   /** When play stopped watching (harness ms): writes that reached the resource later are not judged. */
   watchedUntil: number;
+  /** Where the lock lives, inferred from A's loop at its first write (no storeKey, nothing at env.key); absent otherwise. */
+  inferred?: InferredLocation | null;
 }
 
 /** The explored point A was to be held at, and whether A's leader loop got there. */

@@ -42,6 +42,7 @@ export async function playV315(s: Scenario, p: ParamValues<typeof v315Params>): 
   };
   s.progress('A starts its leader loop through its wire proxy');
   const aFirst = a.holdNextEffect();
+  const leadingSince = s.now();
   aLoop = a.call('leader');
   const aStarted = await s.within(Promise.race([aFirst.reached.then(() => 'wrote' as const), aLoop]), p.timeout);
   if (aStarted !== 'wrote')
@@ -49,6 +50,9 @@ export async function playV315(s: Scenario, p: ParamValues<typeof v315Params>): 
   o.aFirstWriteAt = aFirst.hit?.t ?? null;
   o.aLoopReturned = aStarted !== undefined && aStarted !== 'wrote';
   if (!aFirst.isReached) return finish();
+  // A at its first write leads: nothing at env.key and no storeKey, the lock is where A's loop took it.
+  if (s.family.commands.lockLocations && s.lockUnreadable === undefined && !(await s.readLock()).exists)
+    o.inferred = s.inferLockLocation('A', leadingSince) ?? null;
 
   const point = s.point;
   let cut: Cut;

@@ -20,6 +20,7 @@ import { defaultJobs, runPool, type Slots } from '../run/run-pool.ts';
 import { cpuSlots, type CpuSlots } from '../run/cpu-slots.ts';
 import { defaultSelect, type ExploreSpec } from '../oracle/explore-spec.ts';
 import { Tracer } from '../oracle/tracer.ts';
+import { tallyByFault, tallySentence } from '../oracle/fails-by-fault.ts';
 import {
   boundaryLabel,
   FAULTS_BY_KIND,
@@ -209,7 +210,7 @@ export async function explore(request: ExploreRequest): Promise<ExploreResult> {
     ...(notStarted.length ? { notStarted } : {}),
     verdict,
     summary: '',
-    ...(minimal ? { minimal: pointLabel(minimal.point) } : {}),
+    ...(minimal ? { minimal: pointLabel(minimal.point), failsByFault: tallyByFault(explored) } : {}),
     jobs: peakOf(slots) ?? slots.size,
     traceMs,
     wallMs: Math.round(performance.now() - began),
@@ -343,6 +344,7 @@ function summarize(
     return (
       `${fails.length} of ${schedules} (${shape}) FAIL. The minimal one — ${x.minimal}: ${minimal!.explanation}` +
       (others.length ? ` Other failing schedules: ${others.join('; ')}.` : '') +
+      ` ${tallySentence(x.failsByFault!)}` +
       leftOut +
       skipped
     );

@@ -187,6 +187,15 @@ export interface ExploredPoint {
   runId: string;
 }
 
+/** One fault kind's points in an exploration (src/oracle/fails-by-fault.ts). */
+export interface FaultTally {
+  fault: ExploreFault;
+  /** Points of this fault that ran and were judged (not applicable ones left out). */
+  ran: number;
+  /** The labels of those that FAILed, in the order they ran. */
+  failed: string[];
+}
+
 /** What `--explore` adds to the evidence. */
 export interface ExplorationRecord {
   /** Every boundary the trace saw in A's run. */
@@ -206,6 +215,8 @@ export interface ExplorationRecord {
   summary: string;
   /** The minimal failing point (earliest boundary, smallest fault), when any failed. */
   minimal?: string;
+  /** When any point failed: per fault kind, how many judged points ran and which of them FAILed. */
+  failsByFault?: FaultTally[];
   jobs: number;
   traceMs: number;
   wallMs: number;

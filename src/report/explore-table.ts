@@ -1,5 +1,6 @@
 /** The exploration as a table: one row per point, its verdict and why (summary.md, the terminal, docs/explore.md). */
 import type { ExplorationRecord } from '../oracle/explore-point.ts';
+import { tallySentence } from '../oracle/fails-by-fault.ts';
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
@@ -36,6 +37,7 @@ export function explorationMarkdown(x: ExplorationRecord): string[] {
     '',
     ...explorationTable(x),
     '',
+    ...(x.failsByFault ? [tallySentence(x.failsByFault), ''] : []),
     ...(x.skipped.length ? [`Skipped (--max-points): ${x.skipped.join('; ')}`, ''] : []),
     ...(x.notStarted?.length
       ? [`Not started once a point had failed (--first-fail): ${x.notStarted.join('; ')}`, '']

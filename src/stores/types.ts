@@ -22,6 +22,12 @@ export interface StoreRequest {
   kind: StoreKind;
   /** PgBouncer only: the pool mode ("transaction" is the hazardous one). */
   poolMode?: 'transaction' | 'session';
+  /**
+   * PgBouncer only: its server_reset_query, run on a server connection when a session-mode client
+   * leaves (absent: PgBouncer's own default, DISCARD ALL, which also drops that session's advisory
+   * locks; '' runs nothing, so the next client's session inherits them).
+   */
+  serverResetQuery?: string;
   /** Start the server with its wall clock offset by this many ms (needs the clock capability). */
   clockOffsetMs?: number;
   /** Several nodes of one store (--topology: replicated, sentinel, redlock); absent: one server. */

@@ -15,6 +15,7 @@ import {
   TTL_AS_ASKED,
 } from '../../oracles/V311/judge.ts';
 import type { V311Observations } from '../../oracles/V311/observations.ts';
+import { A_SESSION_LOCKED, LOCK_ON_A_SESSION } from '../../oracles/V311/judge-session-lock.ts';
 
 const bad = load(`${FIXTURES}/V311/bad-no-ttl-after-acquire.json`);
 const good = load(`${FIXTURES}/V311/good-lock-correct-after-acquire.json`);
@@ -239,5 +240,60 @@ describe('V311 judge', () => {
 
   it('PASSes the recorded fresh-transaction lease-row run', async () => {
     expect((await rejudge(pgFreshTransaction)).verdict).toBe('PASS');
+  });
+});
+
+describe('V311 judge: a session advisory lock, read in pg_locks', () => {
+  const own = load(`${FIXTURES}/V311/good-session-lock-own-connection.json`);
+  const reset = load(`${FIXTURES}/V311/good-session-lock-pgbouncer-discard-all.json`);
+  const noReset = load(`${FIXTURES}/V311/bad-session-lock-pgbouncer-no-reset.json`);
+  const locks = (f: JudgeFixture) => observed(f).sessionLocks!;
+
+  it("PASSes the holder's own session and a session-pooling PgBouncer that resets it: the lock freed, B took it", async () => {
+    for (const f of [own, reset]) {
+      const { verdict, judgement } = await rejudge(f);
+      expect(verdict).toBe('PASS');
+      expect(judgement.property.detail).toMatch(/^B took the lock \d+ ms after A took it/);
+    }
+  });
+
+  it("FAILs the pooler with no reset: the session that held A's lock at the kill still held it when B gave up", async () => {
+    const { verdict, judgement } = await rejudge(noReset);
+    expect(verdict).toBe('FAIL');
+    const aSession = locks(noReset).atKill.find((l) => l.holder === 'A')!.session;
+    expect(locks(noReset).stuck!.map((l) => l.session)).toContain(aSession);
+    expect(judgement.preconditions.find((c) => c.name === LOCK_ON_A_SESSION)?.held).toBe(true);
+    expect(judgement.explanation).toMatch(/outlived A's process/);
+  });
+
+  it('is INCONCLUSIVE, not FAIL, had another session held the lock when B gave up (B denied on a lock A no longer held)', async () => {
+    const { verdict, judgement } = await rejudge(noReset, (f) => {
+      for (const l of locks(f).stuck!) l.session += 1;
+    });
+    expect(verdict).toBe('INCONCLUSIVE');
+    expect(unmet(judgement)).toEqual([LOCK_ON_A_SESSION]);
+  });
+
+  it("is INCONCLUSIVE had A's session held no advisory lock at the kill", async () => {
+    const { verdict, judgement } = await rejudge(own, (f) => {
+      locks(f).atKill = [];
+    });
+    expect(verdict).toBe('INCONCLUSIVE');
+    expect(unmet(judgement)).toEqual([A_SESSION_LOCKED]);
+  });
+});
+
+describe("V311 judge: where the lock lives, inferred from A's own acquire", () => {
+  const inferred = load(`${FIXTURES}/V311/good-lock-prefixed-undeclared-inferred.json`);
+
+  it('PASSes the recorded run and says the location was inferred; had nothing been inferred it would not say so', async () => {
+    const { verdict, judgement } = await rejudge(inferred);
+    expect(verdict).toBe('PASS');
+    const existed = (j: typeof judgement) => j.preconditions.find((c) => c.name === KEY_EXISTED)!.detail;
+    expect(existed(judgement)).toMatch(/inferred from A's own acquire \(SET lock\.lock-oracles:V311 .*NX\)/);
+    const declared = await rejudge(inferred, (f) => {
+      observed(f).inferred = null;
+    });
+    expect(existed(declared.judgement)).not.toMatch(/inferred/);
   });
 });

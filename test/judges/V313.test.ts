@@ -499,7 +499,45 @@ describe('V313 judge: redlock 5 using(), whose own timer renews B', () => {
     expect(judgement.preconditions.find((c) => c.name === B_LEASE_LIVE)?.held).toBe(true);
   });
 
-  it('PASSes the recorded pause run of the routine that checks its signal', async () => {
-    expect((await rejudge(fixture('good-redlock5-using-checks-signal-pause'))).verdict).toBe('PASS');
+  it('PASSes the recorded pause run of the routine that checks its signal and fences its writes', async () => {
+    expect((await rejudge(fixture('good-redlock5-using-checks-signal-fenced-pause'))).verdict).toBe('PASS');
+  });
+
+  it("FAILs the recorded partition run of the routine ignoring its signal: A's held writes landed after B's", async () => {
+    const f = fixture('bad-redlock5-using-ignores-signal-partition');
+    const { verdict, judgement } = await rejudge(f);
+    expect(verdict).toBe('FAIL');
+    expect(judgement.counts.aWritesAcceptedAfterBFirstWrite).toBe(aAfterB(f).filter((e) => e.accepted).length);
+  });
+
+  it("PASSes the fenced partition run by the fence alone, and FAILs it had the resource accepted A's late writes", async () => {
+    const f = fixture('good-redlock5-using-checks-signal-fenced-partition');
+    const late = aAfterB(f);
+    expect(late.length).toBeGreaterThan(0);
+    expect(late.every((e) => !e.accepted)).toBe(true);
+    const fenced = await rejudge(f);
+    expect(fenced.verdict).toBe('PASS');
+    expect(fenced.judgement.counts.aWritesRejectedByFence).toBe(late.length);
+    const unfenced = await rejudge(f, (g) => {
+      for (const e of aAfterB(g)) e.accepted = true;
+    });
+    expect(unfenced.verdict).toBe('FAIL');
+  });
+});
+
+describe("V313 judge: where the lock lives, inferred from A's own job", () => {
+  const inferred = fixture('bad-no-renewal-prefixed-undeclared-inferred');
+
+  it("FAILs the recorded run, B's lease read where A's job took the lock, and says the location was inferred", async () => {
+    const { verdict, judgement } = await rejudge(inferred);
+    expect(verdict).toBe('FAIL');
+    expect(observed(inferred).bLease!.atAWrites.every((r) => r.reading.kind === 'store')).toBe(true);
+    expect(judgement.explanation).toMatch(
+      /Where the lock lives was inferred from A's own job \(SET lock\.lock-oracles:V313 .*NX\)/,
+    );
+    const declared = await rejudge(inferred, (f) => {
+      delete observed(f).inferred;
+    });
+    expect(declared.judgement.explanation).not.toMatch(/inferred/);
   });
 });

@@ -196,3 +196,17 @@ describe('V315 judge', () => {
     expect(held(nothingHeld.judgement, RENEWALS_STOPPED)).toBe(false);
   });
 });
+
+describe("V315 judge: where the lock lives, inferred from A's own leader loop", () => {
+  const inferred = fixture('bad-cached-flag-prefixed-undeclared-inferred');
+
+  it('FAILs the recorded run and says the location was inferred; had nothing been inferred it would not say so', async () => {
+    const { verdict, judgement } = await rejudge(inferred);
+    expect(verdict).toBe('FAIL');
+    expect(judgement.explanation).toMatch(/inferred from A's own leader loop \(SET lock\.lock-oracles:V315 .*NX\)/);
+    const declared = await rejudge(inferred, (f) => {
+      delete observed(f).inferred;
+    });
+    expect(declared.judgement.explanation).not.toMatch(/inferred/);
+  });
+});

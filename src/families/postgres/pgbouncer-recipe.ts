@@ -15,15 +15,22 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { binaryRuns } from '../../stores/binary-runs.ts';
 import { spawnServer, waitUntilReady } from '../../stores/server-process.ts';
-import { type StartedStore, type StoreRecipe } from '../../stores/types.ts';
+import { type StartedStore, type StoreRecipe, type StoreRequest } from '../../stores/types.ts';
 import { StoreUnavailableError } from '../../core/errors.ts';
 import { pgShow } from './pg-show.ts';
 import { giveTo, runAs, serverUser, serverUserMissing } from '../../stores/server-user.ts';
 
 const BINARY = '/usr/sbin/pgbouncer';
 
+/** How a request's pooler settings read in the evidence: "pool_mode=session, server_reset_query=''". */
+function settingsOf(request: StoreRequest): string {
+  const reset = request.serverResetQuery;
+  return `pool_mode=${request.poolMode ?? 'transaction'}${reset === undefined ? '' : `, server_reset_query='${reset}'`}`;
+}
+
 /** The configuration of a scratch PgBouncer on 127.0.0.1:`port` in front of a Postgres on `backendPort`. */
-function pgbouncerConfig(port: number, backendPort: number, poolMode: string, authFile: string): string {
+function pgbouncerConfig(port: number, backendPort: number, request: StoreRequest, authFile: string): string {
+  const reset = request.serverResetQuery;
   return [
     '[databases]',
     `* = host=127.0.0.1 port=${backendPort}`,
@@ -34,7 +41,8 @@ function pgbouncerConfig(port: number, backendPort: number, poolMode: string, au
     'auth_type = trust',
     `auth_file = ${authFile}`,
     'admin_users = postgres',
-    `pool_mode = ${poolMode}`,
+    `pool_mode = ${request.poolMode ?? 'transaction'}`,
+    ...(reset === undefined ? [] : [`server_reset_query = ${reset}`]),
     'default_pool_size = 4',
     'max_client_conn = 100',
     'ignore_startup_parameters = extra_float_digits',
@@ -57,13 +65,13 @@ export const pgbouncerRecipe: StoreRecipe = {
       { path: CONTAINER_AUTH_FILE, content: AUTH_FILE },
       {
         path: CONTAINER_CONFIG,
-        content: pgbouncerConfig(port, backend!.port, request.poolMode ?? 'transaction', CONTAINER_AUTH_FILE),
+        content: pgbouncerConfig(port, backend!.port, request, CONTAINER_AUTH_FILE),
       },
     ],
     command: () => ['pgbouncer', CONTAINER_CONFIG],
     readyLog: /process up/,
     url: (port) => `postgres://postgres@127.0.0.1:${port}/postgres`,
-    version: async (port, { request }) => `${await showVersion(port)} (pool_mode=${request.poolMode ?? 'transaction'})`,
+    version: async (port, { request }) => `${await showVersion(port)} (${settingsOf(request)})`,
   },
   async missing() {
     if (!(await binaryRuns(BINARY))) {
@@ -76,7 +84,6 @@ export const pgbouncerRecipe: StoreRecipe = {
   },
   async startLocal({ port, dir, request, startStore }) {
     const user = serverUser();
-    const poolMode = request.poolMode ?? 'transaction';
     const backend = await startStore({
       kind: 'postgres',
       ...(request.clockOffsetMs !== undefined ? { clockOffsetMs: request.clockOffsetMs } : {}),
@@ -86,9 +93,9 @@ export const pgbouncerRecipe: StoreRecipe = {
       const config = join(dir, 'pgbouncer.ini');
       const authFile = join(dir, 'userlist.txt');
       writeFileSync(authFile, AUTH_FILE);
-      writeFileSync(config, pgbouncerConfig(port, backend.port, poolMode, authFile));
+      writeFileSync(config, pgbouncerConfig(port, backend.port, request, authFile));
       const server = spawnServer({
-        label: `pgbouncer :${port} (${poolMode})`,
+        label: `pgbouncer :${port} (${settingsOf(request)})`,
         command: BINARY,
         args: [config],
         ...runAs(user),
@@ -100,7 +107,7 @@ export const pgbouncerRecipe: StoreRecipe = {
         url: `postgres://postgres@127.0.0.1:${port}/postgres`,
         host: '127.0.0.1',
         port,
-        version: `${version} (pool_mode=${poolMode})`,
+        version: `${version} (${settingsOf(request)})`,
         backend,
         capabilities: {
           pause: server.pause,
