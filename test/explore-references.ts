@@ -31,6 +31,7 @@ export async function exploreReferencesOf(id: string): Promise<void> {
         oracle: id,
         target: reference.target,
         ...(reference.store ? { store: reference.store } : {}),
+        ...(reference.topology ? { topology: reference.topology } : {}),
         ...(reference.params ? { params: reference.params } : {}),
         firstFail: reference.expect === 'FAIL',
         slots,
@@ -43,7 +44,11 @@ export async function exploreReferencesOf(id: string): Promise<void> {
     test.each(
       references.map(
         (r, index) =>
-          [`${r.expect === 'FAIL' ? 'bad' : 'good'} ${r.target} on ${r.store ?? oracle.stores[0]}`, r, index] as const,
+          [
+            `${r.expect === 'FAIL' ? 'bad' : 'good'} ${r.target} on ${r.store ?? oracle.stores[0]}${r.topology ? ` --topology ${r.topology}` : ''}`,
+            r,
+            index,
+          ] as const,
       ),
     )(
       '%s',

@@ -79,8 +79,12 @@ export function failoverChecks(f: FailoverObservation, bFirst: EffectRecord | un
   ];
 }
 
-/** The explanation of a judged failover run (every precondition held). */
-export function explainFailover(f: FailoverObservation, takeover: Takeover): string {
+/**
+ * The explanation of a judged failover run (every precondition held); `at` is the explored
+ * boundary A was stopped at (absent: its first write, --variant failover).
+ */
+export function explainFailover(f: FailoverObservation, takeover: Takeover, at?: string): string {
+  const took = at ? `A took the lock and was held at ${at}` : 'A took the lock and wrote';
   const { staleAfter, staleAcceptedAfter, takerFirst, overlapMs } = takeover;
   const accepted = staleAcceptedAfter.length;
   const rejected = staleAfter.length - accepted;
@@ -88,10 +92,10 @@ export function explainFailover(f: FailoverObservation, takeover: Takeover): str
   if (!f.aReached)
     return `A's job ended before its first write (${f.aEnded ? (f.aEnded.ok ? 'it returned' : `it threw: ${firstLine(f.aEnded.error)}`) : 'no outcome'}) while its lock had reached no replica; then ${lost} A never acted on a lock the failover could lose: the helper checked its write reached a replica (WAIT on the same connection) and refused the lock when it had not.`;
   if (accepted)
-    return `A took the lock and wrote; then ${lost} A went on writing: ${accepted} write(s) reached the resource after B's first, so two holders acted at once (overlap ${overlapMs.toFixed(1)} ms). ${repeatedToken(takerFirst, staleAcceptedAfter)}`;
+    return `${took}; then ${lost} A went on writing: ${accepted} write(s) reached the resource after B's first, so two holders acted at once (overlap ${overlapMs.toFixed(1)} ms). ${repeatedToken(takerFirst, staleAcceptedAfter)}`;
   return rejected
-    ? `A took the lock and wrote; then ${lost} A tried ${rejected} more write(s) after B's first and the resource rejected each (a stale fencing token from a counter the failover did not lose).`
-    : `A took the lock and wrote; then ${lost} A made no write after B's first.`;
+    ? `${took}; then ${lost} A tried ${rejected} more write(s) after B's first and the resource rejected each (a stale fencing token from a counter the failover did not lose).`
+    : `${took}; then ${lost} A made no write after B's first.`;
 }
 
 /** What the fences show: a token handed out again by the promoted master, or no token at all. */

@@ -52,7 +52,10 @@ export interface Boundary {
  * resource — is held while A keeps running, then delivered in order (a helper renewing on its own
  * timer loses its lease: its renewals never reach the store); delay-write (a write): only this
  * write is held on its way to the resource, then delivered, arriving after whatever came
- * meanwhile (src/oracle/partition.ts).
+ * meanwhile (src/oracle/partition.ts); failover (a topology of a master and replicas: the store
+ * faults of src/oracle/topology-faults.ts): replication held across A's job, A stopped at the
+ * boundary (a command's reply, a write's receipt withheld), the master SIGKILLed and a replica
+ * promoted, A kept from the store until the contender took the lock there.
  */
 export type ExploreFault =
   | 'hold-before'
@@ -63,7 +66,8 @@ export type ExploreFault =
   | 'pause'
   | 'delay-write'
   | 'partition'
-  | 'kill-after-reply';
+  | 'kill-after-reply'
+  | 'failover';
 
 /** Smallest first: a hold changes less than a clock step, a step less than a pause of the whole process, a pause less than a kill (shrinking picks the smallest failing fault). */
 export const FAULT_ORDER: readonly ExploreFault[] = [
@@ -76,6 +80,7 @@ export const FAULT_ORDER: readonly ExploreFault[] = [
   'delay-write',
   'partition',
   'kill-after-reply',
+  'failover',
 ];
 
 export const FAULT_WORDS: Record<ExploreFault, string> = {
@@ -88,13 +93,23 @@ export const FAULT_WORDS: Record<ExploreFault, string> = {
   'delay-write': 'the write held on its way to the resource',
   partition: 'A cut off from the store and the resource from it on',
   'kill-after-reply': 'SIGKILL after its reply',
+  failover: 'the master failed over there',
 };
 
 /** Which faults a boundary of this kind can take. */
 export const FAULTS_BY_KIND: Record<BoundaryKind, readonly ExploreFault[]> = {
-  command: ['hold-before', 'hold-reply', 'reply-dropped', 'clock-ahead', 'clock-back', 'partition', 'kill-after-reply'],
+  command: [
+    'hold-before',
+    'hold-reply',
+    'reply-dropped',
+    'clock-ahead',
+    'clock-back',
+    'partition',
+    'kill-after-reply',
+    'failover',
+  ],
   seam: ['hold-before'],
-  effect: ['hold-reply', 'pause', 'delay-write', 'partition'],
+  effect: ['hold-reply', 'pause', 'delay-write', 'partition', 'failover'],
   fs: ['hold-before', 'hold-reply', 'kill-after-reply'],
 };
 
@@ -131,6 +146,8 @@ export interface Schedule {
   /** The target it was found on (replay takes --target to run it elsewhere: the fixed code). */
   target: string;
   store: StoreKind;
+  /** The --topology it was found on, when not one server (a failover replays there). */
+  topology?: string;
   /** Every oracle parameter the point ran with. */
   params: Record<string, string | number>;
   /** The holder the fault landed on: A, or a contender (B) at a boundary of its own part. */
@@ -206,6 +223,8 @@ function pointInWordsOfA(point: ExplorePoint): string {
   if (boundary.kind === 'seam') return `A was held at its seam ${boundary.name} (${at})`;
   if (fault === 'partition')
     return `from A's ${boundary.kind === 'effect' ? `write "${boundary.name}"` : boundary.text} (${at}) on, everything A sent and received (its store connections both ways, its writes on their way to the resource) was held while A kept running`;
+  if (fault === 'failover')
+    return `the master's replication was held across A's job; with A at ${boundary.kind === 'effect' ? `its write "${boundary.name}"` : boundary.text} (${at}: ${boundary.kind === 'effect' ? 'the write recorded, its receipt withheld' : 'the command ran on the master, its reply withheld'}) the master was SIGKILLed and a replica promoted, A's store traffic held until B had taken the lock there and written`;
   if (fault === 'delay-write')
     return `A's write "${boundary.name}" (${at}) was held on its way to the resource (A waiting for its receipt, its store traffic flowing)`;
   if (boundary.kind === 'effect') {
