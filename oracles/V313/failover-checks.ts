@@ -94,8 +94,14 @@ export function explainFailover(f: FailoverObservation, takeover: Takeover, at?:
   if (accepted)
     return `${took}; then ${lost} A went on writing: ${accepted} write(s) reached the resource after B's first, so two holders acted at once (overlap ${overlapMs.toFixed(1)} ms). ${repeatedToken(takerFirst, staleAcceptedAfter)}`;
   return rejected
-    ? `${took}; then ${lost} A tried ${rejected} more write(s) after B's first and the resource rejected each (a stale fencing token from a counter the failover did not lose).`
+    ? `${took}; then ${lost} A tried ${rejected} more write(s) after B's first and the resource rejected each: ${fencesCarried(takerFirst, staleAfter)}, from a counter the failover did not lose.`
     : `${took}; then ${lost} A made no write after B's first.`;
+}
+
+/** The fences A's late writes and B's first write carried, in words. */
+function fencesCarried(bFirst: EffectRecord | undefined, aAfter: readonly EffectRecord[]): string {
+  const aFences = [...new Set(aAfter.map((e) => e.fence).filter((f) => f !== undefined))];
+  return `A's carried fence ${aFences.join(', ') || 'none'}, B's first fence ${bFirst?.fence ?? 'none'}`;
 }
 
 /** What the fences show: a token handed out again by the promoted master, or no token at all. */

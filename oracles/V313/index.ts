@@ -240,6 +240,8 @@ export default defineOracle({
     failover('targets/redis/ioredis/lease-fenced.ts', 'FAIL'),
     failover('targets/redis/ioredis/lease-wait-other-connection.ts', 'FAIL'),
     failover('targets/redis/ioredis/lease-wait-checked.ts', 'PASS'),
+    // The same fence from a Postgres sequence in a fence store beside the topology: the failover cannot repeat it.
+    failover('targets/redis/ioredis/lease-fenced-sequence.ts', 'PASS'),
     {
       target: 'targets/redis/ioredis/lease-no-renewal.ts',
       expect: 'FAIL',
@@ -315,6 +317,13 @@ export default defineOracle({
       topology: 'redlock:5',
     },
     {
+      of: 'targets/redis/ioredis/lease-fenced-sequence.ts',
+      guard: 'the fencing token (from the sequence) on each write',
+      edits: [["await env.effect('write', { fence, value: i });", "await env.effect('write', { value: i });"]],
+      params: FAILOVER_PARAMS,
+      topology: 'replicated:2',
+    },
+    {
       of: 'targets/redis/semaphore/mutex-job-fenced.ts',
       guard: 'the fencing token on each write',
       edits: [["await env.effect('write', { fence, value: i });", "await env.effect('write', { value: i });"]],
@@ -366,6 +375,8 @@ export default defineOracle({
         'targets/redis/ioredis/lease-fenced.ts',
         'targets/redis/semaphore/mutex-job-fenced.ts',
         { target: 'targets/postgres/job-xact-lock.ts', store: 'postgres' },
+        { target: 'targets/redis/ioredis/lease-wait-checked.ts', topology: 'replicated:2' },
+        { target: 'targets/redis/ioredis/lease-fenced-sequence.ts', topology: 'replicated:2' },
       ],
     },
     async trace(s, tracer, p) {
