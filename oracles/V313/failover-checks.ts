@@ -6,7 +6,8 @@
 import { firstLine, type Check } from '../../src/core/judgement.ts';
 import type { EffectRecord } from '../../src/core/resource.ts';
 import type { Takeover } from '../../src/judging/takeover.ts';
-import type { FailoverObservation, NodeLock } from './observations.ts';
+import { nodesInWords } from '../../src/judging/failover-loss.ts';
+import type { FailoverObservation } from './observations.ts';
 
 export const LOCK_NOT_REPLICATED = "A's lock reached no replica before the master died";
 export const B_TOOK_PROMOTED = 'B took the lock on the promoted replica and wrote';
@@ -28,15 +29,6 @@ export const FAILOVER_PRECONDITIONS = [
       "--variant failover, A at its first write: B's first write came before A's lease ran out by the master's PTTL read at the failover (else the lease's lapse let B in, not the failover)",
   },
 ];
-
-export function nodesInWords(nodes: readonly NodeLock[]): string {
-  return nodes
-    .map(
-      (n) =>
-        `${n.node} (${n.role}${n.offset !== null ? `, offset ${n.offset}` : ''}): ${n.exists ? `key ${JSON.stringify(n.value)}, PTTL ${n.pttlMs} ms` : 'no key'}`,
-    )
-    .join('; ');
-}
 
 export function failoverChecks(f: FailoverObservation, bFirst: EffectRecord | undefined, timeoutMs: number): Check[] {
   const replicas = f.nodes.filter((n) => n.node !== f.killed);

@@ -20,9 +20,9 @@ import { boundaryLabel, pointInWords } from '../../src/oracle/explore-point.ts';
 import type { Scenario } from '../../src/oracle/scenario.ts';
 import { latchStop, type Stop } from '../../src/oracle/stops.ts';
 import type { WireProxy } from '../../src/wire/proxy.ts';
-import { failOver, holdReplication, replicatedTopology } from '../../scenarios/failover.ts';
+import { failOver, holdReplication, lockOnNodes, replicatedTopology } from '../../scenarios/failover.ts';
 import { runJobUntilFirstEffect } from '../../scenarios/run-job-until-effect.ts';
-import type { NodeLock, V313Observations } from './observations.ts';
+import type { V313Observations } from './observations.ts';
 import type { v313Params } from './params.ts';
 
 export async function playFailover(
@@ -67,18 +67,12 @@ export async function playFailover(
       return;
     }
   }
-  const seen = await s.observeLock('at the failover: the lock on every node');
-  const nodes = ((seen as { nodes?: NodeLock[] }).nodes ?? []).map(({ node, role, offset, exists, value, pttlMs }) => ({
-    node,
-    role,
-    offset,
-    exists,
-    value,
-    pttlMs,
-  }));
-  const master = nodes.find((n) => n.node === topology.master().name);
   // A's lease by the master's own clock: B must take the lock inside it, or the lease's lapse let B in, not the failover.
-  const aLeaseUntil = master?.exists && master.pttlMs > 0 ? seen.sentAt + master.pttlMs : null;
+  const { nodes, masterLeaseUntil: aLeaseUntil } = await lockOnNodes(
+    s,
+    topology,
+    'at the failover: the lock on every node',
+  );
   // An explored point: A's client reconnects when the kill cuts its connection; what it re-sends waits until B wrote.
   const aCutOff = point && wireA ? wireA.blackhole() : undefined;
   const failover = await failOver(s, topology, p.timeout);
