@@ -368,7 +368,7 @@ export default defineOracle({
     topology: {
       faults: ['failover'],
       params: (kind) => (kind === 'sentinel' ? EXPLORED_SENTINEL_TIMES : EXPLORED_FAILOVER_TIMES),
-      doc: "on --topology replicated|sentinel: every command on the lock key and every write of A's whole job (its acquire too), the master failing over there: replication held across A's job, A stopped at the boundary (the command run on the master, its reply withheld; the write recorded, its receipt withheld), the master SIGKILLed and a replica promoted, A's store traffic held until B took the lock on the promoted node and wrote; then A goes on",
+      doc: "every command on the lock key and every write of A's whole job (its acquire too), the master failing over there: replication held across A's job, A stopped at the boundary (the command run on the master, its reply withheld; the write recorded, its receipt withheld), the master SIGKILLed and a replica promoted, A's store traffic held until B took the lock on the promoted node and wrote; then A goes on",
     },
     references: {
       safe: [
