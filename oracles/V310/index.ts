@@ -176,6 +176,18 @@ export default defineOracle({
       ],
     },
     {
+      of: 'targets/redis/ioredis/lock-correct.ts',
+      guard: 'the compare in compare-and-delete (a bare DEL), after a failover',
+      edits: [
+        [
+          '(await redis.get().eval(COMPARE_AND_DELETE, 1, env.key, String(lease.token))) === 1',
+          '(await redis.get().del(env.key)) === 1',
+        ],
+      ],
+      params: FAILOVER.params,
+      topology: FAILOVER.topology,
+    },
+    {
       of: 'targets/redis/ioredis/watchdog-cad.ts',
       guard: 'the compare in compare-and-delete (a bare DEL) of a lock that renews itself',
       edits: [['(await redis.eval(COMPARE_AND_DELETE, 1, key, token)) === 1', '(await redis.del(key)) === 1']],
