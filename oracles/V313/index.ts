@@ -239,7 +239,13 @@ export default defineOracle({
     failover('targets/redis/ioredis/lease-no-renewal.ts', 'FAIL'),
     failover('targets/redis/ioredis/lease-fenced.ts', 'FAIL'),
     failover('targets/redis/ioredis/lease-wait-other-connection.ts', 'FAIL'),
-    failover('targets/redis/ioredis/lease-wait-checked.ts', 'PASS'),
+    {
+      ...failover('targets/redis/ioredis/lease-wait-checked.ts', 'PASS'),
+      knownBad:
+        'a failover at its WAIT (--explore --topology): the reply lost with the master, ioredis re-sends WAIT on a fresh connection to the promoted node, which has no write of that connection to wait for and answers at once with its replica',
+    },
+    // The same with the lock read back after WAIT: the re-sent WAIT's answer is not trusted alone.
+    failover('targets/redis/ioredis/lease-wait-confirmed.ts', 'PASS'),
     // The same fence from a Postgres sequence in a fence store beside the topology: the failover cannot repeat it.
     failover('targets/redis/ioredis/lease-fenced-sequence.ts', 'PASS'),
     {
@@ -317,6 +323,13 @@ export default defineOracle({
       topology: 'redlock:5',
     },
     {
+      of: 'targets/redis/ioredis/lease-wait-confirmed.ts',
+      guard: 'the check of what WAIT on the writing connection returned',
+      edits: [['if (replicas < 1) {', 'if (replicas < 1 && false) {']],
+      params: FAILOVER_PARAMS,
+      topology: 'replicated:2',
+    },
+    {
       of: 'targets/redis/ioredis/lease-fenced-sequence.ts',
       guard: 'the fencing token (from the sequence) on each write',
       edits: [["await env.effect('write', { fence, value: i });", "await env.effect('write', { value: i });"]],
@@ -375,7 +388,7 @@ export default defineOracle({
         'targets/redis/ioredis/lease-fenced.ts',
         'targets/redis/semaphore/mutex-job-fenced.ts',
         { target: 'targets/postgres/job-xact-lock.ts', store: 'postgres' },
-        { target: 'targets/redis/ioredis/lease-wait-checked.ts', topology: 'replicated:2' },
+        { target: 'targets/redis/ioredis/lease-wait-confirmed.ts', topology: 'replicated:2' },
         { target: 'targets/redis/ioredis/lease-fenced-sequence.ts', topology: 'replicated:2' },
       ],
     },

@@ -19,7 +19,7 @@ import { runOracle, type RunRequest } from '../run/run-oracle.ts';
 import { defaultJobs, runPool, type Slots } from '../run/run-pool.ts';
 import { cpuSlots, type CpuSlots } from '../run/cpu-slots.ts';
 import { defaultSelect, type ExploreSpec } from '../oracle/explore-spec.ts';
-import { topologyFaultsAt } from '../oracle/topology-faults.ts';
+import { topologyBoundaries, topologyFaultsAt } from '../oracle/topology-faults.ts';
 import { parseTopology } from '../stores/topology.ts';
 import { Tracer } from '../oracle/tracer.ts';
 import {
@@ -111,7 +111,10 @@ export async function explore(request: ExploreRequest): Promise<ExploreResult> {
   const parts = [...(spec.also ?? []), spec.part];
   const inPart = tracer.boundaries.filter((b) => parts.includes(b.part));
   const partText = parts.filter((part) => part === spec.part || inPart.some((b) => b.part === part)).join(' and ');
-  const chosen = traced.verdict === 'ERROR' ? [] : (spec.select ?? defaultSelect)(inPart);
+  const select = onTopology
+    ? (b: readonly Boundary[]) => topologyBoundaries(spec.topology!.faults, b)
+    : (spec.select ?? defaultSelect);
+  const chosen = traced.verdict === 'ERROR' ? [] : select(inPart);
   const storeKind = traced.store?.kind ?? request.store ?? oracle.stores[0]!;
   const faultsAt = (boundary: Boundary) =>
     onTopology

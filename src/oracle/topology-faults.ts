@@ -6,6 +6,7 @@
  */
 import type { TopologyKind } from '../stores/topology.ts';
 import type { Boundary, BoundaryKind, ExploreFault } from './explore-point.ts';
+import { defaultSelect } from './explore-spec.ts';
 
 export interface TopologyFault {
   fault: ExploreFault;
@@ -13,6 +14,11 @@ export interface TopologyFault {
   topologies: readonly TopologyKind[];
   /** The kinds of A's boundaries it is put at. */
   at: readonly BoundaryKind[];
+  /**
+   * Commands not on the lock key it is put at too: their reply decides whether A acts on its lock
+   * (WAIT: how many replicas have A's writes).
+   */
+  alsoCommands: readonly string[];
   /** What it does at a boundary, for --help and the docs. */
   doc: string;
 }
@@ -22,6 +28,7 @@ export const TOPOLOGY_FAULTS: readonly TopologyFault[] = [
     fault: 'failover',
     topologies: ['replicated', 'sentinel'],
     at: ['command', 'effect'],
+    alsoCommands: ['WAIT', 'WAITAOF'],
     doc: "the master's replication held across A's job; A stopped at the boundary (a command run on the master with its reply withheld, a write recorded with its receipt withheld); the master SIGKILLed and a replica promoted (REPLICAOF NO ONE, or the Sentinels); A's store traffic held at its proxy until B took the lock on the promoted node and wrote; then A goes on",
   },
 ];
@@ -35,6 +42,12 @@ export function topologyFaultsAt(
   return TOPOLOGY_FAULTS.filter(
     (t) => wanted.includes(t.fault) && t.topologies.includes(topology) && t.at.includes(boundary.kind),
   ).map((t) => t.fault);
+}
+
+/** The boundaries a topology's faults are put at: every command on the lock key, seam and write, and the commands they name (WAIT). */
+export function topologyBoundaries(wanted: readonly ExploreFault[], boundaries: readonly Boundary[]): Boundary[] {
+  const also = new Set(TOPOLOGY_FAULTS.filter((t) => wanted.includes(t.fault)).flatMap((t) => t.alsoCommands));
+  return boundaries.filter((b) => defaultSelect([b]).length > 0 || (b.kind === 'command' && also.has(b.name)));
 }
 
 /** Whether a point's fault is a topology's (played by the oracle's topology flow, not a stop of A alone). */
