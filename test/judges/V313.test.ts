@@ -422,6 +422,16 @@ describe('V313 judge: an explored failover point (--explore --topology replicate
     expect(judgement.notApplicable).toMatch(/the master held no lock at .* \(A had released it\)/);
   });
 
+  it("FAILs lease-wait-checked's recorded point at its WAIT, and PASSes it had A refused the lock there", async () => {
+    const atWait = fixture('bad-wait-checked-explored-failover-at-wait');
+    expect(stop(atWait).label).toMatch(/WAIT$/);
+    expect((await rejudge(atWait)).verdict).toBe('FAIL');
+    const { verdict } = await rejudge(atWait, (f) => {
+      f.effects = effects(f).filter((e) => e.holder !== 'A' || e.seq < bFirst(f).seq);
+    });
+    expect(verdict).toBe('PASS');
+  });
+
   it("PASSes the recorded sequence-fenced failover, naming the fences A's and B's writes carried", async () => {
     const { verdict, judgement } = await rejudge(fencedBySequence);
     expect(verdict).toBe('PASS');
