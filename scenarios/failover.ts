@@ -8,6 +8,7 @@
 import { UsageError } from '../src/core/errors.ts';
 import type { Scenario } from '../src/oracle/scenario.ts';
 import type { FailoverRecord, StoreTopology } from '../src/stores/topology.ts';
+import type { NodeLock } from '../src/judging/failover-loss.ts';
 
 /** The topology's replicas to fail over to; a usage error on a single server or a Redlock topology. */
 export function replicatedTopology(s: Scenario, why: string): StoreTopology {
@@ -34,6 +35,28 @@ export async function holdReplication(s: Scenario, topology: StoreTopology, time
       return heldBytes;
     },
   };
+}
+
+/**
+ * The lock on every data node now (role, replication offset, the key and its PTTL there), and
+ * until when it surely lives on the master by the master's own clock (null: no key there).
+ */
+export async function lockOnNodes(
+  s: Scenario,
+  topology: StoreTopology,
+  label: string,
+): Promise<{ nodes: NodeLock[]; masterLeaseUntil: number | null }> {
+  const seen = await s.observeLock(label);
+  const nodes = ((seen as { nodes?: NodeLock[] }).nodes ?? []).map(({ node, role, offset, exists, value, pttlMs }) => ({
+    node,
+    role,
+    offset,
+    exists,
+    value,
+    pttlMs,
+  }));
+  const master = nodes.find((n) => n.node === topology.master().name);
+  return { nodes, masterLeaseUntil: master?.exists && master.pttlMs > 0 ? seen.sentAt + master.pttlMs : null };
 }
 
 /** SIGKILL the master and promote a replica; the fault log and the history say which and how. */

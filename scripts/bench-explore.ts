@@ -6,7 +6,8 @@
  * (trace + every point), wall per point, the whole command's wall, its CPU (user + sys of the command
  * and the holders and stores it waited for, /usr/bin/time), and the load average (1 min) before and
  * after. Prints Markdown table rows for docs/benchmarks.md, then the INCONCLUSIVE share over the rows.
- * Usage: npx tsx scripts/bench-explore.ts [V312:target[:store] ...] [--good] [--first-fail]
+ * Usage: npx tsx scripts/bench-explore.ts [V312:target[:store][:--name=value ...] ...] [--good] [--first-fail]
+ * (e.g. V313:targets/redis/ioredis/lease-no-renewal.ts:redis:--topology=replicated:2)
  * (--good: every explored good reference, test/explore-references.ts's list; any other argument
  * starting with -- is passed to every exploration).
  */
@@ -38,7 +39,7 @@ async function goodReferences(): Promise<string[]> {
       .map(
         (r) =>
           `${oracle.id}:${r.target}:${r.store ?? oracle.stores[0]}` +
-          Object.entries(r.params ?? {})
+          Object.entries({ ...r.params, ...(r.topology ? { topology: r.topology } : {}) })
             .map(([k, v]) => `:--${k}=${v}`)
             .join(''),
       ),
@@ -53,8 +54,13 @@ console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
 let allPoints = 0;
 let allInconclusive = 0;
 for (const row of rows) {
-  const [oracle, target, store, ...extra] = row.split(':') as [string, string, string | undefined, ...string[]];
-  const params = extra.flatMap((e) => e.replace(/^--/, '--').split('='));
+  // ORACLE:target[:store] then :--name=value options (a value may hold a colon: --topology=replicated:2).
+  const [head, ...options] = row.split(':--');
+  const [oracle, target, store] = head!.split(':') as [string, string, string | undefined];
+  const params = options.flatMap((o) => {
+    const [name, ...value] = o.split('=');
+    return [`--${name}`, value.join('=')];
+  });
   const before = load();
   const began = performance.now();
   const cli = [

@@ -173,6 +173,12 @@ export function renderOraclePage(o: Oracle): string {
       '',
       `Faults: ${o.explore.faults.map((f) => `\`${f}\` (${FAULT_WORDS[f]})`).join(', ')}. See [../explore.md](../explore.md).`,
       '',
+      ...(o.explore.topology
+        ? [
+            `On a topology: ${o.explore.topology.doc} (faults: ${o.explore.topology.faults.map((f) => `\`${f}\``).join(', ')}; see [../topologies.md](../topologies.md#explored-failovers---explore---topology)).`,
+            '',
+          ]
+        : []),
       ...(o.explore.contenders
         ? [
             `Contenders' points: ${o.explore.contenders.doc} (faults: ${o.explore.contenders.faults.map((f) => `\`${f}\``).join(', ')}; see [../explore.md](../explore.md#three-or-more-contenders---contenders-n)).`,

@@ -25,10 +25,6 @@ if (!name || !oracle || !target) {
 }
 const pairs = Object.fromEntries(rest.map((arg) => arg.split(/=(.*)/s).slice(0, 2) as [string, string]));
 const { store, topology, expect, explore: explored, ...params } = pairs;
-if (explored && topology) {
-  console.error('explore=1 does not take topology= (exploring a topology is not built yet)');
-  process.exit(2);
-}
 const request = {
   oracle,
   target,

@@ -64,6 +64,12 @@ export interface TargetEnv {
    * restarted empty forgets it, and another majority need not include the node that counted).
    */
   readonly counterUrl?: string;
+  /**
+   * When the target declares `fenceStore`: a second scratch store's URL (postgres://… on loopback),
+   * started beside the lock's store, for fencing tokens from a counter that does not fail over with
+   * the lock (a sequence). Undefined otherwise.
+   */
+  readonly fenceUrl?: string;
   /** This holder's identity ("A", "B", ...); in a node's process (--store cluster), the process's own id. */
   readonly holder: string;
   /**
@@ -251,6 +257,12 @@ export interface Target {
   /** Build your clients from `env.url`. Called once per holder, before anything else. */
   connect?(env: TargetEnv): Promise<void> | void;
   /**
+   * A second scratch store the harness starts beside the lock's own (`'postgres'`), handed to every
+   * member as `env.fenceUrl`: where fencing tokens come from when they must not fail over with the
+   * lock (`SELECT nextval(…)` on a sequence), so a failover of the lock's store cannot hand a token out twice.
+   */
+  fenceStore?: 'postgres';
+  /**
    * Where your lock lives in a Redis store, when not under `env.key` itself: e.g.
    * `storeKey: (env) => 'lock.' + env.key`, or `(env) => ({ key: 'job:' + env.key, field: 'owner' })`
    * for a lock kept in a hash field (with `expiresField` where the app writes its lease's end there). The value found there is compared with the lease's `token`.
@@ -318,7 +330,10 @@ export interface Target {
 }
 
 /** The members an oracle can require. */
-export type TargetMember = Exclude<keyof Target, 'name' | 'description' | 'connect' | 'storeKey' | 'close'>;
+export type TargetMember = Exclude<
+  keyof Target,
+  'name' | 'description' | 'connect' | 'storeKey' | 'close' | 'fenceStore'
+>;
 
 /** Identity helper that gives a target object its types. */
 /** The seam between a write staged under the lock (then unlocked) and its commit: V313 --variant staged holds A there. */

@@ -19,6 +19,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EvidenceRecord } from '../src/report/evidence.ts';
+import { isTopologyFault, topologyBoundaries, topologyFaultsAt } from '../src/oracle/topology-faults.ts';
+import type { Boundary } from '../src/oracle/explore-point.ts';
 
 const specs = {
   ttl: { kind: 'ms', default: 200, min: 20, doc: 'ttl' },
@@ -347,5 +349,38 @@ describe('a reference run is checked', () => {
       'the evidence does not name the server version',
       'a FAIL without offending events',
     ]);
+  });
+});
+
+describe('topology faults as explored points', () => {
+  const at = (kind: Boundary['kind'], name: string, onKey?: boolean): Boundary => ({
+    part: 'job',
+    index: 1,
+    kind,
+    name,
+    nth: 1,
+    text: name,
+    ...(onKey === undefined ? {} : { onKey }),
+  });
+
+  test('a failover lands on a master with replicas, at commands and writes, never on one server or Redlock', () => {
+    expect(topologyFaultsAt(['failover'], 'replicated', at('command', 'SET', true))).toEqual(['failover']);
+    expect(topologyFaultsAt(['failover'], 'sentinel', at('effect', 'write'))).toEqual(['failover']);
+    expect(topologyFaultsAt(['failover'], 'redlock', at('command', 'SET', true))).toEqual([]);
+    expect(topologyFaultsAt(['failover'], 'single', at('command', 'SET', true))).toEqual([]);
+    expect(topologyFaultsAt([], 'replicated', at('command', 'SET', true))).toEqual([]);
+    expect(isTopologyFault('failover')).toBe(true);
+    expect(isTopologyFault('pause')).toBe(false);
+  });
+
+  test("a failover's boundaries: commands on the lock key, writes, and WAIT (whose reply decides whether A acts)", () => {
+    const trace = [
+      at('command', 'SET', true),
+      at('command', 'WAIT', false),
+      at('command', 'CLIENT', false),
+      at('effect', 'write'),
+    ];
+    expect(topologyBoundaries(['failover'], trace).map((b) => b.name)).toEqual(['SET', 'WAIT', 'write']);
+    expect(topologyBoundaries([], trace).map((b) => b.name)).toEqual(['SET', 'write']);
   });
 });

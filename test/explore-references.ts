@@ -39,6 +39,7 @@ export async function exploreReferencesOf(
         oracle: id,
         target: reference.target,
         ...(reference.store ? { store: reference.store } : {}),
+        ...(reference.topology ? { topology: reference.topology } : {}),
         ...(reference.params ? { params: reference.params } : {}),
         firstFail: reference.expect === 'FAIL' && mustFailAt[reference.target] === undefined,
         slots,
@@ -51,7 +52,11 @@ export async function exploreReferencesOf(
     test.each(
       references.map(
         (r, index) =>
-          [`${r.expect === 'FAIL' ? 'bad' : 'good'} ${r.target} on ${r.store ?? oracle.stores[0]}`, r, index] as const,
+          [
+            `${r.expect === 'FAIL' ? 'bad' : 'good'} ${r.target} on ${r.store ?? oracle.stores[0]}${r.topology ? ` --topology ${r.topology}` : ''}`,
+            r,
+            index,
+          ] as const,
       ),
     )(
       '%s',

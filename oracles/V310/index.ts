@@ -32,6 +32,14 @@ import { v310Params } from './params.ts';
 import { playV310 } from './play.ts';
 import { RENEWAL, traceV310 } from './renewal.ts';
 
+// A 2 s lease: B takes the lock on the promoted node inside it (the failover takes ~0.2 s alone).
+const FAILOVER = {
+  params: { variant: 'failover', ttl: 2000, timeout: 8000 },
+  topology: 'replicated:1',
+  notExplored:
+    "V310 --explore explores one server; a topology's failover is explored on V313 only (docs/topologies.md)",
+} as const;
+
 export default defineOracle({
   id: 'V310',
   title: 'Release without an owner check',
@@ -77,6 +85,9 @@ export default defineOracle({
   },
   references: [
     { target: 'targets/redis/ioredis/release-bare-del.ts', expect: 'FAIL' },
+    // A's lock lost in a failover (--topology replicated): B takes it on the promoted node while A's lease lives.
+    { ...FAILOVER, target: 'targets/redis/ioredis/release-bare-del.ts', expect: 'FAIL' },
+    { ...FAILOVER, target: 'targets/redis/ioredis/lock-correct.ts', expect: 'PASS' },
     { target: 'targets/redis/node-redis/release-bare-del.ts', expect: 'FAIL' },
     { target: 'targets/redis/ioredis/release-get-compare-del.ts', expect: 'FAIL', params: { variant: 'narrow' } },
     { target: 'targets/redis/node-redis/release-get-compare-del.ts', expect: 'FAIL', params: { variant: 'narrow' } },
@@ -163,6 +174,18 @@ export default defineOracle({
           '(await redis.get().del(env.key)) === 1',
         ],
       ],
+    },
+    {
+      of: 'targets/redis/ioredis/lock-correct.ts',
+      guard: 'the compare in compare-and-delete (a bare DEL), after a failover',
+      edits: [
+        [
+          '(await redis.get().eval(COMPARE_AND_DELETE, 1, env.key, String(lease.token))) === 1',
+          '(await redis.get().del(env.key)) === 1',
+        ],
+      ],
+      params: FAILOVER.params,
+      topology: FAILOVER.topology,
     },
     {
       of: 'targets/redis/ioredis/watchdog-cad.ts',

@@ -12,6 +12,7 @@ import { B_CHECKED_LIVE, bLiveUntil, countBSide, readUntil, seenBLive } from './
 import type { Located, V310Observations } from './observations.ts';
 import type { v310Params } from './params.ts';
 import { RENEWAL } from './renewal.ts';
+import { FAILOVER_PRECONDITION, lostInFailover } from './failover.ts';
 
 export { B_CHECKED_LIVE } from './b-window.ts';
 export const A_HELD = 'A held the lock';
@@ -38,7 +39,12 @@ export const V310_PRECONDITIONS = [
     checks:
       "--explore: A's release (on a file store, its renewal or release) reached the explored point, where A was held",
   },
-  { name: B_TOOK, checks: 'B took the lock while A was still stopped or held' },
+  FAILOVER_PRECONDITION,
+  {
+    name: B_TOOK,
+    checks:
+      "B took the lock while A was still stopped or held (--variant failover: inside A's lease by the master's PTTL)",
+  },
   { name: A_RELEASED, checks: "A's release returned (did not throw, did not time out) after B took the lock" },
   {
     name: B_CHECKED_LIVE,
@@ -112,18 +118,27 @@ function judgeRun(
       detail: point ? `${where}: ${detail}` : detail,
     });
   }
+  if (o.failover) preconditions.push(lostInFailover(o.failover));
   if (b) {
     const held = b.lease !== null && b.aStillStopped;
+    const aWas =
+      p.variant === 'pause'
+        ? 'was stopped'
+        : o.failover
+          ? "still held it, its lease live by the dead master's PTTL"
+          : `was held ${where}`;
     preconditions.push({
       name: B_TOOK,
       held,
       detail: held
-        ? `B took the lock while A was ${p.variant === 'pause' ? 'stopped' : `held ${where}`} (${b.attempts} attempt(s))`
-        : `B could not take the lock within ${p.timeout} ms: A's lease never lapsed, so the fault did not land${
-            o.renewalsWhileHeld
-              ? ` (A's own renewals kept it: the store answered ${o.renewalsWhileHeld} of them while A was held${point ? '' : '; --hold partition holds them too'})`
-              : ''
-          }`,
+        ? `B took the lock while A ${aWas} (${b.attempts} attempt(s))`
+        : o.failover
+          ? `B did not take the lock on the promoted node before A's lease ran out by the master's PTTL (${b.lease ? 'it took it after' : `not within ${p.timeout} ms`}): the lease's lapse, not the failover, would have let B in (a longer --ttl)`
+          : `B could not take the lock within ${p.timeout} ms: A's lease never lapsed, so the fault did not land${
+              o.renewalsWhileHeld
+                ? ` (A's own renewals kept it: the store answered ${o.renewalsWhileHeld} of them while A was held${point ? '' : '; --hold partition holds them too'})`
+                : ''
+            }`,
     });
   }
   // A key gone from a read sent a TTL or more after B began its acquire says nothing about where the
@@ -262,9 +277,11 @@ function judgeRun(
       ? atRenewal
         ? `A took a ${p.ttl} ms lock and began its renewal; ${pointInWords(point)}${p.renewal === 'across-release' ? ', and A released meanwhile,' : ''} until B took the lock; then A's renewal${o.aRenewal?.extended ? ' (it said it renewed)' : ''} and release went on`
         : `A took a ${p.ttl} ms lock and began its release; ${pointInWords(point)} until B took the lock (A's lease lapsed, or A's own command had freed it); then A's release went on${ranWhat}`
-      : p.variant === 'pause'
-        ? `A took a ${p.ttl} ms lock and was stopped (SIGSTOP) until it lapsed and B took the lock; then A resumed and released`
-        : `A took a ${p.ttl} ms lock and began its release, but was held after its check and before its delete (${HELD_BY[p.hold]}) until the lock lapsed and B took it; then A's release went on`;
+      : o.failover
+        ? `A took a ${p.ttl} ms lock on the master, whose replication was held; the master (${o.failover.killed}) was SIGKILLed with the lock on it alone and ${o.failover.promoted} promoted (${o.failover.how}), so B took the same lock there while A's lease still lived; then A released`
+        : p.variant === 'pause'
+          ? `A took a ${p.ttl} ms lock and was stopped (SIGSTOP) until it lapsed and B took the lock; then A resumed and released`
+          : `A took a ${p.ttl} ms lock and began its release, but was held after its check and before its delete (${HELD_BY[p.hold]}) until the lock lapsed and B took it; then A's release went on`;
     const bSaw = bSide ? ` B's ${bSide.member} of its own lease ${bSide.ok ? 'still succeeded' : 'was refused'},` : '';
     if (!held && leaseC === null && bSide && !bSide.ok) {
       return atRenewal

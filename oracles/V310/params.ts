@@ -4,8 +4,8 @@ export const v310Params = {
   variant: {
     kind: 'choice',
     default: 'pause',
-    choices: ['pause', 'narrow'],
-    doc: 'pause: SIGSTOP A before its release; narrow: hold A inside its release, after its check, before its delete',
+    choices: ['pause', 'narrow', 'failover'],
+    doc: "pause: SIGSTOP A before its release; narrow: hold A inside its release, after its check, before its delete; failover (--topology replicated or sentinel): replication held across A's acquire, the master SIGKILLed and a replica promoted, B takes the lock there while A's lease lives, then A releases",
   },
   hold: {
     kind: 'choice',

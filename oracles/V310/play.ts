@@ -4,7 +4,8 @@
  * takes the lock; A's release goes on; then B checks its own lease, the store is read and C tries.
  * On a file store an explored point may be in A's renewal (renewal.ts), which A makes before its
  * release: held there until B takes the lock, with A releasing meanwhile (--renewal across-release)
- * or not (stalls).
+ * or not (stalls). --variant failover (./failover.ts): A's lock lost in a failover of the master
+ * instead of a stop, B takes it on the promoted node, and A releases.
  * Records what happened (V310Observations); judges nothing.
  */
 import type { ParamValues } from '../../src/core/params.ts';
@@ -22,6 +23,7 @@ import { countBSide } from './b-window.ts';
 import type { ARenewal, BSide, LockReading, V310Observations } from './observations.ts';
 import type { v310Params } from './params.ts';
 import { RENEWAL, renewsBeforeRelease } from './renewal.ts';
+import { failoverAfterAcquire } from './failover.ts';
 
 export async function playV310(s: Scenario, p: ParamValues<typeof v310Params>): Promise<V310Observations> {
   // An explored point (--explore) lands inside the release like the narrow variant, at its own boundary.
@@ -57,6 +59,7 @@ export async function playV310(s: Scenario, p: ParamValues<typeof v310Params>): 
     c: null,
   };
 
+  const failOverNow = p.variant === 'failover' ? await failoverAfterAcquire(s, p.timeout) : undefined;
   const aAcquireStartedAt = s.now();
   const leaseA = await a.acquire();
   o.leaseA = leaseA;
@@ -84,6 +87,15 @@ export async function playV310(s: Scenario, p: ParamValues<typeof v310Params>): 
     o.beforeARelease = reading(await s.observeLock("B's lease just before A is let go to release"));
     const stoppedMs = a.resume();
     s.progress(`A resumed after ${stoppedMs.toFixed(0)} ms and releases`);
+    const release = await s.within(a.release(leaseA), p.timeout);
+    o.aRelease = { finished: release !== undefined, error: release?.error ?? null };
+  } else if (failOverNow) {
+    o.failover = await failOverNow();
+    s.progress(`B takes the lock on the promoted ${o.failover.promoted}; then A, holding its lease, releases`);
+    [b, c] = await contenders;
+    const aLeaseUntil = o.failover.aLeaseUntil;
+    await bAcquires(b, () => aLeaseUntil !== null && s.now() < aLeaseUntil);
+    o.beforeARelease = reading(await s.observeLock("B's lease just before A releases"));
     const release = await s.within(a.release(leaseA), p.timeout);
     o.aRelease = { finished: release !== undefined, error: release?.error ?? null };
   } else {

@@ -6,7 +6,8 @@
 import { firstLine, type Check } from '../../src/core/judgement.ts';
 import type { EffectRecord } from '../../src/core/resource.ts';
 import type { Takeover } from '../../src/judging/takeover.ts';
-import type { FailoverObservation, NodeLock } from './observations.ts';
+import { nodesInWords } from '../../src/judging/failover-loss.ts';
+import type { FailoverObservation } from './observations.ts';
 
 export const LOCK_NOT_REPLICATED = "A's lock reached no replica before the master died";
 export const B_TOOK_PROMOTED = 'B took the lock on the promoted replica and wrote';
@@ -28,15 +29,6 @@ export const FAILOVER_PRECONDITIONS = [
       "--variant failover, A at its first write: B's first write came before A's lease ran out by the master's PTTL read at the failover (else the lease's lapse let B in, not the failover)",
   },
 ];
-
-export function nodesInWords(nodes: readonly NodeLock[]): string {
-  return nodes
-    .map(
-      (n) =>
-        `${n.node} (${n.role}${n.offset !== null ? `, offset ${n.offset}` : ''}): ${n.exists ? `key ${JSON.stringify(n.value)}, PTTL ${n.pttlMs} ms` : 'no key'}`,
-    )
-    .join('; ');
-}
 
 export function failoverChecks(f: FailoverObservation, bFirst: EffectRecord | undefined, timeoutMs: number): Check[] {
   const replicas = f.nodes.filter((n) => n.node !== f.killed);
@@ -79,8 +71,12 @@ export function failoverChecks(f: FailoverObservation, bFirst: EffectRecord | un
   ];
 }
 
-/** The explanation of a judged failover run (every precondition held). */
-export function explainFailover(f: FailoverObservation, takeover: Takeover): string {
+/**
+ * The explanation of a judged failover run (every precondition held); `at` is the explored
+ * boundary A was stopped at (absent: its first write, --variant failover).
+ */
+export function explainFailover(f: FailoverObservation, takeover: Takeover, at?: string): string {
+  const took = at ? `A took the lock and was held at ${at}` : 'A took the lock and wrote';
   const { staleAfter, staleAcceptedAfter, takerFirst, overlapMs } = takeover;
   const accepted = staleAcceptedAfter.length;
   const rejected = staleAfter.length - accepted;
@@ -88,10 +84,16 @@ export function explainFailover(f: FailoverObservation, takeover: Takeover): str
   if (!f.aReached)
     return `A's job ended before its first write (${f.aEnded ? (f.aEnded.ok ? 'it returned' : `it threw: ${firstLine(f.aEnded.error)}`) : 'no outcome'}) while its lock had reached no replica; then ${lost} A never acted on a lock the failover could lose: the helper checked its write reached a replica (WAIT on the same connection) and refused the lock when it had not.`;
   if (accepted)
-    return `A took the lock and wrote; then ${lost} A went on writing: ${accepted} write(s) reached the resource after B's first, so two holders acted at once (overlap ${overlapMs.toFixed(1)} ms). ${repeatedToken(takerFirst, staleAcceptedAfter)}`;
+    return `${took}; then ${lost} A went on writing: ${accepted} write(s) reached the resource after B's first, so two holders acted at once (overlap ${overlapMs.toFixed(1)} ms). ${repeatedToken(takerFirst, staleAcceptedAfter)}`;
   return rejected
-    ? `A took the lock and wrote; then ${lost} A tried ${rejected} more write(s) after B's first and the resource rejected each (a stale fencing token from a counter the failover did not lose).`
-    : `A took the lock and wrote; then ${lost} A made no write after B's first.`;
+    ? `${took}; then ${lost} A tried ${rejected} more write(s) after B's first and the resource rejected each: ${fencesCarried(takerFirst, staleAfter)}, from a counter the failover did not lose.`
+    : `${took}; then ${lost} A made no write after B's first.`;
+}
+
+/** The fences A's late writes and B's first write carried, in words. */
+function fencesCarried(bFirst: EffectRecord | undefined, aAfter: readonly EffectRecord[]): string {
+  const aFences = [...new Set(aAfter.map((e) => e.fence).filter((f) => f !== undefined))];
+  return `A's carried fence ${aFences.join(', ') || 'none'}, B's first fence ${bFirst?.fence ?? 'none'}`;
 }
 
 /** What the fences show: a token handed out again by the promoted master, or no token at all. */

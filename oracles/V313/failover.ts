@@ -5,13 +5,24 @@
  * A is let go and finishes. A helper that made sure its lock reached a replica before acting (SET
  * then WAIT on the same connection, result checked) never gets there: its job ends denied, which
  * is judged (no write after B's). Records V313Observations.failover.
+ *
+ * Explored (--explore --topology replicated|sentinel, a point's fault "failover"): the same, with A
+ * stopped at the point's boundary of its job instead of its first write — a command run on the
+ * master with its reply withheld, or a write recorded with its receipt withheld — and A's store
+ * traffic held at its proxy from the kill until B wrote (A's client reconnecting and re-sending
+ * what the kill cut off must not race B to the promoted node). A whose job ended before the
+ * boundary is recorded as such (./judge.ts names the point not applicable) and nothing fails over.
  */
 import type { ParamValues } from '../../src/core/params.ts';
 import type { Holder } from '../../src/holder/holder.ts';
+import { armPoint } from '../../src/oracle/arm-point.ts';
+import { boundaryLabel, pointInWords } from '../../src/oracle/explore-point.ts';
 import type { Scenario } from '../../src/oracle/scenario.ts';
-import { failOver, holdReplication, replicatedTopology } from '../../scenarios/failover.ts';
+import { latchStop, type Stop } from '../../src/oracle/stops.ts';
+import type { WireProxy } from '../../src/wire/proxy.ts';
+import { failOver, holdReplication, lockOnNodes, replicatedTopology } from '../../scenarios/failover.ts';
 import { runJobUntilFirstEffect } from '../../scenarios/run-job-until-effect.ts';
-import type { NodeLock, V313Observations } from './observations.ts';
+import type { V313Observations } from './observations.ts';
 import type { v313Params } from './params.ts';
 
 export async function playFailover(
@@ -20,29 +31,50 @@ export async function playFailover(
   a: Holder,
   b: Holder,
   o: V313Observations,
+  wireA: WireProxy | undefined,
 ): Promise<void> {
-  const topology = replicatedTopology(s, '--variant failover');
+  const topology = replicatedTopology(
+    s,
+    s.point ? `--explore --topology ${s.store.topology?.name}` : '--variant failover',
+  );
   const replication = await holdReplication(s, topology, p.timeout);
-  s.progress("A runs the job once, its master's replication held");
-  const latch = a.holdNextEffect();
+  const stop = stopOfA(s, a, wireA);
+  s.progress(`A runs the job once, its master's replication held; A stopped at ${stop.what}`);
   const aJob = a.call('job');
   const first = await s.within(
-    Promise.race([latch.reached.then(() => 'reached' as const), aJob.then(() => 'ended' as const)]),
+    Promise.race([stop.reached.then(() => 'reached' as const), aJob.then(() => 'ended' as const)]),
     p.timeout,
   );
   const aReached = first === 'reached';
-  const seen = await s.observeLock('at the failover: the lock on every node');
-  const nodes = ((seen as { nodes?: NodeLock[] }).nodes ?? []).map(({ node, role, offset, exists, value, pttlMs }) => ({
-    node,
-    role,
-    offset,
-    exists,
-    value,
-    pttlMs,
-  }));
-  const master = nodes.find((n) => n.node === topology.master().name);
+  const point = s.point;
+  if (point) {
+    const label = boundaryLabel(point.boundary);
+    const since = s.now();
+    o.stop = {
+      kind: 'point',
+      landed: first === 'reached' ? 'held' : (first ?? 'timeout'),
+      label,
+      words: pointInWords(point),
+      missed: stop.missed,
+      since,
+      fault: point.fault,
+    };
+    if (!aReached) {
+      // The boundary was never reached (A took another path, or refused its lock first): nothing to fail over at.
+      stop.release();
+      replication.lift();
+      o.aResumed = { job: (await s.within(aJob, p.timeout)) ?? null };
+      return;
+    }
+  }
   // A's lease by the master's own clock: B must take the lock inside it, or the lease's lapse let B in, not the failover.
-  const aLeaseUntil = master?.exists && master.pttlMs > 0 ? seen.sentAt + master.pttlMs : null;
+  const { nodes, masterLeaseUntil: aLeaseUntil } = await lockOnNodes(
+    s,
+    topology,
+    'at the failover: the lock on every node',
+  );
+  // An explored point: A's client reconnects when the kill cuts its connection; what it re-sends waits until B wrote.
+  const aCutOff = point && wireA ? wireA.blackhole() : undefined;
   const failover = await failOver(s, topology, p.timeout);
   const heldBytes = replication.lift();
   const retryEvery = Math.max(5, Math.round(p.ttl / 10));
@@ -61,8 +93,17 @@ export async function playFailover(
     bWrote: bIn.job !== undefined,
     bAttempts: bIn.attempts,
   };
-  latch.release();
+  stop.release();
+  aCutOff?.lift();
   if (aReached) o.aResumed = { job: (await s.within(aJob, p.timeout)) ?? null };
   bIn.latch.release();
   if (bIn.job) await s.within(bIn.job, p.timeout);
+}
+
+/** Where A is stopped for the failover: at its first write (--variant failover), or at the explored point's boundary. */
+function stopOfA(s: Scenario, a: Holder, wireA: WireProxy | undefined): Stop {
+  const point = s.point;
+  // A command's reply withheld (it ran on the master), or a write's receipt withheld (it was recorded).
+  if (point) return armPoint({ ...point, fault: 'hold-reply' }, a, wireA, s.lockKey);
+  return latchStop(a.holdNextEffect(), 'its first write', "A's job ended before its first write");
 }

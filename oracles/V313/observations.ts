@@ -10,6 +10,7 @@ import type { ExploreFault } from '../../src/oracle/explore-point.ts';
 import type { LeaseReading, ReadingAtWrite } from '../../src/judging/lease-at-write.ts';
 import type { NodeFault, NodeFaultOutcome } from '../../scenarios/node-faults.ts';
 import type { QuorumAtWrite, QuorumReading } from './quorum-reading.ts';
+import type { NodeLock } from '../../src/judging/failover-loss.ts';
 
 /** The lock's location as the harness read it: there or not, and the time it had left (PTTL, ms). */
 export type KeyReading = Pick<LockState, 'exists' | 'pttlMs'>;
@@ -64,16 +65,6 @@ export type AStop =
       /** The point's fault (absent in runs recorded before it was kept). */
       fault?: ExploreFault;
     };
-
-/** The lock on one node of a topology, as the harness read it there (role and replication offset too). */
-export interface NodeLock {
-  node: string;
-  role: string;
-  offset: number | null;
-  exists: boolean;
-  value: string | null;
-  pttlMs: number;
-}
 
 /** --variant failover: A's run with replication held, the lock on every node at the failover, the failover, and B on the new master. */
 export interface FailoverObservation {

@@ -12,6 +12,7 @@ import { playFailover } from './failover.ts';
 import { playPauseInAcquire } from './pause-in-acquire.ts';
 import { playQuorum } from './quorum.ts';
 import { redlockMasters, startHolderLinks } from '../../scenarios/redlock-links.ts';
+import { isTopologyFault } from '../../src/oracle/topology-faults.ts';
 import type { V313Observations } from './observations.ts';
 import type { v313Params } from './params.ts';
 import { shutDownA } from './shutdown.ts';
@@ -57,7 +58,9 @@ export async function playV313(s: Scenario, p: ParamValues<typeof v313Params>): 
   if (alone === undefined || s.resource.effects().filter((e) => e.holder === 'B').length < 2) return o;
 
   const [a, c] = await others;
-  if (p.variant === 'failover') return playFailover(s, p, a, b, o).then(() => o);
+  // A failover, or an explored point that is one (--explore --topology replicated|sentinel).
+  if (p.variant === 'failover' || (s.point && isTopologyFault(s.point.fault)))
+    return playFailover(s, p, a, b, o, wireA).then(() => o);
   if (aLinks && p.variant === 'quorum') return playQuorum(s, p, a, b, aLinks, o).then(() => o);
   if (aLinks) return playPauseInAcquire(s, p, a, b, aLinks, o).then(() => o);
   s.progress('A runs the job');

@@ -6,7 +6,7 @@
  */
 import type { Holder } from '../../src/holder/holder.ts';
 import type { Scenario } from '../../src/oracle/scenario.ts';
-import type { NodeLock } from './observations.ts';
+import type { NodeLock } from '../../src/judging/failover-loss.ts';
 
 /** The lock on every master at one read: harness ms it was sent, and each node's key. */
 export interface QuorumReading {

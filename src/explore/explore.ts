@@ -19,6 +19,8 @@ import { runOracle, type RunRequest } from '../run/run-oracle.ts';
 import { defaultJobs, runPool, type Slots } from '../run/run-pool.ts';
 import { cpuSlots, type CpuSlots } from '../run/cpu-slots.ts';
 import { defaultSelect, type ExploreSpec } from '../oracle/explore-spec.ts';
+import { topologyBoundaries, topologyFaultsAt } from '../oracle/topology-faults.ts';
+import { parseTopology } from '../stores/topology.ts';
 import { Tracer } from '../oracle/tracer.ts';
 import { tallyByFault, tallySentence } from '../oracle/fails-by-fault.ts';
 import {
@@ -67,6 +69,13 @@ export async function explore(request: ExploreRequest): Promise<ExploreResult> {
     throw new UsageError(
       `${oracle.id} cannot be explored yet (\`${COMMAND} list --json\` says which oracles support --explore)`,
     );
+  // On a topology of several nodes the points are its store faults (spec.topology), with its parameters.
+  const topologyKind = request.topology === undefined ? 'single' : parseTopology(request.topology).kind;
+  const onTopology = topologyKind === 'single' ? undefined : topologyKind;
+  if (onTopology && !spec.topology)
+    throw new UsageError(
+      `${oracle.id} --explore explores one server; it has no store faults of --topology ${request.topology} to explore yet: run it without --explore, or without --topology`,
+    );
   const given = request.params ?? {};
   for (const [name, value] of Object.entries(spec.params)) {
     if (given[name] !== undefined && String(given[name]) !== String(value)) {
@@ -75,7 +84,7 @@ export async function explore(request: ExploreRequest): Promise<ExploreResult> {
       );
     }
   }
-  const params = { ...given, ...spec.params };
+  const params = { ...(onTopology ? spec.topology!.params(onTopology) : {}), ...given, ...spec.params };
   // Points mostly wait (TTLs, sleeps, held commands): at least --jobs at once, more while the CPU has room.
   const floor = request.jobs ?? defaultJobs();
   const slots = request.slots ?? cpuSlots(floor, MORE_POINTS_PER_JOB * floor);
@@ -85,6 +94,7 @@ export async function explore(request: ExploreRequest): Promise<ExploreResult> {
     params,
     ...(request.store ? { store: request.store } : {}),
     ...(request.runtime ? { runtime: request.runtime } : {}),
+    ...(request.topology ? { topology: request.topology } : {}),
   };
 
   const kind = request.store ?? oracle.stores[0];
@@ -104,20 +114,27 @@ export async function explore(request: ExploreRequest): Promise<ExploreResult> {
   const parts = [...(spec.also ?? []), spec.part];
   const inPart = tracer.boundaries.filter((b) => parts.includes(b.part));
   const partText = parts.filter((part) => part === spec.part || inPart.some((b) => b.part === part)).join(' and ');
-  const chosen = traced.verdict === 'ERROR' ? [] : (spec.select ?? defaultSelect)(inPart);
+  const select = onTopology
+    ? (b: readonly Boundary[]) => topologyBoundaries(spec.topology!.faults, b)
+    : (spec.select ?? defaultSelect);
+  const chosen = traced.verdict === 'ERROR' ? [] : select(inPart);
   const storeKind = traced.store?.kind ?? request.store ?? oracle.stores[0]!;
+  const faultsAt = (boundary: Boundary) =>
+    onTopology
+      ? topologyFaultsAt(spec.topology!.faults, onTopology, boundary)
+      : (spec.faultsAt?.(boundary, storeKind) ?? spec.faults);
   const all: ExplorePoint[] = chosen.flatMap((boundary) =>
-    (spec.faultsAt?.(boundary, storeKind) ?? spec.faults)
+    faultsAt(boundary)
       .filter((f) => FAULTS_BY_KIND[boundary.kind].includes(f))
       .flatMap((fault) =>
-        combinations(spec.dimensions?.(storeKind, boundary) ?? {}).map((schedule) => ({
+        combinations(onTopology ? {} : (spec.dimensions?.(storeKind, boundary) ?? {})).map((schedule) => ({
           boundary,
           fault,
           ...(Object.keys(schedule).length ? { schedule } : {}),
         })),
       ),
   );
-  all.push(...contenderPoints(spec, params, traced.verdict === 'ERROR' ? [] : tracer.boundaries));
+  if (!onTopology) all.push(...contenderPoints(spec, params, traced.verdict === 'ERROR' ? [] : tracer.boundaries));
   const maxPoints = request.maxPoints ?? DEFAULT_MAX_POINTS;
   const points = all.slice(0, maxPoints);
   const skipped = all.slice(maxPoints).map(pointLabel);
@@ -203,7 +220,7 @@ export async function explore(request: ExploreRequest): Promise<ExploreResult> {
   const exploration: ExplorationRecord = {
     trace: tracer.boundaries,
     boundaries: new Set(points.map((p) => p.boundary)).size,
-    faults: spec.faultsAt ? [...new Set(points.map((p) => p.fault))] : [...spec.faults],
+    faults: spec.faultsAt || onTopology ? [...new Set(points.map((p) => p.fault))] : [...spec.faults],
     points: explored,
     ...(runs.length > applicable.length ? { notApplicable: runs.length - applicable.length } : {}),
     skipped,
@@ -227,6 +244,7 @@ export async function explore(request: ExploreRequest): Promise<ExploreResult> {
     oracle: oracle.id,
     target: minimal.record.target.path,
     store: minimal.record.store?.kind ?? request.store ?? oracle.stores[0]!,
+    ...(request.topology ? { topology: request.topology } : {}),
     params: minimal.record.params,
     holder: minimal.point.holder ?? 'A',
     boundary: minimal.point.boundary,

@@ -46,6 +46,7 @@ export function replaySchedule(schedule: Schedule, options: ReplayOptions = {}):
     target: options.target ?? schedule.target,
     params: schedule.params,
     store: schedule.store,
+    ...(schedule.topology ? { topology: schedule.topology } : {}),
     point: {
       boundary: schedule.boundary,
       fault: schedule.fault,

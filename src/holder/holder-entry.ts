@@ -244,6 +244,7 @@ async function main(): Promise<void> {
     members,
     ...(target.name ? { name: target.name } : {}),
     ...(target.description ? { description: target.description } : {}),
+    ...(target.fenceStore ? { fenceStore: target.fenceStore } : {}),
   });
 }
 

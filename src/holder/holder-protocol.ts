@@ -29,6 +29,8 @@ export interface HolderInit {
   masterName?: string;
   /** --topology redlock: a separate server beside the masters, for a fencing counter (TargetEnv.counterUrl). */
   counterUrl?: string;
+  /** The fence store's URL, when the target declares one (TargetEnv.fenceUrl). */
+  fenceUrl?: string;
 }
 
 /** What init answers once the target's connect() returned. */
@@ -77,7 +79,7 @@ export type ToHolder =
  * the harness handles the message only once it has that report, so the history keeps the holder's order.
  */
 export type FromHolder = { fsSeq?: number } & (
-  | { t: 'ready'; pid: number; members: string[]; name?: string; description?: string }
+  | { t: 'ready'; pid: number; members: string[]; name?: string; description?: string; fenceStore?: 'postgres' }
   | { t: 'load-error'; message: string }
   | ({ t: 'result'; id: number; ok: true; value: unknown } & HolderSpan)
   | ({ t: 'result'; id: number; ok: false; error: string } & HolderSpan)

@@ -74,6 +74,8 @@ export interface ReadyInfo {
   members: string[];
   name?: string;
   description?: string;
+  /** The second store the target asks for its fencing tokens (Target.fenceStore). */
+  fenceStore?: 'postgres';
 }
 
 export interface CallOutcome {

@@ -65,7 +65,10 @@ export interface Boundary {
  * held at the harness's link proxy until the other holder has acted, the messages behind it on its
  * direction waiting too; pause-node (a link message): A's node is stopped (SIGSTOP) the moment the
  * message reaches the link proxy, then the message goes on (into the stopped node, or from it to its
- * peer) and the node stays stopped until the other holder has acted (src/oracle/arm-link-point.ts).
+ * peer) and the node stays stopped until the other holder has acted (src/oracle/arm-link-point.ts);
+ * failover (a topology of a master and replicas: the store faults of src/oracle/topology-faults.ts): replication held across A's job, A stopped at the
+ * boundary (a command's reply, a write's receipt withheld), the master SIGKILLed and a replica
+ * promoted, A kept from the store until the contender took the lock there.
  */
 export type ExploreFault =
   | 'hold-before'
@@ -78,7 +81,8 @@ export type ExploreFault =
   | 'partition'
   | 'kill-after-reply'
   | 'hold-message'
-  | 'pause-node';
+  | 'pause-node'
+  | 'failover';
 
 /** Smallest first: a hold changes less than a clock step, a step less than a pause of the whole process, a pause less than a kill (shrinking picks the smallest failing fault). */
 export const FAULT_ORDER: readonly ExploreFault[] = [
@@ -93,6 +97,7 @@ export const FAULT_ORDER: readonly ExploreFault[] = [
   'delay-write',
   'partition',
   'kill-after-reply',
+  'failover',
 ];
 
 export const FAULT_WORDS: Record<ExploreFault, string> = {
@@ -107,13 +112,23 @@ export const FAULT_WORDS: Record<ExploreFault, string> = {
   'kill-after-reply': 'SIGKILL after its reply',
   'hold-message': 'held on its link',
   'pause-node': "A's node stopped (SIGSTOP) as it arrived",
+  failover: 'the master failed over there',
 };
 
 /** Which faults a boundary of this kind can take. */
 export const FAULTS_BY_KIND: Record<BoundaryKind, readonly ExploreFault[]> = {
-  command: ['hold-before', 'hold-reply', 'reply-dropped', 'clock-ahead', 'clock-back', 'partition', 'kill-after-reply'],
+  command: [
+    'hold-before',
+    'hold-reply',
+    'reply-dropped',
+    'clock-ahead',
+    'clock-back',
+    'partition',
+    'kill-after-reply',
+    'failover',
+  ],
   seam: ['hold-before'],
-  effect: ['hold-reply', 'pause', 'delay-write', 'partition'],
+  effect: ['hold-reply', 'pause', 'delay-write', 'partition', 'failover'],
   fs: ['hold-before', 'hold-reply', 'kill-after-reply'],
   message: ['hold-message', 'pause-node'],
 };
@@ -151,6 +166,8 @@ export interface Schedule {
   /** The target it was found on (replay takes --target to run it elsewhere: the fixed code). */
   target: string;
   store: StoreKind;
+  /** The --topology it was found on, when not one server (a failover replays there). */
+  topology?: string;
   /** Every oracle parameter the point ran with. */
   params: Record<string, string | number>;
   /** The holder the fault landed on: A, or a contender (B) at a boundary of its own part. */
@@ -240,6 +257,8 @@ function pointInWordsOfA(point: ExplorePoint): string {
   if (fault === 'hold-message') return `the message ${at} was held on its link at the harness's proxy`;
   if (fault === 'partition')
     return `from A's ${boundary.kind === 'effect' ? `write "${boundary.name}"` : boundary.text} (${at}) on, everything A sent and received (its store connections both ways, its writes on their way to the resource) was held while A kept running`;
+  if (fault === 'failover')
+    return `the master's replication was held across A's job; with A at ${boundary.kind === 'effect' ? `its write "${boundary.name}"` : boundary.text} (${at}: ${boundary.kind === 'effect' ? 'the write recorded, its receipt withheld' : 'the command ran on the master, its reply withheld'}) the master was SIGKILLed and a replica promoted, A's store traffic held until B had taken the lock there and written`;
   if (fault === 'delay-write')
     return `A's write "${boundary.name}" (${at}) was held on its way to the resource (A waiting for its receipt, its store traffic flowing)`;
   if (boundary.kind === 'effect') {

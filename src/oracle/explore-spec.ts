@@ -2,6 +2,7 @@
 import type { ParamSpecs, ParamValues } from '../core/params.ts';
 import type { ReferenceRun } from './reference-run.ts';
 import type { StoreKind } from '../stores/types.ts';
+import type { TopologyKind } from '../stores/topology.ts';
 import type { Scenario } from './scenario.ts';
 import type { Tracer } from './tracer.ts';
 import type { Boundary, ExploreFault } from './explore-point.ts';
@@ -47,6 +48,18 @@ export interface ExploreSpec<P extends ParamSpecs = ParamSpecs> {
     applies(params: ParamValues<P>): boolean;
     doc: string;
   };
+  /**
+   * On a topology of several nodes (--topology): the store faults the points are instead of
+   * `faults` (each at the boundaries ./topology-faults.ts says it lands at), the parameters a point
+   * runs with there unless given (a failover takes longer than the default lease), and what a point
+   * does, for --help. No `dimensions` there: the topology's flow has its own contender. Absent: the
+   * oracle explores one server only.
+   */
+  topology?: {
+    faults: readonly ExploreFault[];
+    params(kind: TopologyKind): Record<string, string | number>;
+    doc: string;
+  };
   /** One line for --help: what a point does in this oracle. */
   doc: string;
   /** The good references safe by construction, and the parameters references run with (see exploreReferences). */
@@ -54,7 +67,8 @@ export interface ExploreSpec<P extends ParamSpecs = ParamSpecs> {
 }
 
 /** A reference target on the oracle's first store, or on the one named, with parameters of its own if it needs them (--contenders 3). */
-export type ExploredTarget = string | { target: string; store?: StoreKind; params?: Record<string, string | number> };
+export type ExploredTarget =
+  string | { target: string; store?: StoreKind; topology?: string; params?: Record<string, string | number> };
 
 export interface ExploreReferences {
   /** Good targets safe by construction (a fence, compare-and-delete in one script, SET NX PX in one command): PASS with 0 failing points. */
@@ -69,8 +83,8 @@ export interface ExploreReferences {
  * The references --explore must settle with no variant, hold or seam parameter
  * (test/explore-V3xx.test.ts): every bad target among the oracle's own references (FAIL, or a
  * knownBad PASS: a bad target one schedule misses), once per store and without the parameters that
- * pointed its plain run at the window (but its `exploredWith`), plus `alsoBad`, must FAIL; every
- * `safe` one must PASS.
+ * pointed its plain run at the window (but its `exploredWith`; its --topology kept: a failover is
+ * explored there), plus `alsoBad`, must FAIL; every `safe` one must PASS.
  */
 export function exploreReferences(oracle: {
   references: readonly ReferenceRun[];
@@ -87,10 +101,11 @@ export function exploreReferences(oracle: {
     ...oracle.references
       .filter((r) => (r.expect === 'FAIL' || r.knownBad !== undefined) && r.notExplored === undefined)
       .map((r) =>
-        r.store || r.exploredWith
+        r.store || r.exploredWith || r.topology
           ? {
               target: r.target,
               ...(r.store ? { store: r.store } : {}),
+              ...(r.topology ? { topology: r.topology } : {}),
               ...(r.exploredWith ? { params: r.exploredWith } : {}),
             }
           : r.target,
@@ -99,7 +114,7 @@ export function exploreReferences(oracle: {
   ];
   const seen = new Set<string>();
   const once = (r: ReferenceRun) => {
-    const k = `${r.target}|${r.store ?? ''}|${JSON.stringify(r.params ?? {})}`;
+    const k = `${r.target}|${r.store ?? ''}|${r.topology ?? ''}|${JSON.stringify(r.params ?? {})}`;
     return !seen.has(k) && seen.add(k);
   };
   return [...bad.map((t) => asRun(t, 'FAIL')), ...spec.safe.map((t) => asRun(t, 'PASS'))].filter(once);

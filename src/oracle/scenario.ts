@@ -47,6 +47,8 @@ export interface ScenarioOptions {
   progress: (message: string) => void;
   /** `--explore`: the one point this run lands (src/oracle/arm-point.ts); the oracle arms it at its stressed part. */
   point?: ExplorePoint;
+  /** The fence store's URL (Target.fenceStore), handed to every holder as `env.fenceUrl`. */
+  fenceUrl?: string;
 }
 
 /** The lock's location as the harness read it, with when (harness ms) the read was sent and answered. */
@@ -147,12 +149,15 @@ export class Scenario {
     this.#holders.set(id, holder);
     if (node) this.#startedNodes!.traceLockCosts(holder);
     const dir = this.family.holderDir?.(this.store);
+    const fence = this.#options.fenceUrl;
+    if (fence !== undefined) assertLoopbackUrl(fence);
     const init = {
       url,
       key: this.key,
       ttlMs: this.ttlMs,
       params: this.#options.params,
       ...this.#topologyEnv(options.urls),
+      ...(fence !== undefined ? { fenceUrl: fence } : {}),
     };
     const fsBoundaries = dir === undefined ? undefined : (await this.#openFsBoundaries(holder, dir)).socketPath;
     const declared = await holder.init(dir === undefined ? init : { ...init, dir, fsBoundaries });

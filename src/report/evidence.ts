@@ -22,6 +22,8 @@ export interface StoreEvidence {
   backend?: { kind: StoreKind; version: string; url: string };
   /** Store clock offset in force at the end of the run, when the store's clock was controlled. */
   clock?: { mechanism: string; offsetMs: number };
+  /** The second store the target declared for its fencing tokens (Target.fenceStore). */
+  fence?: { kind: StoreKind; version: string; url: string };
   /** --topology: its name and every node (its role at the end of the run). */
   topology?: { name: string; nodes: Array<{ name: string; port: number; role: string }> };
 }

@@ -16,6 +16,7 @@ import { ParamError, UsageError, StoreUnavailableError, TargetCallError } from '
 import { loadOracle, REPO_ROOT } from './registry.ts';
 import { recipeFor } from '../families/recipes.ts';
 import { startStore, type RuntimeChoice } from '../families/start-store.ts';
+import { startFenceStore } from './fence-store.ts';
 import { speaksRedis, type StartedStore, type StoreKind } from '../stores/types.ts';
 import { parseTopology } from '../stores/topology.ts';
 import { SCHEMA_VERSION, type EvidenceRecord } from '../report/evidence.ts';
@@ -196,6 +197,8 @@ export async function runOracle(request: RunRequest): Promise<EvidenceRecord> {
     `starting a scratch ${storeRequest.kind} store and ${(request.holders ?? oracle.holders).length} holder process(es)`,
   );
   let store: StartedStore | undefined;
+  let fenceStart: Promise<StartedStore> | undefined;
+  let fenceStore: StartedStore | undefined;
   let scenario: Scenario | undefined;
   let readyInfo: ReadyInfo | undefined;
   let holdersReadyMs = 0;
@@ -232,6 +235,10 @@ export async function runOracle(request: RunRequest): Promise<EvidenceRecord> {
     const spawning = [...first, ...(startLaterNow ? later : [])].map((id) => spawnHolder(id));
     const infos = await Promise.all(spawning.slice(0, first.length).map(usable));
     readyInfo = infos[0];
+    if (readyInfo?.fenceStore) {
+      fenceStart = startFenceStore(readyInfo.fenceStore, request.runtime);
+      fenceStart.catch(() => undefined);
+    }
     holdersReadyMs = performance.now() - began;
     request.onHoldersReady?.();
     for (const id of later) spawnHolder(id);
@@ -243,6 +250,14 @@ export async function runOracle(request: RunRequest): Promise<EvidenceRecord> {
     progress(
       `${store.kind} ${store.version} ready on ${store.url} (${store.runtime}, ${store.startMs.toFixed(0)} ms; ${storeChoice.why})`,
     );
+    if (fenceStart) {
+      stage = "starting the target's fence store";
+      fenceStore = await fenceStart.catch((e: unknown) => {
+        if (e instanceof StoreUnavailableError) throw new UsageError(`the target's fenceStore: ${e.message}`);
+        throw e;
+      });
+      progress(`the fence store: ${fenceStore.kind} ${fenceStore.version} ready on ${fenceStore.url}`);
+    }
     scenario = new Scenario({
       store,
       key: `lock-oracles:${oracle.id}`,
@@ -258,6 +273,7 @@ export async function runOracle(request: RunRequest): Promise<EvidenceRecord> {
       },
       progress,
       ...(request.point ? { point: request.point } : {}),
+      ...(fenceStore ? { fenceUrl: fenceStore.url } : {}),
     });
     const playBegan = performance.now();
     stage = `playing the ${oracle.id} scenario`;
@@ -294,7 +310,8 @@ export async function runOracle(request: RunRequest): Promise<EvidenceRecord> {
     await Promise.all([...spawned.values()].map((h) => h.close(grace).catch(() => undefined)));
     // A store still starting when a usage error struck is stopped too, once it is up.
     const stopping = store ? store.stop() : storeStart?.then((started) => started.stop());
-    await stopping?.catch(() => undefined);
+    const fenceStopping = fenceStart?.then((started) => started.stop());
+    await Promise.all([stopping?.catch(() => undefined), fenceStopping?.catch(() => undefined)]);
     await reaping;
   }
 
@@ -340,6 +357,7 @@ export async function runOracle(request: RunRequest): Promise<EvidenceRecord> {
             ? { backend: { kind: store.backend.kind, version: store.backend.version, url: store.backend.url } }
             : {}),
           ...(clock ? { clock: { mechanism: clock.mechanism, offsetMs: clock.offsetMs() } } : {}),
+          ...(fenceStore ? { fence: { kind: fenceStore.kind, version: fenceStore.version, url: fenceStore.url } } : {}),
           ...(store.topology
             ? {
                 topology: {

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { FIXTURES, load, rejudge, type JudgeFixture } from './recorded.ts';
 import { A_RELEASED, B_CHECKED_LIVE, B_LIVE, B_TOOK, HELD_IN_RELEASE, LOCATED } from '../../oracles/V310/judge.ts';
 import type { V310Observations } from '../../oracles/V310/observations.ts';
+import { LOST_IN_FAILOVER } from '../../oracles/V310/failover.ts';
 
 const bad = load(`${FIXTURES}/V310/bad-bare-del-pause.json`);
 const good = load(`${FIXTURES}/V310/good-lock-correct-pause.json`);
@@ -253,5 +254,34 @@ describe('V310 judge', () => {
       observed(f).renewalsWhileHeld = 0;
     });
     expect(none.judgement.notApplicable).toBeUndefined();
+  });
+});
+
+describe('V310 judge: --variant failover (--topology replicated:1)', () => {
+  const badFailover = load(`${FIXTURES}/V310/bad-bare-del-failover.json`);
+  const goodFailover = load(`${FIXTURES}/V310/good-lock-correct-failover.json`);
+
+  it("FAILs the recorded bare-DEL run after a failover and PASSes compare-and-delete's", async () => {
+    expect((await rejudge(badFailover)).verdict).toBe('FAIL');
+    const { verdict, judgement } = await rejudge(goodFailover);
+    expect(verdict).toBe('PASS');
+    expect(judgement.explanation).toMatch(/SIGKILLed with the lock on it alone/);
+  });
+
+  it('is INCONCLUSIVE had a replica held the lock when the master died (the failover lost nothing)', async () => {
+    const { verdict, judgement } = await rejudge(badFailover, (f) => {
+      for (const node of observed(f).failover!.nodes) node.exists = true;
+    });
+    expect(verdict).toBe('INCONCLUSIVE');
+    expect(unmet(judgement)).toEqual([LOST_IN_FAILOVER]);
+  });
+
+  it("is INCONCLUSIVE had B taken the lock only after A's lease ran out by the master's PTTL", async () => {
+    const { verdict, judgement } = await rejudge(badFailover, (f) => {
+      observed(f).b!.aStillStopped = false;
+    });
+    expect(verdict).toBe('INCONCLUSIVE');
+    expect(unmet(judgement)).toEqual([B_TOOK]);
+    expect(judgement.preconditions.find((c) => c.name === B_TOOK)!.detail).toMatch(/before A's lease ran out/);
   });
 });

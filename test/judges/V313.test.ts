@@ -454,6 +454,68 @@ describe('V313 judge: --variant failover', () => {
   });
 });
 
+describe('V313 judge: an explored failover point (--explore --topology replicated:2)', () => {
+  const explored = fixture('bad-no-renewal-explored-failover');
+  const fencedBySequence = fixture('good-fenced-sequence-failover');
+  const stop = (f: JudgeFixture) => observed(f).stop as Extract<V313Observations['stop'], { kind: 'point' }>;
+
+  it('FAILs the recorded point, with A held at its boundary named in the explanation', async () => {
+    const { verdict, judgement } = await rejudge(explored);
+    expect(verdict).toBe('FAIL');
+    expect(stop(explored).fault).toBe('failover');
+    expect(judgement.explanation).toContain(`A took the lock and was held at ${stop(explored).label}`);
+  });
+
+  it('is not applicable had A ended its job before the boundary with no write (it refused its lock)', async () => {
+    const { verdict, judgement } = await rejudge(explored, (f) => {
+      const o = observed(f);
+      stop(f).landed = 'ended';
+      delete o.failover;
+      f.effects = effects(f).filter((e) => e.holder !== 'A');
+    });
+    expect(verdict).toBe('INCONCLUSIVE');
+    expect(judgement.notApplicable).toMatch(/ended before .* without a write/);
+    expect(unmet(judgement)).toContain(A_STOPPED_AT_POINT);
+  });
+
+  it('is not applicable had the master held no key at the failover (A had released it)', async () => {
+    const { judgement } = await rejudge(explored, (f) => {
+      for (const node of observed(f).failover!.nodes) node.exists = false;
+    });
+    expect(judgement.notApplicable).toMatch(/the master held no lock at .* \(A had released it\)/);
+  });
+
+  it("FAILs lease-wait-checked's recorded point at its WAIT, and PASSes it had A refused the lock there", async () => {
+    const atWait = fixture('bad-wait-checked-explored-failover-at-wait');
+    expect(stop(atWait).label).toMatch(/WAIT$/);
+    expect((await rejudge(atWait)).verdict).toBe('FAIL');
+    const { verdict } = await rejudge(atWait, (f) => {
+      f.effects = effects(f).filter((e) => e.holder !== 'A' || e.seq < bFirst(f).seq);
+    });
+    expect(verdict).toBe('PASS');
+  });
+
+  it("PASSes the recorded sequence-fenced failover, naming the fences A's and B's writes carried", async () => {
+    const { verdict, judgement } = await rejudge(fencedBySequence);
+    expect(verdict).toBe('PASS');
+    const aFence = aAfterB(fencedBySequence)[0]!.fence;
+    expect(aFence).toBeLessThan(bFirst(fencedBySequence).fence!);
+    expect(judgement.explanation).toContain(
+      `A's carried fence ${aFence}, B's first fence ${bFirst(fencedBySequence).fence}`,
+    );
+  });
+
+  it("FAILs the same run had the resource taken A's fence as not older (a counter that failed over)", async () => {
+    const { verdict } = await rejudge(fencedBySequence, (f) => {
+      for (const e of aAfterB(f)) {
+        e.fence = bFirst(f).fence;
+        e.accepted = true;
+      }
+    });
+    expect(verdict).toBe('FAIL');
+  });
+});
+
 describe("V313 judge: a claim whose end is an app-clock field (storeKey's expiresField)", () => {
   const claim = fixture('bad-job-claim-app-clock-no-renewal');
   const readingsAt = (f: JudgeFixture) =>

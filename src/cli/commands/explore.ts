@@ -23,6 +23,7 @@ export async function exploreCommand(
     params,
     ...(values.store ? { store: values.store as StoreKind } : {}),
     runtime: values.runtime,
+    ...(values.topology ? { topology: values.topology } : {}),
     ...(values['max-points'] ? { maxPoints: values['max-points'] } : {}),
     ...(values['first-fail'] ? { firstFail: true } : {}),
     jobs: values.jobs,

@@ -33,6 +33,9 @@ export async function list(values: Values<'list'>): Promise<number> {
               faults: o.explore.faults,
               params: o.explore.params,
               doc: o.explore.doc,
+              ...(o.explore.topology
+                ? { topology: { faults: o.explore.topology.faults, doc: o.explore.topology.doc } }
+                : {}),
               ...(o.explore.contenders
                 ? {
                     contenders: {
@@ -92,6 +95,9 @@ export function describe(o: OracleDefinition<ParamSpecs>): string {
             .join(' ') || 'the defaults'
         })`
       : '--explore:  not supported by this oracle yet',
+    ...(o.explore?.topology
+      ? [`--explore --topology:  ${o.explore.topology.doc} (faults: ${o.explore.topology.faults.join(', ')})`]
+      : []),
     ...(o.explore?.contenders
       ? [`            ${o.explore.contenders.doc} (faults: ${o.explore.contenders.faults.join(', ')})`]
       : []),

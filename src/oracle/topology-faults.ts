@@ -1,0 +1,56 @@
+/**
+ * The store faults only a topology has, as explored points: each is data (the fault, the
+ * topologies it lands on, the boundary kinds it is put at, what it does), so a fault of another
+ * topology joins by adding a row here and the scenario step that plays it (a Redlock master
+ * restarted without persistence, its clock stepped, it paused: scenarios on `redlock:N`).
+ */
+import type { TopologyKind } from '../stores/topology.ts';
+import type { Boundary, BoundaryKind, ExploreFault } from './explore-point.ts';
+import { defaultSelect } from './explore-spec.ts';
+
+export interface TopologyFault {
+  fault: ExploreFault;
+  /** The topologies it can land on. */
+  topologies: readonly TopologyKind[];
+  /** The kinds of A's boundaries it is put at. */
+  at: readonly BoundaryKind[];
+  /**
+   * Commands not on the lock key it is put at too: their reply decides whether A acts on its lock
+   * (WAIT: how many replicas have A's writes).
+   */
+  alsoCommands: readonly string[];
+  /** What it does at a boundary, for --help and the docs. */
+  doc: string;
+}
+
+export const TOPOLOGY_FAULTS: readonly TopologyFault[] = [
+  {
+    fault: 'failover',
+    topologies: ['replicated', 'sentinel'],
+    at: ['command', 'effect'],
+    alsoCommands: ['WAIT', 'WAITAOF'],
+    doc: "the master's replication held across A's job; A stopped at the boundary (a command run on the master with its reply withheld, a write recorded with its receipt withheld); the master SIGKILLed and a replica promoted (REPLICAOF NO ONE, or the Sentinels); A's store traffic held at its proxy until B took the lock on the promoted node and wrote; then A goes on",
+  },
+];
+
+/** Of the oracle's topology faults, those that land on this topology at this boundary (none on one server). */
+export function topologyFaultsAt(
+  wanted: readonly ExploreFault[],
+  topology: TopologyKind,
+  boundary: Boundary,
+): ExploreFault[] {
+  return TOPOLOGY_FAULTS.filter(
+    (t) => wanted.includes(t.fault) && t.topologies.includes(topology) && t.at.includes(boundary.kind),
+  ).map((t) => t.fault);
+}
+
+/** The boundaries a topology's faults are put at: every command on the lock key, seam and write, and the commands they name (WAIT). */
+export function topologyBoundaries(wanted: readonly ExploreFault[], boundaries: readonly Boundary[]): Boundary[] {
+  const also = new Set(TOPOLOGY_FAULTS.filter((t) => wanted.includes(t.fault)).flatMap((t) => t.alsoCommands));
+  return boundaries.filter((b) => defaultSelect([b]).length > 0 || (b.kind === 'command' && also.has(b.name)));
+}
+
+/** Whether a point's fault is a topology's (played by the oracle's topology flow, not a stop of A alone). */
+export function isTopologyFault(fault: ExploreFault): boolean {
+  return TOPOLOGY_FAULTS.some((t) => t.fault === fault);
+}
