@@ -2,7 +2,7 @@
  * How a topology node's server runs: a local process (local-node-server.ts) or a container
  * (container-node-server.ts). The node (redis-node.ts) says what to run; the runtime starts it and
  * carries out the faults on it, each in its own way (SIGSTOP or the cgroup freezer, SIGKILL or
- * docker kill -s KILL), and a restart is a new server on the same port.
+ * docker kill -s KILL), and start it again on the same port (a new process, or the same container).
  */
 import type { StoreClock, StoreKind } from '../../../stores/types.ts';
 
@@ -33,6 +33,8 @@ export interface NodeServer {
   kill(): Promise<void>;
   /** Resolves when the server has exited by itself (after SHUTDOWN NOSAVE), or after `timeoutMs`. */
   exited(timeoutMs: number): Promise<void>;
+  /** Once it has exited or been killed: the same server started again on its port (its clock's offset kept); resolves once it answers. */
+  startAgain(): Promise<void>;
   /** Kill it if it runs and remove what the runtime made for it (a container). Safe to call twice. */
   remove(): Promise<void>;
 }

@@ -31,8 +31,7 @@ export class RedisNode implements TopologyNode {
   role: NodeRole;
   version = '';
   #server: NodeServer | undefined;
-  /** Servers killed or shut down, removed with the node (a container stays until then). */
-  readonly #gone: NodeServer[] = [];
+  #running = false;
   #clock: StoreClock | undefined;
   readonly #removeDir: () => Promise<void>;
 
@@ -73,7 +72,7 @@ export class RedisNode implements TopologyNode {
   }
 
   get running(): boolean {
-    return this.#server !== undefined;
+    return this.#running;
   }
 
   get clock(): StoreClock | undefined {
@@ -102,12 +101,13 @@ export class RedisNode implements TopologyNode {
             ]
           : [...serverArgs(port), '--dir', dir, ...(this.options.args ?? [])],
       ...(sentinelConfig ? { sentinelConfig: sentinelConfig(port) } : {}),
-      ...(this.options.clock ? { clockOffsetMs: this.#clock?.offsetMs() ?? 0 } : {}),
+      ...(this.options.clock ? { clockOffsetMs: 0 } : {}),
       readyLog: sentinelConfig ? /\+monitor master/ : /Ready to accept connections/,
       probe: () => (sentinelConfig ? sentinelPing(port) : serverVersion(port)),
     };
     const launched = await this.launch(spec);
     this.#server = launched.server;
+    this.#running = true;
     this.#clock = launched.clock;
     this.version = launched.version;
   }
@@ -126,17 +126,15 @@ export class RedisNode implements TopologyNode {
 
   /** SIGKILL: the node loses whatever it had not sent on. */
   async kill(): Promise<void> {
-    const server = this.#server;
-    this.#server = undefined;
-    if (!server) return;
-    this.#gone.push(server);
-    await server.kill();
+    if (!this.#running) return;
+    this.#running = false;
+    await this.#server?.kill();
   }
 
   /** SHUTDOWN NOSAVE (nothing kept: the node has no persistence), then, `downMs` later, the same node on the same port, empty. */
   async restart(downMs: number, now: () => number): Promise<{ stoppedAt: number; startedAt: number }> {
     const server = this.#server;
-    if (!server) throw new Error(`${this.name} is not running`);
+    if (!server || !this.#running) throw new Error(`${this.name} is not running`);
     const client = this.client();
     await client.call('SHUTDOWN', 'NOSAVE').catch(() => undefined); // the connection closes as it exits
     client.disconnect();
@@ -144,21 +142,22 @@ export class RedisNode implements TopologyNode {
     await this.kill();
     const stoppedAt = now();
     await sleep(downMs); // the fault itself: how long the node stays down
-    await this.#spawn();
+    await server.startAgain();
+    this.#running = true;
     return { stoppedAt, startedAt: now() };
   }
 
   async pause(): Promise<void> {
-    await this.#server?.pause();
+    if (this.#running) await this.#server?.pause();
   }
 
   async resume(): Promise<void> {
-    await this.#server?.resume();
+    if (this.#running) await this.#server?.resume();
   }
 
   async stop(): Promise<void> {
-    await this.kill();
-    await Promise.all(this.#gone.splice(0).map((server) => server.remove()));
+    this.#running = false;
+    await this.#server?.remove();
     await this.#removeDir();
   }
 }
