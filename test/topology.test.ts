@@ -178,12 +178,12 @@ describe.each([
   );
 });
 
-/** Start a topology in a harness stand-in, SIGKILL it once it is up; what it said it started. */
-async function startAndKillHarness(
+/** Start a topology in a harness stand-in; what it said it started, and its SIGKILL. */
+async function startHarness(
   topology: string,
   runtime: RuntimeChoice,
   tmp: string,
-): Promise<{ runId: string; ports: number[] }> {
+): Promise<{ runId: string; ports: number[]; kill: () => Promise<void> }> {
   const harness = execa('npx', ['tsx', 'test/fixtures/start-topology.ts', topology, runtime], {
     env: { TMPDIR: tmp },
     reject: false,
@@ -197,9 +197,11 @@ async function startAndKillHarness(
     });
     void harness.then((r) => reject(new Error(`the stand-in ended first: ${r.stderr}`)));
   });
-  process.kill(started.pid, 'SIGKILL');
-  await harness;
-  return started;
+  const kill = async () => {
+    process.kill(started.pid, 'SIGKILL');
+    await harness;
+  };
+  return { ...started, kill };
 }
 
 /** The ports of `ports` still listening once `timeoutMs` has passed (or none are). */
@@ -219,7 +221,8 @@ const runContainers = async (runId: string) =>
 describe('nothing left behind', () => {
   test('a SIGKILLed harness leaves no node, Sentinel or relay behind; clean removes its run dirs', async () => {
     const tmp = mkdtempSync(join(tmpdir(), 'topology-leftovers-'));
-    const { ports } = await startAndKillHarness('sentinel', 'local', tmp);
+    const { ports, kill } = await startHarness('sentinel', 'local', tmp);
+    await kill();
     expect(ports.length).toBe(2 + 3 + 1);
     expect(await stillListening(ports, 5000)).toEqual([]);
     const runDirs = () => readdirSync(tmp).filter((f) => RUN_DIR.test(f));
@@ -233,10 +236,11 @@ describe('nothing left behind', () => {
     `in containers: the SIGKILLed harness's relays close with it, clean removes its node containers and run dirs${noEngine}`,
     async () => {
       const tmp = mkdtempSync(join(tmpdir(), 'topology-leftovers-'));
-      const { runId, ports } = await startAndKillHarness('sentinel', 'container', tmp);
+      const { runId, ports, kill } = await startHarness('sentinel', 'container', tmp);
       expect(ports.length).toBe(2 + 3 + 1);
-      // The nodes' containers outlive their owner (the engine runs them) until a reaper sees it gone.
+      // A container per node, labelled with the run (counted while its owner lives: no reaper touches them).
       expect((await runContainers(runId)).length).toBe(5);
+      await kill(); // the containers outlive it (the engine runs them) until a reaper sees their owner gone
       const runDirs = () => readdirSync(tmp).filter((f) => RUN_DIR.test(f));
       expect(runDirs().length).toBe(5);
       // clean reaps them (or another run's reaper did first: every run reaps a dead owner's containers).
