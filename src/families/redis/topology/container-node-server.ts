@@ -6,8 +6,9 @@
  * dir is /data inside (the images' working dir, writable by the server in the local and the
  * official images), Sentinel's configuration copied there; a node's clock is the clock-offset
  * library and its offset file, bind-mounted read-only. A pause is docker pause (the cgroup
- * freezer), a kill docker kill -s KILL, a restart docker start of the same container; the container is labelled with its owner run and removed
- * on every exit path, or by the next run's reaper after a SIGKILL of the harness.
+ * freezer), a kill docker kill -s KILL, a restart docker start of the same container; the
+ * container is labelled with its owner run and removed on every exit path, or by the next run's
+ * reaper after a SIGKILL of the harness.
  */
 import { chmodSync } from 'node:fs';
 import { posix } from 'node:path';

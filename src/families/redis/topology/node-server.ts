@@ -33,7 +33,7 @@ export interface NodeServer {
   kill(): Promise<void>;
   /** Resolves when the server has exited by itself (after SHUTDOWN NOSAVE), or after `timeoutMs`. */
   exited(timeoutMs: number): Promise<void>;
-  /** Once it has exited or been killed: the same server started again on its port (its clock's offset kept); resolves once it answers. */
+  /** Once it has exited or been killed: the same server again on its port, its clock's offset kept; resolves once it answers. */
   startAgain(): Promise<void>;
   /** Kill it if it runs and remove what the runtime made for it (a container). Safe to call twice. */
   remove(): Promise<void>;
