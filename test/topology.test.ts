@@ -11,7 +11,7 @@ import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
-import { describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test } from 'vitest';
 import { startStore, type RuntimeChoice } from '../src/families/start-store.ts';
 import { parseTopology } from '../src/stores/topology.ts';
 import { RUN_DIR } from '../src/run/reaper.ts';
@@ -219,8 +219,18 @@ const runContainers = async (runId: string) =>
   (await execa('docker', ['ps', '-aq', '--filter', `label=${RUN_LABEL}=${runId}`])).stdout.split('\n').filter(Boolean);
 
 describe('nothing left behind', () => {
-  test('a SIGKILLed harness leaves no node, Sentinel or relay behind; clean removes its run dirs', async () => {
+  const tmps: string[] = [];
+  const scratch = () => {
     const tmp = mkdtempSync(join(tmpdir(), 'topology-leftovers-'));
+    tmps.push(tmp);
+    return tmp;
+  };
+  afterEach(() => {
+    for (const tmp of tmps.splice(0)) rmSync(tmp, { recursive: true, force: true });
+  });
+
+  test('a SIGKILLed harness leaves no node, Sentinel or relay behind; clean removes its run dirs', async () => {
+    const tmp = scratch();
     const { ports, kill } = await startHarness('sentinel', 'local', tmp);
     await kill();
     expect(ports.length).toBe(2 + 3 + 1);
@@ -229,13 +239,12 @@ describe('nothing left behind', () => {
     expect(runDirs().length).toBe(5); // a run dir per node: left by the SIGKILLed harness
     await execa('npx', ['tsx', 'src/cli/main.ts', 'clean'], { env: { TMPDIR: tmp } });
     expect(runDirs()).toEqual([]);
-    rmSync(tmp, { recursive: true, force: true });
   });
 
   test.skipIf(!engineUp)(
     `in containers: the SIGKILLed harness's relays close with it, clean removes its node containers and run dirs${noEngine}`,
     async () => {
-      const tmp = mkdtempSync(join(tmpdir(), 'topology-leftovers-'));
+      const tmp = scratch();
       const { runId, ports, kill } = await startHarness('sentinel', 'container', tmp);
       expect(ports.length).toBe(2 + 3 + 1);
       // A container per node, labelled with the run (counted while its owner lives: no reaper touches them).
@@ -248,7 +257,6 @@ describe('nothing left behind', () => {
       expect(await runContainers(runId)).toEqual([]);
       expect(await stillListening(ports, 5000)).toEqual([]);
       expect(runDirs()).toEqual([]);
-      rmSync(tmp, { recursive: true, force: true });
     },
   );
 });
