@@ -76,7 +76,7 @@ async function redlock(request: StoreRequest, topology: TopologyRequest, parts: 
   );
   const nodes = [...parts.nodes];
   // Beside the masters, a plain server no node fault touches: where a fencing counter can live.
-  const counter = await RedisNode.start({ kind: request.kind, name: 'c1', role: 'counter' });
+  const counter = await RedisNode.start({ kind: request.kind, name: 'c1', role: 'counter', runtime: parts.runtime });
   parts.nodes.push(counter);
   return {
     ...common(topology, parts),
