@@ -13,7 +13,7 @@ import pg from 'pg';
 import { afterEach, describe, expect, test } from 'vitest';
 import { imageCandidates } from '../src/stores/images.ts';
 import { runOracle } from '../src/run/run-oracle.ts';
-import { refuseRemoteEngine } from '../src/stores/container-runtime.ts';
+import { refuseRemoteEngine } from '../src/stores/container-engine.ts';
 import { dockerSocketPath, engineAnswers } from '../src/stores/engine-socket.ts';
 import { OWNER_PID_LABEL, RUN_LABEL, STORE_LABEL } from '../src/stores/labels.ts';
 import { runOwner } from '../src/process/run-owner.ts';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { reapLeftovers } from '../src/run/reaper.ts';
 import { claimDir, OWNER_FILE } from '../src/process/run-owner.ts';
-import { OWNER_PID_LABEL, RUN_LABEL } from '../src/stores/labels.ts';
+import { OWNER_PID_LABEL, OWNER_START_LABEL, RUN_LABEL, STORE_LABEL } from '../src/stores/labels.ts';
 import { dockerSocketPath, engineAnswers } from '../src/stores/engine-socket.ts';
 import { postmasterSegment, sharedMemorySegments } from '../src/stores/sysv-shm.ts';
 
@@ -169,4 +169,39 @@ describe('the reaper removes only what a dead run owned', () => {
     expect(later[1]).toMatch(new RegExp(`^dir ${young} \\(no owner recorded, \\d+ min old\\)$`));
     expect(readdirSync(tmp).sort()).toEqual(['lock-oracles-cache', 'lock-oracles-redis-live']);
   });
+});
+
+describe('two reapers at once', () => {
+  test.skipIf(!engineUp)(
+    `both remove a dead run's running containers and neither reports the other's removal as a failure${noEngine}`,
+    async () => {
+      const exited = execa('true');
+      const pid = exited.pid!;
+      await exited;
+      const run = `${pid}-two-reapers`;
+      const labels = [STORE_LABEL, 'redis', RUN_LABEL, run, OWNER_PID_LABEL, String(pid), OWNER_START_LABEL, '1'];
+      const ids: string[] = [];
+      for (let i = 0; i < 3; i++) {
+        const labelArgs = labels.flatMap((_, j) => (j % 2 ? [] : ['--label', `${labels[j]}=${labels[j + 1]}`]));
+        // Running (a server listening on no port), so each removal has a process to kill and takes a while.
+        const { stdout } = await execa('docker', [
+          'run',
+          '-d',
+          '--network',
+          'host',
+          ...labelArgs,
+          'lock-oracles/redis-server:local',
+          'redis-server',
+          '--port',
+          '0',
+        ]);
+        ids.push(stdout.trim());
+      }
+      const [first, second] = await Promise.all([reapLeftovers(), reapLeftovers()]);
+      const ours = (lines: string[]) => lines.filter((line) => ids.some((id) => line.includes(id.slice(0, 12))));
+      expect([...ours(first.failed), ...ours(second.failed)]).toEqual([]);
+      expect(ours([...first.removed, ...second.removed]).length).toBeGreaterThanOrEqual(3);
+      expect(await containersOf(`${RUN_LABEL}=${run}`)).toEqual([]);
+    },
+  );
 });

@@ -42,18 +42,17 @@ export async function chooseRuntime(
   );
 }
 
-/** Several nodes of a Redis/Valkey store (--topology), on local processes. */
+/** Several nodes of a Redis/Valkey store (--topology): local processes, or containers on the host network. */
 async function startTopology(request: StoreRequest, choice: RuntimeChoice): Promise<StartedStore> {
   if (!speaksRedis(request.kind))
     throw new UsageError(
       `--topology ${request.topology!.kind} starts Redis or Valkey nodes, not ${request.kind}: run it with --store redis or valkey`,
     );
-  if ((await chooseRuntime(choice, request.kind)) !== 'local')
-    throw new UsageError(
-      `--topology ${request.topology!.kind} runs on local processes only so far: run it with --runtime local`,
-    );
-  const missing = await recipeFor(request.kind).missing();
-  if (missing) throw missing;
+  const runtime = await chooseRuntime(choice, request.kind);
+  if (runtime === 'local') {
+    const missing = await recipeFor(request.kind).missing();
+    if (missing) throw missing;
+  }
   const { startRedisTopology } = await import('./redis/topology/start-topology.ts');
-  return startRedisTopology(request, request.topology!);
+  return startRedisTopology(request, request.topology!, runtime === 'local' ? 'local-process' : 'container');
 }

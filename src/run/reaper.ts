@@ -99,8 +99,9 @@ async function reapContainers(now: number, reaped: Reaped): Promise<void> {
       await engineRequest(socket, 'DELETE', `/containers/${c.Id}?force=1&v=1`);
       reaped.removed.push(what);
     } catch (error) {
-      // 404: another run's reaper removed it first.
-      if (!/ with 404:/.test((error as Error).message)) reaped.failed.push(`${what}: ${(error as Error).message}`);
+      // 404: another run's reaper removed it first; 409 "already in progress": it is removing it now.
+      const message = (error as Error).message;
+      if (!/ with 404:| with 409:.*already in progress/.test(message)) reaped.failed.push(`${what}: ${message}`);
     }
   }
 }

@@ -10,27 +10,13 @@
  * container and preloaded (src/stores/clock-offset/server-clock.ts).
  */
 import { chmodSync } from 'node:fs';
-import { spawnSync } from 'node:child_process';
-import { getContainerRuntimeClient, ImageName, type ContainerRuntimeClient } from 'testcontainers';
-import { imageCandidates, imagePins } from './images.ts';
-import { serverClockFor, type ServerClock } from './clock-offset/server-clock.ts';
-import { onCleanup } from '../process/cleanup.ts';
+import { CONTAINER_CLOCK_MOUNT, serverClockFor, type ServerClock } from './clock-offset/server-clock.ts';
 import { makeRunDir } from '../process/run-dir.ts';
+import { chooseImage, localEngine } from './container-engine.ts';
 import { freePort } from './free-port.ts';
-import { isLoopbackHost } from './loopback.ts';
 import { StoreContainer } from './store-container.ts';
-import {
-  type ContainerStartContext,
-  type RecipeBook,
-  type StartedStore,
-  type StoreKind,
-  type StoreRequest,
-} from './types.ts';
+import { type ContainerStartContext, type RecipeBook, type StartedStore, type StoreRequest } from './types.ts';
 import { StoreUnavailableError } from '../core/errors.ts';
-
-const ENGINE_REMEDY = 'bash scripts/container-engine.sh (installs and starts a local dockerd), or use --runtime local';
-/** Where a container sees the clock-offset library and the dir holding its offset file. */
-const CLOCK_MOUNT = { library: '/lock-oracles/clock-offset.so', dir: '/lock-oracles/clock' };
 
 export async function startContainerStore(request: StoreRequest, recipeFor: RecipeBook): Promise<StartedStore> {
   const { kind } = request;
@@ -60,24 +46,17 @@ export async function startContainerStore(request: StoreRequest, recipeFor: Reci
       removeDir = runDir.remove;
       clockDir = runDir.dir;
       chmodSync(clockDir, 0o755); // the server may run as another user (postgres)
-      clock = await serverClockFor(request, clockDir, CLOCK_MOUNT);
+      clock = await serverClockFor(request, clockDir, CONTAINER_CLOCK_MOUNT);
     }
-    const builder = new StoreContainer(image, kind, recipe, port, ctx).withOnCreated((id) => {
-      // One force-remove request (kill + remove, paused or not): the engine finishes it even if this
-      // process dies right after sending it, where stop-then-remove could leave an exited container.
-      remove = onCleanup(
-        `remove ${label}`,
-        () => client.container.getById(id).remove({ force: true, v: true }),
-        () => void spawnSync('docker', ['rm', '--force', id], { stdio: 'ignore', timeout: 5000 }),
-      );
-    });
+    const builder = new StoreContainer(image, kind, recipe, port, ctx);
     if (clock) {
       builder.withEnvironment(clock.env).withBindMounts([
-        { source: clock.library, target: CLOCK_MOUNT.library, mode: 'ro' },
-        { source: clockDir, target: CLOCK_MOUNT.dir, mode: 'ro' },
+        { source: clock.library, target: CONTAINER_CLOCK_MOUNT.library, mode: 'ro' },
+        { source: clockDir, target: CONTAINER_CLOCK_MOUNT.dir, mode: 'ro' },
       ]);
     }
-    const started = await builder.start();
+    const { started, remove: removeContainer } = await builder.startRemovable(label);
+    remove = removeContainer;
     const version = await answered(() => recipe.version(port, ctx), label);
     const backendClock = backend?.capabilities.clock;
     const storeClock = clock?.control ?? backendClock;
@@ -110,74 +89,12 @@ export async function startContainerStore(request: StoreRequest, recipeFor: Reci
   }
 }
 
-/** The first image present on the engine: LOCK_ORACLES_<KIND>_IMAGE alone, else the local build, then the official one. */
-async function chooseImage(client: ContainerRuntimeClient, kind: StoreKind): Promise<string> {
-  const candidates = imageCandidates(kind);
-  for (const image of candidates) {
-    if (await client.image.exists(ImageName.fromString(image))) return image;
-  }
-  const pins = imagePins(kind);
-  throw new StoreUnavailableError(
-    `no image for ${kind} is on the container engine (looked for ${candidates.join(', ')}), and the harness does not pull images.`,
-    `bash scripts/container-engine.sh (builds ${pins.local} from this machine's Debian packages, no registry), or docker pull ${pins.official}`,
-  );
-}
-
-/**
- * testcontainers' client for an engine on this machine. The store runs on the host network, so
- * its host is 127.0.0.1 by construction (the override also keeps testcontainers from looking for
- * a bridge gateway when this process seems to run in a container); an engine reached over TCP
- * must be on loopback too.
- */
-async function localEngine(): Promise<ContainerRuntimeClient> {
-  refuseRemoteEngine(process.env);
-  process.env.TESTCONTAINERS_RYUK_DISABLED ??= 'true';
-  process.env.TESTCONTAINERS_HOST_OVERRIDE ??= '127.0.0.1';
-  let client: ContainerRuntimeClient;
-  try {
-    client = await getContainerRuntimeClient();
-  } catch (error) {
-    throw new StoreUnavailableError(
-      `no container engine answered (testcontainers: ${(error as Error).message}).`,
-      ENGINE_REMEDY,
-    );
-  }
-  // An engine named in ~/.testcontainers.properties rather than the environment.
-  const modem = client.container.dockerode.modem as { socketPath?: string; host?: string };
-  refuseHost(modem.socketPath ? undefined : modem.host, 'the container engine');
-  refuseHost(client.info.containerRuntime.host, "testcontainers' container host");
-  return client;
-}
-
-/** Before any request: an engine or container host named in the environment must be on loopback. */
-export function refuseRemoteEngine(env: NodeJS.ProcessEnv): void {
-  const dockerHost = env.DOCKER_HOST;
-  if (dockerHost && !/^(unix|npipe):/.test(dockerHost)) refuseHost(hostOf(dockerHost), `DOCKER_HOST (${dockerHost})`);
-  refuseHost(env.TESTCONTAINERS_HOST_OVERRIDE, 'TESTCONTAINERS_HOST_OVERRIDE');
-}
-
-function hostOf(url: string): string {
-  try {
-    return new URL(url).hostname;
-  } catch {
-    return url;
-  }
-}
-
-function refuseHost(host: string | undefined, what: string): void {
-  if (host === undefined || isLoopbackHost(host)) return;
-  throw new StoreUnavailableError(
-    `${what} is "${host}", not this machine's loopback: the harness only starts and touches stores on loopback.`,
-    'use a local engine (unset DOCKER_HOST for unix:///var/run/docker.sock, or a tcp://127.0.0.1 one), or --runtime local',
-  );
-}
-
 /**
  * The server printed its ready line; it must now answer on 127.0.0.1 (else the engine is not
  * sharing this network). The official Postgres image prints the line once for its initialising
  * server too (socket only), so this waits for the real one.
  */
-async function answered(probe: () => Promise<string>, label: string, timeoutMs = 30_000): Promise<string> {
+export async function answered(probe: () => Promise<string>, label: string, timeoutMs = 30_000): Promise<string> {
   const deadline = performance.now() + timeoutMs;
   for (;;) {
     try {

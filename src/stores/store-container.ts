@@ -14,6 +14,8 @@ import {
   Wait,
   type StartedTestContainer,
 } from 'testcontainers';
+import { spawnSync } from 'node:child_process';
+import { onCleanup } from '../process/cleanup.ts';
 import { runOwner } from '../process/run-owner.ts';
 import { OWNER_PID_LABEL, OWNER_START_LABEL, RUN_LABEL, STORE_LABEL } from './labels.ts';
 import type { ContainerRecipe, ContainerStartContext, StoreKind } from './types.ts';
@@ -51,6 +53,30 @@ export class StoreContainer extends GenericContainer {
     this.onCreated?.(containerId);
   }
 
+  /**
+   * Start the container with its removal registered for every exit path from the moment the engine
+   * created it: one force-remove request (kill + remove, paused or not), which the engine finishes
+   * even if this process dies right after sending it (stop-then-remove could leave an exited
+   * container). A container that fails to start is removed before the error is thrown.
+   */
+  async startRemovable(label: string): Promise<{ started: StartedStoreContainer; remove: () => Promise<void> }> {
+    let remove: (() => Promise<void>) | undefined;
+    this.withOnCreated((id) => {
+      remove = onCleanup(
+        `remove ${label}`,
+        async () => (await getContainerRuntimeClient()).container.getById(id).remove({ force: true, v: true }),
+        () => void spawnSync('docker', ['rm', '--force', id], { stdio: 'ignore', timeout: 5000 }),
+      );
+    });
+    try {
+      const started = await this.start();
+      return { started, remove: () => remove?.() ?? Promise.resolve() };
+    } catch (error) {
+      await remove?.().catch(() => undefined);
+      throw error;
+    }
+  }
+
   override async start(): Promise<StartedStoreContainer> {
     this.withCommand(this.recipe.command(this.port, this.ctx));
     if (this.recipe.env) this.withEnvironment(this.recipe.env);
@@ -86,8 +112,17 @@ export class StartedStoreContainer extends AbstractStartedContainer {
   /** docker kill with SIGKILL: the server dies at once, as with the local runtime's SIGKILL. */
   async kill(): Promise<void> {
     const container = await this.engineContainer();
+    if (!(await container.inspect()).State.Running) return; // it exited already (a SHUTDOWN)
     await container.kill({ signal: 'SIGKILL' });
     await container.wait();
+  }
+
+  /** Resolves when the server (the container's process) has exited by itself, or after `timeoutMs`. */
+  async exited(timeoutMs: number): Promise<void> {
+    const container = await this.engineContainer();
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([container.wait(), new Promise((resolve) => (timer = setTimeout(resolve, timeoutMs)))]);
+    clearTimeout(timer);
   }
 
   /** The engine's handle on this container, through testcontainers' runtime client. */

@@ -93,7 +93,8 @@ export const OPTIONS = {
       run: {
         doc:
           'redis / valkey only: single (default) | replicated[:R] (a master and R replicas, replication through the ' +
-          "harness's relay) | sentinel[:R] (replicated plus three Sentinels) | redlock[:N] (N independent masters, default 5)",
+          "harness's relay) | sentinel[:R] (replicated plus three Sentinels) | redlock[:N] (N independent masters, default 5); " +
+          'with --runtime container every node runs in its own container',
       },
     },
   },

@@ -30,6 +30,12 @@ export interface ClockMount {
   dir: string;
 }
 
+/** Where a container sees the clock-offset library and the dir holding its offset file (both bind-mounted read-only). */
+export const CONTAINER_CLOCK_MOUNT: ClockMount = {
+  library: '/lock-oracles/clock-offset.so',
+  dir: '/lock-oracles/clock',
+};
+
 /** The name of the offset file inside the store's dir. */
 const CLOCK_FILE = 'clock-offset-ms';
 

@@ -1,23 +1,24 @@
 /**
- * One Redis/Valkey node of a topology as a local process: its own loopback port and run dir, the
- * scratch server's arguments plus the node's own (`--replicaof`, `--sentinel`), killed with the
- * harness (setpriv --pdeathsig), and restartable on the same port with an empty dataset.
+ * One Redis/Valkey node of a topology: its own loopback port and run dir, the scratch server's
+ * arguments plus the node's own (`--replicaof`, `--sentinel`), run as a local process or in a
+ * container (node-server.ts), and restartable on the same port with an empty dataset.
  */
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { posix } from 'node:path';
 import { Redis } from 'ioredis';
 import { makeRunDir } from '../../../process/run-dir.ts';
-import { serverClockFor } from '../../../stores/clock-offset/server-clock.ts';
 import { freePort } from '../../../stores/free-port.ts';
-import { spawnServer, waitUntilReady, type ServerProcess } from '../../../stores/server-process.ts';
-import type { StoreClock, StoreKind } from '../../../stores/types.ts';
+import type { RuntimeName, StoreClock, StoreKind } from '../../../stores/types.ts';
 import type { NodeRole, TopologyNode } from '../../../stores/topology.ts';
 import { serverArgs, serverBinary, serverVersion } from '../recipe.ts';
+import { launchLocalNode } from './local-node-server.ts';
+import { SENTINEL_CONFIG, type NodeLauncher, type NodeServer, type NodeServerSpec } from './node-server.ts';
 
 export interface NodeOptions {
   kind: StoreKind;
   name: string;
   role: NodeRole;
+  /** Local processes, or containers (--runtime container). */
+  runtime: RuntimeName;
   /** Arguments after the scratch server's (e.g. --replicaof 127.0.0.1 <relay port>). */
   args?: string[];
   /** A Sentinel: this configuration file body (it must be writable: Sentinel rewrites it). */
@@ -29,7 +30,8 @@ export interface NodeOptions {
 export class RedisNode implements TopologyNode {
   role: NodeRole;
   version = '';
-  #server: ServerProcess | undefined;
+  #server: NodeServer | undefined;
+  #running = false;
   #clock: StoreClock | undefined;
   readonly #removeDir: () => Promise<void>;
 
@@ -38,6 +40,7 @@ export class RedisNode implements TopologyNode {
     readonly port: number,
     readonly dir: string,
     removeDir: () => Promise<void>,
+    private readonly launch: NodeLauncher,
   ) {
     this.role = options.role;
     this.#removeDir = removeDir;
@@ -45,7 +48,12 @@ export class RedisNode implements TopologyNode {
 
   static async start(options: NodeOptions): Promise<RedisNode> {
     const { dir, remove } = makeRunDir(options.kind);
-    const node = new RedisNode(options, await freePort(), dir, remove);
+    // Loaded on demand: testcontainers takes about a second to import, which local runs never pay.
+    const launch =
+      options.runtime === 'container'
+        ? (await import('./container-node-server.ts')).launchContainerNode
+        : launchLocalNode;
+    const node = new RedisNode(options, await freePort(), dir, remove, launch);
     try {
       await node.#spawn();
     } catch (error) {
@@ -64,39 +72,44 @@ export class RedisNode implements TopologyNode {
   }
 
   get running(): boolean {
-    return this.#server !== undefined;
+    return this.#running;
   }
 
   get clock(): StoreClock | undefined {
     return this.#clock;
   }
 
-  get pid(): number | undefined {
-    return this.#server?.pid;
-  }
-
   async #spawn(): Promise<void> {
     const { kind, name, sentinelConfig } = this.options;
-    const clock = this.options.clock
-      ? await serverClockFor({ kind, clockOffsetMs: this.#clock?.offsetMs() ?? 0 }, this.dir)
-      : null;
-    this.#clock = clock?.control;
-    let args = [...serverArgs(this.port), '--dir', this.dir, ...(this.options.args ?? [])];
-    if (sentinelConfig) {
-      const file = join(this.dir, 'sentinel.conf');
-      writeFileSync(file, sentinelConfig(this.port));
-      args = [file, '--sentinel', '--port', String(this.port), '--bind', '127.0.0.1', '--logfile', ''];
-    }
-    const server = spawnServer({
-      label: `${serverBinary(kind)} ${name} :${this.port}`,
-      command: serverBinary(kind),
-      args,
-      env: clock?.env ?? {},
-    });
-    this.#server = server;
-    this.version = await waitUntilReady(server, () =>
-      sentinelConfig ? sentinelPing(this.port) : serverVersion(this.port),
-    );
+    const port = this.port;
+    const spec: NodeServerSpec = {
+      kind,
+      label: `${serverBinary(kind)} ${name} :${port}`,
+      port,
+      hostDir: this.dir,
+      args: (dir) =>
+        sentinelConfig
+          ? [
+              posix.join(dir, SENTINEL_CONFIG),
+              '--sentinel',
+              '--port',
+              String(port),
+              '--bind',
+              '127.0.0.1',
+              '--logfile',
+              '',
+            ]
+          : [...serverArgs(port), '--dir', dir, ...(this.options.args ?? [])],
+      ...(sentinelConfig ? { sentinelConfig: sentinelConfig(port) } : {}),
+      ...(this.options.clock ? { clockOffsetMs: 0 } : {}),
+      readyLog: sentinelConfig ? /\+monitor master/ : /Ready to accept connections/,
+      probe: () => (sentinelConfig ? sentinelPing(port) : serverVersion(port)),
+    };
+    const launched = await this.launch(spec);
+    this.#server = launched.server;
+    this.#running = true;
+    this.#clock = launched.clock;
+    this.version = launched.version;
   }
 
   /** A client to this node alone (the caller disconnects it). */
@@ -113,37 +126,38 @@ export class RedisNode implements TopologyNode {
 
   /** SIGKILL: the node loses whatever it had not sent on. */
   async kill(): Promise<void> {
-    const server = this.#server;
-    this.#server = undefined;
-    await server?.stop(0);
+    if (!this.#running) return;
+    this.#running = false;
+    await this.#server?.kill();
   }
 
   /** SHUTDOWN NOSAVE (nothing kept: the node has no persistence), then, `downMs` later, the same node on the same port, empty. */
   async restart(downMs: number, now: () => number): Promise<{ stoppedAt: number; startedAt: number }> {
     const server = this.#server;
-    if (!server) throw new Error(`${this.name} is not running`);
+    if (!server || !this.#running) throw new Error(`${this.name} is not running`);
     const client = this.client();
     await client.call('SHUTDOWN', 'NOSAVE').catch(() => undefined); // the connection closes as it exits
     client.disconnect();
-    await Promise.race([server.exited, sleep(2000)]);
-    await server.stop(0);
-    this.#server = undefined;
+    await server.exited(2000);
+    await this.kill();
     const stoppedAt = now();
     await sleep(downMs); // the fault itself: how long the node stays down
-    await this.#spawn();
+    await server.startAgain();
+    this.#running = true;
     return { stoppedAt, startedAt: now() };
   }
 
   async pause(): Promise<void> {
-    await this.#server?.pause();
+    if (this.#running) await this.#server?.pause();
   }
 
   async resume(): Promise<void> {
-    await this.#server?.resume();
+    if (this.#running) await this.#server?.resume();
   }
 
   async stop(): Promise<void> {
-    await this.kill();
+    this.#running = false;
+    await this.#server?.remove();
     await this.#removeDir();
   }
 }

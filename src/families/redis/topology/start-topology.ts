@@ -1,14 +1,16 @@
 /**
- * A Redis/Valkey topology as local processes (`--topology`): `replicated[:R]` (a master and R
- * replicas, each replica reaching its master through a harness link relay, so its replication
- * bytes can be held), `sentinel[:R]` (the same plus three `redis-server --sentinel` watching the
- * master), `redlock[:N]` (N independent masters, each with the clock-offset library so one node's
- * clock can be stepped). Holders connect to a front door (a relay to whichever node is master now)
- * or, for Redlock, to every master; the harness's own probes read every node directly.
+ * A Redis/Valkey topology (`--topology`), its nodes local processes or containers (redis-node.ts):
+ * `replicated[:R]` (a master and R replicas, each replica reaching its master through a harness
+ * link relay, so its replication bytes can be held), `sentinel[:R]` (the same plus three
+ * `redis-server --sentinel` watching the master), `redlock[:N]` (N independent masters, each with
+ * the clock-offset library so one node's clock can be stepped). Holders connect to a front door (a
+ * relay to whichever node is master now) or, for Redlock, to every master; the harness's own
+ * probes read every node directly. The relays run in this process on 127.0.0.1 in both runtimes (a
+ * container node shares this machine's network), so every link is held the same way.
  */
 import { Redis } from 'ioredis';
 import { LinkRelay } from '../../../wire/link-relay.ts';
-import type { StartedStore, StoreRequest } from '../../../stores/types.ts';
+import type { RuntimeName, StartedStore, StoreRequest } from '../../../stores/types.ts';
 import {
   topologyName,
   type FailoverRecord,
@@ -21,9 +23,13 @@ import { onNode, replicationOf, waitFor } from './replication-info.ts';
 
 export const MASTER_NAME = 'lock-oracles';
 
-export async function startRedisTopology(request: StoreRequest, topology: TopologyRequest): Promise<StartedStore> {
+export async function startRedisTopology(
+  request: StoreRequest,
+  topology: TopologyRequest,
+  runtime: RuntimeName,
+): Promise<StartedStore> {
   const began = performance.now();
-  const parts = new Parts();
+  const parts = new Parts(runtime);
   try {
     const built =
       topology.kind === 'redlock'
@@ -32,7 +38,7 @@ export async function startRedisTopology(request: StoreRequest, topology: Topolo
     const first = parts.nodes[0]!;
     return {
       kind: request.kind,
-      runtime: 'local-process',
+      runtime,
       url: built.endpoints.url,
       host: '127.0.0.1',
       port: Number(new URL(built.endpoints.url).port),
@@ -50,6 +56,7 @@ export async function startRedisTopology(request: StoreRequest, topology: Topolo
 
 /** Everything started so far, stopped together on every path. */
 class Parts {
+  constructor(readonly runtime: RuntimeName) {}
   readonly nodes: RedisNode[] = [];
   readonly relays: LinkRelay[] = [];
   async stop(): Promise<void> {
@@ -62,12 +69,14 @@ async function redlock(request: StoreRequest, topology: TopologyRequest, parts: 
   const names = Array.from({ length: topology.masters }, (_, i) => `m${i + 1}`);
   parts.nodes.push(
     ...(await Promise.all(
-      names.map((name) => RedisNode.start({ kind: request.kind, name, role: 'master', clock: true })),
+      names.map((name) =>
+        RedisNode.start({ kind: request.kind, name, role: 'master', clock: true, runtime: parts.runtime }),
+      ),
     )),
   );
   const nodes = [...parts.nodes];
   // Beside the masters, a plain server no node fault touches: where a fencing counter can live.
-  const counter = await RedisNode.start({ kind: request.kind, name: 'c1', role: 'counter' });
+  const counter = await RedisNode.start({ kind: request.kind, name: 'c1', role: 'counter', runtime: parts.runtime });
   parts.nodes.push(counter);
   return {
     ...common(topology, parts),
@@ -82,7 +91,14 @@ async function redlock(request: StoreRequest, topology: TopologyRequest, parts: 
 async function replicated(request: StoreRequest, topology: TopologyRequest, parts: Parts): Promise<StoreTopology> {
   const kind = request.kind;
   // No 5 s wait for more replicas before a diskless full sync: each replica syncs at once.
-  const master = await RedisNode.start({ kind, name: 'm1', role: 'master', args: ['--repl-diskless-sync-delay', '0'] });
+  const runtime = parts.runtime;
+  const master = await RedisNode.start({
+    kind,
+    name: 'm1',
+    role: 'master',
+    runtime,
+    args: ['--repl-diskless-sync-delay', '0'],
+  });
   parts.nodes.push(master);
   const links: LinkRelay[] = [];
   for (let i = 1; i <= topology.replicas; i++) {
@@ -96,6 +112,7 @@ async function replicated(request: StoreRequest, topology: TopologyRequest, part
         kind,
         name: `r${i + 1}`,
         role: 'replica',
+        runtime,
         args: ['--replicaof', '127.0.0.1', String(link.port), '--repl-diskless-load', 'disabled'],
       }),
     ),
@@ -111,7 +128,7 @@ async function replicated(request: StoreRequest, topology: TopologyRequest, part
     sentinels.push(
       ...(await Promise.all(
         ['s1', 's2', 's3'].map((name) =>
-          RedisNode.start({ kind, name, role: 'sentinel', sentinelConfig: () => sentinelConfig(master.port) }),
+          RedisNode.start({ kind, name, role: 'sentinel', runtime, sentinelConfig: () => sentinelConfig(master.port) }),
         ),
       )),
     );
