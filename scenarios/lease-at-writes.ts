@@ -5,6 +5,7 @@
  * src/judging/lease-at-write.ts judges each write by its own reading.
  */
 import type { Holder } from '../src/holder/holder.ts';
+import type { ReadingBeforeWrite } from '../src/judging/leaders-at-once.ts';
 import type { LeaseReading, ReadingAtWrite } from '../src/judging/lease-at-write.ts';
 import type { Scenario } from '../src/oracle/scenario.ts';
 
@@ -31,4 +32,31 @@ export function readLeaseAtWrites(s: Scenario, writer: Holder, holder: string): 
   return writer.readBeforeEffects((name) =>
     readLease(s, holder, `${holder}'s lock as ${writer.id}'s write "${name}" arrived, before it was accepted`),
   );
+}
+
+/**
+ * From now on, the lock is read before each write of every one of `writers` is accepted (--contenders
+ * 3 or more: any two of them may be the pair judged); `taken()` gives every reading so far, in the
+ * resource's order. Only a lock the store shows is read this way: a session lock, whose reading
+ * names one holder's sessions, is recorded as unreadable, saying so.
+ */
+export function readLockBeforeEveryWrite(s: Scenario, writers: readonly Holder[]): { taken(): ReadingBeforeWrite[] } {
+  const byWriter = writers.map((writer) => ({
+    writer: writer.id,
+    readings: writer.readBeforeEffects(async (name): Promise<LeaseReading> => {
+      const why = s.lockUnreadable;
+      if (why !== undefined)
+        return {
+          kind: 'unreadable',
+          why: `${why}; with --contenders 3 or more only a lock the store shows (a key, a hash field, a declared lease row) is read at each write`,
+        };
+      return readLease(s, writer.id, `the lock as ${writer.id}'s write "${name}" arrived, before it was accepted`);
+    }),
+  }));
+  return {
+    taken: () =>
+      byWriter
+        .flatMap(({ writer, readings }) => readings.map(({ seq, reading }) => ({ writer, seq, reading })))
+        .sort((x, y) => x.seq - y.seq),
+  };
 }

@@ -1,7 +1,9 @@
 /**
  * How --explore searches V315's schedules: each of the first commands on the lock of A's leader
  * loop after its first write, held before it or run with its reply held, with the rest of A's
- * traffic blackholed from then on (play.ts lands the point).
+ * traffic blackholed from then on (play.ts lands the point). With --contenders 3 or more, also each
+ * command on the lock of B's election — its leader loop started once A's lease lapsed, until its
+ * first write — held before it or its reply held while C, D, … run their loops (./contenders.ts).
  */
 import type { ExploreSpec } from '../../src/oracle/explore-spec.ts';
 import { traceFromFirstWrite } from '../../src/oracle/traces.ts';
@@ -9,6 +11,9 @@ import type { v315Params } from './params.ts';
 
 /** How many of the leader loop's commands on the lock, after A's first write, --explore tries. */
 const EXPLORED_COMMANDS = 2; // one take-or-extend round (SET NX, then the compare-and-pexpire), or two renewals
+
+/** The part of B's run a point on a candidate lands in: its leader loop from A's lapsed lease to its first write. */
+export const ELECTION = 'election';
 
 export const v315Explore: ExploreSpec<typeof v315Params> = {
   part: 'leader',
@@ -18,12 +23,24 @@ export const v315Explore: ExploreSpec<typeof v315Params> = {
   // The cut is the point itself plus a blackhole of the rest of A's traffic.
   params: { fault: 'blackhole' },
   doc: `each of the first ${EXPLORED_COMMANDS} commands on the lock of A's leader loop after its first write: held before it, or run with its reply held, and everything else A sends blackholed from then on, until A's lease lapsed and B led and wrote; then the cut is lifted`,
+  contenders: {
+    holder: 'B',
+    part: ELECTION,
+    faults: ['hold-before', 'hold-reply'],
+    applies: (p) => p.contenders >= 3,
+    doc: "--contenders 3 or more: also every command on the lock of B's election (A killed once it led, its lease lapsed; B's loop until its first write), held before it or its reply held while C, D, … run their loops, until one of them led and wrote",
+  },
   references: {
     safe: [
       'targets/redis/leader/cached-flag-fenced.ts',
       'targets/redis/leader/recheck-each-write.ts',
       { target: 'targets/fs/leader-recheck-each-write.ts', store: 'fs' },
+      // One candidate cannot race itself: the GET-then-SET election is sound with --contenders 2.
+      // A 2 s lease: the earlier leader renews at half of it, so a successor let go at its first write still writes before that renewal under load.
+      { target: 'targets/redis/leader/elect-get-then-set.ts', params: { contenders: 2, ttl: 2000 } },
+      { target: 'targets/redis/leader/elect-set-nx.ts', params: { contenders: 3, ttl: 2000 } },
     ],
+    alsoBad: [{ target: 'targets/redis/leader/elect-get-then-set.ts', params: { contenders: 3, ttl: 2000 } }],
   },
   async trace(s, tracer, p) {
     const a = await tracer.holder(s);
@@ -33,7 +50,27 @@ export const v315Explore: ExploreSpec<typeof v315Params> = {
     tracer.end();
     a.abort();
     await s.within(loop, p.timeout);
+    if (p.contenders >= 3) await traceElection(s, tracer, p);
   },
   select: (boundaries) =>
     boundaries.filter((b) => (b.kind === 'command' || b.kind === 'fs') && b.onKey === true).slice(0, EXPLORED_COMMANDS),
 };
+
+/** B's election, traced alone: once A's lease has lapsed in the store, B's loop until its first write. */
+async function traceElection(
+  s: Parameters<ExploreSpec['trace']>[0],
+  tracer: Parameters<ExploreSpec['trace']>[1],
+  p: { ttl: number; timeout: number },
+): Promise<void> {
+  const left = await s.readLock();
+  if (left.exists) await s.sleep(left.pttlMs > 0 ? left.pttlMs + 1 : p.ttl);
+  const b = await tracer.holder(s, 'B');
+  tracer.begin(ELECTION);
+  const first = b.holdNextEffect();
+  const loop = b.call('leader');
+  await s.within(Promise.race([first.reached, loop]), p.timeout);
+  tracer.end();
+  first.release();
+  b.abort();
+  await s.within(loop, p.timeout);
+}

@@ -10,6 +10,7 @@ import type { EffectRecord } from '../../src/core/resource.ts';
 import { leaseAtWrites, leaseAtWritesInWords } from '../../src/judging/lease-at-write.ts';
 import { takeoverCounts, takeoverDetail, takeoverWindow, writesAfterTakeover } from '../../src/judging/takeover.ts';
 import type { Recorded } from '../../src/oracle/definition.ts';
+import { CONTENDER_PRECONDITIONS, judgeContenders } from './judge-contenders.ts';
 import type { V315Observations } from './observations.ts';
 import type { v315Params } from './params.ts';
 
@@ -36,6 +37,7 @@ export const V315_PRECONDITIONS = [
     checks:
       "at least one of A's accepted writes after B's first came while B's lease was live, by B's lock read in the store just before the harness accepted that write (on Postgres: a declared lease row, or B's session advisory lock)",
   },
+  ...CONTENDER_PRECONDITIONS,
 ];
 
 type Params = ParamValues<typeof v315Params>;
@@ -45,10 +47,10 @@ export function judgeV315({ observations: o, effects: all }: Recorded<V315Observ
   const effects = all.filter((e) => e.t <= o.watchedUntil);
   const preconditions: Check[] = [aLed(o, p)];
   if (o.point) preconditions.push(heldAtPoint(o.point, p));
-  if (o.cut) {
-    if (!o.point) preconditions.push(renewalsStopped(o.cut, p));
-    preconditions.push(bLedWhileCut(o, o.cut, effects, p));
-  }
+  if (o.cut && !o.point) preconditions.push(renewalsStopped(o.cut, p));
+  // --contenders 3 or more: every pair of holders is judged (./judge-contenders.ts).
+  if (o.contenders) return judgeContenders(o, o.contenders, effects, p, preconditions);
+  if (o.cut) preconditions.push(bLedWhileCut(o, o.cut, effects, p));
 
   const takeover = writesAfterTakeover(effects, 'A', 'B');
   const { staleAfter: aAfter, staleAcceptedAfter: aAcceptedAfter, overlapMs } = takeover;

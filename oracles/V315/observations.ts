@@ -5,6 +5,7 @@
  */
 import type { WireFaultRecord } from '../../src/wire/records.ts';
 import type { InferredLocation } from '../../src/oracle/scenario.ts';
+import type { ReadingBeforeWrite } from '../../src/judging/leaders-at-once.ts';
 import type { LeaseReading, ReadingAtWrite } from '../../src/judging/lease-at-write.ts';
 
 export interface V315Observations {
@@ -36,6 +37,31 @@ export interface V315Observations {
   watchedUntil: number;
   /** Where the lock lives, inferred from A's loop at its first write (no storeKey, nothing at env.key); absent otherwise. */
   inferred?: InferredLocation | null;
+  /** --contenders 3 or more: what the candidates B, C, … did; absent (runs recorded before the option) or null with one. */
+  contenders?: ContendersSeen | null;
+}
+
+/** The candidates' race for leadership once A was cut off (or killed, a point on a contender). */
+export interface ContendersSeen {
+  /** The candidates, in order: B, C, … */
+  ids: string[];
+  /** The first candidate whose write reached the resource, and when (harness ms); null: none wrote. */
+  firstLeader: { holder: string; t: number } | null;
+  /** A was cut off: the first candidate wrote while the cut was in force. */
+  ledWhileCut: boolean;
+  /** A point on a candidate: A, once it led, was killed (SIGKILL), and how its process ended; else null. */
+  aKilled: { signal: string | null; t: number } | null;
+  /** A point on a candidate: that candidate, held there while the others ran their loops; else null. */
+  held: ContenderHeld | null;
+  /** The lock read before each write of every holder was accepted, from the fault on (scenarios/lease-at-writes.ts). */
+  readings: ReadingBeforeWrite[];
+}
+
+/** A candidate held at an explored point in its election while the others ran. */
+export interface ContenderHeld extends ExplorePointSeen {
+  holder: string;
+  /** Another candidate whose write reached the resource while this one was held (the first), or null. */
+  othersLed: { holder: string; t: number } | null;
 }
 
 /** The explored point A was to be held at, and whether A's leader loop got there. */

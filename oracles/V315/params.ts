@@ -1,4 +1,6 @@
 /** V315's parameters. */
+import { contendersParam } from '../../scenarios/contenders.ts';
+
 export const v315Params = {
   ttl: { kind: 'ms', default: 300, min: 20, doc: 'leader lease the target is asked to use' },
   stepMs: {
@@ -25,4 +27,5 @@ export const v315Params = {
     min: 100,
     doc: 'longest wait for any step (A leading, B taking over, the loops stopping)',
   },
+  contenders: contendersParam,
 } as const;

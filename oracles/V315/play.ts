@@ -2,18 +2,22 @@
  * V315's scenario: A leads through its wire proxy (a file store: its filesystem calls are its
  * boundaries); at its first write A is cut off (or, on an
  * --explore run, held at the point with the rest of its traffic blackholed) while its process runs;
- * B leads and writes; the cut lasts --observe ms more, is lifted, and A is watched --observe ms
- * more; then both loops are told to stop. Records what happened; judges nothing.
+ * B leads and writes — with --contenders 3 or more B, C, … run their loops together and the lock is
+ * read before every holder's write (./contenders.ts); a point on a candidate kills A and holds that
+ * candidate in its election instead —; the cut lasts --observe ms more, is lifted, and A is watched
+ * --observe ms more; then every loop is told to stop. Records what happened; judges nothing.
  */
 import { UsageError } from '../../src/core/errors.ts';
 import type { ParamValues } from '../../src/core/params.ts';
-import { throwIfTargetThrew, type CallOutcome } from '../../src/holder/holder.ts';
+import { throwIfTargetThrew } from '../../src/holder/holder.ts';
 import { armPoint } from '../../src/oracle/arm-point.ts';
 import { boundaryLabel, pointInWords } from '../../src/oracle/explore-point.ts';
 import type { Scenario } from '../../src/oracle/scenario.ts';
+import { contenderIds } from '../../scenarios/contenders.ts';
 import { readLease, readLeaseAtWrites } from '../../scenarios/lease-at-writes.ts';
+import { raceAtCandidatePoint, raceWhileCut, type Loops } from './contenders.ts';
 import { cutAtPoint, cutOff, type Cut } from './cut.ts';
-import type { V315Observations } from './observations.ts';
+import type { ContendersSeen, V315Observations } from './observations.ts';
 import type { v315Params } from './params.ts';
 import { playV315OnCluster } from './cluster-play.ts';
 
@@ -27,9 +31,18 @@ export async function playV315(s: Scenario, p: ParamValues<typeof v315Params>): 
   }
   // A file store has no wire: A is cut off at its filesystem calls instead (cut.ts).
   const wireA = s.store.kind === 'fs' ? undefined : await s.wire('A');
-  const [a, b] = await Promise.all([s.holder('A', wireA ? { url: wireA.url } : {}), s.holder('B')]);
-  let aLoop: Promise<CallOutcome> | undefined;
-  let bLoop: Promise<CallOutcome> | undefined;
+  const point = s.point;
+  const onCandidate = point?.holder !== undefined && point.holder !== 'A' ? point.holder : undefined;
+  const wireHeld = onCandidate ? await s.wire(onCandidate) : undefined;
+  const [a, ...candidates] = await Promise.all([
+    s.holder('A', wireA ? { url: wireA.url } : {}),
+    ...contenderIds(p.contenders).map((id) =>
+      s.holder(id, id === onCandidate && wireHeld ? { url: wireHeld.url } : {}),
+    ),
+  ]);
+  const b = candidates[0]!;
+  const loops: Loops = new Map();
+  let contenderReadings: (() => ContendersSeen['readings']) | undefined;
   const o: V315Observations = {
     aFirstWriteAt: null,
     aLoopReturned: false,
@@ -39,11 +52,13 @@ export async function playV315(s: Scenario, p: ParamValues<typeof v315Params>): 
     bWroteWhileCut: false,
     bLease: null,
     watchedUntil: 0,
+    ...(candidates.length > 1 ? { contenders: null } : {}),
   };
   s.progress('A starts its leader loop through its wire proxy');
-  const aFirst = a.holdNextEffect();
   const leadingSince = s.now();
-  aLoop = a.call('leader');
+  const aFirst = a.holdNextEffect();
+  const aLoop = a.call('leader');
+  loops.set('A', aLoop);
   const aStarted = await s.within(Promise.race([aFirst.reached.then(() => 'wrote' as const), aLoop]), p.timeout);
   if (aStarted !== 'wrote')
     throwIfTargetThrew('A', 'leader', aStarted, 'before its first write, leading alone with no fault');
@@ -54,7 +69,13 @@ export async function playV315(s: Scenario, p: ParamValues<typeof v315Params>): 
   if (s.family.commands.lockLocations && s.lockUnreadable === undefined && !(await s.readLock()).exists)
     o.inferred = s.inferLockLocation('A', leadingSince) ?? null;
 
-  const point = s.point;
+  const race = { s, p, a, candidates, loops };
+  if (onCandidate) {
+    const raced = await raceAtCandidatePoint(race, point!, wireHeld!, o.aFirstWriteAt!);
+    o.contenders = raced.seen;
+    contenderReadings = raced.readings;
+    return finish();
+  }
   let cut: Cut;
   if (point) {
     const at = armPoint(point, a, wireA, s.lockKey);
@@ -73,58 +94,74 @@ export async function playV315(s: Scenario, p: ParamValues<typeof v315Params>): 
   } else {
     cut = await cutOff(s, a, wireA, p.fault);
   }
-  const bFirst = b.holdNextEffect();
-  bLoop = b.call('leader');
-  aFirst.release();
-  s.progress(
-    `A cut off ${wireA ? 'at its wire proxy' : 'at its filesystem calls'} (${cut.what}) while it keeps running; waiting for its ${p.ttl} ms lease to lapse and B to lead`,
-  );
-
-  const bFirstOrEnd = await s.within(Promise.race([bFirst.reached.then(() => 'wrote' as const), bLoop]), p.timeout);
-  // B's loop ended before it ever wrote: a throw there is no denial (a denied replica waits and retries).
-  if (bFirstOrEnd !== 'wrote')
-    throwIfTargetThrew(
-      'B',
-      'leader',
-      bFirstOrEnd,
-      'before its first write, while waiting to lead (a denied replica must wait and retry, not throw)',
-    );
-  o.bWrote = bFirstOrEnd === 'wrote';
-  o.bWroteWhileCut = o.bWrote && !cut.isReleased;
-  // From B's first write on, B's lock is read before each of A's writes is accepted.
-  if (o.bWrote)
-    o.bLease = {
-      atFirstWrite: await readLease(s, 'B', "B's lease at its first write (B held there)"),
-      atAWrites: readLeaseAtWrites(s, a, 'B'),
-    };
-  bFirst.release();
-  if (o.bWrote) {
-    s.progress(`B leads and wrote; A stays cut off for another ${p.observe} ms`);
+  let led: boolean;
+  if (candidates.length > 1) {
+    const raced = await raceWhileCut(race, cut, () => aFirst.release());
+    o.contenders = raced.seen;
+    contenderReadings = raced.readings;
+    led = raced.seen.firstLeader !== null;
+  } else {
+    led = await bLeads();
+  }
+  if (led) {
+    s.progress(`a successor leads and wrote; A stays cut off for another ${p.observe} ms`);
     await s.sleep(p.observe);
   }
   const stopped = wireA?.records().find((r) => r.id === cut.record.id) ?? cut.record;
   o.cut = { how: cut.what, killed: cut.killed, stopped, ...(wireA ? {} : { atFilesystem: true as const }) };
   cut.release();
-  if (o.bWrote) {
+  if (led) {
     // A blackholed renewal does not fail, it waits: only once the cut is lifted does A get its
     // real answer (B holds the lease now). Keep B leading and watch A for one more window, so a
     // loop that ignores that answer is seen writing before the loops are told to stop.
     s.progress(
-      `cut lifted: A's held commands get their real answers; watching A for another ${p.observe} ms while B leads`,
+      `cut lifted: A's held commands get their real answers; watching A for another ${p.observe} ms while its successor leads`,
     );
     await s.sleep(p.observe);
   }
   return finish();
 
-  async function finish(): Promise<V315Observations> {
-    a.abort();
-    b.abort();
-    const ends = await Promise.all(
-      [aLoop, bLoop].map((loop) => (loop ? s.within(loop, p.timeout) : Promise.resolve(undefined))),
+  /** One contender: B leads, held at its first write while its lease is read, and from then on before each of A's writes. */
+  async function bLeads(): Promise<boolean> {
+    const bFirst = b.holdNextEffect();
+    const bLoop = b.call('leader');
+    loops.set('B', bLoop);
+    aFirst.release();
+    s.progress(
+      `A cut off ${wireA ? 'at its wire proxy' : 'at its filesystem calls'} (${cut.what}) while it keeps running; waiting for its ${p.ttl} ms lease to lapse and B to lead`,
     );
-    if (aLoop && ends[0] === undefined)
+    const bFirstOrEnd = await s.within(Promise.race([bFirst.reached.then(() => 'wrote' as const), bLoop]), p.timeout);
+    // B's loop ended before it ever wrote: a throw there is no denial (a denied replica waits and retries).
+    if (bFirstOrEnd !== 'wrote')
+      throwIfTargetThrew(
+        'B',
+        'leader',
+        bFirstOrEnd,
+        'before its first write, while waiting to lead (a denied replica must wait and retry, not throw)',
+      );
+    o.bWrote = bFirstOrEnd === 'wrote';
+    o.bWroteWhileCut = o.bWrote && !cut.isReleased;
+    // From B's first write on, B's lock is read before each of A's writes is accepted.
+    if (o.bWrote)
+      o.bLease = {
+        atFirstWrite: await readLease(s, 'B', "B's lease at its first write (B held there)"),
+        atAWrites: readLeaseAtWrites(s, a, 'B'),
+      };
+    bFirst.release();
+    return o.bWrote;
+  }
+
+  async function finish(): Promise<V315Observations> {
+    const killed = o.contenders?.aKilled != null;
+    for (const [id] of loops)
+      if (!(killed && id === 'A')) (id === 'A' ? a : candidates.find((h) => h.id === id)!).abort();
+    const ended = await Promise.all(
+      [...loops].map(async ([id, loop]) => [id, await s.within(loop, p.timeout)] as const),
+    );
+    if (!killed && ended.some(([id, end]) => id === 'A' && end === undefined))
       s.note(`A's leader loop did not return within ${p.timeout} ms of being aborted`);
     o.watchedUntil = s.now();
+    if (o.contenders && contenderReadings) o.contenders.readings = contenderReadings();
     return o;
   }
 }
