@@ -22,6 +22,8 @@ const DEFAULT = [
   'V315:targets/redis/leader/cached-flag.ts',
   'V315:targets/redis/leader/cached-flag-fenced.ts',
   'V315:targets/postgres/leader/cached-flag.ts:postgres',
+  // --contenders 3: B's election points too (B held while C leads)
+  'V315:targets/redis/leader/elect-set-nx.ts:redis:--contenders=3:--ttl=2000',
   'V317:targets/clock/redis-queue-app-clock-expiry.ts:redis',
   'V317:targets/clock/lease-app-clock-expiry.ts:postgres',
 ];

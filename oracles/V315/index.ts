@@ -35,9 +35,16 @@
  * while A runs; B leads once the home's grant lapsed; A is watched --observe ms more with the
  * partition in force, then the loops stop and it heals. B's lease is the home's grant as the
  * target's inspect member reports it (without one, a violation is INCONCLUSIVE, saying so).
- * Files: play.ts runs the scenario (cut.ts: how A is cut off, as a Stop) and records
- * V315Observations (observations.ts); judge.ts judges them, a pure function; params.ts declares the
- * parameters; explore.ts says how --explore searches its schedules.
+ * With --contenders N (3 or more): B, C, … run their leader loops together once A is cut off, and
+ * the lock is read before every holder's write is accepted; the property is then that no two
+ * leaders act at once: for every pair that wrote, the earlier one's accepted writes after the later
+ * one's first count while the later one's lease was live by the reading before each. --explore also
+ * kills A once it led and, its lease lapsed, holds B at each command of its election (before it, or
+ * its reply held) while C, D, … lead; B is let go once one of them wrote.
+ * Files: play.ts runs the scenario (cut.ts: how A is cut off, as a Stop; contenders.ts: B, C, …
+ * racing) and records V315Observations (observations.ts); judge.ts judges them, a pure function
+ * (judge-contenders.ts: every pair of leaders); params.ts declares the parameters; explore.ts says
+ * how --explore searches its schedules.
  */
 import { defineOracle } from '../../src/oracle/definition.ts';
 import { v315Explore } from './explore.ts';
@@ -50,9 +57,9 @@ export default defineOracle({
   title: 'Leader keeps acting after losing leadership',
   class: 'LK-7 a leader keeps acting after losing leadership',
   scenario:
-    "A leads and writes; A's connection is cut at its wire proxy (blackholed or dropped) so its renewals fail while it keeps running; its lease lapses; B becomes leader and writes.",
+    "A leads and writes; A's connection is cut at its wire proxy (blackholed or dropped) so its renewals fail while it keeps running; its lease lapses; B (or B, C, … together) becomes leader and writes.",
   property:
-    "A's writes stop before B's first write: no accepted write by A after B's (overlap 0, by writer identity at the resource).",
+    "A's writes stop before B's first write: no accepted write by A after B's (overlap 0, by writer identity at the resource); with --contenders 3 or more, no two leaders act at once (every pair).",
   stores: ['redis', 'valkey', 'postgres', 'fs', 'cluster'],
   holders: ['A', 'B'],
   params: v315Params,
@@ -105,6 +112,9 @@ export default defineOracle({
         "V315's explored boundaries are A's store commands; on a cluster A's cut is its node's partition, not explored yet",
     },
     { target: 'targets/cluster/leader-recheck-each-write.ts', expect: 'PASS', store: 'cluster' },
+    // Sound with one candidate after A; with three, explored (B held inside its GET-then-SET election), two lead at once.
+    { target: 'targets/redis/leader/elect-get-then-set.ts', expect: 'PASS', params: { ttl: 2000 } },
+    { target: 'targets/redis/leader/elect-set-nx.ts', expect: 'PASS', params: { contenders: 3, ttl: 2000 } },
   ],
   // Each good reference with its guard removed must FAIL (lock-oracles selfcheck).
   mutations: [

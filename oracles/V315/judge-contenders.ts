@@ -127,7 +127,7 @@ export function judgeContenders(
     const unproven = nothingProven(preconditions);
     if (unproven) return unproven;
     const how = c.held
-      ? `A led with a ${p.ttl} ms lease and wrote, and was killed (SIGKILL); once its lease had lapsed, ${c.held.inWords} while ${others(c.held)} ran their leader loops, and ${c.held.othersLed?.holder ?? 'another'} led and wrote`
+      ? `A led with a ${p.ttl} ms lease and wrote, and was killed (SIGKILL); once its lease had lapsed, ${c.held.inWords} while ${others(c.held)} ran ${c.ids.length > 2 ? 'their leader loops' : 'its leader loop'}, and ${c.held.othersLed?.holder ?? 'another'} led and wrote`
       : `A led with a ${p.ttl} ms lease and wrote; then it was cut off (${o.cut?.how ?? 'at its point'}) while its process kept running, and ${c.ids.join(', ')} ran their leader loops together`;
     if (!held)
       return (

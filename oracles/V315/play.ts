@@ -23,9 +23,9 @@ import { playV315OnCluster } from './cluster-play.ts';
 
 export async function playV315(s: Scenario, p: ParamValues<typeof v315Params>): Promise<V315Observations> {
   if (s.family.ownNodes) {
-    if (p.fault !== 'blackhole' || s.point)
+    if (p.fault !== 'blackhole' || s.point || p.contenders > 2)
       throw new UsageError(
-        `on a cluster A is cut off by a partition of its node from the others: --fault ${p.fault}${s.point ? ' and --explore' : ''} do not apply there (run it without)`,
+        `on a cluster A is cut off by a partition of its node from the others: --fault ${p.fault}${s.point ? ' and --explore' : ''}${p.contenders > 2 ? ` and --contenders ${p.contenders}` : ''} do not apply there (run it without)`,
       );
     return playV315OnCluster(s, p);
   }
