@@ -109,6 +109,7 @@ import { traceFromFirstWrite } from '../../src/oracle/traces.ts';
 import { judgeV313, V313_PRECONDITIONS } from './judge.ts';
 import { v313Params } from './params.ts';
 import { playV313 } from './play.ts';
+import { TAKEOVER, traceTakeover } from './race.ts';
 
 // The cluster lock explored: a repeat lock under the delegation (the --ttl) at its 2nd write, a renewal
 // at its 3rd, with 140 ms to spare for a loaded machine either way (the lock lease is a quarter of it).
@@ -465,12 +466,25 @@ export default defineOracle({
       const { call } = await traceFromFirstWrite(tracer, a, 'job');
       await call;
       tracer.end();
+      if (takesSuccessorPoints(p)) await traceTakeover(s, tracer, a, p);
+    },
+    contenders: {
+      holder: 'B',
+      part: TAKEOVER,
+      faults: ['hold-before', 'hold-reply'],
+      applies: takesSuccessorPoints,
+      doc: "--contenders 3 or more: also every command on the lock of B's take of a dead holder's lock (A killed at its first write, its lease lapsed; B's job until its first write), held before it or its reply held while C, D, … run the job, until one of them wrote",
     },
   },
 
   play: playV313,
   judge: judgeV313,
 });
+
+/** Points on a successor's take of the lock: --contenders 3 or more, with the schedule they race in (./race.ts). */
+function takesSuccessorPoints(p: { contenders: number; contender: string; variant: string }): boolean {
+  return p.contenders >= 3 && p.contender === 'hold' && p.variant === 'pause';
+}
 
 /** A reference under --variant failover on a master with two replicas. */
 function failover(target: string, expect: 'PASS' | 'FAIL') {

@@ -15,6 +15,7 @@ import type { v313Params } from './params.ts';
 import { B_LEASE_LIVE, scenarioChecks, soloWrites } from './preconditions.ts';
 import { explainFailover } from './failover-checks.ts';
 import { explainAcquireStop, explainQuorum, jobEnd, twoLocksAtWrites } from './quorum-checks.ts';
+import { judgeCandidates } from './judge-candidates.ts';
 
 export {
   A_LEASE_LAPSED,
@@ -43,6 +44,8 @@ export function judgeV313({ observations: o, effects: all }: Recorded<V313Observ
   const aloneWrites = soloWrites(o, all);
   // The calibration run (B alone, before A started) is in the evidence but not judged.
   const effects = all.filter((e) => e.seq > o.solo.lastSeq);
+  // --contenders 3 or more: every pair of holders is judged (./judge-candidates.ts).
+  if (o.contenders) return judgeCandidates(o.contenders, effects, p, preconditions);
   const takeover = writesAfterTakeover(effects, 'A', 'B');
   const { staleAfter: aAfter, staleAcceptedAfter: aAcceptedAfter, overlapMs } = takeover;
   const held = aAcceptedAfter.length === 0;

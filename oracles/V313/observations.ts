@@ -4,6 +4,7 @@
  * stop did not land, or the step belongs to another --contender schedule).
  */
 import type { InferredLocation } from '../../src/oracle/scenario.ts';
+import type { ReadingBeforeWrite } from '../../src/judging/leaders-at-once.ts';
 import type { CallOutcome, ShutdownOutcome } from '../../src/holder/holder.ts';
 import type { LockState } from '../../src/families/family.ts';
 import type { ExploreFault } from '../../src/oracle/explore-point.ts';
@@ -187,4 +188,30 @@ export interface V313Observations {
   };
   /** A's job after A resumed: how it ended (null: not within --timeout). */
   aResumed?: { job: CallOutcome | null };
+  /** --contenders 3 or more (./race.ts): what the successors B, C, … did, and the lock read before every write. */
+  contenders?: CandidatesSeen;
+}
+
+/** The successors' race for the lock once A was stopped (or killed, a point on a successor). */
+export interface CandidatesSeen {
+  /** The successors, in order: B, C, … */
+  ids: string[];
+  /** The first successor whose write reached the resource, and when (harness ms); null: none wrote. */
+  firstWriter: { holder: string; t: number } | null;
+  /** A was stopped: the first successor wrote while A still was. */
+  wroteWhileStopped: boolean;
+  /** A point on a successor: A, killed at its first write, and how its process ended; else null. */
+  aKilled: { signal: string | null; t: number } | null;
+  /** A point on a successor: that successor, held there while the others ran the job; else null. */
+  held: {
+    holder: string;
+    label: string;
+    inWords: string;
+    reached: StopLanding;
+    missed: string;
+    /** Another successor whose write reached the resource while this one was held (the first), or null. */
+    othersWrote: { holder: string; t: number } | null;
+  } | null;
+  /** The lock read before each write of every holder was accepted, from the fault on. */
+  readings: ReadingBeforeWrite[];
 }

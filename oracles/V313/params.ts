@@ -1,4 +1,6 @@
 /** V313's parameters. */
+import { contendersParam } from '../../scenarios/contenders.ts';
+
 export const v313Params = {
   ttl: { kind: 'ms', default: 300, min: 20, doc: 'lease TTL the target is asked to use' },
   variant: {
@@ -53,5 +55,9 @@ export const v313Params = {
     default: 5000,
     min: 100,
     doc: 'longest wait for any step (A reaching a write, B taking the lock, A finishing)',
+  },
+  contenders: {
+    ...contendersParam,
+    doc: `${contendersParam.doc} (--variant pause, --contender hold; the other schedules keep one successor)`,
   },
 } as const;

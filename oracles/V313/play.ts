@@ -7,6 +7,7 @@ import type { ParamValues } from '../../src/core/params.ts';
 import { throwIfTargetThrew } from '../../src/holder/holder.ts';
 import type { Scenario } from '../../src/oracle/scenario.ts';
 import { runJobUntilFirstEffect } from '../../scenarios/run-job-until-effect.ts';
+import { contenderIds } from '../../scenarios/contenders.ts';
 import { contendAfterLift, contendWhileStopped } from './contenders.ts';
 import { playFailover } from './failover.ts';
 import { playPauseInAcquire } from './pause-in-acquire.ts';
@@ -15,6 +16,7 @@ import { redlockMasters, startHolderLinks } from '../../scenarios/redlock-links.
 import { isTopologyFault } from '../../src/oracle/topology-faults.ts';
 import type { V313Observations } from './observations.ts';
 import type { v313Params } from './params.ts';
+import { raceAtCandidatePoint, raceWhileStopped } from './race.ts';
 import { shutDownA } from './shutdown.ts';
 import { markLeaseEnd, stopA } from './stop-a.ts';
 
@@ -41,10 +43,23 @@ export async function playV313(s: Scenario, p: ParamValues<typeof v313Params>): 
   const aLinks = redlockVariant
     ? await startHolderLinks(s, 'A', redlockMasters(s, `--variant ${p.variant}`).masters)
     : undefined;
-  const b = await s.holder('B');
+  // --contenders 3 or more (--contender hold): C, D, … race B for the lock (./race.ts); a point on
+  // one of them (--explore) holds it inside its take of the dead holder's lock, at its wire proxy.
+  const racing = p.contenders >= 3 && p.contender === 'hold' && p.variant === 'pause';
+  const onCandidate = racing && s.point?.holder !== undefined && s.point.holder !== 'A' ? s.point.holder : undefined;
+  const wireHeld = onCandidate ? await s.wire(onCandidate) : undefined;
+  const via = (id: string) => (id === onCandidate && wireHeld ? { url: wireHeld.url } : {});
+  const b = await s.holder('B', via('B'));
   const others = Promise.all([
     s.holder('A', { ...(wireA ? { url: wireA.url } : {}), ...(aLinks ? { urls: aLinks.urls } : {}) }),
     p.contender === 'come-and-go' ? s.holder('C') : undefined,
+    Promise.all(
+      racing
+        ? contenderIds(p.contenders)
+            .slice(1)
+            .map((id) => s.holder(id, via(id)))
+        : [],
+    ),
   ]);
   others.catch(() => undefined); // awaited below; a run that ends before then is checked by the engine
 
@@ -61,6 +76,8 @@ export async function playV313(s: Scenario, p: ParamValues<typeof v313Params>): 
   // A failover, or an explored point that is one (--explore --topology replicated|sentinel).
   if (p.variant === 'failover' || (s.point && isTopologyFault(s.point.fault)))
     return playFailover(s, p, a, b, o, wireA).then(() => o);
+  const [a, c, more] = await others;
+  if (p.variant === 'failover') return playFailover(s, p, a, b, o).then(() => o);
   if (aLinks && p.variant === 'quorum') return playQuorum(s, p, a, b, aLinks, o).then(() => o);
   if (aLinks) return playPauseInAcquire(s, p, a, b, aLinks, o).then(() => o);
   s.progress('A runs the job');
@@ -86,10 +103,13 @@ export async function playV313(s: Scenario, p: ParamValues<typeof v313Params>): 
     o.inferred = s.inferLockLocation('A', aJobStartedAt) ?? null;
 
   if (p.variant === 'shutdown') return await shutDownA(s, p, { a, b }, aIn.latch, aJob, retryEvery, o).then(() => o);
+  const race = { s, p, a, candidates: [b, ...more], retryEvery, o };
+  if (onCandidate) return await raceAtCandidatePoint(race, s.point!, wireHeld!, o.aFirstWrite.at!).then(() => o);
   const { observed, stopped } = await stopA(s, p, a, aIn.latch, aJob, wireA);
   o.stop = observed;
   if (!stopped) return o;
   await markLeaseEnd(s, p, stopped, o);
+  if (racing) return await raceWhileStopped(race, stopped.stop, aJob).then(() => o);
   const contest = { s, p, a, b, c, aJob, stopped, retryEvery, o };
   if (p.contender === 'after-lift') await contendAfterLift(contest);
   else await contendWhileStopped(contest);

@@ -3,6 +3,7 @@
  * each one's check from what play recorded, in the order the scenario met them. Pure: no store,
  * no process, no clock.
  */
+import { CANDIDATE_PRECONDITIONS } from './judge-candidates.ts';
 import { firstLine, type Check } from '../../src/core/judgement.ts';
 import type { ParamValues } from '../../src/core/params.ts';
 import type { EffectRecord } from '../../src/core/resource.ts';
@@ -97,6 +98,7 @@ export const V313_PRECONDITIONS = [
     checks:
       "--contender hold, on a violation: at least one of A's accepted writes after B's first came while B's lease was live, by B's lock read in the store just before the harness accepted that write",
   },
+  ...CANDIDATE_PRECONDITIONS,
 ];
 
 type Params = ParamValues<typeof v313Params>;
