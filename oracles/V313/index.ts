@@ -98,6 +98,12 @@
  * arrived, and A held at each seam it reaches (the cluster lock's staged write, between its unlock
  * and its commit).
  *
+ * With --contenders N (3 or more; --variant pause, --contender hold): B, C, … run the job together
+ * while A is stopped, each retrying until it writes or another has (./race.ts), and the lock is read
+ * before every holder's write; the property is then that no two holders write under the lock at once,
+ * every pair judged as V315 judges leaders (./judge-candidates.ts). Explored, A is also killed at its
+ * first write and, its lease lapsed, B is held inside its take of the lock while C, D, … run the job.
+ *
  * Files: play.ts runs the scenario (stop-a.ts stops A and lets it go, contenders.ts is what the other
  * holders do) and records V313Observations (observations.ts); judge.ts
  * judges them, a pure function, with preconditions.ts (each precondition's name, declaration and
@@ -164,6 +170,13 @@ export default defineOracle({
     { target: 'targets/redis/node-redis/lease-extend-ignored.ts', expect: 'FAIL' },
     { target: 'targets/redis/redlock/using-ignores-signal.ts', expect: 'FAIL' },
     { target: 'targets/redis/ioredis/lease-renew-checked.ts', expect: 'PASS' },
+    // Sound with one successor; with three, explored (B held inside its DEL-then-SET NX takeover), two write at once.
+    { target: 'targets/redis/ioredis/stale-takeover-job-del.ts', expect: 'PASS', params: { ttl: 1000 } },
+    {
+      target: 'targets/redis/ioredis/stale-takeover-job-cas.ts',
+      expect: 'PASS',
+      params: { ttl: 1000, contenders: 3, stepMs: 100 },
+    },
     { target: 'targets/redis/ioredis/lease-fenced.ts', expect: 'PASS' },
     { target: 'targets/redis/node-redis/lease-renew-checked.ts', expect: 'PASS' },
     { target: 'targets/redis/node-redis/lease-fenced.ts', expect: 'PASS' },
@@ -439,6 +452,14 @@ export default defineOracle({
       doc: "every command on the lock key and every write of A's whole job (its acquire too), the master failing over there: replication held across A's job, A stopped at the boundary (the command run on the master, its reply withheld; the write recorded, its receipt withheld), the master SIGKILLed and a replica promoted, A's store traffic held until B took the lock on the promoted node and wrote; then A goes on",
     },
     references: {
+      // stale-takeover-job-cas.ts is no explored safe reference: unfenced, a write held on its way
+      // (A's partition points) lands after its successor's, a V313 finding of its own.
+      alsoBad: [
+        {
+          target: 'targets/redis/ioredis/stale-takeover-job-del.ts',
+          params: { ttl: 1000, contenders: 3, stepMs: 100 },
+        },
+      ],
       safe: [
         'targets/redis/ioredis/lease-fenced.ts',
         'targets/redis/semaphore/mutex-job-fenced.ts',
@@ -481,9 +502,12 @@ export default defineOracle({
   judge: judgeV313,
 });
 
-/** Points on a successor's take of the lock: --contenders 3 or more, with the schedule they race in (./race.ts). */
-function takesSuccessorPoints(p: { contenders: number; contender: string; variant: string }): boolean {
-  return p.contenders >= 3 && p.contender === 'hold' && p.variant === 'pause';
+/**
+ * Points on a successor's take of the lock: --contenders 3 or more, with the schedule they race in
+ * (./race.ts). Exploration asks with the parameters as given, so one left out is its default.
+ */
+function takesSuccessorPoints(p: { contenders: number; contender?: string; variant?: string }): boolean {
+  return p.contenders >= 3 && (p.contender ?? 'hold') === 'hold' && (p.variant ?? 'pause') === 'pause';
 }
 
 /** A reference under --variant failover on a master with two replicas. */
