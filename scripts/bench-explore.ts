@@ -24,6 +24,7 @@ const DEFAULT = [
   'V315:targets/postgres/leader/cached-flag.ts:postgres',
   // --contenders 3: B's election points too (B held while C leads)
   'V315:targets/redis/leader/elect-set-nx.ts:redis:--contenders=3:--ttl=2000',
+  'V313:targets/redis/ioredis/stale-takeover-job-del.ts:redis:--contenders=3:--ttl=1000:--stepMs=100',
   'V317:targets/clock/redis-queue-app-clock-expiry.ts:redis',
   'V317:targets/clock/lease-app-clock-expiry.ts:postgres',
 ];
