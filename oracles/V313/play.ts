@@ -72,12 +72,10 @@ export async function playV313(s: Scenario, p: ParamValues<typeof v313Params>): 
   const o: V313Observations = { solo: { job: alone ?? null, lastSeq: s.resource.effects().length } };
   if (alone === undefined || s.resource.effects().filter((e) => e.holder === 'B').length < 2) return o;
 
-  const [a, c] = await others;
+  const [a, c, more] = await others;
   // A failover, or an explored point that is one (--explore --topology replicated|sentinel).
   if (p.variant === 'failover' || (s.point && isTopologyFault(s.point.fault)))
     return playFailover(s, p, a, b, o, wireA).then(() => o);
-  const [a, c, more] = await others;
-  if (p.variant === 'failover') return playFailover(s, p, a, b, o).then(() => o);
   if (aLinks && p.variant === 'quorum') return playQuorum(s, p, a, b, aLinks, o).then(() => o);
   if (aLinks) return playPauseInAcquire(s, p, a, b, aLinks, o).then(() => o);
   s.progress('A runs the job');
