@@ -12,6 +12,7 @@ import { contendAfterLift, contendWhileStopped } from './contenders.ts';
 import { playFailover } from './failover.ts';
 import { playPauseInAcquire } from './pause-in-acquire.ts';
 import { playQuorum } from './quorum.ts';
+import { nodeFaultOfPoint } from './quorum-point.ts';
 import { redlockMasters, startHolderLinks } from '../../scenarios/redlock-links.ts';
 import { isTopologyFault } from '../../src/oracle/topology-faults.ts';
 import type { V313Observations } from './observations.ts';
@@ -39,7 +40,9 @@ export async function playV313(s: Scenario, p: ParamValues<typeof v313Params>): 
   // A runs, so each is ready the moment it is needed.
   // On Postgres B connects under its own application_name: pg_locks then shows which session is B's.
   // A Redlock variant: A reaches every master through its own link, which the scenario can hold.
-  const redlockVariant = p.variant === 'quorum' || p.variant === 'pause-in-acquire';
+  // An explored point that restarts a master or steps its clock (--explore --topology redlock:N) is the quorum flow.
+  const quorumPoint = nodeFaultOfPoint(s.point) !== undefined;
+  const redlockVariant = p.variant === 'quorum' || p.variant === 'pause-in-acquire' || quorumPoint;
   const aLinks = redlockVariant
     ? await startHolderLinks(s, 'A', redlockMasters(s, `--variant ${p.variant}`).masters)
     : undefined;
@@ -73,11 +76,11 @@ export async function playV313(s: Scenario, p: ParamValues<typeof v313Params>): 
   if (alone === undefined || s.resource.effects().filter((e) => e.holder === 'B').length < 2) return o;
 
   const [a, c, more] = await others;
+  if (aLinks && (p.variant === 'quorum' || quorumPoint)) return playQuorum(s, p, a, b, aLinks, o).then(() => o);
+  if (aLinks) return playPauseInAcquire(s, p, a, b, aLinks, o).then(() => o);
   // A failover, or an explored point that is one (--explore --topology replicated|sentinel).
   if (p.variant === 'failover' || (s.point && isTopologyFault(s.point.fault)))
     return playFailover(s, p, a, b, o, wireA).then(() => o);
-  if (aLinks && p.variant === 'quorum') return playQuorum(s, p, a, b, aLinks, o).then(() => o);
-  if (aLinks) return playPauseInAcquire(s, p, a, b, aLinks, o).then(() => o);
   s.progress('A runs the job');
   s.phase('scenario', 'A runs the job, is stopped; B contends');
   const retryEvery = Math.max(5, Math.round(p.ttl / 10));

@@ -6,7 +6,8 @@
  * TTL, or its clock stepped ahead past the TTL); B tries for half of what is left of A's lease;
  * A's cut-off ends and A is let go and finishes. When B wrote nothing inside that window it tries
  * again after A's job, the node back. Each of A's writes is preceded by a read of every master.
- * Records V313Observations.quorum.
+ * Explored (a point's fault node-restart or node-clock-ahead): the same, the master faulted at the
+ * point's write of A's job (./quorum-point.ts). Records V313Observations.quorum.
  */
 import type { ParamValues } from '../../src/core/params.ts';
 import type { Holder } from '../../src/holder/holder.ts';
@@ -16,15 +17,16 @@ import { nodeFaultInWords, startNodeFault, type NodeFault, type NodeFaultKind } 
 import { quorumOf, redlockMasters, type HolderLinks } from '../../scenarios/redlock-links.ts';
 import type { QuorumObservation, V313Observations } from './observations.ts';
 import type { v313Params } from './params.ts';
+import { holdAtPointWrite, nodeFaultOfPoint } from './quorum-point.ts';
 import { liveOnUntil, majorityToken, readQuorum, readQuorumAtWrites, untilNoMasterHoldsIt } from './quorum-reading.ts';
 
 type Params = ParamValues<typeof v313Params>;
 
-/** The fault --node-fault names, on the last master of A's bare majority. */
-export function quorumFault(p: Params, node: string): NodeFault {
-  if (p.nodeFault === 'restart') return { node, kind: 'restart', ms: 0 };
+/** The fault --node-fault names (or an explored point's), on the last master of A's bare majority. */
+export function quorumFault(p: Params, node: string, kind = p.nodeFault as NodeFaultKind): NodeFault {
+  if (kind === 'restart') return { node, kind: 'restart', ms: 0 };
   // Longer than the TTL by a quarter: no lock the node forgot can be live elsewhere when it returns.
-  return { node, kind: p.nodeFault as NodeFaultKind, ms: Math.round(p.ttl * 1.25) };
+  return { node, kind, ms: Math.round(p.ttl * 1.25) };
 }
 
 export async function playQuorum(
@@ -39,7 +41,7 @@ export async function playQuorum(
   const quorum = quorumOf(masters.length);
   const majority = masters.slice(0, quorum).map((n) => n.name);
   const cutOff = masters.slice(quorum).map((n) => n.name);
-  const fault = quorumFault(p, majority[majority.length - 1]!);
+  const fault = quorumFault(p, majority[majority.length - 1]!, nodeFaultOfPoint(s.point));
   const retryEvery = Math.max(5, Math.round(p.ttl / 10));
 
   // B's solo release returned once a majority answered; A must not meet its key on the rest.
@@ -62,7 +64,18 @@ export async function playQuorum(
     return;
   }
   const aJob = aIn.job;
-  const atAFirstWrite = await readQuorum(s, 'A at its first write: the lock on every master');
+  // An explored point: the master is faulted at the point's write (./quorum-point.ts), A held there.
+  const atPoint = s.point ? await holdAtPointWrite(s, p, a, aIn.latch, aJob) : undefined;
+  const held = atPoint?.held ?? aIn.latch;
+  if (atPoint) o.stop = atPoint.stop;
+  if (atPoint && atPoint.stop.landed !== 'held') {
+    cut.lift();
+    held.release();
+    o.aResumed = { job: (await s.within(aJob, p.timeout)) ?? null };
+    return;
+  }
+  const at = atPoint ? `its write ${atPoint.stop.label}` : 'its first write';
+  const atAFirstWrite = await readQuorum(s, `A at ${at}: the lock on every master`);
   const aLeaseUntil = liveOnUntil(atAFirstWrite, majorityToken(atAFirstWrite, quorum), quorum);
 
   const started = startNodeFault(s, topology, fault);
@@ -88,7 +101,7 @@ export async function playQuorum(
     atAWrites: readQuorumAtWrites(s, a),
   });
   cut.lift();
-  aIn.latch.release();
+  held.release();
   o.aResumed = { job: (await s.within(aJob, p.timeout)) ?? null };
   q.outcome = (await s.within(started.done, p.timeout)) ?? null;
   if (!wrote) {

@@ -7,13 +7,13 @@
 import type { ParamValues } from '../../src/core/params.ts';
 import type { CallOutcome, Holder } from '../../src/holder/holder.ts';
 import type { Latch } from '../../src/holder/latch.ts';
-import { armPoint } from '../../src/oracle/arm-point.ts';
 import { boundaryLabel, pointInWords } from '../../src/oracle/explore-point.ts';
 import type { Scenario } from '../../src/oracle/scenario.ts';
 import { latchStop, pauseAtLatch, wireStop, type Stop } from '../../src/oracle/stops.ts';
 import { STAGED_WRITE_SEAM } from '../../targets/contract.ts';
 import { delayedWriteStop, partitionStop } from '../../src/oracle/partition.ts';
 import type { WireProxy } from '../../src/wire/proxy.ts';
+import { armAfterFirstWrite } from './arm-after-first-write.ts';
 import { holdGrantToA } from './link-renewal.ts';
 import type { AStop, StopLanding, V313Observations } from './observations.ts';
 import type { v313Params } from './params.ts';
@@ -37,8 +37,7 @@ export async function stopA(
 ): Promise<{ observed: AStop; stopped?: StoppedA }> {
   const point = s.point;
   if (point) {
-    const at = armPoint(point, a, wireA, s.lockKey, s.family.ownNodes ? await s.nodes() : undefined);
-    first.release();
+    const at = await armAfterFirstWrite(s, point, a, first, wireA);
     const landed = await landing(s, p, at.reached, aJob);
     const since = s.now();
     const label = boundaryLabel(point.boundary);

@@ -1,8 +1,10 @@
 /**
  * The store faults only a topology has, as explored points: each is data (the fault, the
  * topologies it lands on, the boundary kinds it is put at, what it does), so a fault of another
- * topology joins by adding a row here and the scenario step that plays it (a Redlock master
- * restarted without persistence, its clock stepped, it paused: scenarios on `redlock:N`).
+ * topology joins by adding a row here and the scenario step that plays it. On `redlock:N` a
+ * master of A's bare majority is restarted empty or has its clock stepped ahead at A's write (the
+ * oracle's quorum flow plays it), and A is paused at a write after its acquire (A's own stop plays
+ * it: only a fence from a counter outside the masters closes that window).
  */
 import type { TopologyKind } from '../stores/topology.ts';
 import type { Boundary, BoundaryKind, ExploreFault } from './explore-point.ts';
@@ -21,6 +23,8 @@ export interface TopologyFault {
   alsoCommands: readonly string[];
   /** What it does at a boundary, for --help and the docs. */
   doc: string;
+  /** Played by A's own stop at the boundary (as on one server), not by the oracle's topology flow. */
+  aStopOnly?: true;
 }
 
 export const TOPOLOGY_FAULTS: readonly TopologyFault[] = [
@@ -30,6 +34,28 @@ export const TOPOLOGY_FAULTS: readonly TopologyFault[] = [
     at: ['command', 'effect'],
     alsoCommands: ['WAIT', 'WAITAOF'],
     doc: "the master's replication held across A's job; A stopped at the boundary (a command run on the master with its reply withheld, a write recorded with its receipt withheld); the master SIGKILLed and a replica promoted (REPLICAOF NO ONE, or the Sentinels); A's store traffic held at its proxy until B took the lock on the promoted node and wrote; then A goes on",
+  },
+  {
+    fault: 'node-restart',
+    topologies: ['redlock'],
+    at: ['effect'],
+    alsoCommands: [],
+    doc: "A cut off from a minority of the masters across its acquire, so its lock lives on a bare majority; A held at the write (recorded, its receipt withheld); the last master of that majority restarted without persistence (SHUTDOWN NOSAVE, started again at once, empty); B tries for the lock inside A's lease; then A goes on",
+  },
+  {
+    fault: 'node-clock-ahead',
+    topologies: ['redlock'],
+    at: ['effect'],
+    alsoCommands: [],
+    doc: "the same bare majority, A held at the write; the last master of that majority has its wall clock stepped 1.25 × --ttl ahead (the clock-offset library), so A's key there expires at once; B tries for the lock inside A's lease; then A goes on",
+  },
+  {
+    fault: 'pause',
+    topologies: ['redlock'],
+    at: ['effect'],
+    alsoCommands: [],
+    aStopOnly: true,
+    doc: "A stopped (SIGSTOP) at the write's receipt, after its acquire, until its keys lapsed on every master and B took the lock and wrote; then A goes on",
   },
 ];
 
@@ -52,5 +78,5 @@ export function topologyBoundaries(wanted: readonly ExploreFault[], boundaries: 
 
 /** Whether a point's fault is a topology's (played by the oracle's topology flow, not a stop of A alone). */
 export function isTopologyFault(fault: ExploreFault): boolean {
-  return TOPOLOGY_FAULTS.some((t) => t.fault === fault);
+  return TOPOLOGY_FAULTS.some((t) => t.fault === fault && !t.aStopOnly);
 }
