@@ -1,13 +1,16 @@
 /**
  * V313's judge on recorded Redlock runs (--topology redlock:5), with no store and no process: a
  * master restarted empty (FAIL), a delayed restart (PASS), a pause inside the acquire (FAIL on a
- * helper acting on what acquire returned, PASS on one checking the lock's validity); one recorded
- * fact changed at a time moves the verdict the way the preconditions and the window say.
+ * helper acting on what acquire returned, PASS on one checking the lock's validity); an explored
+ * point (--explore --topology redlock:5: a master restarted empty at A's first write) FAIL on the
+ * unfenced helper, PASS on its fenced twin; one recorded fact changed at a time moves the verdict
+ * the way the preconditions and the window say.
  */
 import { describe, expect, it } from 'vitest';
 import type { EffectRecord } from '../../src/core/resource.ts';
 import { FIXTURES, load, rejudge, type JudgeFixture } from './recorded.ts';
 import type { V313Observations } from '../../oracles/V313/observations.ts';
+import { A_STOPPED_AT_POINT } from '../../oracles/V313/preconditions.ts';
 import {
   B_TRIED_IN_A_LEASE,
   B_WON_IN_A_LEASE,
@@ -23,6 +26,8 @@ const restart = fixture('bad-redlock-quorum-restart');
 const restartLate = fixture('good-redlock-quorum-restart-late');
 const inAcquire = fixture('bad-redlock-pause-in-acquire');
 const checked = fixture('good-redlock-checked-pause-in-acquire');
+const explored = fixture('bad-redlock-explored-node-restart');
+const exploredFenced = fixture('good-redlock-fenced-explored');
 
 const observed = (f: JudgeFixture) => f.observations as V313Observations;
 const quorum = (f: JudgeFixture) => observed(f).quorum!;
@@ -123,5 +128,35 @@ describe('V313 judge: --variant pause-in-acquire', () => {
     const { verdict, judgement } = await rejudge(checked);
     expect(verdict).toBe('PASS');
     expect(judgement.explanation).toMatch(/checked the lock's validity before acting/);
+  });
+});
+
+describe("V313 judge: an explored point on redlock:5 (a master restarted empty at A's first write)", () => {
+  const effects = (f: JudgeFixture) => f.effects as EffectRecord[];
+  const stop = (f: JudgeFixture) => observed(f).stop as Extract<V313Observations['stop'], { kind: 'point' }>;
+  const bFirst = (f: JudgeFixture) => effects(f).find((e) => e.holder === 'B' && e.seq > observed(f).solo.lastSeq)!.seq;
+
+  it('FAILs the recorded point on the unfenced helper: B won another majority inside A lease', async () => {
+    expect(stop(explored).fault).toBe('node-restart');
+    const { verdict, judgement } = await rejudge(explored);
+    expect(verdict).toBe('FAIL');
+    expect(judgement.explanation).toMatch(/came back empty, having forgotten A's key/);
+  });
+
+  it("is INCONCLUSIVE had A's job ended before the point's write (the fault never landed there)", async () => {
+    const { verdict, judgement } = await rejudge(explored, (f) => {
+      stop(f).landed = 'ended';
+    });
+    expect(verdict).toBe('INCONCLUSIVE');
+    expect(unmet(judgement)).toContain(A_STOPPED_AT_POINT);
+  });
+
+  it("PASSes the fenced twin's recorded point, and FAILs it had the resource accepted A's stale writes", async () => {
+    expect(stop(exploredFenced).fault).toBe('node-restart');
+    expect((await rejudge(exploredFenced)).verdict).toBe('PASS');
+    const { verdict } = await rejudge(exploredFenced, (f) => {
+      for (const e of effects(f).filter((e) => e.holder === 'A' && e.seq > bFirst(f))) e.accepted = true;
+    });
+    expect(verdict).toBe('FAIL');
   });
 });
