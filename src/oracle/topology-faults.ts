@@ -7,7 +7,7 @@
  * it: only a fence from a counter outside the masters closes that window).
  */
 import type { TopologyKind } from '../stores/topology.ts';
-import type { Boundary, BoundaryKind, ExploreFault } from './explore-point.ts';
+import { FAULT_ORDER, type Boundary, type BoundaryKind, type ExploreFault } from './explore-point.ts';
 import { defaultSelect } from './explore-spec.ts';
 
 export interface TopologyFault {
@@ -59,7 +59,7 @@ export const TOPOLOGY_FAULTS: readonly TopologyFault[] = [
   },
 ];
 
-/** Of the oracle's topology faults, those that land on this topology at this boundary (none on one server). */
+/** Of the oracle's topology faults, those that land on this topology at this boundary (none on one server), smallest first. */
 export function topologyFaultsAt(
   wanted: readonly ExploreFault[],
   topology: TopologyKind,
@@ -67,7 +67,9 @@ export function topologyFaultsAt(
 ): ExploreFault[] {
   return TOPOLOGY_FAULTS.filter(
     (t) => wanted.includes(t.fault) && t.topologies.includes(topology) && t.at.includes(boundary.kind),
-  ).map((t) => t.fault);
+  )
+    .map((t) => t.fault)
+    .sort((f, g) => FAULT_ORDER.indexOf(f) - FAULT_ORDER.indexOf(g));
 }
 
 /** The boundaries a topology's faults are put at: every command on the lock key, seam and write, and the commands they name (WAIT). */
