@@ -104,6 +104,11 @@
  * every pair judged as V315 judges leaders (./judge-candidates.ts). Explored, A is also killed at its
  * first write and, its lease lapsed, B is held inside its take of the lock while C, D, … run the job.
  *
+ * Explored on a topology (--explore --topology): replicated|sentinel, the master failing over at each
+ * boundary of A's whole job (./failover.ts); redlock:N, at each of A's writes, A paused there (after
+ * its acquire: ./arm-after-first-write.ts) or the last master of A's bare majority restarted empty or
+ * its clock stepped ahead there (the quorum flow, ./quorum-point.ts).
+ *
  * Files: play.ts runs the scenario (stop-a.ts stops A and lets it go, contenders.ts is what the other
  * holders do) and records V313Observations (observations.ts); judge.ts
  * judges them, a pure function, with preconditions.ts (each precondition's name, declaration and
