@@ -66,6 +66,9 @@ export interface Boundary {
  * direction waiting too; pause-node (a link message): A's node is stopped (SIGSTOP) the moment the
  * message reaches the link proxy, then the message goes on (into the stopped node, or from it to its
  * peer) and the node stays stopped until the other holder has acted (src/oracle/arm-link-point.ts);
+ * node-clock-ahead / node-clock-back (a link message): the message is held at the link proxy while
+ * one node's wall clock (which one, the oracle's parameter says) is stepped ahead or back, then goes
+ * on (src/oracle/arm-node-clock-step.ts);
  * failover (a topology of a master and replicas: the store faults of src/oracle/topology-faults.ts): replication held across A's job, A stopped at the
  * boundary (a command's reply, a write's receipt withheld), the master SIGKILLed and a replica
  * promoted, A kept from the store until the contender took the lock there.
@@ -82,6 +85,8 @@ export type ExploreFault =
   | 'kill-after-reply'
   | 'hold-message'
   | 'pause-node'
+  | 'node-clock-ahead'
+  | 'node-clock-back'
   | 'failover';
 
 /** Smallest first: a hold changes less than a clock step, a step less than a pause of the whole process, a pause less than a kill (shrinking picks the smallest failing fault). */
@@ -94,6 +99,8 @@ export const FAULT_ORDER: readonly ExploreFault[] = [
   'clock-back',
   'pause',
   'pause-node',
+  'node-clock-ahead',
+  'node-clock-back',
   'delay-write',
   'partition',
   'kill-after-reply',
@@ -112,6 +119,8 @@ export const FAULT_WORDS: Record<ExploreFault, string> = {
   'kill-after-reply': 'SIGKILL after its reply',
   'hold-message': 'held on its link',
   'pause-node': "A's node stopped (SIGSTOP) as it arrived",
+  'node-clock-ahead': "a node's wall clock stepped ahead as it arrived",
+  'node-clock-back': "a node's wall clock stepped back as it arrived",
   failover: 'the master failed over there',
 };
 
@@ -130,7 +139,7 @@ export const FAULTS_BY_KIND: Record<BoundaryKind, readonly ExploreFault[]> = {
   seam: ['hold-before'],
   effect: ['hold-reply', 'pause', 'delay-write', 'partition', 'failover'],
   fs: ['hold-before', 'hold-reply', 'kill-after-reply'],
-  message: ['hold-message', 'pause-node'],
+  message: ['hold-message', 'pause-node', 'node-clock-ahead', 'node-clock-back'],
 };
 
 export interface ExplorePoint {
@@ -255,6 +264,8 @@ function pointInWordsOfA(point: ExplorePoint): string {
   if (fault === 'pause-node')
     return `A's node ${boundary.link?.aNode ?? ''} was stopped (SIGSTOP) the moment the message ${at} reached the link proxy, then the message went on`;
   if (fault === 'hold-message') return `the message ${at} was held on its link at the harness's proxy`;
+  if (fault === 'node-clock-ahead' || fault === 'node-clock-back')
+    return `a node's wall clock was stepped ${fault === 'node-clock-ahead' ? 'ahead' : 'back'} the moment the message ${at} reached the link proxy, then the message went on`;
   if (fault === 'partition')
     return `from A's ${boundary.kind === 'effect' ? `write "${boundary.name}"` : boundary.text} (${at}) on, everything A sent and received (its store connections both ways, its writes on their way to the resource) was held while A kept running`;
   if (fault === 'failover')
