@@ -4,10 +4,15 @@
  * its link, and A's node SIGSTOPped as it arrives — beside A's writes. The good reference
  * (anchor-at-send) PASSes every point, and the explored runs' evidence keeps the design's message
  * counts: a cold lock two unicast messages, a repeat lock under the live delegation none. (The bad
- * twins FAIL in test/explore-V313.test.ts, with every explored reference.) Real node processes.
+ * twins FAIL in test/explore-V313.test.ts, with every explored reference.) V317 --explore there
+ * steps one node's wall clock while a message of A's lock is held: the remote-wall twin FAILs with
+ * no variant parameter (its good twin PASSes every point in test/explore-V317.test.ts). Real node
+ * processes.
  */
 import { describe, expect, test } from 'vitest';
 import { explore } from '../src/explore/explore.ts';
+import { boundaryLabel, FAULT_WORDS } from '../src/oracle/explore-point.ts';
+import { CLUSTER_STEP_LANDED } from '../oracles/V317/cluster-judge.ts';
 
 // As V313's explored cluster references: a repeat lock at the 2nd write, a renewal at the 3rd.
 const PARAMS = { ttl: 400, stepMs: 160 };
@@ -57,5 +62,32 @@ describe('V313 --explore on a cluster store', () => {
       `later writes cost ${later.join(', ')}`,
     ).toBe(true);
     expect(later, 'a repeat lock under the live delegation costs no message').toContain(0);
+  });
+
+  test("V317: each message of A's first lock × the home's or A's node's wall clock stepped ahead or back; the remote-wall twin FAILs, the step landed", async () => {
+    const { record, schedule } = await explore({
+      oracle: 'V317',
+      target: 'targets/cluster/clock-remote-wall.ts',
+      store: 'cluster',
+      jobs: 2,
+      firstFail: true,
+    });
+    const x = record.exploration!;
+    const why = `${record.explanation}\n${x.points.map((p) => `${p.label}: ${p.verdict} — ${p.reason}`).join('\n')}`;
+    const messages = x.trace.filter((b) => b.part === 'acquire' && b.kind === 'message');
+    expect(
+      messages.map((b) => b.name),
+      why,
+    ).toEqual(['request', 'grant']);
+    // Every message × both directions × both nodes is a point, run or (after the first FAIL) not started.
+    const planned = messages.flatMap((b) =>
+      (['node-clock-ahead', 'node-clock-back'] as const).flatMap((fault) =>
+        ['home', 'a-node'].map((node) => `${boundaryLabel(b)}, ${FAULT_WORDS[fault]} [steppedNode ${node}]`),
+      ),
+    );
+    expect([...x.points.map((p) => p.label), ...(x.notStarted ?? [])].sort(), why).toEqual([...planned].sort());
+    expect(record.verdict, why).toBe('FAIL');
+    expect(schedule?.fault).toMatch(/^node-clock-(ahead|back)$/);
+    expect(record.preconditions.find((c) => c.name === CLUSTER_STEP_LANDED)?.held, why).toBe(true);
   });
 });

@@ -374,15 +374,15 @@ describe('topology faults as explored points', () => {
   });
 
   test("Redlock's faults land on redlock:N at A's writes only: a master's restart or clock step (the topology's flow), A's pause (its own stop)", () => {
-    const redlock = ['node-restart', 'node-clock-ahead', 'pause'] as const;
+    const redlock = ['node-restart', 'master-clock-ahead', 'pause'] as const;
     // Smallest first: A's own pause, then a master's clock step, then its restart.
-    const smallestFirst = ['pause', 'node-clock-ahead', 'node-restart'];
+    const smallestFirst = ['pause', 'master-clock-ahead', 'node-restart'];
     expect(topologyFaultsAt(redlock, 'redlock', at('effect', 'write'))).toEqual(smallestFirst);
     expect(topologyFaultsAt(redlock, 'redlock', at('command', 'EVALSHA', true))).toEqual([]);
     expect(topologyFaultsAt(redlock, 'replicated', at('effect', 'write'))).toEqual([]);
     expect(topologyFaultsAt(['failover', ...redlock], 'redlock', at('effect', 'write'))).toEqual(smallestFirst);
     expect(isTopologyFault('node-restart')).toBe(true);
-    expect(isTopologyFault('node-clock-ahead')).toBe(true);
+    expect(isTopologyFault('master-clock-ahead')).toBe(true);
   });
 
   test("a failover's boundaries: commands on the lock key, writes, and WAIT (whose reply decides whether A acts)", () => {

@@ -1,6 +1,6 @@
 /**
  * An explored point on Redlock's masters (--explore --topology redlock:N, a point's fault
- * node-restart or node-clock-ahead): the quorum flow (./quorum.ts) with the master faulted at the
+ * node-restart or master-clock-ahead): the quorum flow (./quorum.ts) with the master faulted at the
  * point's write of A's job instead of at its first. A, held at its first write, is let go to that
  * write and held there (the write recorded, its receipt withheld); a job that ends first is a
  * missed point (A_STOPPED_AT_POINT does not hold: INCONCLUSIVE).
@@ -17,7 +17,7 @@ import { landing } from './stop-a.ts';
 
 const NODE_FAULT_OF_POINT: Partial<Record<ExploreFault, NodeFaultKind>> = {
   'node-restart': 'restart',
-  'node-clock-ahead': 'clock-ahead',
+  'master-clock-ahead': 'clock-ahead',
 };
 
 /** The master's fault an explored point asks for, if it is one. */

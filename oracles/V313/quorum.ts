@@ -6,7 +6,7 @@
  * TTL, or its clock stepped ahead past the TTL); B tries for half of what is left of A's lease;
  * A's cut-off ends and A is let go and finishes. When B wrote nothing inside that window it tries
  * again after A's job, the node back. Each of A's writes is preceded by a read of every master.
- * Explored (a point's fault node-restart or node-clock-ahead): the same, the master faulted at the
+ * Explored (a point's fault node-restart or master-clock-ahead): the same, the master faulted at the
  * point's write of A's job (./quorum-point.ts). Records V313Observations.quorum.
  */
 import type { ParamValues } from '../../src/core/params.ts';

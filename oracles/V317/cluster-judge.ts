@@ -5,7 +5,8 @@
  * on a delegation the home no longer has). In home-behind, A's first lock on the free key must be
  * granted, not denied while the home holds a live grant for it (a grant its node threw away).
  * Judged only when the nodes could be read (inspect), each node's clocks were as asked, and a double
- * grant was answered while the home's grant to B's node was live.
+ * grant was answered while the home's grant to B's node was live; an explored point only when its
+ * node's clock step landed at its message (the variant is then what that step amounts to).
  */
 import type { Check, Judgement } from '../../src/core/judgement.ts';
 import { nothingProven } from '../../src/core/judgement.ts';
@@ -18,6 +19,7 @@ import type { v317Params } from './params.ts';
 
 export const CLUSTER_READABLE = 'cluster: the nodes report the lock (inspect)';
 export const CLUSTER_CLOCKS_HELD = "cluster: each node's clocks were as asked";
+export const CLUSTER_STEP_LANDED = "cluster: an explored point's clock step landed at its message";
 export const CLUSTER_A_LOCKED = 'cluster: A took the lock';
 export const CLUSTER_AGAIN_IN_B_GRANT =
   "cluster: A's second lock was answered while the home's grant to B's node was live";
@@ -32,6 +34,11 @@ export const V317_CLUSTER_PRECONDITIONS: DeclaredCheck[] = [
     name: CLUSTER_CLOCKS_HELD,
     checks:
       "each node's wall and monotonic clocks, read inside the node before A's first lock and after A's last try, were within min(500, --skew / 2) ms (plus half the read's round trip) of the offsets asked",
+  },
+  {
+    name: CLUSTER_STEP_LANDED,
+    checks:
+      "an explored point: the message of A's first lock at the point's boundary reached its link proxy, and the node's wall clock was stepped while the proxy held it",
   },
   {
     name: CLUSTER_A_LOCKED,
@@ -51,13 +58,15 @@ export function judgeV317OnCluster(
   history: readonly HistoryEvent[],
 ): Judgement {
   const tolerance = Math.min(500, p.skew / 2);
+  // An explored point's step falls between the two reads: the later one is read against the offsets after it.
+  const askedFor = { measuredBefore: o.asked, measuredAfter: o.askedAfter ?? o.asked };
   const clockErrors = (['measuredBefore', 'measuredAfter'] as const).flatMap((when) =>
     Object.entries(o[when]).flatMap(([node, m]) =>
       (['wallMs', 'monotonicMs'] as const)
-        .filter((k) => Math.abs(m[k] - (o.asked[node]?.[k] ?? 0)) > tolerance + m.roundTripMs / 2)
+        .filter((k) => Math.abs(m[k] - (askedFor[when][node]?.[k] ?? 0)) > tolerance + m.roundTripMs / 2)
         .map(
           (k) =>
-            `${node}'s ${k === 'wallMs' ? 'wall' : 'monotonic'} clock read ${signed(m[k])} ms, asked ${signed(o.asked[node]?.[k] ?? 0)}`,
+            `${node}'s ${k === 'wallMs' ? 'wall' : 'monotonic'} clock read ${signed(m[k])} ms ${when === 'measuredBefore' ? 'before' : 'after'}, asked ${signed(askedFor[when][node]?.[k] ?? 0)}`,
         ),
     ),
   );
@@ -66,14 +75,20 @@ export function judgeV317OnCluster(
   const again = o.aAgain;
   const bToken = o.bLate?.token ?? null;
   const bGrantLive = again?.homeAfter?.exists === true && again.homeAfter.value === bToken;
+  const point = o.point;
   const preconditions: Check[] = [
     { name: CLUSTER_READABLE, held: !o.unreadable, detail: o.unreadable ?? `the home (${o.home}) answered inspect` },
+    ...(point
+      ? [{ name: CLUSTER_STEP_LANDED, held: point.landed, detail: point.landed ? point.inWords : point.missed }]
+      : []),
     {
       name: CLUSTER_CLOCKS_HELD,
       held: clockErrors.length === 0,
       detail: clockErrors.length
         ? clockErrors.join('; ')
-        : `the home ${o.home}: wall and monotonic ${signed(homeAsked?.wallMs ?? 0)} ms, the other nodes real, read inside each node before and after (±${tolerance} ms)`,
+        : point
+          ? `every node's clocks real before A's first lock; after it ${point.node}'s wall clock ${signed(point.wallStepMs)} ms, read inside each node before and after (±${tolerance} ms)`
+          : `the home ${o.home}: wall and monotonic ${signed(homeAsked?.wallMs ?? 0)} ms, the other nodes real, read inside each node before and after (±${tolerance} ms)`,
     },
     {
       name: CLUSTER_A_LOCKED,
@@ -126,7 +141,9 @@ export function judgeV317OnCluster(
         (skippedB && e.holder === 'B') ||
         (skippedA && e.holder === 'A')),
   );
-  const setting = `The key's home ${o.home} ran its wall and monotonic clocks ${signed(homeAsked?.wallMs ?? 0)} ms off the other nodes' (${o.variant}); A took the lock through ${o.aNode} and released it, B tried through ${o.bNode} ${p.margin} ms after A's ${p.ttl} ms delegation lapsed, then A again while B held.`;
+  const setting = point
+    ? `${point.inWords} (the home ${o.home}, A's node ${o.aNode}); A took the lock through ${o.aNode} and released it, B tried through ${o.bNode} ${p.margin} ms after A's ${p.ttl} ms delegation lapsed, then A again while B held.`
+    : `The key's home ${o.home} ran its wall and monotonic clocks ${signed(homeAsked?.wallMs ?? 0)} ms off the other nodes' (${o.variant}); A took the lock through ${o.aNode} and released it, B tried through ${o.bNode} ${p.margin} ms after A's ${p.ttl} ms delegation lapsed, then A again while B held.`;
   const unproven = nothingProven(preconditions);
   return {
     preconditions,

@@ -6,23 +6,40 @@
  * home) and releases it; its node keeps the delegation, as the design does. --margin ms after that
  * delegation lapsed by the home's own clock, B takes the lock through its node; then A tries again,
  * while B holds. Each answer is followed by a read of the home's view (the target's inspect member).
+ * An explored point (--explore) starts every clock real and instead steps one node's wall clock
+ * (--stepped-node: the home's or A's node's) --skew ms ahead or back the moment the point's message
+ * of A's first lock reaches its link proxy (src/oracle/arm-node-clock-step.ts); its variant is then
+ * the one that step amounts to (home-ahead: the home's clock now ahead of A's node's).
  * Records what happened; judges nothing (./cluster-judge.ts).
  */
+import { UsageError } from '../../src/core/errors.ts';
 import type { ParamValues } from '../../src/core/params.ts';
+import { armNodeClockStep } from '../../src/oracle/arm-node-clock-step.ts';
+import { boundaryLabel } from '../../src/oracle/explore-point.ts';
+import { signed } from './legs.ts';
 import type { Scenario } from '../../src/oracle/scenario.ts';
 import type { Holder } from '../../src/holder/holder.ts';
 import type { ClusterObservation, ClusterTry, ClusterVariant, V317Observations } from './observations.ts';
 import type { v317Params } from './params.ts';
 
 export async function playV317OnCluster(s: Scenario, p: ParamValues<typeof v317Params>): Promise<V317Observations> {
-  const variant: ClusterVariant = p.variant === 'home-behind' ? 'home-behind' : 'home-ahead';
   const nodes = await s.nodes();
   const home = nodes.home ?? null;
   const unreadable = nodes.unreadable;
+  const point = s.point;
+  const stepped = point && (p.steppedNode === 'a-node' ? nodes.nodeOf('A').id : home);
+  if (point && !stepped)
+    throw new UsageError(
+      "V317 --explore on a cluster steps the key's home's clock, and the harness cannot ask the nodes which one it is: give the target an inspect member (targets/contract.ts)",
+    );
+  const wallStepMs = point?.fault === 'node-clock-back' ? -p.skew : p.skew;
+  const homeAhead = point ? (stepped === home) === wallStepMs > 0 : p.variant !== 'home-behind';
+  const variant: ClusterVariant = homeAhead ? 'home-ahead' : 'home-behind';
   const offset = variant === 'home-ahead' ? p.skew : -p.skew;
   // Before any holder runs: the home's machine has its own clocks, its process started on them.
-  if (home) await nodes.restartSkewed(home, { wallMs: offset, monotonicMs: offset });
-  const asked = Object.fromEntries(nodes.ids.map((id) => [id, nodes.clock(id).offsets]));
+  if (home && !point) await nodes.restartSkewed(home, { wallMs: offset, monotonicMs: offset });
+  const offsetsNow = () => Object.fromEntries(nodes.ids.map((id) => [id, nodes.clock(id).offsets]));
+  const asked = offsetsNow();
   const measureAll = async () =>
     Object.fromEntries(await Promise.all(nodes.ids.map(async (id) => [id, await nodes.clock(id).measure()] as const)));
   const measuredBefore = await measureAll();
@@ -53,8 +70,27 @@ export async function playV317OnCluster(s: Scenario, p: ParamValues<typeof v317P
     bLate: null,
     aAgain: null,
   };
-  s.progress(`${variant}: ${home ?? "the key's home"}'s clocks ${offset > 0 ? '+' : ''}${offset} ms; A takes the lock`);
+  const inWords =
+    point &&
+    `${stepped}'s wall clock (${p.steppedNode === 'a-node' ? "A's node" : "the key's home"}) was stepped ${signed(wallStepMs)} ms the moment the message ${boundaryLabel(point.boundary)} reached its link proxy, then the message went on`;
+  s.progress(
+    inWords
+      ? `${inWords}; A takes the lock`
+      : `${variant}: ${home ?? "the key's home"}'s clocks ${signed(offset)} ms; A takes the lock`,
+  );
+  const step = point && armNodeClockStep(point, nodes, stepped!, wallStepMs);
   observation.aFirst = await tries(a, "A's first lock");
+  if (step) {
+    step.settle();
+    observation.point = {
+      inWords: inWords!,
+      node: stepped!,
+      wallStepMs,
+      landed: await step.landed,
+      missed: step.missed,
+    };
+    observation.askedAfter = offsetsNow();
+  }
   if (observation.aFirst.token) {
     // A's delegation lapses --ttl after its grant by the home's clock at the latest (the grant came before A's answer).
     await s.sleep(Math.max(0, observation.aFirst.answeredAt + p.ttl + p.margin - s.now()));

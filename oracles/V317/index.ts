@@ -22,7 +22,10 @@
  *
  * Explored (--explore): each command of A's acquire on the lock × A's wall clock stepped --skew ms
  * ahead or back right before A prepares that command (B's and the store's clocks real); one leg,
- * judged only when the step landed.
+ * judged only when the step landed. On a cluster (--store cluster): each message on a link to or
+ * from A's node during A's first lock × the key's home's or A's node's wall clock (--stepped-node, a
+ * dimension) stepped --skew ms ahead or back while that message is held at its link proxy (every
+ * clock real before); the cluster play's one leg, judged only when the step landed.
  * Files: play.ts runs the legs and records V317Observations (observations.ts); judge.ts judges
  * them, a pure function; legs.ts says which clock runs ahead in each leg; params.ts declares the
  * parameters.
@@ -82,16 +85,12 @@ export default defineOracle({
       target: 'targets/cluster/clock-remote-wall.ts',
       expect: 'FAIL',
       store: 'cluster',
-      notExplored:
-        "V317's explored boundaries are store commands; a cluster's node-to-node messages are not explored on V317 yet",
     },
     {
       target: 'targets/cluster/clock-remote-wall.ts',
       expect: 'FAIL',
       store: 'cluster',
       params: { variant: 'home-behind' },
-      notExplored:
-        "V317's explored boundaries are store commands; a cluster's node-to-node messages are not explored on V317 yet",
     },
     { target: 'targets/cluster/clock-own-monotonic.ts', expect: 'PASS', store: 'cluster' },
     {
@@ -137,13 +136,19 @@ export default defineOracle({
 
   explore: {
     part: 'acquire',
-    faults: ['clock-ahead', 'clock-back'],
+    faults: ['clock-ahead', 'clock-back', 'node-clock-ahead', 'node-clock-back'],
+    // A cluster has no store commands: its points are the messages of A's lock path, a node's clock stepped there.
+    faultsAt: (_, store) =>
+      store === 'cluster' ? ['node-clock-ahead', 'node-clock-back'] : ['clock-ahead', 'clock-back'],
+    dimensions: (store): Record<string, readonly string[]> =>
+      store === 'cluster' ? { steppedNode: ['home', 'a-node'] } : {},
     params: {},
-    doc: "every command of A's acquire on the lock: A's wall clock stepped --skew ms ahead, or back, right before A prepares it (B's and the store's clocks real); B tries halfway through A's lease and just after it lapses",
+    doc: "every command of A's acquire on the lock: A's wall clock stepped --skew ms ahead, or back, right before A prepares it (B's and the store's clocks real), or (--store cluster) every message on a link to or from A's node during its lock: the key's home's or A's node's wall clock stepped --skew ms ahead, or back, while the message is held at its link proxy; B tries halfway through A's lease and just after it lapses (on a cluster: once A's delegation lapsed, then A again while B holds)",
     references: {
       safe: [
         { target: 'targets/clock/redis-queue-store-clock-expiry.ts', store: 'redis' },
         { target: 'targets/clock/lease-db-clock-expiry.ts', store: 'postgres' },
+        { target: 'targets/cluster/clock-own-monotonic.ts', store: 'cluster' },
       ],
     },
     trace: traceAcquireRelease(false),

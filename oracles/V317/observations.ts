@@ -34,6 +34,11 @@ export interface LegObservation {
 /** On a cluster of the target's own nodes (--store cluster): one leg, the key's home's clocks skewed. */
 export interface ClusterObservation {
   variant: ClusterVariant;
+  /**
+   * An explored point (--explore): the node whose wall clock was stepped at a message of A's lock
+   * path, by how much, and whether it landed; absent on a plain run (the home restarted skewed).
+   */
+  point?: { inWords: string; node: string; wallStepMs: number; landed: boolean; missed: string };
   /** The key's home, A's node and B's node. */
   home: string | null;
   aNode: string;
@@ -42,6 +47,8 @@ export interface ClusterObservation {
   unreadable?: string;
   /** Each node's clocks as asked (ms off the machine's): the home's wall and monotonic clocks both. */
   asked: Record<string, { wallMs: number; monotonicMs: number }>;
+  /** An explored point: each node's clocks as asked after its step (`measuredAfter` is read against these). */
+  askedAfter?: Record<string, { wallMs: number; monotonicMs: number }>;
   /** Each node's clocks as read inside it before A's first lock and after A's last try. */
   measuredBefore: Record<string, { wallMs: number; monotonicMs: number; roundTripMs: number }>;
   measuredAfter: Record<string, { wallMs: number; monotonicMs: number; roundTripMs: number }>;

@@ -9,4 +9,10 @@ export const v317Params = {
     choices: ['auto', 'both', 'holders', 'app-ahead', 'store-ahead', 'a-ahead', 'b-ahead', 'home-ahead', 'home-behind'],
     doc: "which clock runs ahead; both: app-ahead then store-ahead; holders: a-ahead (A's clock alone) then b-ahead (B's alone); auto: both on Postgres, holders on Redis and Valkey, home-ahead on a cluster; home-ahead / home-behind (--store cluster): the key's home node's wall and monotonic clocks ahead of / behind the other nodes'",
   },
+  steppedNode: {
+    kind: 'choice',
+    default: 'home',
+    choices: ['home', 'a-node'],
+    doc: "--explore on a cluster (--store cluster): whose wall clock a point steps at its message, the key's home's or A's node's (each a dimension of the points)",
+  },
 } as const;

@@ -25,6 +25,10 @@ export async function playV317(s: Scenario, p: ParamValues<typeof v317Params>): 
         ? `--variant ${p.variant} skews a holder's or the store's clock; on a cluster the nodes' clocks are skewed: --variant home-ahead or home-behind`
         : `--variant ${p.variant} skews a cluster node's clocks: it runs with --store cluster only`,
     );
+  if ((!onCluster || !s.point) && p.steppedNode !== 'home')
+    throw new UsageError(
+      `--stepped-node ${p.steppedNode} picks the node an explored point steps (--store cluster --explore sets it per point); a plain cluster run skews the home: --variant home-ahead or home-behind`,
+    );
   if (onCluster) return playV317OnCluster(s, p);
   // An explored point (--explore) is one leg: A's clock stepped at its boundary, nobody else's skewed.
   const point = s.point;

@@ -66,10 +66,13 @@ export interface Boundary {
  * direction waiting too; pause-node (a link message): A's node is stopped (SIGSTOP) the moment the
  * message reaches the link proxy, then the message goes on (into the stopped node, or from it to its
  * peer) and the node stays stopped until the other holder has acted (src/oracle/arm-link-point.ts);
+ * node-clock-ahead / node-clock-back (a link message): the message is held at the link proxy while
+ * one node's wall clock (which one, the oracle's parameter says) is stepped ahead or back, then goes
+ * on (src/oracle/arm-node-clock-step.ts);
  * failover (a topology of a master and replicas: the store faults of src/oracle/topology-faults.ts): replication held across A's job, A stopped at the
  * boundary (a command's reply, a write's receipt withheld), the master SIGKILLed and a replica
  * promoted, A kept from the store until the contender took the lock there; node-restart and
- * node-clock-ahead (Redlock's independent masters, --topology redlock:N): A's lock won on a bare
+ * master-clock-ahead (Redlock's independent masters, --topology redlock:N): A's lock won on a bare
  * majority, A held at the write, and the last master of that majority restarted empty
  * (SHUTDOWN NOSAVE, started again at once) or its wall clock stepped ahead past the TTL.
  */
@@ -85,9 +88,11 @@ export type ExploreFault =
   | 'kill-after-reply'
   | 'hold-message'
   | 'pause-node'
+  | 'node-clock-ahead'
+  | 'node-clock-back'
   | 'failover'
   | 'node-restart'
-  | 'node-clock-ahead';
+  | 'master-clock-ahead';
 
 /** Smallest first: a hold changes less than a clock step, a step less than a pause of the whole process, a pause less than a kill (shrinking picks the smallest failing fault). */
 export const FAULT_ORDER: readonly ExploreFault[] = [
@@ -99,10 +104,12 @@ export const FAULT_ORDER: readonly ExploreFault[] = [
   'clock-back',
   'pause',
   'pause-node',
+  'node-clock-ahead',
+  'node-clock-back',
   'delay-write',
   'partition',
   'kill-after-reply',
-  'node-clock-ahead',
+  'master-clock-ahead',
   'node-restart',
   'failover',
 ];
@@ -119,9 +126,11 @@ export const FAULT_WORDS: Record<ExploreFault, string> = {
   'kill-after-reply': 'SIGKILL after its reply',
   'hold-message': 'held on its link',
   'pause-node': "A's node stopped (SIGSTOP) as it arrived",
+  'node-clock-ahead': "a node's wall clock stepped ahead as it arrived",
+  'node-clock-back': "a node's wall clock stepped back as it arrived",
   failover: 'the master failed over there',
   'node-restart': 'a master of its majority restarted empty there',
-  'node-clock-ahead': 'a master of its majority had its clock stepped ahead there',
+  'master-clock-ahead': 'a master of its majority had its clock stepped ahead there',
 };
 
 /** Which faults a boundary of this kind can take. */
@@ -137,9 +146,9 @@ export const FAULTS_BY_KIND: Record<BoundaryKind, readonly ExploreFault[]> = {
     'failover',
   ],
   seam: ['hold-before'],
-  effect: ['hold-reply', 'pause', 'delay-write', 'partition', 'failover', 'node-restart', 'node-clock-ahead'],
+  effect: ['hold-reply', 'pause', 'delay-write', 'partition', 'failover', 'node-restart', 'master-clock-ahead'],
   fs: ['hold-before', 'hold-reply', 'kill-after-reply'],
-  message: ['hold-message', 'pause-node'],
+  message: ['hold-message', 'pause-node', 'node-clock-ahead', 'node-clock-back'],
 };
 
 export interface ExplorePoint {
@@ -264,11 +273,13 @@ function pointInWordsOfA(point: ExplorePoint): string {
   if (fault === 'pause-node')
     return `A's node ${boundary.link?.aNode ?? ''} was stopped (SIGSTOP) the moment the message ${at} reached the link proxy, then the message went on`;
   if (fault === 'hold-message') return `the message ${at} was held on its link at the harness's proxy`;
+  if (fault === 'node-clock-ahead' || fault === 'node-clock-back')
+    return `a node's wall clock was stepped ${fault === 'node-clock-ahead' ? 'ahead' : 'back'} the moment the message ${at} reached the link proxy, then the message went on`;
   if (fault === 'partition')
     return `from A's ${boundary.kind === 'effect' ? `write "${boundary.name}"` : boundary.text} (${at}) on, everything A sent and received (its store connections both ways, its writes on their way to the resource) was held while A kept running`;
   if (fault === 'failover')
     return `the master's replication was held across A's job; with A at ${boundary.kind === 'effect' ? `its write "${boundary.name}"` : boundary.text} (${at}: ${boundary.kind === 'effect' ? 'the write recorded, its receipt withheld' : 'the command ran on the master, its reply withheld'}) the master was SIGKILLed and a replica promoted, A's store traffic held until B had taken the lock there and written`;
-  if (fault === 'node-restart' || fault === 'node-clock-ahead')
+  if (fault === 'node-restart' || fault === 'master-clock-ahead')
     return `A, cut off from a minority of the masters across its acquire, won its lock on a bare majority; with A held at its write "${boundary.name}" (${at}: the write recorded, its receipt withheld) the last master of that majority was ${fault === 'node-restart' ? 'restarted without persistence (SHUTDOWN NOSAVE, started again at once, empty)' : 'given a wall clock stepped ahead past the TTL'}, and B tried for the lock inside A's lease`;
   if (fault === 'delay-write')
     return `A's write "${boundary.name}" (${at}) was held on its way to the resource (A waiting for its receipt, its store traffic flowing)`;

@@ -43,7 +43,7 @@ export const TOPOLOGY_FAULTS: readonly TopologyFault[] = [
     doc: "A cut off from a minority of the masters across its acquire, so its lock lives on a bare majority; A held at the write (recorded, its receipt withheld); the last master of that majority restarted without persistence (SHUTDOWN NOSAVE, started again at once, empty); B tries for the lock inside A's lease; then A goes on",
   },
   {
-    fault: 'node-clock-ahead',
+    fault: 'master-clock-ahead',
     topologies: ['redlock'],
     at: ['effect'],
     alsoCommands: [],

@@ -10,12 +10,16 @@ import {
   CLUSTER_AGAIN_IN_B_GRANT,
   CLUSTER_CLOCKS_HELD,
   CLUSTER_READABLE,
+  CLUSTER_STEP_LANDED,
 } from '../../oracles/V317/cluster-judge.ts';
 import type { ClusterObservation, V317Observations } from '../../oracles/V317/observations.ts';
 
 const bad = load(`${FIXTURES}/V317/cluster-bad-remote-wall.json`);
 const badBehind = load(`${FIXTURES}/V317/cluster-bad-remote-wall-home-behind.json`);
 const good = load(`${FIXTURES}/V317/cluster-good-own-monotonic.json`);
+// Explored (--explore): a node's wall clock stepped while a message of A's first lock was held.
+const badExplored = load(`${FIXTURES}/V317/cluster-bad-remote-wall-explored.json`);
+const goodExplored = load(`${FIXTURES}/V317/cluster-good-own-monotonic-explored.json`);
 const cluster = (f: JudgeFixture) => (f.observations as V317Observations).cluster!;
 const check = (judgement: { preconditions: Array<{ name: string; held: boolean }> }, name: string) =>
   judgement.preconditions.find((c) => c.name === name)?.held;
@@ -80,5 +84,33 @@ describe('V317 judge on a cluster', () => {
     });
     expect(noGrant.verdict).toBe('INCONCLUSIVE');
     expect(check(noGrant.judgement, CLUSTER_A_LOCKED)).toBe(false);
+  });
+
+  it("FAILs the recorded explored remote-wall point (a node's clock stepped at a message of A's lock); PASSes it had A been denied while B held", async () => {
+    const { verdict, judgement } = await rejudge(badExplored);
+    expect(verdict).toBe('FAIL');
+    expect(check(judgement, CLUSTER_STEP_LANDED)).toBe(true);
+    expect(judgement.counts.doubleGrants).toBe(1);
+    const denied = await rejudge(badExplored, (f) => {
+      cluster(f).aAgain!.token = null;
+    });
+    expect(denied.verdict, denied.judgement.property.detail).toBe('PASS');
+  });
+
+  it("is INCONCLUSIVE, not FAIL, when the explored point's clock step never landed at its message", async () => {
+    const { verdict, judgement } = await rejudge(badExplored, (f) => {
+      cluster(f).point!.landed = false;
+    });
+    expect(verdict).toBe('INCONCLUSIVE');
+    expect(check(judgement, CLUSTER_STEP_LANDED)).toBe(false);
+  });
+
+  it("reads a point's clocks after its step against the stepped offsets: INCONCLUSIVE read against the ones before", async () => {
+    expect((await rejudge(goodExplored)).verdict).toBe('PASS');
+    const { verdict, judgement } = await rejudge(goodExplored, (f) => {
+      delete cluster(f).askedAfter;
+    });
+    expect(verdict).toBe('INCONCLUSIVE');
+    expect(check(judgement, CLUSTER_CLOCKS_HELD)).toBe(false);
   });
 });
