@@ -90,9 +90,10 @@ export async function playV310(s: Scenario, p: ParamValues<typeof v310Params>): 
     const release = await s.within(a.release(leaseA), p.timeout);
     o.aRelease = { finished: release !== undefined, error: release?.error ?? null };
   } else if (failOverNow) {
+    // B and C connected before the failover: a connect cut by it would be the target's error, not the lock's.
+    [b, c] = await contenders;
     o.failover = await failOverNow();
     s.progress(`B takes the lock on the promoted ${o.failover.promoted}; then A, holding its lease, releases`);
-    [b, c] = await contenders;
     const aLeaseUntil = o.failover.aLeaseUntil;
     await bAcquires(b, () => aLeaseUntil !== null && s.now() < aLeaseUntil);
     o.beforeARelease = reading(await s.observeLock("B's lease just before A releases"));

@@ -198,11 +198,15 @@ async function replicated(request: StoreRequest, topology: TopologyRequest, part
     },
     master: () => current,
     holdReplication,
-    replicasCaughtUp: (timeoutMs) =>
-      waitFor('every replica to acknowledge the master offset', timeoutMs, async () => {
+    // A write of the harness's own first (its offset past any sync's), then every replica online and
+    // acknowledging it: a replica still syncing reports offset 0, as an idle master does.
+    replicasCaughtUp: async (timeoutMs) => {
+      await onNode(current, 'INCR', 'lock-oracles:replication-probe');
+      await waitFor('every replica to acknowledge the master offset', timeoutMs, async () => {
         const info = await replicationOf(current);
-        return info.replicas.every((r) => r.offset >= info.offset) && info.replicas.length > 0;
-      }),
+        return info.replicas.length > 0 && info.replicas.every((r) => r.state === 'online' && r.offset >= info.offset);
+      });
+    },
     failover,
   };
 }
