@@ -141,7 +141,9 @@ describe('the reaper removes only what a dead run owned', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'leftovers-reaper-'));
   const saved = process.env.TMPDIR;
   afterEach(() => {
-    process.env.TMPDIR = saved;
+    // Assigning undefined to process.env would set the string "undefined".
+    if (saved === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = saved;
   });
 
   test("a live run's dir stays; a dead run's dir, and an unowned dir older than an hour, go", async () => {
