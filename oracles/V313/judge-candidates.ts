@@ -10,8 +10,7 @@
 import { nothingProven, type Check, type Judgement } from '../../src/core/judgement.ts';
 import type { ParamValues } from '../../src/core/params.ts';
 import type { EffectRecord } from '../../src/core/resource.ts';
-import { actingAtOnce, pairsOfWriters, type PairOfWriters } from '../../src/judging/leaders-at-once.ts';
-import { leaseAtWritesInWords } from '../../src/judging/lease-at-write.ts';
+import { actingAtOnce, pairInWords, pairsOfWriters } from '../../src/judging/leaders-at-once.ts';
 import type { CandidatesSeen } from './observations.ts';
 import type { v313Params } from './params.ts';
 
@@ -148,8 +147,4 @@ export function judgeCandidates(
       );
     return `${how}. No two of the ${1 + c.ids.length} holders wrote under the lock at once: each one's accepted writes came before the next one's first${rejected ? ` (${rejected} later write(s) rejected by the fence)` : ''}.`;
   }
-}
-
-function pairInWords(pair: PairOfWriters): string {
-  return `${pair.earlier} after ${pair.later}'s first write: ${leaseAtWritesInWords(pair.judged, { stale: pair.earlier, taker: pair.later })}`;
 }

@@ -9,8 +9,7 @@
 import { nothingProven, type Check, type Judgement } from '../../src/core/judgement.ts';
 import type { ParamValues } from '../../src/core/params.ts';
 import type { EffectRecord } from '../../src/core/resource.ts';
-import { actingAtOnce, pairsOfWriters, type PairOfWriters } from '../../src/judging/leaders-at-once.ts';
-import { leaseAtWritesInWords } from '../../src/judging/lease-at-write.ts';
+import { actingAtOnce, pairInWords, pairsOfWriters } from '../../src/judging/leaders-at-once.ts';
 import type { ContenderHeld, ContendersSeen, V315Observations } from './observations.ts';
 import type { v315Params } from './params.ts';
 
@@ -163,8 +162,4 @@ function othersLed(h: ContenderHeld, p: Params): Check {
       ? `${h.othersLed.holder} wrote at ${h.othersLed.t.toFixed(1)} ms while ${h.holder} was held`
       : `no other candidate led and wrote within ${p.timeout} ms while ${h.holder} was held, so the fault did not land`,
   };
-}
-
-function pairInWords(pair: PairOfWriters): string {
-  return `${pair.earlier} after ${pair.later}'s first write: ${leaseAtWritesInWords(pair.judged, { stale: pair.earlier, taker: pair.later })}`;
 }

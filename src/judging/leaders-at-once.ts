@@ -7,7 +7,7 @@
  * Pure: a function of the effects and the readings play recorded.
  */
 import type { EffectRecord } from '../core/resource.ts';
-import { leaseAtWrites, type LeaseReading, type WriteInLease } from './lease-at-write.ts';
+import { leaseAtWrites, leaseAtWritesInWords, type LeaseReading, type WriteInLease } from './lease-at-write.ts';
 import { writesAfterTakeover, type Takeover } from './takeover.ts';
 
 /** The lock read just before the write `writer` made (resource #seq) was accepted. */
@@ -49,4 +49,9 @@ export function pairsOfWriters(
 /** The pairs with an accepted write of the earlier holder inside the later one's live lease: two acting at once. */
 export function actingAtOnce(pairs: readonly PairOfWriters[]): PairOfWriters[] {
   return pairs.filter((pair) => pair.judged.some((w) => w.live));
+}
+
+/** One pair in words: the later holder's lease at each of the earlier one's writes after its first. */
+export function pairInWords(pair: PairOfWriters): string {
+  return `${pair.earlier} after ${pair.later}'s first write: ${leaseAtWritesInWords(pair.judged, { stale: pair.earlier, taker: pair.later })}`;
 }
