@@ -46,7 +46,8 @@ export interface ExploreRequest extends Omit<RunRequest, 'point' | 'play' | 'hol
   /**
    * Start no point after one FAILed (`--first-fail`). Points start in order (earliest boundary,
    * smallest fault first), so every point before the failing one still runs and the minimal
-   * schedule is the same; the points not started are listed in the record.
+   * schedule is the same; the points not started are listed in the record. It keeps to `jobs` points
+   * at once (none more while the CPU has room), so with `jobs: 1` no point after the failing one starts.
    */
   firstFail?: boolean;
   /** Slots shared with other explorations (the trace and every point take one); instead of `jobs`. */
@@ -85,9 +86,10 @@ export async function explore(request: ExploreRequest): Promise<ExploreResult> {
     }
   }
   const params = { ...(onTopology ? spec.topology!.params(onTopology) : {}), ...given, ...spec.params };
-  // Points mostly wait (TTLs, sleeps, held commands): at least --jobs at once, more while the CPU has room.
+  // Points mostly wait (TTLs, sleeps, held commands): at least --jobs at once, more while the CPU has
+  // room; but --first-fail keeps to --jobs, since a point started beside a failing one cannot be unstarted.
   const floor = request.jobs ?? defaultJobs();
-  const slots = request.slots ?? cpuSlots(floor, MORE_POINTS_PER_JOB * floor);
+  const slots = request.slots ?? cpuSlots(floor, (request.firstFail ? 1 : MORE_POINTS_PER_JOB) * floor);
   const base = {
     oracle: oracle.id,
     target: request.target,

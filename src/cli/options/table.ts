@@ -256,7 +256,7 @@ export const OPTIONS = {
       run: {
         doc:
           '--explore: start no point after one FAILs (every earlier point still runs, so the minimal schedule is the ' +
-          'same); the points not started are listed',
+          'same); the points not started are listed. Keeps to --jobs points at once',
       },
     },
   },
