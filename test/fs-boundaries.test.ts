@@ -15,7 +15,7 @@ import { Resource } from '../src/core/resource.ts';
 import { startStore } from '../src/families/start-store.ts';
 import { compileHolderModules, Holder, type HolderModules } from '../src/holder/holder.ts';
 import { Scenario } from '../src/oracle/scenario.ts';
-import { fsStop } from '../src/oracle/stops.ts';
+import { heldStop } from '../src/oracle/stops.ts';
 import type { StartedStore } from '../src/stores/types.ts';
 
 const TARGET = 'test/fixtures/targets/fs-forms.ts';
@@ -80,7 +80,7 @@ describe('filesystem calls as boundaries', () => {
   test('a sync call held before it runs: the directory is not made, and the holder answers nothing until released', async () => {
     const s = await scenario();
     const a = await s.holder('A');
-    const stop = fsStop(s.fsBoundaries('A').hold({ op: 'mkdir' }), 'A held before mkdir', 'no mkdir');
+    const stop = heldStop(s.fsBoundaries('A').hold({ op: 'mkdir' }), 'A held before mkdir', 'no mkdir');
     const acquire = a.acquire();
     expect((await stop.reached) as unknown).toMatchObject({ op: 'mkdir', path: 'k.lock', form: 'sync' });
     expect(existsSync(lockDir(s))).toBe(false);

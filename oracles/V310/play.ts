@@ -15,7 +15,7 @@ import type { LeaseSummary } from '../../src/holder/holder-protocol.ts';
 import type { CallOutcome, Holder } from '../../src/holder/holder.ts';
 import { armPoint } from '../../src/oracle/arm-point.ts';
 import type { ObservedLock, Scenario } from '../../src/oracle/scenario.ts';
-import { latchStop, wireStop } from '../../src/oracle/stops.ts';
+import { heldStop, latchStop } from '../../src/oracle/stops.ts';
 import { partitionStop } from '../../src/oracle/partition.ts';
 import type { WireProxy } from '../../src/wire/proxy.ts';
 import { matchesPattern } from '../../src/wire/command.ts';
@@ -109,7 +109,7 @@ export async function playV310(s: Scenario, p: ParamValues<typeof v310Params>): 
       : holdAtWire && wireA
         ? p.hold === 'partition'
           ? partitionStop(a, wireA, { command: s.lockCommands('delete'), nth: 1 }, PARTITION_WHAT, WIRE_MISSED)
-          : wireStop(wireA.hold(s.lockCommands('delete')), "A's delete held at its wire proxy", WIRE_MISSED)
+          : heldStop(wireA.hold(s.lockCommands('delete')), "A's delete held at its wire proxy", WIRE_MISSED)
         : latchStop(a.holdSeam('release:before-delete'), 'A held at env.seam("release:before-delete")', SEAM_MISSED);
     const ran = wireA ? countStoreRuns(wireA) : undefined;
     // A's renewals of its lock the store answered while A was held (its own timer keeping its lease).

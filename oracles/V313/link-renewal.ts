@@ -10,7 +10,7 @@ import type { ParamValues } from '../../src/core/params.ts';
 import type { CallOutcome } from '../../src/holder/holder.ts';
 import type { Latch } from '../../src/holder/latch.ts';
 import type { Scenario } from '../../src/oracle/scenario.ts';
-import { linkStop } from '../../src/oracle/stops.ts';
+import { heldStop } from '../../src/oracle/stops.ts';
 import type { AStop } from './observations.ts';
 import type { v313Params } from './params.ts';
 import { landing, type StoppedA } from './stop-a.ts';
@@ -45,7 +45,7 @@ export async function holdGrantToA(
     await s.within(aJob, p.timeout);
     return { observed };
   }
-  const stop = linkStop(
+  const stop = heldStop(
     hold,
     `held the grant to its node on the link (${command})`,
     `A's job ended without its node renewing (${hold.what})`,

@@ -9,7 +9,7 @@ import type { CallOutcome, Holder } from '../../src/holder/holder.ts';
 import type { Latch } from '../../src/holder/latch.ts';
 import { boundaryLabel, pointInWords } from '../../src/oracle/explore-point.ts';
 import type { Scenario } from '../../src/oracle/scenario.ts';
-import { latchStop, pauseAtLatch, wireStop, type Stop } from '../../src/oracle/stops.ts';
+import { heldStop, latchStop, pauseAtLatch, type Stop } from '../../src/oracle/stops.ts';
 import { STAGED_WRITE_SEAM } from '../../targets/contract.ts';
 import { delayedWriteStop, partitionStop } from '../../src/oracle/partition.ts';
 import type { WireProxy } from '../../src/wire/proxy.ts';
@@ -112,7 +112,7 @@ export async function stopA(
       return { observed };
     }
     const what = `held its renewal (${held.command.text.slice(0, 60)}) at the wire`;
-    const stop = wireStop(hold, what, `A's job ended without renewing its lease (${hold.record.what})`);
+    const stop = heldStop(hold, what, `A's job ended without renewing its lease (${hold.record.what})`);
     return { observed, stopped: { stop, since: held.atMs } };
   }
   const since = s.now();

@@ -8,7 +8,7 @@
  */
 import type { ExplorePoint } from './explore-point.ts';
 import type { ClusterNodes } from './cluster-nodes.ts';
-import { linkStop, type Stop } from './stops.ts';
+import { heldStop, type Stop } from './stops.ts';
 
 export function armLinkPoint(point: ExplorePoint, nodes: ClusterNodes, label: string, missed: string): Stop {
   const { boundary, fault } = point;
@@ -16,7 +16,7 @@ export function armLinkPoint(point: ExplorePoint, nodes: ClusterNodes, label: st
   if (boundary.kind !== 'message' || !link)
     throw new Error(`point ${label}: only a link message is held on a cluster's link, not a ${boundary.kind}`);
   const hold = nodes.links.hold({ from: link.from, to: link.to, type: boundary.name, nth: link.nth });
-  if (fault === 'hold-message') return linkStop(hold, label, missed);
+  if (fault === 'hold-message') return heldStop(hold, label, missed);
   if (fault !== 'pause-node') throw new Error(`point ${label}: a link message takes hold-message or pause-node`);
   const node = nodes.nodeOf('A').id;
   let paused = false;

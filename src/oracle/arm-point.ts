@@ -7,7 +7,7 @@
 import type { Holder } from '../holder/holder.ts';
 import type { WireProxy } from '../wire/proxy.ts';
 import { boundaryLabel, FAULT_WORDS, type ExplorePoint } from './explore-point.ts';
-import { droppedReplyStop, fsStop, latchStop, pauseAtLatch, wireStop, type Stop } from './stops.ts';
+import { droppedReplyStop, heldStop, latchStop, pauseAtLatch, type Stop } from './stops.ts';
 import { fsBoundariesOf, onLockPath } from '../holder/fs-boundaries.ts';
 import { armCutOff } from './arm-cut-off.ts';
 import type { FsOp } from '../holder/fs-protocol.ts';
@@ -50,7 +50,7 @@ export function armPoint(
       nth: byFsKey ? boundary.keyNth! : boundary.nth,
       on: fault === 'hold-before' ? 'call' : 'result',
     });
-    return fsStop(hold, label, missed);
+    return heldStop(hold, label, missed);
   }
   if (boundary.kind === 'command') {
     if (!wire) throw new Error(`point ${label}: a command boundary needs A behind its wire proxy`);
@@ -64,7 +64,7 @@ export function armPoint(
         label,
         missed,
       );
-    return wireStop(hold, label, missed);
+    return heldStop(hold, label, missed);
   }
   const latch = boundary.kind === 'seam' ? holder.holdSeam(boundary.name) : holder.holdEffect(boundary.nth);
   // As V313's plain pause: A stopped first, then its receipt sent, to be read when A resumes.

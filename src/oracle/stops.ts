@@ -7,8 +7,6 @@
 import type { Holder } from '../holder/holder.ts';
 import type { Latch } from '../holder/latch.ts';
 import type { WireHold } from '../wire/hold.ts';
-import type { FsHold } from '../holder/fs-hold.ts';
-import type { LinkHold } from '../wire/link-faults.ts';
 
 export interface Stop {
   /** What stops the holder, for progress lines and the evidence ("release#2 DEL, held before it"). */
@@ -23,8 +21,22 @@ export interface Stop {
   readonly isReleased: boolean;
 }
 
-/** A command (or its reply) held at the holder's wire proxy until released. */
-export function wireStop(hold: WireHold, what: string, missed: string): Stop {
+/** What a hold at a boundary offers: a command at the wire proxy, a filesystem call, a message on a cluster link. */
+interface BoundaryHold {
+  readonly reached: Promise<unknown>;
+  release(): void;
+  /** It holds what it caught. */
+  readonly holding: boolean;
+  /** It waits for what it is to catch. */
+  readonly armed: boolean;
+}
+
+/**
+ * What a boundary hold caught, held until released: a command (or its reply) at the holder's wire
+ * proxy, a filesystem call (before it runs, or its result: --store fs), a message on a cluster's
+ * node-to-node link at the harness's link proxy (--store cluster).
+ */
+export function heldStop(hold: BoundaryHold, what: string, missed: string): Stop {
   return {
     what,
     missed,
@@ -99,32 +111,6 @@ export function pauseAtLatch(latch: Latch, holder: Holder, what: string, missed:
     },
     get isReleased() {
       return latch.isReleased && !holder.isPaused;
-    },
-  };
-}
-
-/** A holder's filesystem call (before it runs, or its result) held at its boundary until released (--store fs). */
-export function fsStop(hold: FsHold, what: string, missed: string): Stop {
-  return {
-    what,
-    missed,
-    reached: hold.reached,
-    release: () => hold.release(),
-    get isReleased() {
-      return !hold.holding && !hold.armed;
-    },
-  };
-}
-
-/** A message on a cluster's node-to-node link held at the harness's link proxy until released (--store cluster). */
-export function linkStop(hold: LinkHold, what: string, missed: string): Stop {
-  return {
-    what,
-    missed,
-    reached: hold.reached,
-    release: () => hold.release(),
-    get isReleased() {
-      return !hold.holding && !hold.armed;
     },
   };
 }
