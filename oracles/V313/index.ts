@@ -467,7 +467,7 @@ export default defineOracle({
     // --topology redlock:N: each write of A's job with a master of A's bare majority restarted empty or
     // its clock stepped ahead there (./quorum-point.ts), or A paused there (after its acquire).
     topology: {
-      faults: ['failover', 'node-restart', 'master-clock-ahead', 'pause'],
+      faults: ['failover', 'node-restart', 'master-clock-ahead', 'pause', 'pause-in-acquire'],
       params: (kind) =>
         kind === 'sentinel'
           ? EXPLORED_SENTINEL_TIMES

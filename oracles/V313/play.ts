@@ -40,9 +40,11 @@ export async function playV313(s: Scenario, p: ParamValues<typeof v313Params>): 
   // A runs, so each is ready the moment it is needed.
   // On Postgres B connects under its own application_name: pg_locks then shows which session is B's.
   // A Redlock variant: A reaches every master through its own link, which the scenario can hold.
-  // An explored point that restarts a master or steps its clock (--explore --topology redlock:N) is the quorum flow.
+  // An explored point that restarts a master or steps its clock (--explore --topology redlock:N) is the quorum flow;
+  // one that stops A inside its acquire is the pause-in-acquire flow.
   const quorumPoint = nodeFaultOfPoint(s.point) !== undefined;
-  const redlockVariant = p.variant === 'quorum' || p.variant === 'pause-in-acquire' || quorumPoint;
+  const acquirePoint = s.point?.fault === 'pause-in-acquire';
+  const redlockVariant = p.variant === 'quorum' || p.variant === 'pause-in-acquire' || quorumPoint || acquirePoint;
   const aLinks = redlockVariant
     ? await startHolderLinks(s, 'A', redlockMasters(s, `--variant ${p.variant}`).masters)
     : undefined;

@@ -74,7 +74,11 @@ export interface Boundary {
  * promoted, A kept from the store until the contender took the lock there; node-restart and
  * master-clock-ahead (Redlock's independent masters, --topology redlock:N): A's lock won on a bare
  * majority, A held at the write, and the last master of that majority restarted empty
- * (SHUTDOWN NOSAVE, started again at once) or its wall clock stepped ahead past the TTL.
+ * (SHUTDOWN NOSAVE, started again at once) or its wall clock stepped ahead past the TTL;
+ * pause-in-acquire (Redlock, at the acquire's first command on the lock key): every master's reply
+ * to A's acquire kept at A's own link to it until each had answered, A SIGSTOPped and the replies
+ * delivered into its stopped sockets, A kept stopped until its keys lapsed and B took the lock and
+ * wrote; A resumes and its acquire returns a quorum whose validity is spent.
  */
 export type ExploreFault =
   | 'hold-before'
@@ -92,7 +96,8 @@ export type ExploreFault =
   | 'node-clock-back'
   | 'failover'
   | 'node-restart'
-  | 'master-clock-ahead';
+  | 'master-clock-ahead'
+  | 'pause-in-acquire';
 
 /** Smallest first: a hold changes less than a clock step, a step less than a pause of the whole process, a pause less than a kill (shrinking picks the smallest failing fault). */
 export const FAULT_ORDER: readonly ExploreFault[] = [
@@ -103,6 +108,7 @@ export const FAULT_ORDER: readonly ExploreFault[] = [
   'clock-ahead',
   'clock-back',
   'pause',
+  'pause-in-acquire',
   'pause-node',
   'node-clock-ahead',
   'node-clock-back',
@@ -131,6 +137,7 @@ export const FAULT_WORDS: Record<ExploreFault, string> = {
   failover: 'the master failed over there',
   'node-restart': 'a master of its majority restarted empty there',
   'master-clock-ahead': 'a master of its majority had its clock stepped ahead there',
+  'pause-in-acquire': "A stopped (SIGSTOP) with every master's reply to its acquire in flight",
 };
 
 /** Which faults a boundary of this kind can take. */
@@ -144,6 +151,7 @@ export const FAULTS_BY_KIND: Record<BoundaryKind, readonly ExploreFault[]> = {
     'partition',
     'kill-after-reply',
     'failover',
+    'pause-in-acquire',
   ],
   seam: ['hold-before'],
   effect: ['hold-reply', 'pause', 'delay-write', 'partition', 'failover', 'node-restart', 'master-clock-ahead'],
@@ -281,6 +289,8 @@ function pointInWordsOfA(point: ExplorePoint): string {
     return `the master's replication was held across A's job; with A at ${boundary.kind === 'effect' ? `its write "${boundary.name}"` : boundary.text} (${at}: ${boundary.kind === 'effect' ? 'the write recorded, its receipt withheld' : 'the command ran on the master, its reply withheld'}) the master was SIGKILLed and a replica promoted, A's store traffic held until B had taken the lock there and written`;
   if (fault === 'node-restart' || fault === 'master-clock-ahead')
     return `A, cut off from a minority of the masters across its acquire, won its lock on a bare majority; with A held at its write "${boundary.name}" (${at}: the write recorded, its receipt withheld) the last master of that majority was ${fault === 'node-restart' ? 'restarted without persistence (SHUTDOWN NOSAVE, started again at once, empty)' : 'given a wall clock stepped ahead past the TTL'}, and B tried for the lock inside A's lease`;
+  if (fault === 'pause-in-acquire')
+    return `every master's reply to A's acquire (from its first request on the lock key, ${at}) was kept at A's own link to it until each master had answered; A was stopped (SIGSTOP), the replies delivered into its stopped sockets, and A kept stopped until its keys lapsed and B took the lock and wrote`;
   if (fault === 'delay-write')
     return `A's write "${boundary.name}" (${at}) was held on its way to the resource (A waiting for its receipt, its store traffic flowing)`;
   if (boundary.kind === 'effect') {

@@ -3,8 +3,10 @@
  * topologies it lands on, the boundary kinds it is put at, what it does), so a fault of another
  * topology joins by adding a row here and the scenario step that plays it. On `redlock:N` a
  * master of A's bare majority is restarted empty or has its clock stepped ahead at A's write (the
- * oracle's quorum flow plays it), and A is paused at a write after its acquire (A's own stop plays
- * it: only a fence from a counter outside the masters closes that window).
+ * oracle's quorum flow plays it), A is paused at a write after its acquire (A's own stop plays
+ * it: only a fence from a counter outside the masters closes that window), and A is paused inside
+ * its acquire, every master's reply in flight (at the acquire's first command on the lock key: only
+ * a check of the lock's validity before acting closes that one).
  */
 import type { TopologyKind } from '../stores/topology.ts';
 import { FAULT_ORDER, type Boundary, type BoundaryKind, type ExploreFault } from './explore-point.ts';
@@ -25,6 +27,11 @@ export interface TopologyFault {
   doc: string;
   /** Played by A's own stop at the boundary (as on one server), not by the oracle's topology flow. */
   aStopOnly?: true;
+  /**
+   * Put only at the part's first command on the lock key: A's acquire, whose every request (one per
+   * master) the fault's flow holds at once, so one point stands for them all.
+   */
+  firstOnKeyOnly?: true;
 }
 
 export const TOPOLOGY_FAULTS: readonly TopologyFault[] = [
@@ -57,6 +64,14 @@ export const TOPOLOGY_FAULTS: readonly TopologyFault[] = [
     aStopOnly: true,
     doc: "A stopped (SIGSTOP) at the write's receipt, after its acquire, until its keys lapsed on every master and B took the lock and wrote; then A goes on",
   },
+  {
+    fault: 'pause-in-acquire',
+    topologies: ['redlock'],
+    at: ['command'],
+    alsoCommands: [],
+    firstOnKeyOnly: true,
+    doc: "at A's first command on the lock key (its acquire's request to the first master): every master's reply to the acquire kept at A's link to it until each had answered; A stopped (SIGSTOP) and the replies delivered into its stopped sockets; A kept stopped until its keys lapsed and B took the lock and wrote; then A resumes and its acquire returns a quorum whose validity is spent",
+  },
 ];
 
 /** Of the oracle's topology faults, those that land on this topology at this boundary (none on one server), smallest first. */
@@ -66,7 +81,11 @@ export function topologyFaultsAt(
   boundary: Boundary,
 ): ExploreFault[] {
   return TOPOLOGY_FAULTS.filter(
-    (t) => wanted.includes(t.fault) && t.topologies.includes(topology) && t.at.includes(boundary.kind),
+    (t) =>
+      wanted.includes(t.fault) &&
+      t.topologies.includes(topology) &&
+      t.at.includes(boundary.kind) &&
+      (!t.firstOnKeyOnly || boundary.keyNth === 1),
   )
     .map((t) => t.fault)
     .sort((f, g) => FAULT_ORDER.indexOf(f) - FAULT_ORDER.indexOf(g));

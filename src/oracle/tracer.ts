@@ -2,11 +2,15 @@
  * The trace: A's part run alone, once, through A's wire proxy, recording every command A sends
  * (per connection, in order), every seam it reaches and every effect it reports, each under the
  * part it belongs to; on a file store A's filesystem calls instead of commands, on a cluster of the
- * target's own nodes every message on a link to or from A's node. Positions are what a point later
- * counts to land exactly there.
+ * target's own nodes every message on a link to or from A's node; on Redlock's masters
+ * (--topology redlock:N) A reaches each master through a wire proxy of its own too, so the requests
+ * of its acquire are recorded, in the order they reached the proxies. Positions are what a point
+ * later counts to land exactly there.
  */
 import type { Holder } from '../holder/holder.ts';
 import { namesKey } from '../wire/command.ts';
+import type { WireProxy } from '../wire/proxy.ts';
+import { startScenarioProxy } from '../wire/scenario-proxy.ts';
 import type { Scenario } from './scenario.ts';
 import type { Boundary, BoundaryKind } from './explore-point.ts';
 import { callText, onLockPath } from '../holder/fs-boundaries.ts';
@@ -20,13 +24,17 @@ export class Tracer {
   async holder(s: Scenario, id = 'A'): Promise<Holder> {
     if (s.family.ownNodes) return this.#onItsNode(s, id);
     const wire = await s.wire(id);
-    wire.on((event) => {
-      if (event.type !== 'command') return;
-      const { command } = event;
-      const onKey = namesKey(command, s.lockKey);
-      this.#record('command', command.name, command.text, { connection: event.connection, onKey });
-    });
-    const holder = await s.holder(id, { url: wire.url });
+    const recordCommands = (proxy: WireProxy) =>
+      proxy.on((event) => {
+        if (event.type !== 'command') return;
+        const { command } = event;
+        const onKey = namesKey(command, s.lockKey);
+        this.#record('command', command.name, command.text, { connection: event.connection, onKey });
+      });
+    recordCommands(wire);
+    const masters = await this.#masterWires(s, id);
+    for (const proxy of masters ?? []) recordCommands(proxy);
+    const holder = await s.holder(id, { url: wire.url, ...(masters ? { urls: masters.map((m) => m.url) } : {}) });
     holder.observe((kind, name) => this.#record(kind, name, `${kind} ${name}`));
     // A file store has no wire: A's boundaries are its filesystem calls.
     if (s.store.kind === 'fs')
@@ -35,6 +43,19 @@ export class Tracer {
           this.#record('fs', call.op, callText(call), { onKey: onLockPath(call.path, s.lockKey) });
       });
     return holder;
+  }
+
+  /** On Redlock's masters, a wire proxy in front of holder `id` to each (its env.urls); none on any other store. */
+  async #masterWires(s: Scenario, id: string): Promise<WireProxy[] | undefined> {
+    const topology = s.store.topology;
+    if (topology?.request.kind !== 'redlock') return undefined;
+    return Promise.all(
+      topology.endpoints.urls.map(async (url) => {
+        const proxy = await startScenarioProxy(id, url, s.history, s.faults);
+        s.onClose(() => proxy.close());
+        return proxy;
+      }),
+    );
   }
 
   /** A cluster has no wire between A and a store: A's lock path is the messages its node sends and receives. */
