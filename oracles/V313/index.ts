@@ -107,7 +107,8 @@
  * Explored on a topology (--explore --topology): replicated|sentinel, the master failing over at each
  * boundary of A's whole job (./failover.ts); redlock:N, at each of A's writes, A paused there (after
  * its acquire: ./arm-after-first-write.ts) or the last master of A's bare majority restarted empty or
- * its clock stepped ahead there (the quorum flow, ./quorum-point.ts).
+ * its clock stepped ahead there (the quorum flow, ./quorum-point.ts); and at A's first command on the
+ * lock key, A paused inside its acquire, every master's reply in flight (the pause-in-acquire flow).
  *
  * Files: play.ts runs the scenario (stop-a.ts stops A and lets it go, contenders.ts is what the other
  * holders do) and records V313Observations (observations.ts); judge.ts
@@ -141,9 +142,6 @@ const QUORUM_PARAMS = { variant: 'quorum', ttl: 2000, timeout: 8000 };
 const QUORUM_RESTART_PARAMS = { ...QUORUM_PARAMS, ttl: 4000, timeout: 12000, nodeFault: 'restart' };
 // Explored on redlock:N, several points restart a master at once (5 masters each): the 4 s lease of a restart in containers.
 const EXPLORED_REDLOCK_TIMES = { ttl: 4000, timeout: 12000 };
-// A pause inside the acquire is a fault of its own flow (every master's reply held into a stopped A), no explored point.
-const PAUSE_IN_ACQUIRE_ONLY =
-  "its fault is a pause inside the acquire (--variant pause-in-acquire), which is not an explored point; --explore --topology redlock:5 puts a master's restart, its clock step and A's pause at A's writes";
 
 export default defineOracle({
   id: 'V313',
@@ -339,8 +337,10 @@ export default defineOracle({
     redlock('redlock-acquire-checked.ts', 'PASS', { variant: 'pause-in-acquire' }),
     redlock('sesame-acquire.ts', 'FAIL', { variant: 'pause-in-acquire' }),
     redlock('sesame-acquire-checked.ts', 'PASS', { variant: 'pause-in-acquire' }),
-    { ...redlock('redlock-using.ts', 'FAIL', { variant: 'pause-in-acquire' }), notExplored: PAUSE_IN_ACQUIRE_ONLY },
-    { ...redlock('sesame-using.ts', 'FAIL', { variant: 'pause-in-acquire' }), notExplored: PAUSE_IN_ACQUIRE_ONLY },
+    redlock('redlock-using.ts', 'FAIL', { variant: 'pause-in-acquire' }),
+    redlock('sesame-using.ts', 'FAIL', { variant: 'pause-in-acquire' }),
+    // Both guards: the validity check closes the pause inside the acquire, the fence the pause after it.
+    redlock('redlock-acquire-checked-fenced.ts', 'PASS', { variant: 'pause-in-acquire' }),
     { target: 'targets/redis/job-claim/no-renewal.ts', expect: 'FAIL' },
     { target: 'targets/redis/job-claim/complete-checked.ts', expect: 'PASS' },
   ],
@@ -385,6 +385,14 @@ export default defineOracle({
     {
       of: 'targets/redis/redlock-quorum/redlock-acquire-checked.ts',
       guard: "the check of the lock's validity (lock.expiration > Date.now()) before acting",
+      edits: [['checkValidity: true', 'checkValidity: false']],
+      params: { variant: 'pause-in-acquire' },
+      topology: 'redlock:5',
+    },
+    {
+      of: 'targets/redis/redlock-quorum/redlock-acquire-checked-fenced.ts',
+      guard:
+        "the check of the lock's validity before acting (its fence, taken after a spent acquire, is newer than B's)",
       edits: [['checkValidity: true', 'checkValidity: false']],
       params: { variant: 'pause-in-acquire' },
       topology: 'redlock:5',
@@ -465,7 +473,8 @@ export default defineOracle({
     // targets/redis/README.md); both are left out of the suite for their cost (~80 s at load 30).
     // --topology replicated|sentinel: each boundary of A's whole job (its acquire too) with the master failing over there.
     // --topology redlock:N: each write of A's job with a master of A's bare majority restarted empty or
-    // its clock stepped ahead there (./quorum-point.ts), or A paused there (after its acquire).
+    // its clock stepped ahead there (./quorum-point.ts), or A paused there (after its acquire); and A
+    // paused inside its acquire, at its first command on the lock key (./pause-in-acquire.ts).
     topology: {
       faults: ['failover', 'node-restart', 'master-clock-ahead', 'pause', 'pause-in-acquire'],
       params: (kind) =>
@@ -474,7 +483,7 @@ export default defineOracle({
           : kind === 'redlock'
             ? EXPLORED_REDLOCK_TIMES
             : EXPLORED_FAILOVER_TIMES,
-      doc: "replicated|sentinel: every command on the lock key and every write of A's whole job (its acquire too), the master failing over there: replication held across A's job, A stopped at the boundary (the command run on the master, its reply withheld; the write recorded, its receipt withheld), the master SIGKILLed and a replica promoted, A's store traffic held until B took the lock on the promoted node and wrote; then A goes on. redlock:N: every write of A's job, A's lock won on a bare majority (A cut off from the rest across its acquire) and A held at the write while the last master of that majority is restarted empty or has its clock stepped 1.25 × --ttl ahead, B trying inside A's lease; or A stopped (SIGSTOP) at the write until its keys lapsed and B took the lock and wrote",
+      doc: "replicated|sentinel: every command on the lock key and every write of A's whole job (its acquire too), the master failing over there: replication held across A's job, A stopped at the boundary (the command run on the master, its reply withheld; the write recorded, its receipt withheld), the master SIGKILLed and a replica promoted, A's store traffic held until B took the lock on the promoted node and wrote; then A goes on. redlock:N: every write of A's job, A's lock won on a bare majority (A cut off from the rest across its acquire) and A held at the write while the last master of that majority is restarted empty or has its clock stepped 1.25 × --ttl ahead, B trying inside A's lease; or A stopped (SIGSTOP) at the write until its keys lapsed and B took the lock and wrote; and at A's first command on the lock key (its acquire's first request), A stopped (SIGSTOP) with every master's reply to its acquire in flight until its keys lapsed and B took the lock and wrote, its acquire then returning a spent quorum",
     },
     references: {
       // stale-takeover-job-cas.ts is no explored safe reference: unfenced, a write held on its way
@@ -484,6 +493,9 @@ export default defineOracle({
           target: 'targets/redis/ioredis/stale-takeover-job-del.ts',
           params: { ttl: 1000, contenders: 3, stepMs: 100 },
         },
+        // Good for the pause after the acquire, bad inside it: its fence is taken after a spent acquire
+        // returns, so it is newer than B's and the resource takes A's writes (docs/topologies.md).
+        { target: 'targets/redis/redlock-quorum/redlock-acquire-fenced.ts', topology: 'redlock:5' },
       ],
       safe: [
         'targets/redis/ioredis/lease-fenced.ts',
@@ -493,9 +505,8 @@ export default defineOracle({
         { target: 'targets/cluster/drain-revoke.ts', store: 'cluster', params: CLUSTER_EXPLORED },
         { target: 'targets/redis/ioredis/lease-wait-confirmed.ts', topology: 'replicated:2' },
         { target: 'targets/redis/ioredis/lease-fenced-sequence.ts', topology: 'replicated:2' },
-        // sesame-acquire-fenced.ts (the same fence on @sesamecare-oss/redlock) PASSes all 9 points too
-        // (docs/topologies.md), left out for its cost.
-        { target: 'targets/redis/redlock-quorum/redlock-acquire-fenced.ts', topology: 'redlock:5' },
+        // The validity check and the fence: every Redlock point, inside the acquire and after it.
+        { target: 'targets/redis/redlock-quorum/redlock-acquire-checked-fenced.ts', topology: 'redlock:5' },
       ],
     },
     async trace(s, tracer, p) {

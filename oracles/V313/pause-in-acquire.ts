@@ -6,7 +6,8 @@
  * the lock and wrote (held there); then A resumes, reads the replies, and its acquire returns — a
  * quorum won, with its validity already spent. A helper that checks that validity before acting
  * does nothing; one that acts on what acquire returned writes beside B. Records
- * V313Observations.acquireStop.
+ * V313Observations.acquireStop. An explored point pause-in-acquire (--explore --topology redlock:N, at
+ * A's first command on the lock key) is played by this same flow.
  */
 import type { ParamValues } from '../../src/core/params.ts';
 import type { Holder } from '../../src/holder/holder.ts';
