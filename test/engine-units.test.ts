@@ -385,6 +385,16 @@ describe('topology faults as explored points', () => {
     expect(isTopologyFault('master-clock-ahead')).toBe(true);
   });
 
+  test("a pause inside Redlock's acquire lands at A's first command on the lock key only (one point for every master's request), played by the topology's flow", () => {
+    const acquire = (keyNth: number): Boundary => ({ ...at('command', 'EVALSHA', true), index: keyNth, keyNth });
+    expect(topologyFaultsAt(['pause-in-acquire'], 'redlock', acquire(1))).toEqual(['pause-in-acquire']);
+    expect(topologyFaultsAt(['pause-in-acquire'], 'redlock', acquire(2))).toEqual([]);
+    expect(topologyFaultsAt(['pause-in-acquire'], 'redlock', at('effect', 'write'))).toEqual([]);
+    expect(topologyFaultsAt(['pause-in-acquire'], 'replicated', acquire(1))).toEqual([]);
+    expect(topologyFaultsAt(['failover', 'node-restart', 'pause'], 'redlock', acquire(1))).toEqual([]);
+    expect(isTopologyFault('pause-in-acquire')).toBe(true);
+  });
+
   test("a failover's boundaries: commands on the lock key, writes, and WAIT (whose reply decides whether A acts)", () => {
     const trace = [
       at('command', 'SET', true),
