@@ -10,7 +10,7 @@
  * still runs, so its minimal schedule is checked exactly; the points after it are not started
  * (test/explore.test.ts checks a whole exploration, its other failing schedules listed).
  */
-import { beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test, type RunnerTask } from 'vitest';
 import { loadOracle } from '../src/run/registry.ts';
 import { explore, type ExploreResult } from '../src/explore/explore.ts';
 import { defaultJobs, sharedSlots } from '../src/run/run-pool.ts';
@@ -29,36 +29,35 @@ export async function exploreReferencesOf(
   const mustFailAt = options.mustFailAt ?? {};
   const oracle = await loadOracle(id);
   const references = exploreReferences(oracle);
+  const names = references.map(
+    (r) =>
+      `${r.expect === 'FAIL' ? 'bad' : 'good'} ${r.target} on ${r.store ?? oracle.stores[0]}${r.topology ? ` --topology ${r.topology}` : ''}`,
+  );
   // Every reference is explored at once under one set of slots (the cores): one exploration's trace
   // or last point leaves no slot idle while another has points waiting. Each test checks its own.
-  let explored: Array<Promise<ExploreResult>> = [];
-  beforeAll(() => {
+  // Only the references whose tests run are explored (`-t` picks some: the others cost nothing).
+  let explored: Array<Promise<ExploreResult> | undefined> = [];
+  beforeAll(({}, file) => {
     const slots = sharedSlots(defaultJobs());
-    explored = references.map((reference) =>
-      explore({
-        oracle: id,
-        target: reference.target,
-        ...(reference.store ? { store: reference.store } : {}),
-        ...(reference.topology ? { topology: reference.topology } : {}),
-        ...(reference.params ? { params: reference.params } : {}),
-        firstFail: reference.expect === 'FAIL' && mustFailAt[reference.target] === undefined,
-        slots,
-      }),
+    const running = new Set(testsThatRun(file));
+    explored = references.map((reference, index) =>
+      !running.has(names[index]!)
+        ? undefined
+        : explore({
+            oracle: id,
+            target: reference.target,
+            ...(reference.store ? { store: reference.store } : {}),
+            ...(reference.topology ? { topology: reference.topology } : {}),
+            ...(reference.params ? { params: reference.params } : {}),
+            firstFail: reference.expect === 'FAIL' && mustFailAt[reference.target] === undefined,
+            slots,
+          }),
     );
     // Each is awaited by its own test; until then a rejection is not unhandled.
-    for (const result of explored) result.catch(() => undefined);
+    for (const result of explored) result?.catch(() => undefined);
   });
   describe(`${id} --explore`, () => {
-    test.each(
-      references.map(
-        (r, index) =>
-          [
-            `${r.expect === 'FAIL' ? 'bad' : 'good'} ${r.target} on ${r.store ?? oracle.stores[0]}${r.topology ? ` --topology ${r.topology}` : ''}`,
-            r,
-            index,
-          ] as const,
-      ),
-    )(
+    test.each(references.map((r, index) => [names[index]!, r, index] as const))(
       '%s',
       async (_name, reference, index) => {
         const { record, schedule } = await explored[index]!;
@@ -135,4 +134,10 @@ export async function exploreReferencesOf(
       300_000,
     );
   });
+}
+
+/** The names of the tests under `task` that will run (not skipped by `-t`, `.skip` or another's `.only`). */
+function testsThatRun(task: RunnerTask): string[] {
+  if (task.type === 'test') return task.mode === 'run' || task.mode === 'only' ? [task.name] : [];
+  return 'tasks' in task ? task.tasks.flatMap(testsThatRun) : [];
 }
