@@ -3,8 +3,9 @@
  * master restarted empty (FAIL), a delayed restart (PASS), a pause inside the acquire (FAIL on a
  * helper acting on what acquire returned, PASS on one checking the lock's validity); an explored
  * point (--explore --topology redlock:5: a master restarted empty at A's first write) FAIL on the
- * unfenced helper, PASS on its fenced twin; one recorded fact changed at a time moves the verdict
- * the way the preconditions and the window say.
+ * unfenced helper, PASS on its fenced twin; the explored pause inside the acquire FAIL on the fenced
+ * helper (its token, taken after the spent acquire, newer than B's); one recorded fact changed at a
+ * time moves the verdict the way the preconditions and the window say.
  */
 import { describe, expect, it } from 'vitest';
 import type { EffectRecord } from '../../src/core/resource.ts';
@@ -28,6 +29,7 @@ const inAcquire = fixture('bad-redlock-pause-in-acquire');
 const checked = fixture('good-redlock-checked-pause-in-acquire');
 const explored = fixture('bad-redlock-explored-node-restart');
 const exploredFenced = fixture('good-redlock-fenced-explored');
+const fencedInAcquire = fixture('bad-redlock-fenced-explored-in-acquire');
 
 const observed = (f: JudgeFixture) => f.observations as V313Observations;
 const quorum = (f: JudgeFixture) => observed(f).quorum!;
@@ -158,5 +160,30 @@ describe("V313 judge: an explored point on redlock:5 (a master restarted empty a
       for (const e of effects(f).filter((e) => e.holder === 'A' && e.seq > bFirst(f))) e.accepted = true;
     });
     expect(verdict).toBe('FAIL');
+  });
+});
+
+describe('V313 judge: the explored pause inside the acquire on the fenced helper (no validity check)', () => {
+  const effects = (f: JudgeFixture) => f.effects as EffectRecord[];
+  const aAfterB = (f: JudgeFixture) => {
+    const bFirst = effects(f).find((e) => e.holder === 'B' && e.seq > observed(f).solo.lastSeq)!.seq;
+    return effects(f).filter((e) => e.holder === 'A' && e.seq > bFirst);
+  };
+
+  it("FAILs the recorded point: A's token, taken after its spent acquire returned, is newer than B's, so the resource took A's writes", async () => {
+    const bFence = effects(fencedInAcquire).find(
+      (e) => e.holder === 'B' && e.seq > observed(fencedInAcquire).solo.lastSeq,
+    )!.fence!;
+    expect(aAfterB(fencedInAcquire).every((e) => e.accepted && e.fence! > bFence)).toBe(true);
+    const { verdict, judgement } = await rejudge(fencedInAcquire);
+    expect(verdict).toBe('FAIL');
+    expect(judgement.explanation).toMatch(/check lock\.expiration > Date\.now\(\) before acting/);
+  });
+
+  it("PASSes it had the resource rejected A's writes after B's (an older token)", async () => {
+    const { verdict } = await rejudge(fencedInAcquire, (f) => {
+      for (const e of aAfterB(f)) e.accepted = false;
+    });
+    expect(verdict).toBe('PASS');
   });
 });
