@@ -138,6 +138,6 @@ export async function exploreReferencesOf(
 
 /** The names of the tests under `task` that will run (not skipped by `-t`, `.skip` or another's `.only`). */
 function testsThatRun(task: RunnerTask): string[] {
-  if (task.type === 'test') return task.mode === 'run' || task.mode === 'only' ? [task.name] : [];
+  if (task.type === 'test') return task.mode === 'skip' || task.mode === 'todo' ? [] : [task.name];
   return 'tasks' in task ? task.tasks.flatMap(testsThatRun) : [];
 }
