@@ -8,7 +8,7 @@
 import { UsageError } from '../src/core/errors.ts';
 import type { Scenario } from '../src/oracle/scenario.ts';
 import type { FailoverRecord, StoreTopology } from '../src/stores/topology.ts';
-import type { NodeLock } from '../src/judging/failover-loss.ts';
+import type { FailoverLoss, NodeLock } from '../src/judging/failover-loss.ts';
 
 /** The topology's replicas to fail over to; a usage error on a single server or a Redlock topology. */
 export function replicatedTopology(s: Scenario, why: string): StoreTopology {
@@ -71,4 +71,24 @@ export async function failOver(s: Scenario, topology: StoreTopology, timeoutMs: 
     failover,
   });
   return failover;
+}
+
+/**
+ * The failover as one step two oracles share: replication held from now (before A takes the lock);
+ * the returned step, once A holds it, reads the lock on every node, SIGKILLs the master, promotes a
+ * replica and lifts the hold. `why` names the selection in a usage error (no replicas to fail over to).
+ */
+export async function failoverOnceLocked(
+  s: Scenario,
+  why: string,
+  timeoutMs: number,
+): Promise<() => Promise<FailoverLoss>> {
+  const topology = replicatedTopology(s, why);
+  const replication = await holdReplication(s, topology, timeoutMs);
+  return async () => {
+    const { nodes, masterLeaseUntil } = await lockOnNodes(s, topology, "at the failover: A's lock on every node");
+    const { killed, promoted, how, promotedAt } = await failOver(s, topology, timeoutMs);
+    const heldBytes = replication.lift();
+    return { nodes, heldBytes, killed, promoted, how, promotedAt, aLeaseUntil: masterLeaseUntil };
+  };
 }

@@ -12,7 +12,8 @@ import { B_CHECKED_LIVE, bLiveUntil, countBSide, readUntil, seenBLive } from './
 import type { Located, V310Observations } from './observations.ts';
 import type { v310Params } from './params.ts';
 import { RENEWAL } from './renewal.ts';
-import { FAILOVER_PRECONDITION, lostInFailover } from './failover.ts';
+import { FAILOVER_PRECONDITION } from './failover.ts';
+import { lostInFailover } from '../../src/judging/failover-loss.ts';
 
 export { B_CHECKED_LIVE } from './b-window.ts';
 export const A_HELD = 'A held the lock';

@@ -3,7 +3,7 @@
  * stopped (or held) until B took the lock, A's release, and what the store, B and C said after it,
  * each with the harness time (ms) it was read or answered.
  */
-import type { V310Failover } from './failover.ts';
+import type { FailoverLoss } from '../../src/judging/failover-loss.ts';
 import type { LeaseSummary } from '../../src/holder/holder-protocol.ts';
 import type { ExplorePoint } from '../../src/oracle/explore-point.ts';
 import type { InferredLocation, ObservedLock } from '../../src/oracle/scenario.ts';
@@ -21,8 +21,8 @@ export interface Located {
 }
 
 export interface V310Observations {
-  /** --variant failover: the lock on every node at the failover, and the failover (./failover.ts). */
-  failover?: V310Failover;
+  /** --variant failover: the lock on every node at the failover, and the failover (scenarios/failover.ts). */
+  failover?: FailoverLoss;
   /** The explored point (--explore) A was held at inside its release, or null on a plain run. */
   point: ExplorePoint | null;
   /** Where the lock lives, inferred from A's own acquire (the target declares no storeKey and nothing was at env.key); null otherwise. */

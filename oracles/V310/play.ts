@@ -23,7 +23,7 @@ import { countBSide } from './b-window.ts';
 import type { ARenewal, BSide, LockReading, V310Observations } from './observations.ts';
 import type { v310Params } from './params.ts';
 import { RENEWAL, renewsBeforeRelease } from './renewal.ts';
-import { failoverAfterAcquire } from './failover.ts';
+import { failoverOnceLocked } from '../../scenarios/failover.ts';
 
 export async function playV310(s: Scenario, p: ParamValues<typeof v310Params>): Promise<V310Observations> {
   // An explored point (--explore) lands inside the release like the narrow variant, at its own boundary.
@@ -59,7 +59,7 @@ export async function playV310(s: Scenario, p: ParamValues<typeof v310Params>): 
     c: null,
   };
 
-  const failOverNow = p.variant === 'failover' ? await failoverAfterAcquire(s, p.timeout) : undefined;
+  const failOverNow = p.variant === 'failover' ? await failoverOnceLocked(s, 'V310 --variant failover', p.timeout) : undefined;
   const aAcquireStartedAt = s.now();
   const leaseA = await a.acquire();
   o.leaseA = leaseA;

@@ -6,7 +6,7 @@
 import { firstLine, type Check } from '../../src/core/judgement.ts';
 import type { EffectRecord } from '../../src/core/resource.ts';
 import type { Takeover } from '../../src/judging/takeover.ts';
-import { nodesInWords } from '../../src/judging/failover-loss.ts';
+import { fencesAfterFailover, nodesInWords } from '../../src/judging/failover-loss.ts';
 import type { FailoverObservation } from './observations.ts';
 
 export const LOCK_NOT_REPLICATED = "A's lock reached no replica before the master died";
@@ -98,10 +98,8 @@ function fencesCarried(bFirst: EffectRecord | undefined, aAfter: readonly Effect
 
 /** What the fences show: a token handed out again by the promoted master, or no token at all. */
 function repeatedToken(bFirst: EffectRecord | undefined, aAfter: readonly EffectRecord[]): string {
-  const aFence = aAfter.find((e) => e.fence !== undefined)?.fence;
-  if (aFence === undefined || bFirst?.fence === undefined)
-    return 'A lock on one master with asynchronous replication is lost by a failover: nothing but a check that the lock reached a replica (or a fence from a counter that does not fail over) stops A.';
-  return aFence === bFirst.fence
-    ? `The fencing token repeated: B's first write carried fence ${bFirst.fence}, and so did A's after it — the INCR that gave A its token was lost with the master, so the promoted one handed B the same token, and a resource checking fences cannot tell them apart.`
-    : `A's writes carried fence ${aFence} and B's first fence ${bFirst.fence}: the resource took A's as not older.`;
+  return (
+    fencesAfterFailover(bFirst, aAfter) ??
+    'A lock on one master with asynchronous replication is lost by a failover: nothing but a check that the lock reached a replica (or a fence from a counter that does not fail over) stops A.'
+  );
 }

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { FIXTURES, load, rejudge, type JudgeFixture } from './recorded.ts';
 import { A_RELEASED, B_CHECKED_LIVE, B_LIVE, B_TOOK, HELD_IN_RELEASE, LOCATED } from '../../oracles/V310/judge.ts';
 import type { V310Observations } from '../../oracles/V310/observations.ts';
-import { LOST_IN_FAILOVER } from '../../oracles/V310/failover.ts';
+import { LOST_IN_FAILOVER } from '../../src/judging/failover-loss.ts';
 
 const bad = load(`${FIXTURES}/V310/bad-bare-del-pause.json`);
 const good = load(`${FIXTURES}/V310/good-lock-correct-pause.json`);
