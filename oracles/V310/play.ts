@@ -59,7 +59,8 @@ export async function playV310(s: Scenario, p: ParamValues<typeof v310Params>): 
     c: null,
   };
 
-  const failOverNow = p.variant === 'failover' ? await failoverOnceLocked(s, 'V310 --variant failover', p.timeout) : undefined;
+  const failOverNow =
+    p.variant === 'failover' ? await failoverOnceLocked(s, 'V310 --variant failover', p.timeout) : undefined;
   const aAcquireStartedAt = s.now();
   const leaseA = await a.acquire();
   o.leaseA = leaseA;

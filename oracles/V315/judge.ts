@@ -1,8 +1,9 @@
 /**
  * V315's judgement, a pure function of what play recorded: A's writes must stop before B's first
  * (no accepted write by A after it, in the resource's arrival order). Judged only when A led and
- * wrote, its cut really stopped its renewals, B led and wrote while A was cut off, and A's offending
- * writes came while B's lease was live by the store's own clock.
+ * wrote, its cut really stopped its renewals (--fault failover: instead, the failover lost A's leader
+ * key and B led on the promoted node inside A's lease, ./failover-checks.ts), B led and wrote while A
+ * was cut off, and A's offending writes came while B's lease was live by the store's own clock.
  */
 import { nothingProven, type Check, type Judgement } from '../../src/core/judgement.ts';
 import type { ParamValues } from '../../src/core/params.ts';
@@ -10,7 +11,9 @@ import type { EffectRecord } from '../../src/core/resource.ts';
 import { leaseAtWrites, leaseAtWritesInWords } from '../../src/judging/lease-at-write.ts';
 import { takeoverCounts, takeoverDetail, takeoverWindow, writesAfterTakeover } from '../../src/judging/takeover.ts';
 import type { Recorded } from '../../src/oracle/definition.ts';
+import { fencesAfterFailover } from '../../src/judging/failover-loss.ts';
 import { CONTENDER_PRECONDITIONS, judgeContenders } from './judge-contenders.ts';
+import { failoverChecks, FAILOVER_PRECONDITIONS } from './failover-checks.ts';
 import type { V315Observations } from './observations.ts';
 import type { v315Params } from './params.ts';
 
@@ -38,6 +41,7 @@ export const V315_PRECONDITIONS = [
       "at least one of A's accepted writes after B's first came while B's lease was live, by B's lock read in the store just before the harness accepted that write (on Postgres: a declared lease row, or B's session advisory lock)",
   },
   ...CONTENDER_PRECONDITIONS,
+  ...FAILOVER_PRECONDITIONS,
 ];
 
 type Params = ParamValues<typeof v315Params>;
@@ -47,7 +51,15 @@ export function judgeV315({ observations: o, effects: all }: Recorded<V315Observ
   const effects = all.filter((e) => e.t <= o.watchedUntil);
   const preconditions: Check[] = [aLed(o, p)];
   if (o.point) preconditions.push(heldAtPoint(o.point, p));
-  if (o.cut && !o.point) preconditions.push(renewalsStopped(o.cut, p));
+  // A failover loses A's leader key instead of stopping its renewals: B leads inside A's lease.
+  if (o.failover)
+    preconditions.push(
+      ...failoverChecks(
+        o.failover,
+        effects.find((e) => e.holder === 'B'),
+      ),
+    );
+  else if (o.cut && !o.point) preconditions.push(renewalsStopped(o.cut, p));
   // --contenders 3 or more: every pair of holders is judged (./judge-contenders.ts).
   if (o.contenders) return judgeContenders(o, o.contenders, effects, p, preconditions);
   if (o.cut) preconditions.push(bLedWhileCut(o, o.cut, effects, p));
@@ -91,20 +103,25 @@ export function judgeV315({ observations: o, effects: all }: Recorded<V315Observ
               drop: 'dropped at its wire proxy (reset, reconnects refused)',
               kill: 'killed by the store (reconnects refused at its wire proxy)',
             }[p.fault];
-    const how =
-      `A led with a ${p.ttl} ms lease and wrote; then its connection was ${cutHow} ` +
-      `while the process kept running, so its renewals failed; its lease lapsed and B became leader and wrote`;
+    const f = o.failover;
+    const how = f
+      ? `A led with a ${p.ttl} ms lease and wrote, its leader key on the master alone (replication held); at that write the master (${f.killed}) was SIGKILLed and ${f.promoted} promoted (${f.how}), so the key was lost and B became leader there and wrote inside A's lease, while A's store traffic was held at its proxy; then A went on`
+      : `A led with a ${p.ttl} ms lease and wrote; then its connection was ${cutHow} ` +
+        `while the process kept running, so its renewals failed; its lease lapsed and B became leader and wrote`;
     const accepted = aAcceptedAfter.length;
     const rejected = aAfter.length - accepted;
+    const fences = f ? fencesAfterFailover(takeover.takerFirst, aAcceptedAfter) : undefined;
     if (!held) {
       return (
         `${how}. A went on acting as leader: ${accepted} of its write(s) reached the resource after B's first, so two leaders acted at once ` +
-        `(overlap ${overlapMs.toFixed(1)} ms by the resource's clock). The leader trusts a flag or a lease taken earlier instead of re-checking before each effect, and its writes carry no fencing token.`
+        `(overlap ${overlapMs.toFixed(1)} ms by the resource's clock). ` +
+        (fences ??
+          'The leader trusts a flag or a lease taken earlier instead of re-checking before each effect, and its writes carry no fencing token.')
       );
     }
     return rejected
       ? `${how}. A kept trying to write (${rejected} write(s) after B's first) but each carried a stale fencing token and the resource rejected it: the fence held.`
-      : `${how}. A's writes stopped before B's first: it re-checked its leadership before acting and stepped down when it could not confirm it.`;
+      : `${how}. A's writes stopped before B's first: it re-checked its leadership before acting and stepped down when it could not confirm it${f ? ` (held at its proxy it could not confirm it, and after the failover only ${f.promoted}, where B led, could answer)` : ''}.`;
   }
 }
 

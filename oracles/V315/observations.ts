@@ -7,6 +7,7 @@ import type { WireFaultRecord } from '../../src/wire/records.ts';
 import type { InferredLocation } from '../../src/oracle/scenario.ts';
 import type { ReadingBeforeWrite } from '../../src/judging/leaders-at-once.ts';
 import type { LeaseReading, ReadingAtWrite } from '../../src/judging/lease-at-write.ts';
+import type { FailoverLoss } from '../../src/judging/failover-loss.ts';
 
 export interface V315Observations {
   /** When A made its first leader write (harness ms), or null: none within --timeout. */
@@ -27,6 +28,8 @@ export interface V315Observations {
     /** On a cluster: A's node partitioned from the others; the link messages the partition dropped. */
     partitioned?: { fromMs: number; dropped: number; samples: string[] };
   } | null;
+  /** --fault failover: A's leader key on every node at the failover, and the failover (scenarios/failover.ts); absent otherwise. */
+  failover?: FailoverLoss;
   /** Once A was cut off: B's first leader write reached the resource (it was held there). */
   bWrote: boolean;
   /** ...while A's cut was still in force. */

@@ -12,8 +12,8 @@ export const v315Params = {
   fault: {
     kind: 'choice',
     default: 'blackhole',
-    choices: ['blackhole', 'partition', 'drop', 'kill'],
-    doc: "how A is cut off: blackhole (its proxy delivers nothing either way, the connection stays open), partition (a blackhole, and A's writes from its next one on held on their way to the resource, delivered in order when the cut is lifted), drop (its proxy resets its connections and refuses reconnects), kill (the store closes A's connections: CLIENT KILL / pg_terminate_backend; its proxy refuses reconnects)",
+    choices: ['blackhole', 'partition', 'drop', 'kill', 'failover'],
+    doc: "how A is cut off: blackhole (its proxy delivers nothing either way, the connection stays open), partition (a blackhole, and A's writes from its next one on held on their way to the resource, delivered in order when the cut is lifted), drop (its proxy resets its connections and refuses reconnects), kill (the store closes A's connections: CLIENT KILL / pg_terminate_backend; its proxy refuses reconnects), failover (--topology replicated or sentinel: the master's replication held from before A leads, at A's first write its store traffic held at its proxy, the master SIGKILLed and a replica promoted, so B leads there at once inside A's lease; A goes on once B wrote)",
   },
   observe: {
     kind: 'ms',

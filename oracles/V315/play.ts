@@ -5,7 +5,11 @@
  * B leads and writes — with --contenders 3 or more B, C, … run their loops together and the lock is
  * read before every holder's write (./contenders.ts); a point on a candidate kills A and holds that
  * candidate in its election instead —; the cut lasts --observe ms more, is lifted, and A is watched
- * --observe ms more; then every loop is told to stop. Records what happened; judges nothing.
+ * --observe ms more; then every loop is told to stop. With --fault failover (--topology replicated
+ * or sentinel) the master's replication is held from before A leads; at A's first write (A held
+ * there) A's store traffic is held at its proxy, the master SIGKILLed and a replica promoted, B leads
+ * on the promoted node, and once B wrote A goes on and is watched --observe ms. Records what
+ * happened; judges nothing.
  */
 import { UsageError } from '../../src/core/errors.ts';
 import type { ParamValues } from '../../src/core/params.ts';
@@ -14,6 +18,7 @@ import { armPoint } from '../../src/oracle/arm-point.ts';
 import { boundaryLabel, pointInWords } from '../../src/oracle/explore-point.ts';
 import type { Scenario } from '../../src/oracle/scenario.ts';
 import { contenderIds } from '../../scenarios/contenders.ts';
+import { failoverOnceLocked } from '../../scenarios/failover.ts';
 import { readLease, readLeaseAtWrites } from '../../scenarios/lease-at-writes.ts';
 import { raceAtCandidatePoint, raceWhileCut, type Loops } from './contenders.ts';
 import { cutAtPoint, cutOff, type Cut } from './cut.ts';
@@ -29,6 +34,7 @@ export async function playV315(s: Scenario, p: ParamValues<typeof v315Params>): 
       );
     return playV315OnCluster(s, p);
   }
+  const failingOver = p.fault === 'failover' ? await failoverStep(s, p) : undefined;
   // A file store has no wire: A is cut off at its filesystem calls instead (cut.ts).
   const wireA = s.store.kind === 'fs' ? undefined : await s.wire('A');
   const point = s.point;
@@ -91,6 +97,10 @@ export async function playV315(s: Scenario, p: ParamValues<typeof v315Params>): 
       return finish();
     }
     cut = cutAtPoint(s, a, at, wireA, `${label}, ${point.fault}`);
+  } else if (failingOver) {
+    // A's client reconnects when the kill cuts its connection: what it re-sends waits at its proxy until B wrote.
+    cut = await cutOff(s, a, wireA, 'blackhole');
+    o.failover = await failingOver();
   } else {
     cut = await cutOff(s, a, wireA, p.fault);
   }
@@ -103,13 +113,14 @@ export async function playV315(s: Scenario, p: ParamValues<typeof v315Params>): 
   } else {
     led = await bLeads();
   }
-  if (led) {
+  if (led && !failingOver) {
     s.progress(`a successor leads and wrote; A stays cut off for another ${p.observe} ms`);
     await s.sleep(p.observe);
   }
   const stopped = wireA?.records().find((r) => r.id === cut.record.id) ?? cut.record;
   o.cut = { how: cut.what, killed: cut.killed, stopped, ...(wireA ? {} : { atFilesystem: true as const }) };
   cut.release();
+  aFirst.release();
   if (led) {
     // A blackholed renewal does not fail, it waits: only once the cut is lifted does A get its
     // real answer (B holds the lease now). Keep B leading and watch A for one more window, so a
@@ -126,9 +137,12 @@ export async function playV315(s: Scenario, p: ParamValues<typeof v315Params>): 
     const bFirst = b.holdNextEffect();
     const bLoop = b.call('leader');
     loops.set('B', bLoop);
-    aFirst.release();
+    // A failover: A stays at its first write until B wrote on the promoted node (its leader key lost, not lapsed).
+    if (!failingOver) aFirst.release();
     s.progress(
-      `A cut off ${wireA ? 'at its wire proxy' : 'at its filesystem calls'} (${cut.what}) while it keeps running; waiting for its ${p.ttl} ms lease to lapse and B to lead`,
+      failingOver
+        ? `${o.failover!.promoted} promoted with A's leader key lost; A held at its first write, its store traffic at its proxy; waiting for B to lead there`
+        : `A cut off ${wireA ? 'at its wire proxy' : 'at its filesystem calls'} (${cut.what}) while it keeps running; waiting for its ${p.ttl} ms lease to lapse and B to lead`,
     );
     const bFirstOrEnd = await s.within(Promise.race([bFirst.reached.then(() => 'wrote' as const), bLoop]), p.timeout);
     // B's loop ended before it ever wrote: a throw there is no denial (a denied replica waits and retries).
@@ -164,4 +178,13 @@ export async function playV315(s: Scenario, p: ParamValues<typeof v315Params>): 
     if (o.contenders && contenderReadings) o.contenders.readings = contenderReadings();
     return o;
   }
+}
+
+/** --fault failover: the master's replication held from now, before A leads; returns the failover, run once A led. */
+async function failoverStep(s: Scenario, p: ParamValues<typeof v315Params>) {
+  if (s.point || p.contenders > 2)
+    throw new UsageError(
+      `--fault failover runs A and B alone with no explored point: ${s.point ? '--explore' : `--contenders ${p.contenders}`} does not apply there (run it without)`,
+    );
+  return failoverOnceLocked(s, 'V315 --fault failover', p.timeout);
 }

@@ -65,7 +65,10 @@ export function lostInFailover(f: FailoverLoss): Check {
  * What the fences of A's writes after B's first and of B's first show after a failover: the token
  * handed out again by the promoted master, or one not older; undefined when either carried none.
  */
-export function fencesAfterFailover(bFirst: EffectRecord | undefined, aAfter: readonly EffectRecord[]): string | undefined {
+export function fencesAfterFailover(
+  bFirst: EffectRecord | undefined,
+  aAfter: readonly EffectRecord[],
+): string | undefined {
   const aFence = aAfter.find((e) => e.fence !== undefined)?.fence;
   if (aFence === undefined || bFirst?.fence === undefined) return undefined;
   return aFence === bFirst.fence
