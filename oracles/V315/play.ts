@@ -6,10 +6,10 @@
  * read before every holder's write (./contenders.ts); a point on a candidate kills A and holds that
  * candidate in its election instead —; the cut lasts --observe ms more, is lifted, and A is watched
  * --observe ms more; then every loop is told to stop. With --fault failover (--topology replicated
- * or sentinel) the master's replication is held from before A leads; at A's first write (A held
- * there) A's store traffic is held at its proxy, the master SIGKILLed and a replica promoted, B leads
- * on the promoted node, and once B wrote A goes on and is watched --observe ms. Records what
- * happened; judges nothing.
+ * or sentinel) the master's replication is held from before A leads, so A's leader key lives on the
+ * master alone; at A's first write (A held there) A's store traffic is held at its proxy as by the
+ * blackhole, the master SIGKILLed and a replica promoted; A runs on and B leads on the promoted node
+ * inside A's lease; the rest is as above. Records what happened; judges nothing.
  */
 import { UsageError } from '../../src/core/errors.ts';
 import type { ParamValues } from '../../src/core/params.ts';
@@ -113,14 +113,13 @@ export async function playV315(s: Scenario, p: ParamValues<typeof v315Params>): 
   } else {
     led = await bLeads();
   }
-  if (led && !failingOver) {
+  if (led) {
     s.progress(`a successor leads and wrote; A stays cut off for another ${p.observe} ms`);
     await s.sleep(p.observe);
   }
   const stopped = wireA?.records().find((r) => r.id === cut.record.id) ?? cut.record;
   o.cut = { how: cut.what, killed: cut.killed, stopped, ...(wireA ? {} : { atFilesystem: true as const }) };
   cut.release();
-  aFirst.release();
   if (led) {
     // A blackholed renewal does not fail, it waits: only once the cut is lifted does A get its
     // real answer (B holds the lease now). Keep B leading and watch A for one more window, so a
@@ -137,11 +136,10 @@ export async function playV315(s: Scenario, p: ParamValues<typeof v315Params>): 
     const bFirst = b.holdNextEffect();
     const bLoop = b.call('leader');
     loops.set('B', bLoop);
-    // A failover: A stays at its first write until B wrote on the promoted node (its leader key lost, not lapsed).
-    if (!failingOver) aFirst.release();
+    aFirst.release();
     s.progress(
       failingOver
-        ? `${o.failover!.promoted} promoted with A's leader key lost; A held at its first write, its store traffic at its proxy; waiting for B to lead there`
+        ? `${o.failover!.promoted} promoted with A's leader key lost; A runs on, its store traffic held at its proxy; waiting for B to lead there`
         : `A cut off ${wireA ? 'at its wire proxy' : 'at its filesystem calls'} (${cut.what}) while it keeps running; waiting for its ${p.ttl} ms lease to lapse and B to lead`,
     );
     const bFirstOrEnd = await s.within(Promise.race([bFirst.reached.then(() => 'wrote' as const), bLoop]), p.timeout);
