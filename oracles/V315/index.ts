@@ -52,6 +52,23 @@ import { judgeV315, V315_PRECONDITIONS } from './judge.ts';
 import { v315Params } from './params.ts';
 import { playV315 } from './play.ts';
 
+// A 2 s lease: B leads on the promoted node inside it (the failover takes ~0.1–0.2 s alone).
+const FAILOVER_PARAMS = { fault: 'failover', ttl: 2000, timeout: 8000 };
+// The Sentinels take ~2 s to promote (down-after 200 ms): a lease that outlives the failover.
+const SENTINEL_FAILOVER_PARAMS = { fault: 'failover', ttl: 5000, timeout: 10000 };
+
+/** A reference under --fault failover on a master with one replica. */
+function failover(target: string, expect: 'PASS' | 'FAIL') {
+  return {
+    target,
+    expect,
+    params: FAILOVER_PARAMS,
+    topology: 'replicated:1',
+    notExplored:
+      "V315 --explore explores one server's cuts; a topology's failover is explored on V313 only (docs/topologies.md)",
+  };
+}
+
 export default defineOracle({
   id: 'V315',
   title: 'Leader keeps acting after losing leadership',
@@ -115,6 +132,23 @@ export default defineOracle({
     // Sound with one candidate after A; with three, explored (B held inside its GET-then-SET election), two lead at once.
     { target: 'targets/redis/leader/elect-get-then-set.ts', expect: 'PASS', params: { ttl: 2000 } },
     { target: 'targets/redis/leader/elect-set-nx.ts', expect: 'PASS', params: { contenders: 3, ttl: 2000 } },
+    // A failover (--topology replicated): A's leader key lost with the master, B leads on the promoted node inside A's lease.
+    failover('targets/redis/leader/cached-flag.ts', 'FAIL'),
+    // Its fence INCRed on the leader key's master fails over with it: the promoted node hands B A's token again.
+    failover('targets/redis/leader/cached-flag-fenced.ts', 'FAIL'),
+    failover('targets/redis/leader/recheck-each-write.ts', 'PASS'),
+    // The fence from a Postgres sequence in a fence store beside the topology: the failover cannot repeat it.
+    failover('targets/redis/leader/cached-flag-fenced-sequence.ts', 'PASS'),
+    {
+      ...failover('targets/redis/leader/cached-flag.ts', 'FAIL'),
+      params: SENTINEL_FAILOVER_PARAMS,
+      topology: 'sentinel',
+    },
+    {
+      ...failover('targets/redis/leader/recheck-each-write.ts', 'PASS'),
+      params: SENTINEL_FAILOVER_PARAMS,
+      topology: 'sentinel',
+    },
   ],
   // Each good reference with its guard removed must FAIL (lock-oracles selfcheck).
   mutations: [
@@ -128,6 +162,13 @@ export default defineOracle({
       guard: 'the lock taken through its node before every write (a flag polled on a timer instead)',
       store: 'cluster',
       edits: [["'recheck-each-write',", "'cached-flag',"]],
+    },
+    {
+      of: 'targets/redis/leader/cached-flag-fenced-sequence.ts',
+      guard: 'the fence from the Postgres sequence carried with every write',
+      edits: [["await env.effect('write', { fence, value: i });", "await env.effect('write', { value: i });"]],
+      params: FAILOVER_PARAMS,
+      topology: 'replicated:1',
     },
   ],
 
