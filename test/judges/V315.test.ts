@@ -7,6 +7,8 @@ import type { EffectRecord } from '../../src/core/resource.ts';
 import { FIXTURES, load, rejudge, type JudgeFixture } from './recorded.ts';
 import { A_LED, B_LEASE_LIVE, B_LED_WHILE_CUT, HELD_AT_POINT, RENEWALS_STOPPED } from '../../oracles/V315/judge.ts';
 import type { V315Observations } from '../../oracles/V315/observations.ts';
+import { B_LED_INSIDE_A_LEASE } from '../../oracles/V315/failover-checks.ts';
+import { LOST_IN_FAILOVER } from '../../src/judging/failover-loss.ts';
 
 const fixture = (name: string) => load(`${FIXTURES}/V315/${name}.json`);
 const bad = fixture('bad-cached-flag-blackhole');
@@ -208,5 +210,50 @@ describe("V315 judge: where the lock lives, inferred from A's own leader loop", 
       delete observed(f).inferred;
     });
     expect(declared.judgement.explanation).not.toMatch(/inferred/);
+  });
+});
+
+describe('V315 judge: --fault failover (--topology replicated:1)', () => {
+  const badFailover = fixture('bad-cached-flag-failover');
+  const goodFailover = fixture('good-recheck-each-write-failover');
+  const fencedFailover = fixture('bad-cached-flag-fenced-failover');
+
+  it("FAILs the recorded cached-flag run after a failover and PASSes recheck-each-write's", async () => {
+    const bad = await rejudge(badFailover);
+    expect(bad.verdict).toBe('FAIL');
+    expect(held(bad.judgement, LOST_IN_FAILOVER)).toBe(true);
+    expect(held(bad.judgement, B_LED_INSIDE_A_LEASE)).toBe(true);
+    // A failover loses A's key: no renewal of A's needs to have been stopped.
+    expect(held(bad.judgement, RENEWALS_STOPPED)).toBeUndefined();
+    expect((await rejudge(goodFailover)).verdict).toBe('PASS');
+  });
+
+  it('is INCONCLUSIVE had a replica held the leader key when the master died (the failover lost nothing)', async () => {
+    const { verdict, judgement } = await rejudge(badFailover, (f) => {
+      for (const node of observed(f).failover!.nodes) node.exists = true;
+    });
+    expect(verdict).toBe('INCONCLUSIVE');
+    expect(held(judgement, LOST_IN_FAILOVER)).toBe(false);
+  });
+
+  it("is INCONCLUSIVE had A's lease run out before B's first write (its lapse, not the failover, let B lead)", async () => {
+    const { verdict, judgement } = await rejudge(badFailover, (f) => {
+      const bFirst = f.effects.find((e) => e.holder === 'B')!;
+      observed(f).failover!.aLeaseUntil = bFirst.t - 1;
+    });
+    expect(verdict).toBe('INCONCLUSIVE');
+    expect(held(judgement, B_LED_INSIDE_A_LEASE)).toBe(false);
+  });
+
+  it("names the repeated fence of the INCR lost with the master; PASSes had the resource rejected A's writes after B's", async () => {
+    const { verdict, judgement } = await rejudge(fencedFailover);
+    expect(verdict).toBe('FAIL');
+    const bFence = fencedFailover.effects.find((e) => e.holder === 'B')!.fence;
+    expect(aAfterB(fencedFailover).every((e) => e.fence === bFence)).toBe(true);
+    expect(judgement.explanation).toContain(`The fencing token repeated: B's first write carried fence ${bFence}`);
+    const rejected = await rejudge(fencedFailover, (f) => {
+      for (const e of aAfterB(f)) e.accepted = false;
+    });
+    expect(rejected.verdict).toBe('PASS');
   });
 });
