@@ -30,6 +30,15 @@
  * denied replica waits and retries, it does not end) is the target's error: ERROR naming leader().
  * A's loop may throw once it is cut off (its connection broken by the fault), and either loop once
  * env.signal aborted: that is the loop ending, judged.
+ * With --fault failover (--topology replicated[:R] | sentinel[:R]): the master's replication is
+ * held from before A leads, so A's leader key (and a fence A INCRs there) lives on the master
+ * alone; at A's first write A's store traffic is held at its proxy (a blackhole), the master is
+ * SIGKILLed and a replica promoted (scenarios/failover.ts, the steps V310's and V313's failovers
+ * use); the key is gone, so B leads on the promoted node at once, inside A's lease; the cut then
+ * goes on as above. Judged with two more preconditions (failover-checks.ts): A's key lived on the
+ * master alone when it died, and B's first write came after the promotion and inside A's lease by
+ * the dead master's PTTL; B's lease is read on the promoted master before each of A's writes, as
+ * every read of the lock on a topology also reads each node.
  * On a cluster (--store cluster, cluster-play.ts): A and B lead through their nodes; at A's first
  * write A's node is partitioned from the other nodes (its renewals with the key's home dropped)
  * while A runs; B leads once the home's grant lapsed; A is watched --observe ms more with the
@@ -42,7 +51,7 @@
  * kills A once it led and, its lease lapsed, holds B at each command of its election (before it, or
  * its reply held) while C, D, … lead; B is let go once one of them wrote.
  * Files: play.ts runs the scenario (cut.ts: how A is cut off, as a Stop; contenders.ts: B, C, …
- * racing) and records V315Observations (observations.ts); judge.ts judges them, a pure function
+ * racing; failover-checks.ts: the failover's preconditions) and records V315Observations (observations.ts); judge.ts judges them, a pure function
  * (judge-contenders.ts: every pair of leaders); params.ts declares the parameters; explore.ts says
  * how --explore searches its schedules.
  */
@@ -74,7 +83,7 @@ export default defineOracle({
   title: 'Leader keeps acting after losing leadership',
   class: 'LK-7 a leader keeps acting after losing leadership',
   scenario:
-    "A leads and writes; A's connection is cut at its wire proxy (blackholed or dropped) so its renewals fail while it keeps running; its lease lapses; B (or B, C, … together) becomes leader and writes.",
+    "A leads and writes; A's connection is cut at its wire proxy (blackholed or dropped) so its renewals fail while it keeps running; its lease lapses (--fault failover: its leader key lost with the master, a replica promoted); B (or B, C, … together) becomes leader and writes.",
   property:
     "A's writes stop before B's first write: no accepted write by A after B's (overlap 0, by writer identity at the resource); with --contenders 3 or more, no two leaders act at once (every pair).",
   stores: ['redis', 'valkey', 'postgres', 'fs', 'cluster'],
