@@ -59,15 +59,17 @@ export async function cutOff(s: Scenario, a: Holder, wire: WireProxy | undefined
 /** An explored point A is held at, with everything else A sends blackholed: one cut, in force until the point is let go. */
 export function cutAtPoint(s: Scenario, a: Holder, at: Stop, wire: WireProxy | undefined, what: string): Cut {
   const rest = wire ? wire.blackhole() : s.fsBoundaries(a.id).blackhole();
+  // In force until let go, even once the held command's connection is gone (a failover's kill closes it).
+  let released = false;
   return {
     what,
     killed: 0,
     record: rest.record,
     reached: at.reached,
     missed: at.missed,
-    release: () => (at.release(), rest.lift()),
+    release: () => ((released = true), at.release(), rest.lift()),
     get isReleased() {
-      return at.isReleased;
+      return released;
     },
   };
 }

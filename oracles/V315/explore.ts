@@ -4,6 +4,7 @@
  * traffic blackholed from then on (play.ts lands the point). With --contenders 3 or more, also each
  * command on the lock of B's election — its leader loop started once A's lease lapsed, until its
  * first write — held before it or its reply held while C, D, … run their loops (./contenders.ts).
+ * On --topology replicated|sentinel the same commands are points where the master fails over.
  */
 import type { ExploreSpec } from '../../src/oracle/explore-spec.ts';
 import { traceFromFirstWrite } from '../../src/oracle/traces.ts';
@@ -11,6 +12,11 @@ import type { v315Params } from './params.ts';
 
 /** How many of the leader loop's commands on the lock, after A's first write, --explore tries. */
 const EXPLORED_COMMANDS = 2; // one take-or-extend round (SET NX, then the compare-and-pexpire), or two renewals
+
+// A failover point: B leads on the promoted node at once, but several points fail over at once on a
+// loaded machine; the lease must outlive the failover (the Sentinels take ~2 s to promote).
+const EXPLORED_FAILOVER_TIMES = { ttl: 5000, timeout: 15000 };
+const EXPLORED_SENTINEL_TIMES = { ttl: 10000, timeout: 25000 };
 
 /** The part of B's run a point on a candidate lands in: its leader loop from A's lapsed lease to its first write. */
 export const ELECTION = 'election';
@@ -23,6 +29,12 @@ export const v315Explore: ExploreSpec<typeof v315Params> = {
   // The cut is the point itself plus a blackhole of the rest of A's traffic.
   params: { fault: 'blackhole' },
   doc: `each of the first ${EXPLORED_COMMANDS} commands on the lock of A's leader loop after its first write: held before it, or run with its reply held, and everything else A sends blackholed from then on, until A's lease lapsed and B led and wrote; then the cut is lifted`,
+  // --topology replicated|sentinel: the same commands, the master failing over there (./play.ts).
+  topology: {
+    faults: ['failover'],
+    params: (kind) => (kind === 'sentinel' ? EXPLORED_SENTINEL_TIMES : EXPLORED_FAILOVER_TIMES),
+    doc: `replicated|sentinel: each of the first ${EXPLORED_COMMANDS} commands on the lock of A's leader loop after its first write, the master failing over there: replication held from before A leads, the command run on the master with its reply held and everything else A sends blackholed, the master SIGKILLed and a replica promoted, B leads on the promoted node; A's traffic let go --observe ms after B's first write`,
+  },
   contenders: {
     holder: 'B',
     part: ELECTION,

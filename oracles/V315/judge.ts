@@ -105,7 +105,7 @@ export function judgeV315({ observations: o, effects: all }: Recorded<V315Observ
             }[p.fault];
     const f = o.failover;
     const how = f
-      ? `A led with a ${p.ttl} ms lease and wrote, its leader key on the master alone (replication held); at that write the master (${f.killed}) was SIGKILLed and ${f.promoted} promoted (${f.how}), so the key was lost and B became leader there and wrote inside A's lease, while A ran on with its store traffic held at its proxy (until ${p.observe} ms after B's first write)`
+      ? `A led with a ${p.ttl} ms lease and wrote, its leader key on the master alone (replication held); at ${o.point ? `${o.point.label} (the command run on the master, its reply held; everything else A sent blackholed)` : 'that write'} the master (${f.killed}) was SIGKILLed and ${f.promoted} promoted (${f.how}), so the key was lost and B became leader there and wrote inside A's lease, while A ran on with its store traffic held at its proxy (until ${p.observe} ms after B's first write)`
       : `A led with a ${p.ttl} ms lease and wrote; then its connection was ${cutHow} ` +
         `while the process kept running, so its renewals failed; its lease lapsed and B became leader and wrote`;
     const accepted = aAcceptedAfter.length;

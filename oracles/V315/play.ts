@@ -34,7 +34,8 @@ export async function playV315(s: Scenario, p: ParamValues<typeof v315Params>): 
       );
     return playV315OnCluster(s, p);
   }
-  const failingOver = p.fault === 'failover' ? await failoverStep(s, p) : undefined;
+  // --fault failover, or a failover point of --explore --topology: replication held from before A leads.
+  const failingOver = p.fault === 'failover' || s.point?.fault === 'failover' ? await failoverStep(s, p) : undefined;
   // A file store has no wire: A is cut off at its filesystem calls instead (cut.ts).
   const wireA = s.store.kind === 'fs' ? undefined : await s.wire('A');
   const point = s.point;
@@ -84,7 +85,8 @@ export async function playV315(s: Scenario, p: ParamValues<typeof v315Params>): 
   }
   let cut: Cut;
   if (point) {
-    const at = armPoint(point, a, wireA, s.lockKey);
+    // A failover point: A's command runs on the master, its reply held while the master fails over.
+    const at = armPoint(failingOver ? { ...point, fault: 'hold-reply' } : point, a, wireA, s.lockKey);
     aFirst.release();
     const first = await s.within(
       Promise.race([at.reached.then(() => 'held' as const), aLoop.then(() => 'ended' as const)]),
@@ -97,6 +99,7 @@ export async function playV315(s: Scenario, p: ParamValues<typeof v315Params>): 
       return finish();
     }
     cut = cutAtPoint(s, a, at, wireA, `${label}, ${point.fault}`);
+    if (failingOver) o.failover = await failingOver();
   } else if (failingOver) {
     // A's client reconnects when the kill cuts its connection: what it re-sends waits at its proxy until B wrote.
     cut = await cutOff(s, a, wireA, 'blackhole');
@@ -178,11 +181,11 @@ export async function playV315(s: Scenario, p: ParamValues<typeof v315Params>): 
   }
 }
 
-/** --fault failover: the master's replication held from now, before A leads; returns the failover, run once A led. */
+/** A failover: the master's replication held from now, before A leads; returns the failover, run once A led. */
 async function failoverStep(s: Scenario, p: ParamValues<typeof v315Params>) {
-  if (s.point || p.contenders > 2)
+  if (p.contenders > 2)
     throw new UsageError(
-      `--fault failover runs A and B alone with no explored point: ${s.point ? '--explore' : `--contenders ${p.contenders}`} does not apply there (run it without)`,
+      `a failover runs A and B alone: --contenders ${p.contenders} does not apply there (run it without)`,
     );
-  return failoverOnceLocked(s, 'V315 --fault failover', p.timeout);
+  return failoverOnceLocked(s, s.point ? `--explore --topology` : 'V315 --fault failover', p.timeout);
 }

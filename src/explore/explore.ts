@@ -117,7 +117,7 @@ export async function explore(request: ExploreRequest): Promise<ExploreResult> {
   const inPart = tracer.boundaries.filter((b) => parts.includes(b.part));
   const partText = parts.filter((part) => part === spec.part || inPart.some((b) => b.part === part)).join(' and ');
   const select = onTopology
-    ? (b: readonly Boundary[]) => topologyBoundaries(spec.topology!.faults, b)
+    ? (b: readonly Boundary[]) => topologyBoundaries(spec.topology!.faults, spec.select ? spec.select(b) : b)
     : (spec.select ?? defaultSelect);
   const chosen = traced.verdict === 'ERROR' ? [] : select(inPart);
   const storeKind = traced.store?.kind ?? request.store ?? oracle.stores[0]!;

@@ -52,7 +52,7 @@ export interface ExploreSpec<P extends ParamSpecs = ParamSpecs> {
    * On a topology of several nodes (--topology): the store faults the points are instead of
    * `faults` (each at the boundaries ./topology-faults.ts says it lands at), the parameters a point
    * runs with there unless given (a failover takes longer than the default lease), and what a point
-   * does, for --help. No `dimensions` there: the topology's flow has its own contender. Absent: the
+   * does, for --help. `select`, if given, narrows the boundaries first. No `dimensions` there: the topology's flow has its own contender. Absent: the
    * oracle explores one server only.
    */
   topology?: {
