@@ -51,6 +51,9 @@ export const v315Explore: ExploreSpec<typeof v315Params> = {
       // A 2 s lease: the earlier leader renews at half of it, so a successor let go at its first write still writes before that renewal under load.
       { target: 'targets/redis/leader/elect-get-then-set.ts', params: { contenders: 2, ttl: 2000 } },
       { target: 'targets/redis/leader/elect-set-nx.ts', params: { contenders: 3, ttl: 2000 } },
+      // A failover at each point: the re-check re-sent to the promoted node, the sequence's fence older than B's.
+      { target: 'targets/redis/leader/recheck-each-write.ts', topology: 'replicated:1' },
+      { target: 'targets/redis/leader/cached-flag-fenced-sequence.ts', topology: 'replicated:1' },
     ],
     alsoBad: [{ target: 'targets/redis/leader/elect-get-then-set.ts', params: { contenders: 3, ttl: 2000 } }],
   },

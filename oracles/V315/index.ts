@@ -73,8 +73,6 @@ function failover(target: string, expect: 'PASS' | 'FAIL') {
     expect,
     params: FAILOVER_PARAMS,
     topology: 'replicated:1',
-    notExplored:
-      "V315 --explore explores one server's cuts; a topology's failover is explored on V313 only (docs/topologies.md)",
   };
 }
 
