@@ -245,6 +245,19 @@ describe('V315 judge: --fault failover (--topology replicated:1)', () => {
     expect(held(judgement, B_LED_INSIDE_A_LEASE)).toBe(false);
   });
 
+  it('judges an explored failover point (--explore --topology) with both the point and the failover; INCONCLUSIVE had A not reached it', async () => {
+    const explored = fixture('bad-cached-flag-explored-failover');
+    const { verdict, judgement } = await rejudge(explored);
+    expect(verdict).toBe('FAIL');
+    expect(held(judgement, HELD_AT_POINT)).toBe(true);
+    expect(held(judgement, LOST_IN_FAILOVER)).toBe(true);
+    expect(judgement.explanation).toMatch(/at leader#\d+ \w+ \(the command run on the master, its reply held/);
+    const missed = await rejudge(explored, (f) => {
+      observed(f).point!.reached = 'ended';
+    });
+    expect(missed.verdict).toBe('INCONCLUSIVE');
+  });
+
   it("names the repeated fence of the INCR lost with the master; PASSes had the resource rejected A's writes after B's", async () => {
     const { verdict, judgement } = await rejudge(fencedFailover);
     expect(verdict).toBe('FAIL');
