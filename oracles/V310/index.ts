@@ -229,7 +229,7 @@ export default defineOracle({
     {
       of: 'targets/fs/lease-file-fenced.ts',
       guard: 'the owner check through the open file (renewal and release act on whatever record the path names)',
-      edits: [['    if (!record || record.ownerId !== token) return false;\n', '    if (!record) return false;\n']],
+      edits: [['(record: LeaseRecord) => record.ownerId === token;', '(_record: LeaseRecord) => true;']],
       params: { ttl: 1000 },
       store: 'fs',
     },

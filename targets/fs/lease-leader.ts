@@ -18,7 +18,8 @@ export interface LeaderState {
 /** True when this replica holds the lease now (taken, or extended for another `ttlMs`). */
 export async function takeOrExtendLease(env: TargetEnv, state: LeaderState): Promise<boolean> {
   if (state.token !== null) {
-    if (await renewOwnLease(leaseFile(env).path, state.token, env.ttlMs)) return true;
+    const token = state.token;
+    if (await renewOwnLease(leaseFile(env).path, (record) => record.ownerId === token, env.ttlMs)) return true;
     state.token = null;
   }
   state.token = (await acquireLease(env))?.token ?? null;

@@ -9,10 +9,13 @@
 import { open, stat, type FileHandle } from 'node:fs/promises';
 import { parseRecord, recordText, type LeaseRecord } from './lease-record.ts';
 
-/** Open the lease file and `act` on it when its record is `token`'s: false when there is none, or it is another's. */
+/** Which records are this holder's (the owner check: its ownerId is the holder's token). */
+export type Mine = (record: LeaseRecord) => boolean;
+
+/** Open the lease file and `act` on it when its record is `mine`: false when there is none, or it is another's. */
 export async function throughOwnFile(
   path: string,
-  token: unknown,
+  mine: Mine,
   act: (file: FileHandle, record: LeaseRecord) => Promise<boolean>,
 ): Promise<boolean> {
   const file = await open(path, 'r+').catch((error: NodeJS.ErrnoException) => {
@@ -22,16 +25,16 @@ export async function throughOwnFile(
   if (!file) return false;
   try {
     const record = parseRecord(await file.readFile('utf8'));
-    if (!record || record.ownerId !== token) return false;
+    if (!record || !mine(record)) return false;
     return await act(file, record);
   } finally {
     await file.close();
   }
 }
 
-/** Extend `token`'s unexpired lease at `path` by `ttlMs`: true only when the renewed file is still the lease. */
-export function renewOwnLease(path: string, token: string, ttlMs: number): Promise<boolean> {
-  return throughOwnFile(path, token, async (file, record) => {
+/** Extend the holder's unexpired lease at `path` by `ttlMs`: true only when the renewed file is still the lease. */
+export function renewOwnLease(path: string, mine: Mine, ttlMs: number): Promise<boolean> {
+  return throughOwnFile(path, mine, async (file, record) => {
     if (record.expiresAt <= Date.now()) return false;
     await file.write(recordText({ ownerId: record.ownerId, expiresAt: Date.now() + ttlMs }), 0);
     // The write landed on the file checked; the lease is renewed only if the path still names that file.
