@@ -15,7 +15,7 @@ import { boundaryLabel, FAULT_WORDS } from '../src/oracle/explore-point.ts';
 import { CLUSTER_STEP_LANDED } from '../oracles/V317/cluster-judge.ts';
 
 // As V313's explored cluster references: a repeat lock at the 2nd write, a renewal at the 3rd.
-const PARAMS = { ttl: 400, stepMs: 160 };
+const PARAMS = { ttl: 800, stepMs: 300 };
 
 describe('V313 --explore on a cluster store', () => {
   test("every message on A's lock path is a point, named by its link, place and type; the good twin PASSes them all and keeps the message counts", async () => {
