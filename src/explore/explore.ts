@@ -315,8 +315,16 @@ function reasonOf(record: EvidenceRecord): string {
       .filter((c) => !c.held)
       .map((c) => `${c.name}: no — ${c.detail}`)
       .join('; ');
-  if (record.verdict === 'ERROR') return record.explanation.split('\n')[0] ?? '';
+  if (record.verdict === 'ERROR') return errorInOneLine(record.explanation);
   return record.property?.detail ?? record.explanation;
+}
+
+/** An ERROR's first line, and the thrown error's own line when the first only introduces it ("… threw:"). */
+function errorInOneLine(explanation: string): string {
+  const [first = '', ...rest] = explanation.split('\n').map((line) => line.trim());
+  if (!first.endsWith(':')) return first;
+  const thrown = rest.find((line) => /^([\w.]*(Error|Exception)\b|E[A-Z]{3,}\b)/.test(line));
+  return thrown ? `${first} ${thrown}` : first;
 }
 
 function summarize(
