@@ -44,7 +44,15 @@ export function properLockfileTarget(lockfile: ProperLockfile, name: string, des
         releases.set(env.holder, await lockfile.lock(file, options));
         return { holder: env.holder };
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ELOCKED') return null;
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'ELOCKED') return null;
+        // The lock this try had just made vanished before the library's mtime probe read it: a
+        // contender that saw the old stale lock renamed the fresh one away to reclaim it (and gives it
+        // back). lock() rejects and removes what it made: this try did not take the lock.
+        if (code === 'ENOENT') {
+          env.log(`${name}: lock() rejected with ENOENT (the lock it made was moved by a contender): not taken`);
+          return null;
+        }
         throw error;
       }
     },
