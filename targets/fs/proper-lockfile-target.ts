@@ -44,12 +44,13 @@ export function properLockfileTarget(lockfile: ProperLockfile, name: string, des
         releases.set(env.holder, await lockfile.lock(file, options));
         return { holder: env.holder };
       } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code;
+        const { code, syscall } = error as NodeJS.ErrnoException;
         if (code === 'ELOCKED') return null;
-        // The lock this try had just made vanished before the library's mtime probe read it: a
-        // contender that saw the old stale lock renamed the fresh one away to reclaim it (and gives it
-        // back). lock() rejects and removes what it made: this try did not take the lock.
-        if (code === 'ENOENT') {
+        // The lock this try had just made (its mkdir succeeded) vanished before the library's mtime
+        // probe read it (stat or utimes): a contender that saw the old stale lock renamed the fresh one
+        // away to reclaim it, and gives it back. lock() rejects: this try did not take the lock. A
+        // failing mkdir (no lock directory) still throws.
+        if (code === 'ENOENT' && (syscall === 'stat' || syscall === 'utimes')) {
           env.log(`${name}: lock() rejected with ENOENT (the lock it made was moved by a contender): not taken`);
           return null;
         }
