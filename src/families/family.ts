@@ -142,6 +142,13 @@ export interface StoreFamily {
   /** How the family names a location in the evidence, and whether it can read it (undefined: it can; else why not). */
   describe(location: StoreLocation): string;
   unreadable(location: StoreLocation): string | undefined;
+  /**
+   * Where the target's storeKey(env) says the lock lives, taken in once as the harness names it
+   * everywhere after (probe, boundaries, explore, held commands, evidence), with a line for the
+   * evidence when that is not how the target wrote it; a UsageError when the location cannot be in
+   * this store. Absent: taken as declared.
+   */
+  located?(location: StoreLocation, store: StartedStore): { location: StoreLocation; note?: string };
   /** Open the harness's own view of a started store of this family. */
   view(store: StartedStore): StoreView;
   readonly commands: LockCommands;

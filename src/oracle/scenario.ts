@@ -161,15 +161,22 @@ export class Scenario {
     };
     const fsBoundaries = dir === undefined ? undefined : (await this.#openFsBoundaries(holder, dir)).socketPath;
     const declared = await holder.init(dir === undefined ? init : { ...init, dir, fsBoundaries });
-    if (declared !== undefined) {
-      if (this.#declared !== undefined && JSON.stringify(this.#declared) !== JSON.stringify(declared)) {
-        throw new Error(
-          `holders disagree on where the lock lives: storeKey(env) gave ${JSON.stringify(this.#declared)} and then ${JSON.stringify(declared)}; it must not depend on env.holder`,
-        );
-      }
-      this.#declared = declared;
-    }
+    if (declared !== undefined) this.#declare(declared);
     return holder;
+  }
+
+  /** A holder's storeKey(env), taken in as the family names it (a file lock's path relative to the store's directory). */
+  #declare(declared: StoreLocation): void {
+    const { location, note } = this.family.located?.(declared, this.store) ?? { location: declared };
+    if (this.#declared !== undefined) {
+      if (JSON.stringify(this.#declared) !== JSON.stringify(location))
+        throw new Error(
+          `holders disagree on where the lock lives: storeKey(env) gave ${JSON.stringify(this.#declared)} and then ${JSON.stringify(location)}; it must not depend on env.holder`,
+        );
+      return;
+    }
+    this.#declared = location;
+    if (note !== undefined) this.note(note, { declaredLocation: declared, lockLocation: location });
   }
 
   /** --topology: what a holder connects to besides `url` (every master; the Sentinels and the master's name). */

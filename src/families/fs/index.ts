@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import type { StoreLocation } from '../../../targets/contract.ts';
 import { keyOf } from '../../stores/store-location.ts';
 import type { StoreFamily } from '../family.ts';
-import { asFileLock, unreadableFileLock } from './lock-path.ts';
+import { asFileLock, fileLockIn, unreadableFileLock } from './lock-path.ts';
 import { fsRecipe } from './recipe.ts';
 import { kernelClockMs, readFileLock, whereOf } from './view.ts';
 
@@ -24,6 +24,17 @@ export const fsFamily: StoreFamily = {
   recipes: [fsRecipe],
   describe,
   unreadable: unreadableFileLock,
+  located(declared, store) {
+    const dir = fileURLToPath(store.url);
+    const location = fileLockIn(dir, declared);
+    if (JSON.stringify(location) === JSON.stringify(declared)) return { location };
+    const [was, is] = [asFileLock(declared)!, asFileLock(location)!];
+    const owner = was.owner === is.owner ? '' : `, its owner file ${was.owner} is ${is.owner} inside it`;
+    return {
+      location,
+      note: `storeKey(env) names the lock ${was.path}: that is ${is.path} under env.dir (${dir})${owner}, the path the holders' calls are reported with and the evidence names`,
+    };
+  },
   view(store) {
     const dir = fileURLToPath(store.url);
     return {
