@@ -194,6 +194,9 @@ export default defineOracle({
     { target: 'targets/redis/redlock/using-checks-signal-fenced.ts', expect: 'PASS' },
     { target: 'targets/fs/lease-job.ts', expect: 'FAIL', store: 'fs' },
     { target: 'targets/fs/lease-job-fenced.ts', expect: 'PASS', store: 'fs' },
+    // The same leases declared by their absolute path under env.dir (join(env.dir!, …)): the same verdicts.
+    { target: 'targets/fs/lease-job-absolute.ts', expect: 'FAIL', store: 'fs' },
+    { target: 'targets/fs/lease-job-fenced-absolute.ts', expect: 'PASS', store: 'fs' },
     { target: 'targets/postgres/job-lease-row.ts', expect: 'FAIL', store: 'postgres' },
     // A 1 s lease: B's session lock ends with its idle timeout (the lease), and at 300 ms a loaded
     // machine let it end before A's late writes arrived (INCONCLUSIVE: B's lock gone by then).
