@@ -38,7 +38,7 @@ export class TargetCallError extends Error {
   override name = 'TargetCallError';
   readonly code = 'LOCK_ORACLES_TARGET_CALL';
   constructor(holder: string, member: string, error: string, when?: string) {
-    super(`holder ${holder}: the target's ${member}() threw${when ? ` ${when}` : ''}:\n${error}`);
+    super(`holder ${holder}: the target's ${member}() threw${when ? ` ${when}` : ''}: ${error}`);
   }
 }
 

@@ -78,7 +78,8 @@ function makeEnv({ fsBoundaries: _, ...init }: HolderInit): TargetEnv {
   };
 }
 
-function checkedLocation(location: StoreLocation): StoreLocation {
+/** Why storeKey(env)'s result names no location, with the shapes to return instead; undefined when it names one. */
+function storeKeyProblem(location: StoreLocation): string | undefined {
   const named = (value: unknown) => typeof value === 'string' && value !== '';
   const ok =
     named(location) ||
@@ -97,12 +98,9 @@ function checkedLocation(location: StoreLocation): StoreLocation {
               named(location.keyColumn) &&
               named(location.expiresColumn) &&
               (location.ownerColumn === undefined || named(location.ownerColumn)))));
-  if (!ok) {
-    throw new Error(
-      `storeKey(env) returned ${JSON.stringify(location)}: return a key ('lock.' + env.key), { key, field, expiresField? } for a lock kept in a hash field, { table, keyColumn, key, expiresColumn, ownerColumn? } for a Postgres lease row, or { path, owner?, staleMs?, record? } for a file lock`,
-    );
-  }
-  return location;
+  return ok
+    ? undefined
+    : `storeKey(env) returned ${JSON.stringify(location)}: return a key ('lock.' + env.key), { key, field, expiresField? } for a lock kept in a hash field, { table, keyColumn, key, expiresColumn, ownerColumn? } for a Postgres lease row, or { path, owner?, staleMs?, record? } for a file lock`;
 }
 
 /**
@@ -198,7 +196,9 @@ async function main(): Promise<void> {
         reply(message.id, async (): Promise<InitReply> => {
           await target.connect?.(env!);
           const storeKey = target.storeKey?.(env!);
-          return storeKey === undefined ? {} : { storeKey: checkedLocation(storeKey) };
+          if (storeKey === undefined) return {};
+          const problem = storeKeyProblem(storeKey);
+          return problem === undefined ? { storeKey } : { storeKeyProblem: problem };
         });
         break;
       case 'call':

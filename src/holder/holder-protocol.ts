@@ -37,6 +37,8 @@ export interface HolderInit {
 export interface InitReply {
   /** Where the target says its lock lives (its storeKey member), when it says. */
   storeKey?: StoreLocation;
+  /** What storeKey(env) returned when it names no location, and what to return instead (a usage error). */
+  storeKeyProblem?: string;
 }
 
 /** What a call of `decide` answers: the record the write made (JSON) and whether it replaces the kept one. */

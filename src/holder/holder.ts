@@ -28,7 +28,7 @@ import type {
 } from './holder-protocol.ts';
 import type { StoreLocation } from '../../targets/contract.ts';
 import type { ClockCommand, ClockReply } from './clock-protocol.ts';
-import { TargetCallError } from '../core/errors.ts';
+import { TargetCallError, UsageError } from '../core/errors.ts';
 
 /** connect() and acquire() must come back: a target that blocks there would hang the run. */
 const CALL_DEADLINE_MS = 30_000;
@@ -407,7 +407,9 @@ export class Holder {
     await this.ready;
     const result = await this.#request({ t: 'init', init }, CALL_DEADLINE_MS);
     if (!result.ok) throw new TargetCallError(this.id, 'connect', result.error ?? '');
-    return (result.value as InitReply | null)?.storeKey;
+    const reply = result.value as InitReply | null;
+    if (reply?.storeKeyProblem !== undefined) throw new UsageError(reply.storeKeyProblem);
+    return reply?.storeKey;
   }
 
   /**

@@ -394,7 +394,7 @@ export class Scenario {
   /** Read the lock's location now, without recording it (a poll). */
   readLock(location: StoreLocation = this.lockLocation): Promise<LockState> {
     const why = this.family.unreadable(location) ?? this.#startedNodes?.unreadable;
-    if (why) throw new Error(why);
+    if (why) throw new UsageError(why);
     return this.view().lock(location);
   }
 
