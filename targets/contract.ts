@@ -46,7 +46,7 @@ export interface TargetEnv {
   readonly url: string;
   /**
    * On a file store (--store fs): the scratch directory's absolute path. Build your lock paths under
-   * it (`join(env.dir, env.key + '.lock')`); the harness reads them there. Undefined on other stores.
+   * it (`join(env.dir!, env.key + '.lock')`); the harness reads them there. Undefined on other stores.
    */
   readonly dir?: string;
   /**
@@ -161,14 +161,16 @@ export interface HashField {
 
 /**
  * Where a file lock lives in a file store (--store fs): a path (a file or a directory) relative to
- * env.dir or absolute under it. The harness reads it itself (lstat, and the content of a file): a
+ * env.dir or absolute under it (`./`, `..` inside env.dir and a trailing slash are fine: the harness
+ * names the lock by its resolved path relative to env.dir, as the holders' calls show it; a path
+ * outside env.dir is a usage error). The harness reads it itself (lstat, and the content of a file): a
  * plain string location on that store names such a path too. A file has no store-side expiry; the
  * library's staleness rule, when declared, says how long the lock has left:
  * `{ path: env.key + '.lock', owner: 'owner', staleMs: env.ttlMs }`.
  */
 export interface FileLock {
   path: string;
-  /** A directory lock's owner record: a file inside it whose content is the lock's value (its token). */
+  /** A directory lock's owner record: a file inside it (relative to it, or absolute) whose content is the lock's value (its token). */
   owner?: string;
   /** The library's stale time: the lock counts as live until its mtime + staleMs (absent: it never expires). */
   staleMs?: number;

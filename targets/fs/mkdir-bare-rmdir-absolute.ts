@@ -2,10 +2,9 @@
 import { join } from 'node:path';
 import { defineTarget } from '../contract.ts';
 import bareRmdir from './mkdir-bare-rmdir.ts';
-import { OWNER } from './lock-dir.ts';
 
 export default defineTarget({
   ...bareRmdir,
   description: `${bareRmdir.description}; storeKey an absolute path under env.dir`,
-  storeKey: (env) => ({ path: join(env.dir!, env.key + '.lock'), owner: OWNER, staleMs: env.ttlMs }),
+  storeKey: (env) => ({ path: join(env.dir!, env.key + '.lock'), owner: 'owner', staleMs: env.ttlMs }),
 });

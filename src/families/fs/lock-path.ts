@@ -35,7 +35,7 @@ function lockPathUnder(dir: string, path: string): string {
   const rel = inside(dir, path);
   if (rel === undefined)
     throw new UsageError(
-      `storeKey(env) names ${path}, which is not under the store's directory ${dir} (env.dir): build lock paths under env.dir, e.g. join(env.dir, env.key + '.lock') or env.key + '.lock'`,
+      `storeKey(env) names ${path}, which is not under the store's directory ${dir} (env.dir): build lock paths under env.dir, e.g. env.key + '.lock' (relative to env.dir) or join(env.dir!, env.key + '.lock')`,
     );
   return rel;
 }
@@ -54,7 +54,7 @@ export function fileLockIn(dir: string, location: StoreLocation): StoreLocation 
     owner = inside(join(dir, path), owner);
     if (owner === undefined)
       throw new UsageError(
-        `storeKey(env) names ${lock.owner} as the owner file of the lock ${lock.path}, which is not a file inside that directory: name the file inside the lock's directory, e.g. owner: 'owner' (or join(lockPath, 'owner'))`,
+        `storeKey(env) names ${lock.owner} as the owner file of the lock ${lock.path}, which is not a file inside that directory: name the file inside the lock's directory, relative to it, e.g. owner: 'owner'`,
       );
   }
   return typeof location === 'string' ? path : { ...lock, path, ...(owner !== undefined ? { owner } : {}) };
