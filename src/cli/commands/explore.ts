@@ -49,7 +49,7 @@ export async function exploreCommand(
           ? `Evidence: ${written}/${schedule ? `  (replay: ${COMMAND} replay ${join(written, 'schedule.json')} --target ${target})` : ''}\n`
           : ''),
     );
-  }
+  } else process.stderr.write(`${colourVerdict(record.verdict)}  ${record.explanation.split('\n')[0]}\n`);
   process.stderr.write(expectationLine(record.verdict, values.expect));
   return exitCodeFor(record.verdict, values.expect);
 }

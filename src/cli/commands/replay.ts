@@ -48,7 +48,10 @@ export async function replayCommand(args: string[], values: Values<'replay'>): P
       `\n${colourVerdict(verdict)}  ${target === schedule.target ? `reproduced ${schedule.verdict} ${same}/${runs}. ` : ''}${combined?.explanation ?? records[0]!.explanation}\n` +
         (written ? `Evidence: ${written}/\n` : ''),
     );
-  }
+  } else
+    process.stderr.write(
+      `${colourVerdict(verdict)}  ${(combined?.explanation ?? records[0]!.explanation).split('\n')[0]}\n`,
+    );
   process.stderr.write(expectationLine(verdict, values.expect));
   return exitCodeFor(verdict, values.expect);
 }

@@ -1,0 +1,183 @@
+/**
+ * Every hint the harness prints that tells a user to write something — a storeKey shape, a path
+ * form, a flag — followed literally, as a user would (issue #34): the run that provokes it (a small
+ * fixture target, or a reference), the hint as printed, and the same run with the hint applied
+ * exactly: the code it names is in the target run next (its source holds it character for
+ * character), or the flag it names is set on the command line. Followed, the run gets a verdict
+ * (PASS or FAIL), not the same usage error or an INCONCLUSIVE asking for the same thing. Real CLI
+ * processes, real stores; nothing left running.
+ */
+import { readFileSync } from 'node:fs';
+import { stripVTControlCharacters } from 'node:util';
+import { describe, expect, test } from 'vitest';
+import { taggedCli } from './tagged-cli.ts';
+
+const { cli, leftovers } = taggedCli({ timeout: 300_000 });
+
+interface Hint {
+  /** Where the hint is printed. */
+  from: string;
+  /** The CLI arguments of the run that provokes it. */
+  provoke: string[];
+  /** Its exit code: 0 PASS (a hint in a verdict), 2 usage error or ERROR, 3 INCONCLUSIVE. */
+  exit: 0 | 2 | 3;
+  /** The hint as printed; its one group is what it tells the user to write. */
+  says: RegExp;
+  /** Following it: the code goes into the target (this one, whose source holds it), or the flag onto the command line. */
+  follow: { target: string } | 'flag';
+  /** The verdict once it is followed. */
+  verdict: 'PASS' | 'FAIL';
+}
+
+const HINTS: Hint[] = [
+  {
+    from: 'src/families/fs/lock-path.ts: a lock path outside env.dir',
+    provoke: ['V310', '--store', 'fs', '--target', 'test/fixtures/targets/fs-lock-outside-dir.ts'],
+    exit: 2,
+    says: /build lock paths under env\.dir, e\.g\. .* or (join\(env\.dir!, env\.key \+ '\.lock'\))/,
+    follow: { target: 'targets/fs/mkdir-bare-rmdir-absolute.ts' },
+    verdict: 'FAIL',
+  },
+  {
+    from: "src/families/fs/lock-path.ts: an owner file outside the lock's directory",
+    provoke: ['V310', '--store', 'fs', '--target', 'test/fixtures/targets/hints/fs-owner-outside.ts'],
+    exit: 2,
+    says: /name the file inside the lock's directory, relative to it, e\.g\. (owner: 'owner')/,
+    follow: { target: 'targets/fs/mkdir-bare-rmdir-absolute.ts' },
+    verdict: 'FAIL',
+  },
+  {
+    from: 'src/families/fs/lock-path.ts: a location a directory cannot hold (a hash field on --store fs)',
+    provoke: ['V311', '--store', 'fs', '--target', 'test/fixtures/targets/hints/fs-lock-as-hash-field.ts'],
+    exit: 2,
+    says: /return the lock's path, e\.g\. (\{ path: env\.key \+ '\.lock', staleMs: env\.ttlMs \})/,
+    follow: { target: 'test/fixtures/targets/hints/fs-lock-path-as-hinted.ts' },
+    verdict: 'PASS',
+  },
+  {
+    from: 'src/holder/holder-entry.ts: a storeKey that names no location',
+    provoke: ['V310', '--target', 'test/fixtures/targets/hints/store-key-not-a-location.ts'],
+    exit: 2,
+    says: /storeKey\(env\) returned .*: return a key \(('lock\.' \+ env\.key)\)/,
+    follow: { target: 'test/fixtures/targets/hints/lock-prefixed-as-hinted.ts' },
+    verdict: 'PASS',
+  },
+  {
+    from: 'src/oracle/scenario.ts lockNotFound: nothing under env.key while A held the lock',
+    // A second's lease: looked at past the TTL (a loaded machine), the hint is another one (the lease may have lapsed).
+    provoke: ['V310', '--ttl', '1000', '--target', 'test/fixtures/targets/hints/lock-prefixed-set-after-get.ts'],
+    exit: 3,
+    says: /Declare where with storeKey\(env\) in the target .*, e\.g\. (storeKey: \(env\) => 'lock\.' \+ env\.key)/,
+    follow: { target: 'test/fixtures/targets/hints/lock-prefixed-set-after-get-declared.ts' },
+    verdict: 'PASS',
+  },
+  {
+    from: 'src/holder/holder-entry.ts: acquire() returned no lease',
+    provoke: ['V310', '--target', 'test/fixtures/targets/acquire-returns-42.ts'],
+    exit: 2,
+    says: /return a lease object \(e\.g\. (\{ token \})\) when the lock was taken/,
+    follow: { target: 'targets/redis/ioredis/acquire-nx-px.ts' },
+    verdict: 'PASS',
+  },
+  {
+    from: 'targets/fs/lock-dir.ts: an fs reference run on another store',
+    provoke: ['V310', '--store', 'redis', '--target', 'targets/fs/mkdir-bare-rmdir.ts'],
+    exit: 2,
+    says: /run it with (--store fs)/,
+    follow: 'flag',
+    verdict: 'FAIL',
+  },
+  {
+    from: 'src/families/fs/recipe.ts: the fs store in a container',
+    provoke: ['V310', '--store', 'fs', '--runtime', 'container', '--target', 'targets/fs/mkdir-bare-rmdir.ts'],
+    exit: 2,
+    says: /so use (--runtime local) \(the default\)/,
+    follow: 'flag',
+    verdict: 'FAIL',
+  },
+  {
+    from: 'oracles/V310/play.ts: --hold seam on a release with no seam',
+    provoke: [
+      'V310',
+      '--variant',
+      'narrow',
+      '--hold',
+      'seam',
+      '--target',
+      'test/fixtures/targets/release-get-compare-del-no-seams.ts',
+    ],
+    exit: 3,
+    says: /\(use (--hold wire), which needs no seam\)/,
+    follow: 'flag',
+    verdict: 'FAIL',
+  },
+  {
+    from: 'oracles/V310/judge.ts: a PASS of the wide window names the narrow one',
+    provoke: ['V310', '--target', 'targets/redis/ioredis/release-get-compare-del.ts'],
+    exit: 0,
+    says: /a GET→compare→DEL release also passes here: run (--variant narrow) to pause it between its check and its delete/,
+    follow: 'flag',
+    verdict: 'FAIL',
+  },
+  {
+    from: 'src/run/run-oracle.ts: a PASS of one schedule names --explore',
+    provoke: ['V310', '--store', 'fs', '--target', 'targets/fs/mkdir-lock.ts'],
+    exit: 0,
+    says: /exploring may find more: (--explore) runs a schedule at every command boundary of A/,
+    follow: 'flag',
+    verdict: 'FAIL',
+  },
+  {
+    from: 'oracles/V313/index.ts: a --contender that reads a Redis key, on --store fs',
+    provoke: ['V313', '--store', 'fs', '--contender', 'come-and-go', '--target', 'targets/fs/lease-job.ts'],
+    exit: 2,
+    says: /on fs use (--contender hold)/,
+    follow: 'flag',
+    verdict: 'FAIL',
+  },
+];
+
+/** `args` with the option `flag` ("--hold wire", "--explore") set as the hint says: its value replaced, or the flag added. */
+function withFlag(args: string[], flag: string): string[] {
+  const [option, value] = flag.split(' ') as [string, string | undefined];
+  const at = args.indexOf(option);
+  if (at < 0) return [...args, option, ...(value === undefined ? [] : [value])];
+  return value === undefined ? args : [...args.slice(0, at + 1), value, ...args.slice(at + 2)];
+}
+
+/** `args` with the target replaced by `target`. */
+function withTarget(args: string[], target: string): string[] {
+  const at = args.indexOf('--target');
+  return [...args.slice(0, at + 1), target, ...args.slice(at + 2)];
+}
+
+const VERDICT_LINE = /^(PASS|FAIL|INCONCLUSIVE|ERROR) {2}/m;
+
+describe('every hint followed literally gets a verdict', () => {
+  test.each(HINTS.map((hint) => [hint.from, hint] as const))('%s', async (_, hint) => {
+    const provoked = await cli([...hint.provoke, '--quiet', '--no-report']);
+    const said = stripVTControlCharacters(provoked.stderr);
+    expect(provoked.exitCode, said).toBe(hint.exit);
+    const match = hint.says.exec(said);
+    expect(match, `the hint as printed:\n${said}`).not.toBeNull();
+    const written = match![1]!;
+    let args: string[];
+    if (hint.follow === 'flag') {
+      args = withFlag(hint.provoke, written);
+    } else {
+      expect(readFileSync(hint.follow.target, 'utf8'), `${hint.follow.target} holds the code the hint names`).toContain(
+        written,
+      );
+      args = withTarget(hint.provoke, hint.follow.target);
+    }
+    const followed = await cli([...args, '--quiet', '--no-report']);
+    const answer = stripVTControlCharacters(followed.stderr);
+    expect(VERDICT_LINE.exec(answer)?.[1], `${args.join(' ')}:\n${answer}`).toBe(hint.verdict);
+    expect(followed.exitCode, answer).toBe(hint.verdict === 'PASS' ? 0 : 1);
+    expect(answer).not.toMatch(hint.says);
+  });
+
+  test('nothing left running', () => {
+    expect(leftovers()).toEqual([]);
+  });
+});
