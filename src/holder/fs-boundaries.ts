@@ -25,10 +25,8 @@ export function fsBoundariesOf(holder: Holder): FsBoundaries | undefined {
   return BY_HOLDER.get(holder);
 }
 
-/** Whether a call's path (relative to the store's directory; "a -> b" for a rename) is the lock's path or inside it. */
-export function onLockPath(path: string, lockPath: string): boolean {
-  return path.split(' -> ').some((p) => p === lockPath || p.startsWith(`${lockPath}/`));
-}
+/** Whether a call's path is the lock's or inside it (the fs family's rule, which explore and holds share). */
+export { onLockPath } from '../families/fs/lock-path.ts';
 
 /** "rmdir V310.lock": a call as the evidence and the boundaries name it. */
 export const callText = (report: FsReport) => `${report.op} ${report.path}`;

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import type { StoreLocation } from '../../../targets/contract.ts';
 import { keyOf } from '../../stores/store-location.ts';
 import type { StoreFamily } from '../family.ts';
-import { asFileLock, fileLockIn, unreadableFileLock } from './lock-path.ts';
+import { asFileLock, fileLockIn, onLockPath, unreadableFileLock } from './lock-path.ts';
 import { fsRecipe } from './recipe.ts';
 import { kernelClockMs, readFileLock, whereOf } from './view.ts';
 
@@ -45,7 +45,8 @@ export const fsFamily: StoreFamily = {
     };
   },
   commands: {
-    touches: ({ text, args }, location) => text.includes(keyOf(location)) || args.includes(keyOf(location)),
+    // A call as the boundaries name it, "rm k.lock" ("rename a -> b"): on the lock when its path is the lock's or inside it.
+    touches: ({ text }, location) => onLockPath(text.slice(text.indexOf(' ') + 1), keyOf(location)),
   },
   holderUrl: (url) => url,
   clients: ['proper-lockfile', '@bybrave/proper-lockfile2', 'lockfile'],

@@ -64,3 +64,8 @@ export function fileLockIn(dir: string, location: StoreLocation): StoreLocation 
 export function lockPathIn(dir: string, lock: FileLock): string {
   return join(dir, lockPathUnder(dir, lock.path));
 }
+
+/** Whether a call's path (relative to the store's directory; "a -> b" for a rename) is the lock's path or inside it. */
+export function onLockPath(path: string, lockPath: string): boolean {
+  return path.split(' -> ').some((p) => p === lockPath || p.startsWith(`${lockPath}/`));
+}
