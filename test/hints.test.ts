@@ -23,8 +23,8 @@ interface Hint {
   exit: 0 | 2 | 3;
   /** The hint as printed; its one group is what it tells the user to write. */
   says: RegExp;
-  /** Following it: the code goes into the target (this one, whose source holds it), or the flag onto the command line. */
-  follow: { target: string } | 'flag';
+  /** Following it: the code goes into the target (this one, whose source holds it), the flag onto the command line, or off it. */
+  follow: { target: string } | 'flag' | 'drop';
   /** The verdict once it is followed. */
   verdict: 'PASS' | 'FAIL';
 }
@@ -135,7 +135,47 @@ const HINTS: Hint[] = [
     follow: 'flag',
     verdict: 'FAIL',
   },
+  {
+    from: 'src/run/run-oracle.ts: --topology on a store that is not Redis',
+    provoke: [
+      'V310',
+      '--store',
+      'fs',
+      '--topology',
+      'replicated',
+      '--target',
+      'targets/redis/ioredis/release-bare-del.ts',
+    ],
+    exit: 2,
+    says: /run V310 with (--store redis) or valkey/,
+    follow: 'flag',
+    verdict: 'FAIL',
+  },
+  {
+    from: 'scenarios/failover.ts: --variant failover on one server',
+    provoke: ['V313', '--variant', 'failover', '--target', 'targets/redis/ioredis/lease-fenced.ts'],
+    exit: 2,
+    says: /run it with (--topology replicated) \(or sentinel\)/,
+    follow: 'flag',
+    verdict: 'FAIL',
+  },
+  {
+    from: 'src/explore/explore.ts: a parameter --explore sets itself',
+    provoke: ['V310', '--explore', '--hold', 'seam', '--target', 'targets/redis/ioredis/release-bare-del.ts'],
+    exit: 2,
+    says: /\(the flow that lands a point\); drop (--hold seam)/,
+    follow: 'drop',
+    verdict: 'FAIL',
+  },
 ];
+
+/** `args` without the option `flag` names ("--hold seam": the option and its value). */
+function withoutFlag(args: string[], flag: string): string[] {
+  const [option, value] = flag.split(' ') as [string, string | undefined];
+  const at = args.indexOf(option);
+  expect(at, `${args.join(' ')} has ${option}`).toBeGreaterThanOrEqual(0);
+  return [...args.slice(0, at), ...args.slice(at + (value === undefined ? 1 : 2))];
+}
 
 /** `args` with the option `flag` ("--hold wire", "--explore") set as the hint says: its value replaced, or the flag added. */
 function withFlag(args: string[], flag: string): string[] {
@@ -164,6 +204,8 @@ describe('every hint followed literally gets a verdict', () => {
     let args: string[];
     if (hint.follow === 'flag') {
       args = withFlag(hint.provoke, written);
+    } else if (hint.follow === 'drop') {
+      args = withoutFlag(hint.provoke, written);
     } else {
       expect(readFileSync(hint.follow.target, 'utf8'), `${hint.follow.target} holds the code the hint names`).toContain(
         written,
