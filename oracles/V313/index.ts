@@ -521,6 +521,9 @@ export default defineOracle({
         { target: 'targets/redis/ioredis/lease-fenced-sequence.ts', topology: 'replicated:2' },
         // The validity check and the fence: every Redlock point, inside the acquire and after it.
         { target: 'targets/redis/redlock-quorum/redlock-acquire-checked-fenced.ts', topology: 'redlock:5' },
+        // The fenced lease file, its storeKey relative and absolute: the same 12 points, the same PASS.
+        { target: 'targets/fs/lease-job-fenced.ts', store: 'fs' },
+        { target: 'targets/fs/lease-job-fenced-absolute.ts', store: 'fs' },
       ],
     },
     async trace(s, tracer, p) {
