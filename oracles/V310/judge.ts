@@ -181,7 +181,7 @@ function judgeRun(
   const what = !after
     ? 'not judged'
     : keyGone
-      ? `${after.where} found nothing after A's release`
+      ? `${after.where} ${after.free ?? 'found nothing'} after A's release`
       : tokenKnown && !keyIsB
         ? `${after.where} gave ${JSON.stringify(after.value)} instead of B's token`
         : tokenKnown
@@ -267,7 +267,7 @@ function judgeRun(
   function overB(): string {
     const seen = o.afterRenewal;
     if (!seen || !tokenKnown || seen.value === leaseB!.token) return '';
-    return `Right after A's renewal returned, ${seen.where} ${seen.exists ? `gave ${JSON.stringify(seen.value)}, not B's token` : 'found nothing'}. `;
+    return `Right after A's renewal returned, ${seen.where} ${seen.exists ? `gave ${JSON.stringify(seen.value)}, not B's token` : (seen.free ?? 'found nothing')}. `;
   }
 
   function explain(): string {
