@@ -130,6 +130,9 @@ export default defineOracle({
     { target: 'targets/redis/ioredis/lock-hash-field.ts', expect: 'PASS', params: { variant: 'narrow' } },
     { target: 'targets/redis/job-claim/complete-unchecked.ts', expect: 'FAIL' },
     { target: 'targets/redis/job-claim/complete-checked.ts', expect: 'PASS' },
+    // The claim cleared as queue libraries clear it, emptying its fields (lockId '', lockExpiresAt ''): the app's "free".
+    { target: 'targets/redis/job-claim/complete-empties-unchecked.ts', expect: 'FAIL' },
+    { target: 'targets/redis/job-claim/complete-empties-checked.ts', expect: 'PASS' },
     { target: 'targets/fs/mkdir-bare-rmdir.ts', expect: 'FAIL', store: 'fs' },
     {
       target: 'targets/fs/mkdir-lock.ts',
@@ -163,6 +166,11 @@ export default defineOracle({
     {
       of: 'targets/redis/job-claim/complete-checked.ts',
       guard: "complete()'s owner check (HDEL of the claim whoever holds it)",
+      edits: [['completeChecksOwner: true', 'completeChecksOwner: false']],
+    },
+    {
+      of: 'targets/redis/job-claim/complete-empties-checked.ts',
+      guard: "complete()'s owner check (the claim's fields emptied whoever holds it)",
       edits: [['completeChecksOwner: true', 'completeChecksOwner: false']],
     },
     {
