@@ -169,7 +169,8 @@ function judgeRun(
   if (lateCheck) preconditions.push(lateCheck);
 
   const tokenKnown = typeof leaseB?.token === 'string';
-  const keyIsB = after !== null && tokenKnown && after.value === leaseB!.token;
+  // A record still naming B but free by the app's own rule (its expiry emptied or passed) is not B's lock.
+  const keyIsB = after !== null && tokenKnown && after.exists && after.value === leaseB!.token;
   const keyGone = after !== null && !after.exists;
   const bRefused = bSide !== undefined && !bSide.ok;
   const held = after !== null && leaseC === null && (!tokenKnown || keyIsB) && !bRefused;
