@@ -14,16 +14,24 @@ export const READS_JUDGEABLE_CHECKS =
 
 /** The judgement with READS_JUDGEABLE not held when a recorded read of the lock was unreadable; unchanged otherwise. */
 export function withUnreadableReads(judgement: Judgement, history: readonly HistoryEvent[]): Judgement {
-  const unreadable = history.flatMap((e) =>
-    e.kind === 'store-observed' && typeof e.detail.unreadable === 'string'
-      ? [`the read "${String(e.detail.label)}" at ${e.t.toFixed(0)} ms: ${e.detail.unreadable}`]
-      : [],
-  );
-  if (!unreadable.length) return judgement;
+  // The reads by why each could not be judged (the same field holding the same value, read again and again).
+  const reads = new Map<string, string[]>();
+  for (const e of history)
+    if (e.kind === 'store-observed' && typeof e.detail.unreadable === 'string')
+      reads.set(e.detail.unreadable, [
+        ...(reads.get(e.detail.unreadable) ?? []),
+        `"${String(e.detail.label)}" at ${e.t.toFixed(0)} ms`,
+      ]);
+  if (!reads.size) return judgement;
   const check: Check = {
     name: READS_JUDGEABLE,
     held: false,
-    detail: `${unreadable.length === 1 ? unreadable[0] : `${unreadable.length} reads: ${unreadable.join('; ')}`}`,
+    detail: [...reads]
+      .map(
+        ([why, labels]) =>
+          `${labels.length === 1 ? 'the read' : `${labels.length} reads,`} ${labels.join(', ')}: ${why}`,
+      )
+      .join('; '),
   };
   const { notApplicable: _, ...judged } = judgement;
   return {
