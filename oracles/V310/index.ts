@@ -75,6 +75,7 @@ export default defineOracle({
         'targets/redis/ioredis/watchdog-cad.ts',
         'targets/redis/ioredis/lock-prefixed-key.ts',
         'targets/redis/ioredis/lock-hash-field.ts',
+        'targets/redis/job-claim/complete-empties-checked.ts',
         // A lease stamped before its wx create, and renewed through the fs boundaries' round trips: a longer TTL.
         { target: 'targets/fs/lease-file-fenced.ts', store: 'fs', params: { ttl: 5000, timeout: 12000 } },
       ],
