@@ -16,14 +16,17 @@ export function isBlank(value: FieldValue): value is string | null | undefined {
   return value === null || value === undefined || (typeof value === 'string' && value.trim() === '');
 }
 
+/** An ISO 8601 date or date-time (Date.parse alone takes "Dec 25" or "1 2" for instants in 2001). */
+const ISO_8601 = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?)?$/i;
+
 /** The instant an expiry holds, epoch ms (ms since the epoch, or an ISO 8601 string); undefined when it is neither. */
 export function instantOf(value: string | number): number | undefined {
-  const atMs =
-    typeof value === 'number' ? value : /^\s*\d+(\.\d+)?\s*$/.test(value) ? Number(value) : Date.parse(value);
+  const text = String(value).trim();
+  const atMs = /^\d+(\.\d+)?$/.test(text) ? Number(text) : ISO_8601.test(text) ? Date.parse(text) : NaN;
   return Number.isFinite(atMs) ? atMs : undefined;
 }
 
-/** `lockId ""` / `no field lockId`: what a blank field held, for the evidence. */
+/** `lockId ""` / `no lockId`: what a blank field held, for the evidence. */
 export function blankInWords(field: string, value: string | null | undefined): string {
   return value === null || value === undefined ? `no ${field}` : `${field} ${JSON.stringify(value)}`;
 }
@@ -82,7 +85,7 @@ export function recordLease(
   where: string,
 ): RecordLease {
   const owner = fieldValue(record[fields.owner]);
-  const value = owner === undefined ? null : String(owner);
+  const value = owner === undefined || owner === null ? null : String(owner);
   if (isBlank(owner)) return { value, free: freeInWords(fields.owner, owner) };
   if (fields.expiresAt === undefined) return { value };
   const expires = fieldValue(record[fields.expiresAt]);
