@@ -16,6 +16,7 @@ import { optionName, MAX_COUNT, MAX_MS, type ParamSpec, type ParamSpecs } from '
 import { FAULT_WORDS } from '../src/oracle/explore-point.ts';
 import type { OracleDefinition } from '../src/oracle/definition.ts';
 import type { ReferenceRun } from '../src/oracle/reference-run.ts';
+import { READS_JUDGEABLE, READS_JUDGEABLE_CHECKS } from '../src/judging/unreadable-reads.ts';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const BEGIN = '<!-- oracles:begin -->';
@@ -136,7 +137,9 @@ export function renderOraclePage(o: Oracle): string {
     '## Preconditions (else INCONCLUSIVE)',
     '',
     ...(preconditions.length
-      ? preconditions.map((p) => `- **${p.name}**: ${cell(p.checks)}`)
+      ? [...preconditions, { name: READS_JUDGEABLE, checks: `${READS_JUDGEABLE_CHECKS} (every oracle)` }].map(
+          (p) => `- **${p.name}**: ${cell(p.checks)}`,
+        )
       : [
           'Not yet declared in the definition (`preconditions`); the scenario checks them in `play`, and',
           `[../oracle-details.md](../oracle-details.md#${o.id.toLowerCase()}) describes them.`,

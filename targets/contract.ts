@@ -150,7 +150,10 @@ export type StoreLocation = string | HashField | LeaseRow | FileLock;
  * lease ends when the hash key's PTTL runs out, or, where the app writes the end itself on its own
  * clock, at the instant in `expiresField` (ms since the epoch, or an ISO 8601 string):
  * `{ key, field: 'lockId', expiresField: 'lockExpiresAt' }`. The harness then compares that instant
- * with its own clock (never a holder's skewed one) and the evidence shows both.
+ * with its own clock (never a holder's skewed one) and the evidence shows both. An owner or expiry
+ * field that is empty, blank or absent is the app saying "free" (a queue clearing its claim with
+ * `HSET job:k lockId '' lockExpiresAt ''`): no lease is held, and the evidence says what the field
+ * held. An expiry that holds something else than an instant makes the run INCONCLUSIVE, naming it.
  */
 export interface HashField {
   key: string;
@@ -177,7 +180,8 @@ export interface FileLock {
   /**
    * A lease file holding a JSON record (`{ ownerId, expiresAt }`): the field whose value is the
    * lock's value (its owner's token) and, when the record carries one, the field with its expiry
-   * (epoch ms, on the writer's clock): the lock then lives until that time, read on this machine's.
+   * (epoch ms or ISO 8601, on the writer's clock): the lock then lives until that time, read on this
+   * machine's. Either field empty, blank, null or absent is the app's "free": no lease is held.
    */
   record?: { owner: string; expiresAt?: string };
 }
@@ -197,6 +201,7 @@ export interface LeaseRow {
   /**
    * The column naming the row's holder, compared with the lease's `token` (V310: B's row still B's
    * after A's release; V311: the row a killed holder left still its). Absent: the owner is not read.
+   * A NULL or blank owner, like a NULL expiresColumn, is the app's "free": no lease is held.
    */
   ownerColumn?: string;
 }

@@ -45,6 +45,31 @@ describe('probesMarkdown', () => {
     expect(probesMarkdown(recordOf([]))).toEqual([]);
   });
 
+  test('a record the app marks free says what its field held; a read that could not be judged says why', () => {
+    const lines = probesMarkdown(
+      recordOf([
+        probe(8, {
+          label: "after A's release",
+          key: 'job:k',
+          exists: false,
+          value: '',
+          pttlMs: -2,
+          free: 'found lockId ""',
+        }),
+        probe(9, {
+          label: 'after B acquired',
+          key: 'job:k',
+          exists: true,
+          value: 'B',
+          pttlMs: -1,
+          unreadable: 'ttl holds "PT0.2S"',
+        }),
+      ]),
+    );
+    expect(lines).toContain(`| 8 | after A's release | job:k | no: found lockId "" |  | -2 |`);
+    expect(lines).toContain('| 9 | after B acquired | job:k | unreadable: ttl holds "PT0.2S" | B | -1 |');
+  });
+
   test("a topology's probe shows the key on each node: its value, its PTTL, or none, or the node down", () => {
     const nodes = [
       { node: 'm1', role: 'master', exists: true, value: 'a1b2c3d4e5', pttlMs: 1834 },

@@ -75,6 +75,7 @@ export default defineOracle({
         'targets/redis/ioredis/watchdog-cad.ts',
         'targets/redis/ioredis/lock-prefixed-key.ts',
         'targets/redis/ioredis/lock-hash-field.ts',
+        'targets/redis/job-claim/complete-empties-checked.ts',
         // A lease stamped before its wx create, and renewed through the fs boundaries' round trips: a longer TTL.
         { target: 'targets/fs/lease-file-fenced.ts', store: 'fs', params: { ttl: 5000, timeout: 12000 } },
       ],
@@ -130,6 +131,9 @@ export default defineOracle({
     { target: 'targets/redis/ioredis/lock-hash-field.ts', expect: 'PASS', params: { variant: 'narrow' } },
     { target: 'targets/redis/job-claim/complete-unchecked.ts', expect: 'FAIL' },
     { target: 'targets/redis/job-claim/complete-checked.ts', expect: 'PASS' },
+    // The claim cleared as queue libraries clear it, emptying its fields (lockId '', lockExpiresAt ''): the app's "free".
+    { target: 'targets/redis/job-claim/complete-empties-unchecked.ts', expect: 'FAIL' },
+    { target: 'targets/redis/job-claim/complete-empties-checked.ts', expect: 'PASS' },
     { target: 'targets/fs/mkdir-bare-rmdir.ts', expect: 'FAIL', store: 'fs' },
     // The same lock declared by its absolute path under env.dir (join(env.dir!, …)): the same FAIL, plain and explored.
     { target: 'targets/fs/mkdir-bare-rmdir-absolute.ts', expect: 'FAIL', store: 'fs' },
@@ -165,6 +169,11 @@ export default defineOracle({
     {
       of: 'targets/redis/job-claim/complete-checked.ts',
       guard: "complete()'s owner check (HDEL of the claim whoever holds it)",
+      edits: [['completeChecksOwner: true', 'completeChecksOwner: false']],
+    },
+    {
+      of: 'targets/redis/job-claim/complete-empties-checked.ts',
+      guard: "complete()'s owner check (the claim's fields emptied whoever holds it)",
       edits: [['completeChecksOwner: true', 'completeChecksOwner: false']],
     },
     {

@@ -169,7 +169,8 @@ function judgeRun(
   if (lateCheck) preconditions.push(lateCheck);
 
   const tokenKnown = typeof leaseB?.token === 'string';
-  const keyIsB = after !== null && tokenKnown && after.value === leaseB!.token;
+  // A record still naming B but free by the app's own rule (its expiry emptied or passed) is not B's lock.
+  const keyIsB = after !== null && tokenKnown && after.exists && after.value === leaseB!.token;
   const keyGone = after !== null && !after.exists;
   const bRefused = bSide !== undefined && !bSide.ok;
   const held = after !== null && leaseC === null && (!tokenKnown || keyIsB) && !bRefused;
@@ -181,7 +182,7 @@ function judgeRun(
   const what = !after
     ? 'not judged'
     : keyGone
-      ? `${after.where} found nothing after A's release`
+      ? `${after.where} ${after.free ?? 'found nothing'} after A's release`
       : tokenKnown && !keyIsB
         ? `${after.where} gave ${JSON.stringify(after.value)} instead of B's token`
         : tokenKnown
@@ -267,7 +268,7 @@ function judgeRun(
   function overB(): string {
     const seen = o.afterRenewal;
     if (!seen || !tokenKnown || seen.value === leaseB!.token) return '';
-    return `Right after A's renewal returned, ${seen.where} ${seen.exists ? `gave ${JSON.stringify(seen.value)}, not B's token` : 'found nothing'}. `;
+    return `Right after A's renewal returned, ${seen.where} ${seen.exists ? `gave ${JSON.stringify(seen.value)}, not B's token` : (seen.free ?? 'found nothing')}. `;
   }
 
   function explain(): string {

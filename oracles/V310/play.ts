@@ -234,7 +234,7 @@ export async function playV310(s: Scenario, p: ParamValues<typeof v310Params>): 
   async function located(label: string, who: string, since: number) {
     const lock = reading(await s.observeLock(label));
     const lookedAfterMs = s.now() - since;
-    return { lock, lookedAfterMs, notFound: s.lockNotFound(`while ${who} held the lock`, lookedAfterMs) };
+    return { lock, lookedAfterMs, notFound: s.lockNotFound(`while ${who} held the lock`, lookedAfterMs, lock.free) };
   }
 
   /** B extends (or releases) its own lease: it must still be B's after A's stale release. */

@@ -143,7 +143,7 @@ export function judgeV311(
       detail:
         (stuck.exists
           ? `when B gave up, ${stuck.where} gave ${JSON.stringify(stuck.value)} (PTTL ${stuck.pttlMs} ms), not A's ${JSON.stringify(atKill.value)}: A's key had lapsed and been taken again`
-          : `when B gave up, ${stuck.where} found nothing: A's key had lapsed and the lock was free by the store`) +
+          : `when B gave up, ${stuck.where} ${stuck.free ?? 'found nothing'}: A's key had lapsed and the lock was free by the store`) +
         `, so B's denial is the target's own (its client's clock, say; or a lock kept elsewhere than storeKey(env) says), not A's lock outliving its TTL`,
     });
   }

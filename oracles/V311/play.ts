@@ -138,13 +138,16 @@ export async function playV311(s: Scenario, p: ParamValues<typeof v311Params>): 
     // Nothing at env.key and no storeKey: where A's own acquire took its lock (SET … NX, a script's keys).
     if (!state.exists && (o.inferred = s.inferLockLocation('A', acquireStartedAt) ?? null))
       state = lockState(await s.observeLock(`${label}, where its acquire took the lock`));
-    o.atKill = { ...state, notFound: s.lockNotFound('while A held the lock', s.now() - acquireStartedAt) };
+    o.atKill = {
+      ...state,
+      notFound: s.lockNotFound('while A held the lock', s.now() - acquireStartedAt, state.free),
+    };
   }
 }
 
 /** The reading itself (its PTTL: -1 for no expiry; a lapsed record the store kept), without the harness times an ObservedLock adds. */
-function lockState({ where, exists, value, pttlMs, lapsedRecord }: LockState): LockState {
-  return { where, exists, value, pttlMs, ...(lapsedRecord ? { lapsedRecord } : {}) };
+function lockState({ where, exists, value, pttlMs, lapsedRecord, free }: LockState): LockState {
+  return { where, exists, value, pttlMs, ...(lapsedRecord ? { lapsedRecord } : {}), ...(free ? { free } : {}) };
 }
 
 const SEAM_MISSED =

@@ -357,6 +357,9 @@ export default defineOracle({
     redlock('redlock-acquire-checked-fenced.ts', 'PASS', { variant: 'pause-in-acquire' }),
     { target: 'targets/redis/job-claim/no-renewal.ts', expect: 'FAIL' },
     { target: 'targets/redis/job-claim/complete-checked.ts', expect: 'PASS' },
+    // The claim cleared by emptying its fields (lockId '', lockExpiresAt ''), as queue libraries do: read as free.
+    { target: 'targets/redis/job-claim/no-renewal-empties.ts', expect: 'FAIL' },
+    { target: 'targets/redis/job-claim/complete-empties-checked.ts', expect: 'PASS' },
   ],
   // Each good reference with its guard removed must FAIL (lock-oracles selfcheck).
   mutations: [

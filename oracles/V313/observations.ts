@@ -158,7 +158,7 @@ export interface V313Observations {
   /** The lock's value as A was stopped (A's token), where the key was read and there. */
   aTokenAtStop?: string | null;
   /** come-and-go: the lock as A, resumed, sat at its next write (absent: A made none). */
-  aNextWrite?: Pick<LockState, 'where' | 'exists' | 'value'>;
+  aNextWrite?: Pick<LockState, 'where' | 'exists' | 'value' | 'free'>;
   /** come-and-go: whether the third holder C took the lock after A resumed. */
   cTookLock?: boolean;
   /** after-lift: whether the key went while A was stopped, the last reading, when it was read, and A still stopped. */

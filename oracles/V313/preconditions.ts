@@ -331,7 +331,7 @@ function onOldLease(
     name: A_ON_OLD_LEASE,
     held: !newLease,
     detail: !atNext.exists
-      ? `at A's next write after resuming ${atNext.where} found nothing: A wrote holding no lock`
+      ? `at A's next write after resuming ${atNext.where} ${atNext.free ?? 'found nothing'}: A wrote holding no lock`
       : newLease
         ? `at A's next write after resuming ${atNext.where} gave ${JSON.stringify(atNext.value)}, not the token A held when stopped (${JSON.stringify(aTokenAtStop)}): A took the free lock again with a new lease after B had come and gone, so its writes after B's are in a new critical section`
         : `at A's next write after resuming ${atNext.where} still gave A's token from before its stop (${JSON.stringify(atNext.value)}): A's old lease went on`,

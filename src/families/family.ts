@@ -40,15 +40,27 @@ export interface LockState {
   lapsedRecord?: { value: string | null; lapsedMs: number };
   /** The lease's end as the app wrote it (a hash field's expiresField), and the clock it was compared on. */
   expiry?: AppClockExpiry;
+  /**
+   * The record is there but says "free" (exists false): its owner or expiry field empty, blank or
+   * absent, the app's way of clearing a lease (src/families/lease-fields.ts). What was found, for
+   * the evidence, in place of "found nothing".
+   */
+  free?: string;
+  /**
+   * This read cannot be judged (why, naming the field and what it held): an expiry that is no
+   * instant. Its exists/pttlMs are a placeholder (held, no end known); every judgement with such a
+   * read in its history is INCONCLUSIVE (src/judging/unreadable-reads.ts), never an ERROR of the run.
+   */
+  unreadable?: string;
 }
 
 /** A lease end the app writes on its own clock (storeKey's expiresField), as the harness read and compared it. */
 export interface AppClockExpiry {
   /** The field read. */
   field: string;
-  /** What it held (null: nothing, so the lease's end is not known from it). */
+  /** What it held (null: no such field). */
   raw: string | null;
-  /** The instant it names, epoch ms (null when the field was empty). */
+  /** The instant it names, epoch ms (null when the field was blank or absent: free, or held no instant: unreadable). */
   atMs: number | null;
   /** The harness's own wall clock (epoch ms, never a holder's skewed one) the instant was compared with, as the read was answered. */
   comparedWithMs: number;

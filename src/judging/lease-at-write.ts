@@ -20,6 +20,8 @@ export type LeaseReading =
       /** ms left by the store's clock (or by the app's expiry field: `expiry`); -1: no expiry at all. */
       pttlMs: number;
       expiry?: AppClockExpiry;
+      /** The app's record was there but said free (a blank owner or expiry), in words. */
+      free?: string;
     }
   /** Where the lock is a session lock (Postgres advisory): B's sessions holding one, granted, in pg_locks. */
   | {
@@ -137,7 +139,7 @@ function gone(r: Extract<LeaseReading, { kind: 'store' }>, B: string): string {
   const e = r.expiry;
   if (e?.atMs != null)
     return `${B}'s claim had lapsed by its ${e.field} field ${JSON.stringify(e.raw)} (${iso(e.atMs)}, on the app's clock), at or before the harness's own clock ${iso(e.comparedWithMs)}: ${B}'s lease was gone`;
-  return `found nothing: ${B}'s lease was gone`;
+  return `${r.free ?? 'found nothing'}: ${B}'s lease was gone`;
 }
 
 function byAppClock(e: AppClockExpiry, leftMs: number): string {

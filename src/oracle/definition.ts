@@ -15,6 +15,7 @@ import type { ReferenceRun } from './reference-run.ts';
 import type { Judgement } from '../core/judgement.ts';
 import type { HistoryEvent } from '../core/history.ts';
 import type { EffectRecord } from '../core/resource.ts';
+import { withUnreadableReads } from '../judging/unreadable-reads.ts';
 
 /** A precondition an oracle's judge checks, declared: its name (the judgement's Check carries it) and what it checks. */
 export interface DeclaredCheck {
@@ -113,7 +114,8 @@ export function defineOracle<P extends ParamSpecs, O = unknown>(
 /**
  * Turns what `play` returned into the judgement: the oracle's judge on it, or (an oracle not yet
  * split) play's own judgement. Refuses a precondition the definition does not declare, so the docs
- * generated from the declarations cannot drift from what the judge reports.
+ * generated from the declarations cannot drift from what the judge reports. A read of the lock the
+ * harness could not judge makes any oracle's judgement INCONCLUSIVE (../judging/unreadable-reads.ts).
  */
 export function judgeRun<O>(
   oracle: OracleDefinition<ParamSpecs, O>,
@@ -129,5 +131,5 @@ export function judgeRun<O>(
         `${oracle.id}'s judge reported undeclared precondition(s) ${JSON.stringify(undeclared)}: add them to its definition's preconditions`,
       );
   }
-  return judgement;
+  return withUnreadableReads(judgement, recorded.history);
 }

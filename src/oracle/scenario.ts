@@ -364,10 +364,13 @@ export class Scenario {
 
   /**
    * One line for a probe that found nothing where the lock should be while a holder held it: the
-   * harness cannot judge a key nobody writes. `lookedAfterMs`: how long after the acquire began.
+   * harness cannot judge a key nobody writes. `lookedAfterMs`: how long after the acquire began;
+   * `free`: what the probe found instead, a record the app marks free (LockState.free).
    */
-  lockNotFound(when: string, lookedAfterMs?: number): string {
+  lockNotFound(when: string, lookedAfterMs?: number, free?: string): string {
     const where = this.family.describe(this.lockLocation);
+    if (free !== undefined)
+      return `${where} ${free} ${when}: the app's own record says nobody holds the lock, so the harness cannot judge it there (the helper clears its record before it is done, or storeKey(env) names another record than the one it writes)`;
     if (lookedAfterMs !== undefined && lookedAfterMs >= this.ttlMs) {
       return `${where} found nothing ${when}, but the harness looked ${lookedAfterMs.toFixed(0)} ms after the acquire began, past the ${this.ttlMs} ms TTL: the lease may simply have lapsed (a loaded machine; run again or with a longer --ttl), or the helper keeps its lock elsewhere (declare where with storeKey(env))`;
     }

@@ -1,7 +1,8 @@
 /**
  * summary.md's table of the harness's own reads of the lock (`store-observed` in the history): at
  * each probe, what was there — on a file store the lock path's kind, value, PTTL, mtime and age by
- * the harness's clock; on Redis or Postgres its value and PTTL; on a topology, the key on each node too.
+ * the harness's clock; on Redis or Postgres its value and PTTL; on a topology, the key on each node too;
+ * a record the app marks free, or a read that could not be judged, in words.
  */
 import type { EvidenceRecord } from './evidence.ts';
 
@@ -30,6 +31,13 @@ function nodesCell(nodes: unknown): string {
     .join(', ');
 }
 
+/** Whether the lock was there, with what the app's record said where it read free, or why the read could not be judged. */
+function there(d: Record<string, unknown>): string {
+  if (typeof d.unreadable === 'string') return `unreadable: ${d.unreadable}`;
+  if (typeof d.free === 'string') return `no: ${d.free}`;
+  return d.exists ? 'yes' : 'no';
+}
+
 export function probesMarkdown(record: EvidenceRecord): string[] {
   const probes = record.history.filter((e) => e.kind === 'store-observed' && 'exists' in e.detail);
   if (!probes.length) return [];
@@ -45,7 +53,7 @@ export function probesMarkdown(record: EvidenceRecord): string[] {
       const kind = files ? ` ${cell(d.kind)} |` : '';
       const age = files ? ` | ${cell(d.ageMs)}` : '';
       const nodes = topology ? ` | ${cell(nodesCell(d.nodes))}` : '';
-      return `| ${e.t.toFixed(0)} | ${cell(d.label)} | ${cell(d.key)} | ${d.exists ? 'yes' : 'no'} |${kind} ${cell(d.value)} | ${cell(d.pttlMs)}${age}${nodes} |`;
+      return `| ${e.t.toFixed(0)} | ${cell(d.label)} | ${cell(d.key)} | ${cell(there(d))} |${kind} ${cell(d.value)} | ${cell(d.pttlMs)}${age}${nodes} |`;
     }),
     '',
   ];

@@ -37,6 +37,15 @@ describe("B's lease at each of A's writes", () => {
     expect(other[0]!.why).toMatch(/someone else held the lock/);
   });
 
+  it('is not live when B\'s claim was emptied (the app\'s "free"), and says what the field held', () => {
+    const free = 'found lockId "": the app\'s way of saying free, so no lease is held';
+    const emptied = store({ exists: false, value: '', pttlMs: -2, free });
+    const [judged] = leaseAtWrites([write(7, 120)], [{ seq: 7, reading: emptied }], atFirst);
+    expect(judged!.live).toBe(false);
+    expect(judged!.why).toContain(`${free}: B's lease was gone`);
+    expect(judged!.why).not.toContain('found nothing');
+  });
+
   it('says what is known of a key with no expiry: live as read, nothing more', () => {
     const [judged] = leaseAtWrites([write(7, 120)], [{ seq: 7, reading: store({ pttlMs: -1 }) }], atFirst);
     expect(judged!.live).toBe(true);

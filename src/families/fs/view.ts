@@ -4,12 +4,15 @@
  * lock's owner file), read by this process, never through a holder. A file has no store-side
  * expiry: PTTL -1, unless the target declared the library's stale time, when the lease left is
  * mtime + staleMs - this machine's wall clock (the kernel's, which also stamped the mtime). A lease
- * file's JSON record, when declared, gives the value (its owner field) and the expiry it carries.
+ * file's JSON record, when declared, gives the value (its owner field) and the expiry it carries
+ * (ms since the epoch or ISO 8601); a blank owner or expiry there is the app's "free"
+ * (../lease-fields.ts).
  */
 import { lstat, readFile, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { FileLock } from '../../../targets/contract.ts';
 import type { LockState } from '../family.ts';
+import { recordLease } from '../lease-fields.ts';
 import { lockPathIn } from './lock-path.ts';
 
 /** What the harness read at a file lock, beyond what every family reports. */
@@ -32,27 +35,34 @@ export async function readFileLock(dir: string, lock: FileLock): Promise<FileLoc
     throw error;
   });
   if (!stat) return { where, exists: false, value: null, pttlMs: -2, kind: 'none', mtimeMs: null, ageMs: null };
-  const kind = stat.isFile() ? 'file' : stat.isDirectory() ? 'dir' : 'other';
+  const kind: FileLockState['kind'] = stat.isFile() ? 'file' : stat.isDirectory() ? 'dir' : 'other';
   const contentOf = kind === 'file' ? path : kind === 'dir' && lock.owner ? join(path, lock.owner) : undefined;
   const content = contentOf === undefined ? null : await readFile(contentOf, 'utf8').catch(() => null);
   const now = Date.now();
   const record = lock.record && content !== null ? recordOf(content) : undefined;
-  const value = lock.record ? (record ? fieldText(record[lock.record.owner]) : null) : content;
-  const expiresAt = lock.record?.expiresAt && record ? Number(record[lock.record.expiresAt]) : NaN;
-  const pttlMs = Number.isFinite(expiresAt)
-    ? Math.max(0, Math.floor(expiresAt - now))
-    : lock.staleMs === undefined
-      ? -1
-      : Math.max(0, Math.floor(stat.mtimeMs + lock.staleMs - now));
+  // A record's blank owner or expiry is the app's "free"; an expiry that is no instant, unreadable.
+  const lease = lock.record && record ? recordLease(record, lock.record, lock.path) : undefined;
+  const value = lock.record ? (lease?.value ?? null) : content;
+  const pttlMs =
+    lease?.atMs !== undefined
+      ? Math.max(0, Math.floor(lease.atMs - now))
+      : lock.staleMs === undefined || lease?.unreadable
+        ? -1
+        : Math.max(0, Math.floor(stat.mtimeMs + lock.staleMs - now));
+  const seen = {
+    kind,
+    mtimeMs: stat.mtimeMs,
+    ageMs: Math.round(now - stat.mtimeMs),
+    ...(lock.record ? { content } : {}),
+  };
+  if (lease?.free) return { where, exists: false, value, pttlMs: -2, free: lease.free, ...seen };
   return {
     where,
     exists: true,
     value,
     pttlMs,
-    kind,
-    mtimeMs: stat.mtimeMs,
-    ageMs: Math.round(now - stat.mtimeMs),
-    ...(lock.record ? { content } : {}),
+    ...(lease?.unreadable ? { unreadable: lease.unreadable } : {}),
+    ...seen,
   };
 }
 
@@ -65,8 +75,6 @@ function recordOf(content: string): Record<string, unknown> | undefined {
     return undefined;
   }
 }
-
-const fieldText = (value: unknown) => (value === undefined || value === null ? null : String(value));
 
 /** "stat k.lock + owner (live until mtime + 300 ms, the target's stale rule)". */
 export function whereOf(lock: FileLock): string {

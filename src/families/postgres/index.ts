@@ -10,6 +10,7 @@ import type { LeaseRow, StoreLocation } from '../../../targets/contract.ts';
 import type { StartedStore } from '../../stores/types.ts';
 import { isLeaseRow, keyOf } from '../../stores/store-location.ts';
 import type { LockState, SessionLocks, StoreFamily, StoreView } from '../family.ts';
+import { freeInWords, isBlank } from '../lease-fields.ts';
 import { PG_RENEWAL } from './commands.ts';
 import { PgGate } from './gate.ts';
 import { poolerClients } from './pgbouncer-probe.ts';
@@ -39,17 +40,27 @@ function postgresUrl(store: StartedStore): string {
   return postgres.url;
 }
 
-/** A lease row as the lock: live while its expiry is ahead of the database's now(); a lapsed row is free, and kept. */
+/**
+ * A lease row as the lock: live while its expiry is ahead of the database's now(); a lapsed row is
+ * free, and kept. A row whose expiry is NULL, or whose declared owner column is NULL or blank, is
+ * the app's "free" (../lease-fields.ts).
+ */
 async function leaseRow(probe: PgProbe, row: LeaseRow): Promise<LockState> {
   const found = await probe.leaseRow(row);
   const where = describe(row);
-  if (found && found.leftMs > 0) return { where, exists: true, value: found.owner, pttlMs: Math.floor(found.leftMs) };
+  if (!found) return { where, exists: false, value: null, pttlMs: -2 };
+  const { owner, leftMs } = found;
+  if (row.ownerColumn !== undefined && isBlank(owner))
+    return { where, exists: false, value: owner, pttlMs: -2, free: freeInWords(row.ownerColumn, owner) };
+  if (leftMs === null)
+    return { where, exists: false, value: owner, pttlMs: -2, free: freeInWords(row.expiresColumn, null, owner) };
+  if (leftMs > 0) return { where, exists: true, value: owner, pttlMs: Math.floor(leftMs) };
   return {
     where,
     exists: false,
     value: null,
     pttlMs: -2,
-    ...(found ? { lapsedRecord: { value: found.owner, lapsedMs: Math.round(-found.leftMs) } } : {}),
+    lapsedRecord: { value: owner, lapsedMs: Math.round(-leftMs) },
   };
 }
 

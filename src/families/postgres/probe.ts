@@ -92,17 +92,17 @@ export class PgProbe {
 
   /**
    * How long a lease row has left by the database's own clock (`expiresColumn - now()`), in ms, and
-   * its owner (when the row declares its owner column); undefined when the row is missing. `table`
-   * may be schema-qualified (`app.leases`).
+   * its owner (when the row declares its owner column); undefined when the row is missing, leftMs
+   * null when its expiry is NULL. `table` may be schema-qualified (`app.leases`).
    */
-  async leaseRow(row: LeaseRow): Promise<{ leftMs: number; owner: string | null } | undefined> {
+  async leaseRow(row: LeaseRow): Promise<{ leftMs: number | null; owner: string | null } | undefined> {
     const id = (name: string) =>
       name
         .split('.')
         .map((part) => this.client.escapeIdentifier(part))
         .join('.');
     const owner = row.ownerColumn ? `${id(row.ownerColumn)}::text` : 'NULL::text';
-    const result = await this.client.query<{ left_ms: number; owner: string | null }>(
+    const result = await this.client.query<{ left_ms: number | null; owner: string | null }>(
       `SELECT (extract(epoch FROM (${id(row.expiresColumn)} - now())) * 1000)::float8 AS left_ms, ${owner} AS owner FROM ${id(row.table)} WHERE ${id(row.keyColumn)} = $1`,
       [row.key],
     );

@@ -7,7 +7,7 @@ import { Redis } from 'ioredis';
 import type { StoreLocation } from '../../../targets/contract.ts';
 import { isFileLock, isLeaseRow, keyOf } from '../../stores/store-location.ts';
 import type { LockState } from '../family.ts';
-import { byAppClock } from './app-clock-expiry.ts';
+import { byAppClock, freeInWords, isBlank } from '../lease-fields.ts';
 
 export class RedisProbe {
   readonly #client: Redis;
@@ -19,7 +19,8 @@ export class RedisProbe {
 
   /**
    * The key's (or hash field's) value and the key's PTTL, read in one MULTI; a hash field with an
-   * expiresField is judged by that instant on the harness's clock instead (./app-clock-expiry.ts).
+   * expiresField is judged by that instant on the harness's clock instead (../lease-fields.ts). A
+   * hash field that is blank or absent in a hash that is there is the app's "free".
    */
   async keyState(location: StoreLocation): Promise<Omit<LockState, 'where'>> {
     if (isLeaseRow(location)) throw new Error(`a Redis store has no lease rows (${location.table})`);
@@ -33,7 +34,7 @@ export class RedisProbe {
         .exec()) as [[Error | null, Array<string | null>], [Error | null, number]];
       if (readError || pttlError) throw readError ?? pttlError;
       const [value, expires] = fields as [string | null, string | null];
-      return byAppClock(value, expires, pttl, { key, field: location.expiresField }, Date.now());
+      return byAppClock(value, expires, pttl, { key, owner: location.field, field: location.expiresField }, Date.now());
     }
     const read = this.#client.multi();
     if (typeof location === 'string') read.get(key);
@@ -43,8 +44,10 @@ export class RedisProbe {
       [Error | null, number],
     ];
     if (readError || pttlError) throw readError ?? pttlError;
-    const exists = typeof location === 'string' ? pttl !== -2 : value !== null;
-    return { exists, value, pttlMs: pttl };
+    if (typeof location === 'string') return { exists: pttl !== -2, value, pttlMs: pttl };
+    if (pttl !== -2 && isBlank(value))
+      return { exists: false, value, pttlMs: -2, free: freeInWords(location.field, value) };
+    return { exists: value !== null, value, pttlMs: pttl };
   }
 
   /** CLIENT KILL ADDR for each address (never this probe's own connection); how many the server closed. */

@@ -2,8 +2,10 @@
  * A Redis job queue's claim, the way many queues write it: the job hash `job:<id>` holds the
  * claimant in `lockId` and the claim's end in `lockExpiresAt`, an ISO 8601 instant the claiming
  * worker writes on its own clock (`Date.now() + ttl`); Redis gives the hash no TTL. A worker claims
- * a job that is unclaimed or whose `lockExpiresAt` has passed by its own clock. The targets differ in
- * `complete` (does it check the owner before clearing the claim?) and in whether the job renews.
+ * a job that is unclaimed (no `lockId`, or an empty one) or whose `lockExpiresAt` is empty or has
+ * passed by its own clock. The targets differ in `complete` (does it check the owner before
+ * clearing the claim? does it delete the fields, or empty them as queue libraries do:
+ * `HSET job:k lockId '' lockExpiresAt ''`?) and in whether the job renews.
  * They declare both fields with storeKey, so the harness judges the lease by `lockExpiresAt` on its
  * own clock instead of the hash's PTTL (-1).
  */
@@ -13,15 +15,23 @@ import { sleep, stepMs, steps } from '../job-params.ts';
 import { jobUnderLock } from '../lock-job.ts';
 import { ioredisSlot } from '../ioredis/client.ts';
 
-/** KEYS[1] job; ARGV lockId. Clear the claim only while it is ours. */
+/** KEYS[1] job; ARGV lockId. Clear the claim only while it is ours, deleting its fields. */
 const COMPLETE_IF_OWNER = `
 if redis.call('hget', KEYS[1], 'lockId') ~= ARGV[1] then return 0 end
 redis.call('hdel', KEYS[1], 'lockId', 'lockExpiresAt')
 return 1`;
 
+/** KEYS[1] job; ARGV lockId. Clear the claim only while it is ours, emptying its fields. */
+const EMPTY_IF_OWNER = `
+if redis.call('hget', KEYS[1], 'lockId') ~= ARGV[1] then return 0 end
+redis.call('hset', KEYS[1], 'lockId', '', 'lockExpiresAt', '')
+return 1`;
+
 export interface AppClockClaimOptions {
   /** complete() checks that the claim is still this worker's before clearing it. */
   completeChecksOwner: boolean;
+  /** How complete() clears the claim: deletes its fields (default), or empties them (the app's "free"). */
+  clears?: 'hdel' | 'empty-fields';
   /** The job renews its claim (owner-checked) before each write and stops when that fails. */
   renews: boolean;
 }
@@ -30,6 +40,7 @@ const jobKey = (env: TargetEnv) => `job:${env.key}`;
 
 export function appClockClaim(options: AppClockClaimOptions): Target {
   const redis = ioredisSlot();
+  const emptied = options.clears === 'empty-fields';
   /**
    * Set `lockId` and a new `lockExpiresAt` (ISO, this worker's clock + ttlMs) when `may` says so of
    * the claim as it stands, under WATCH so a claim made in between aborts the write (false).
@@ -44,7 +55,8 @@ export function appClockClaim(options: AppClockClaimOptions): Target {
     await client.watch(jobKey(env));
     const [current, expires] = await client.hmget(jobKey(env), 'lockId', 'lockExpiresAt');
     const nowMs = Date.now();
-    if (!may({ lockId: current ?? null, expiresMs: expires == null ? null : Date.parse(expires) }, nowMs)) {
+    // An empty field is as good as none: the claim cleared.
+    if (!may({ lockId: current || null, expiresMs: expires ? Date.parse(expires) : null }, nowMs)) {
       await client.unwatch();
       return false;
     }
@@ -52,7 +64,7 @@ export function appClockClaim(options: AppClockClaimOptions): Target {
     return (await client.multi().hset(jobKey(env), 'lockId', lockId, 'lockExpiresAt', expiresAt).exec()) !== null;
   };
   const lock: Target & Required<Pick<Target, 'acquire' | 'release' | 'extend'>> = defineTarget({
-    description: `ioredis job queue: claim job:<key> lockId + lockExpiresAt (ISO, the worker's Date.now() + ttl), no Redis TTL; complete ${options.completeChecksOwner ? 'checks lockId' : 'clears the claim with no owner check'}; ${options.renews ? 'renews (owner-checked) before each write' : 'no renewal'}`,
+    description: `ioredis job queue: claim job:<key> lockId + lockExpiresAt (ISO, the worker's Date.now() + ttl), no Redis TTL; complete ${options.completeChecksOwner ? 'checks lockId' : 'clears the claim with no owner check'}${emptied ? ", emptying its fields (lockId '', lockExpiresAt '')" : ''}; ${options.renews ? 'renews (owner-checked) before each write' : 'no renewal'}`,
     connect: (env) => redis.connect(env),
     storeKey: (env) => ({ key: jobKey(env), field: 'lockId', expiresField: 'lockExpiresAt' }),
     async acquire(env) {
@@ -64,8 +76,13 @@ export function appClockClaim(options: AppClockClaimOptions): Target {
     },
     async release(env, lease) {
       if (options.completeChecksOwner)
-        return (await redis.get().eval(COMPLETE_IF_OWNER, 1, jobKey(env), String(lease.token))) === 1;
-      await redis.get().hdel(jobKey(env), 'lockId', 'lockExpiresAt');
+        return (
+          (await redis
+            .get()
+            .eval(emptied ? EMPTY_IF_OWNER : COMPLETE_IF_OWNER, 1, jobKey(env), String(lease.token))) === 1
+        );
+      if (emptied) await redis.get().hset(jobKey(env), 'lockId', '', 'lockExpiresAt', '');
+      else await redis.get().hdel(jobKey(env), 'lockId', 'lockExpiresAt');
       return true;
     },
     async extend(env, lease, ttlMs) {
