@@ -1,7 +1,7 @@
 /**
  * The libraries the reference targets import (proper-lockfile, redlock, node-redis, cron, ws, …)
  * are the repository's devDependencies, not the installed tool's dependencies: `npm i -D
- * lock-oracles` carries what the harness itself needs (README "Dependencies"). Before `references`
+ * lock-oracles` carries what the harness itself needs (docs/dependencies.md). Before `references`
  * or `selfcheck` runs a shipped reference target, this finds the packages those targets import
  * that do not resolve from where the target lies, and names the `npm i -D` line that installs them
  * (the versions the repository pins, from the package's own package.json), instead of every run
@@ -67,7 +67,7 @@ export function checkReferencePackages(targets: readonly string[]): void {
     .map((name) => (manifest.devDependencies?.[name] ? `${name}@${manifest.devDependencies[name]}` : name));
   throw new UsageError(
     `the reference targets import libraries this install does not carry (${[...missing].sort().join(', ')}): ` +
-      `the tool's own install leaves them out (README "Dependencies"). Install them into this project first:\n` +
+      `an install of lock-oracles brings what the harness needs, the references' libraries are the repository's dev dependencies. Install them into this project first:\n` +
       `  npm i -D ${install.join(' ')}`,
   );
 }
