@@ -2,28 +2,30 @@
 /**
  * lock-oracles with plain node, no TypeScript loader: runs the compiled CLI in dist/ (see
  * src/build/build-dist.ts), rebuilding it first when any source it was built from changed or an oracle
- * file was added or removed. The check is one small JSON read and a stat per source file; a source
- * whose mtime differs is compared by content (an installed package keeps its prebuilt dist/: npm
- * does not keep mtimes, and its directory may be read-only).
+ * file was added or removed. In the repository the check is one small JSON read and a stat per
+ * source file; a source whose mtime differs is compared by content. An installed package (under a
+ * node_modules folder, src/core/invocation.ts INSTALLED) runs the dist/ its tarball was packed with
+ * as it is, unchecked: npm does not keep mtimes, so the check would hash every source on every start,
+ * and its directory may be read-only anyway (a changed source there is rebuilt by
+ * `node node_modules/lock-oracles/bin/lock-oracles.js --build-only`).
  */
-import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
+const INSTALLED = ROOT.split(sep).includes('node_modules');
 
 /** The current build's stamp (dist/build.json: src/build/build-dist.ts DistStamp), or undefined when it must be rebuilt. */
-function currentBuild() {
+async function currentBuild() {
   try {
     const stamp = JSON.parse(readFileSync(join(ROOT, 'dist', 'build.json'), 'utf8'));
+    if (INSTALLED) return stamp;
     for (const [path, { mtimeMs, sha256 }] of Object.entries(stamp.inputs)) {
       const file = join(ROOT, path);
-      if (
-        statSync(file).mtimeMs !== mtimeMs &&
-        createHash('sha256').update(readFileSync(file)).digest('hex') !== sha256
-      )
-        return undefined;
+      if (statSync(file).mtimeMs === mtimeMs) continue;
+      const { createHash } = await import('node:crypto');
+      if (createHash('sha256').update(readFileSync(file)).digest('hex') !== sha256) return undefined;
     }
     const oracles = JSON.stringify(stamp.oracles);
     return oracles === JSON.stringify(oracleFiles()) ? stamp : undefined;
@@ -102,7 +104,7 @@ const runsOneOracle =
 // `--build-only` (npm's prepack): build dist/ now and start nothing.
 if (process.argv[2] === '--build-only') await rebuild();
 else {
-  const build = currentBuild() ?? (await rebuild());
+  const build = (await currentBuild()) ?? (await rebuild());
   if (runsOneOracle) await startHolderShell(build);
   await import(pathToFileURL(join(ROOT, build.cli)).href);
 }

@@ -2,14 +2,14 @@
  * What `npm publish` would ship, from `npm pack --dry-run --json` (its prepack builds dist/ and the
  * types first): nothing that is not the tool (tests, fixtures, recorded reports, benchmark data, CI
  * scripts, scratch files), and everything the installed tool needs — the launchers, the compiled
- * entries package.json names, the build dist/build.json names together with every source it was
- * built from (the launcher checks each one, and would try to rebuild in a read-only install without
- * it), every oracle, the target contract and the licence.
+ * entries package.json names, the build dist/build.json names with the listing `list` prints, every
+ * source the build was built from (the built files name their sources, and `--build-only` rebuilds
+ * from them), every oracle, the target contract and the licence.
  */
 import { describe, expect, test } from 'vitest';
 import { execa } from 'execa';
 import { readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { oracleFiles } from '../src/core/invocation.ts';
 
 const REPO = resolve(import.meta.dirname, '..');
@@ -89,6 +89,7 @@ describe('the published tarball', () => {
       'dist/build.json',
       stamp.cli,
       stamp.holderCommand,
+      `${dirname(dirname(stamp.cli))}/listing.json`,
       ...Object.keys(stamp.inputs),
       'src/index.ts',
       'src/vitest.ts',

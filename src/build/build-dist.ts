@@ -8,7 +8,8 @@
  * path the harness finds next to its sources (oracles/, holder-entry.ts, docker/ assets) is the
  * same compiled or not; the registry imports an oracle's compiled twin (LOCK_ORACLES_BUILD,
  * src/run/registry.ts). dist/build.json names the current build, its inputs with their mtimes and
- * hashes and the oracle files it holds; dist/index.js and dist/vitest.js re-export the current
+ * hashes and the oracle files it holds; dist/<build>/listing.json is what `list` prints (made from
+ * the compiled oracles, src/cli/listing.ts); dist/index.js and dist/vitest.js re-export the current
  * build's entries (package.json `exports`); builds unused for a day are removed.
  */
 import { build, type Plugin } from 'esbuild';
@@ -16,7 +17,7 @@ import { isBuiltin } from 'node:module';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { isCommonJs } from './module-kind.ts';
 import { oracleFiles } from '../core/invocation.ts';
 import {
@@ -74,6 +75,7 @@ export async function buildDist(): Promise<DistStamp> {
       { in: 'src/cli/main.ts', out: 'src/cli' },
       // Two levels below the build dir, as every output must be.
       { in: 'src/holder/holder-command.ts', out: 'src/holder-command' },
+      { in: 'src/cli/listing.ts', out: 'src/listing' },
       ...PUBLIC_ENTRIES.map((name) => `src/${name}.ts`),
       ...oracles.map((f) => ({ in: `oracles/${f}`, out: `oracles/${f.replace(/(\/index)?\.ts$/, '')}` })),
     ],
@@ -103,6 +105,7 @@ export async function buildDist(): Promise<DistStamp> {
       );
   }
   writeAtomically(outdir, result.outputFiles, outdir);
+  await writeListing(outdir);
   // Packages are not sources (an installed package's dependencies lie elsewhere), nor is what node's require loads.
   const sources = Object.keys(result.metafile.inputs).filter(
     (path) => !path.startsWith(`${REQUIRED}:`) && !path.split('/').includes('node_modules'),
@@ -159,6 +162,18 @@ const packagesAtRunTime: Plugin = {
     loadWithNodeRequire(build);
   },
 };
+
+/**
+ * What `list` prints, made once here by the build's own compiled src/cli/listing.ts from the
+ * compiled oracles: a `list` then reads one file instead of loading every oracle. The build dir is
+ * not in use yet (build.json does not name it), so the file needs no atomic write.
+ */
+async function writeListing(outdir: string): Promise<void> {
+  const listing = (await import(pathToFileURL(join(outdir, 'src', 'listing.js')).href)) as {
+    writeListing: (buildDir: string) => Promise<void>;
+  };
+  await listing.writeListing(outdir);
+}
 
 function sha256(path: string): string {
   return createHash('sha256').update(readFileSync(path)).digest('hex');

@@ -1,17 +1,15 @@
 /**
  * The CLI: finds the command in the command line, parses its options by the option table
- * (src/cli/options/) and hands them to the command, each loaded when it is asked for (a plain run
- * loads none of the others: start-up time, docs/benchmarks.md). `--help` alone prints every
+ * (src/cli/options/) and hands them to the command, each loaded when it is asked for: a plain run
+ * loads none of the others, and `--help` loads no command (start-up time, docs/benchmarks.md). `--help` alone prints every
  * command; `<command> --help` its own options; `<ID> --help` an oracle's parameters.
  *
  *   npm run oracle -- <ID> --target <path> [options]   run one oracle against a target
  *   npm run oracle -- list | references | selfcheck | clean | replay | settle | init | prove ...
  */
 import { EXIT } from './exit-codes.ts';
-import { loadOracle } from '../run/registry.ts';
 import { UsageError } from '../core/errors.ts';
 import { cleanupAll, handleInterrupts, interruptExitCode, interruption } from '../process/cleanup.ts';
-import { runCommand } from './commands/run.ts';
 import { commandHelp, overview } from './options/help.ts';
 import { commandOf, parseCommand } from './options/parse.ts';
 import type { CommandName } from './options/table.ts';
@@ -27,7 +25,7 @@ interface Given<C extends CommandName> {
 }
 
 const RUN: { [C in CommandName]: (given: Given<C>) => Promise<number> } = {
-  run: (g) => runCommand(g.word, g.values, g.params),
+  run: async (g) => (await import('./commands/run.ts')).runCommand(g.word, g.values, g.params),
   replay: async (g) => (await import('./commands/replay.ts')).replayCommand(g.args, g.values),
   list: async (g) => (await import('./commands/list.ts')).list(g.values),
   references: async (g) => (await import('./commands/references.ts')).referencesCommand(g.args, g.values),
@@ -56,7 +54,7 @@ async function dispatch<C extends CommandName>(command: C, argv: string[]): Prom
   if (parsed.help) {
     const help =
       command === 'run'
-        ? (await import('./commands/list.ts')).describe(await loadOracle(word))
+        ? await (await import('./commands/list.ts')).describeOracle(word)
         : `${commandHelp(command as Exclude<CommandName, 'run'>)}\n`;
     process.stdout.write(help);
     return EXIT.PASS;

@@ -9,9 +9,9 @@ import { dockerSocketPath, engineAnswers } from '../stores/engine-socket.ts';
 import { startLocalStore } from '../stores/local-runtime.ts';
 import { speaksRedis, type StartedStore, type StoreKind, type StoreRequest } from '../stores/types.ts';
 import { StoreUnavailableError, UsageError } from '../core/errors.ts';
+import type { RuntimeChoice } from '../stores/runtime-choice.ts';
 
-export const RUNTIME_CHOICES = ['local', 'container', 'auto'] as const;
-export type RuntimeChoice = (typeof RUNTIME_CHOICES)[number];
+export { RUNTIME_CHOICES, type RuntimeChoice } from '../stores/runtime-choice.ts';
 
 export async function startStore(request: StoreRequest, choice: RuntimeChoice = 'local'): Promise<StartedStore> {
   if (request.topology && request.topology.kind !== 'single') return startTopology(request, choice);

@@ -4,7 +4,8 @@
  * (docker/images.json; the harness never pulls). Shared by the one-store container runtime and a
  * topology's nodes in containers.
  */
-import { getContainerRuntimeClient, ImageName, type ContainerRuntimeClient } from 'testcontainers';
+import type { ContainerRuntimeClient } from 'testcontainers';
+import { getContainerRuntimeClient, ImageName } from './testcontainers.ts';
 import { imageCandidates, imagePins } from './images.ts';
 import { isLoopbackHost } from './loopback.ts';
 import type { StoreKind } from './types.ts';

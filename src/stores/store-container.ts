@@ -7,13 +7,8 @@
  * the store is reachable only on this machine's loopback and no traffic leaves it. It carries the
  * run's labels (src/stores/labels.ts), so a SIGKILLed run's container is found and removed later.
  */
-import {
-  AbstractStartedContainer,
-  GenericContainer,
-  getContainerRuntimeClient,
-  Wait,
-  type StartedTestContainer,
-} from 'testcontainers';
+import type { StartedTestContainer } from 'testcontainers';
+import { AbstractStartedContainer, GenericContainer, getContainerRuntimeClient, Wait } from './testcontainers.ts';
 import { spawnSync } from 'node:child_process';
 import { onCleanup } from '../process/cleanup.ts';
 import { runOwner } from '../process/run-owner.ts';

@@ -11,6 +11,7 @@ import { colourVerdict, progressPrinter } from '../../run/progress.ts';
 import { EXIT } from '../exit-codes.ts';
 import { referenceCases, runReferences, type ReferenceOutcome } from '../../run/references.ts';
 import { writeRunReport } from '../../report/write-report.ts';
+import { checkReferencePackages } from '../../run/reference-packages.ts';
 import type { Values } from '../options/values.ts';
 import { writableReportDir } from './report-dir.ts';
 
@@ -20,6 +21,7 @@ export async function referencesCommand(ids: string[], values: Values<'reference
   const progress = progressPrinter(!values.quiet);
   const began = performance.now();
   const cases = await referenceCases(ids.length ? ids : undefined);
+  checkReferencePackages(cases.map((c) => c.reference.target));
   progress(`${cases.length} reference runs, up to ${jobs} at once`);
   const outcomes = await runReferences(cases, {
     jobs,

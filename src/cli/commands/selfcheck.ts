@@ -10,6 +10,7 @@ import { interruptExitCode, interruption, onInterrupt } from '../../process/clea
 import { EXIT } from '../exit-codes.ts';
 import { colourVerdict, progressPrinter } from '../../run/progress.ts';
 import { UsageError } from '../../core/errors.ts';
+import { checkReferencePackages } from '../../run/reference-packages.ts';
 import type { Values } from '../options/values.ts';
 import { declaredCases, label, runSelfcheck, selfcheckCases, type SelfcheckRow } from '../../selfcheck/selfcheck.ts';
 
@@ -29,6 +30,7 @@ export async function selfcheckCommand(ids: string[], values: Values<'selfcheck'
   } else {
     cases = await selfcheckCases(ids.length ? ids : undefined);
   }
+  checkReferencePackages(cases.map((c) => c.target));
   const stop = new AbortController();
   onInterrupt((signal) => stop.abort(signal));
   progress(

@@ -6,7 +6,7 @@
  * (`params`, src/core/params.ts), and a run or a proof takes them beside these.
  */
 import { defaultJobs, defaultReferenceJobs } from '../../run/run-pool.ts';
-import { RUNTIME_CHOICES } from '../../families/start-store.ts';
+import { RUNTIME_CHOICES } from '../../stores/runtime-choice.ts';
 
 /** The commands: `run` is `<ID> --target …` (with `--explore`, an exploration), the rest are sub-commands. */
 export const COMMAND_NAMES = [
