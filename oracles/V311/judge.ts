@@ -248,7 +248,7 @@ export function judgeV311(
           ? 'not judged'
           : atOnce.length
             ? `${atOnce.map(pairInWords).join('; ')}: two contenders held the dead holder's lock at once`
-            : `${outcomeInWords(outcome, p, everyTry.length > 1)}; ${immortal.length ? `the key had no expiry (PTTL -1) in ${immortal.length} observation(s)` : 'the key always had an expiry'}`,
+            : `${outcomeInWords(outcome, p, tries.length > 1)}; ${immortal.length ? `the key had no expiry (PTTL -1) in ${expiryOfItsOwn ? 'all ' : ''}${immortal.length} observation(s)` : 'the key always had an expiry'}`,
         offending: held ? [] : atOnce.length ? grants : immortal.length ? immortal : bDenied,
       },
       explanation: explain(held, outcome),
@@ -270,10 +270,10 @@ export function judgeV311(
           : `A was killed (SIGKILL) ${when}.`;
     const taker = outcome.taker ?? 'B';
     const life = outcome.lifetimeMs.toFixed(0);
-    const others = everyTry.length > 1 ? `, and no other of the ${tries.length} contenders held it meanwhile` : '';
+    const others = tries.length > 1 ? `, and no other of the ${tries.length} contenders held it meanwhile` : '';
     const late = outcome.kind === 'late';
     const lateWords = `${taker} took it ${life} ms after A had taken it, ${(outcome.lifetimeMs - p.ttl).toFixed(0)} ms past its TTL of ${p.ttl} ms (grace ${p.grace} ms; patience bound ${outcome.patienceMs} ms)${storeFreedWords(outcome)}`;
-    const denied = everyTry.length > 1 ? 'every contender was' : 'B was';
+    const denied = tries.length > 1 ? 'every contender was' : 'B was';
     if (atOnce.length)
       return `${killed} ${atOnce.map(pairInWords).join('; ')}: two contenders took the dead holder's lock and held it at once. A takeover that checks the lock is stale and then removes and re-creates it lets a contender delayed between its check and its removal delete the lock another contender has just taken; take it over in one atomic step (on Redis a compare-and-swap script on the value seen; a file lock: claim it by an atomic rename and check it is still the stale one).`;
     if (held && late)
@@ -287,10 +287,10 @@ export function judgeV311(
     if (immortal.length && !expiryOfItsOwn && outcome.kind !== 'held')
       return `${killed} The key had no expiry (PTTL -1) in ${immortal.length} of ${reads.length} read(s) and an expiry in the others: its TTL was set apart from its creation, so a holder killed between the two leaves a key with no expiry. ${taker} took the lock only ${life} ms after A took it. ${fix}`;
     if (late)
-      return `${killed} The lock frees, but not within its TTL (--strict-ttl on): ${lateWords}, having been denied at TTL + grace on A's lock. Make the lock's stale rule match the TTL it is given (a library that stamps its lock's mtime ahead, or adds a margin to its stale time, keeps a dead holder's lock past it).`;
+      return `${killed} The lock frees, but not within its TTL (--strict-ttl on): the contenders were still denied at TTL + grace on A's lock, and ${lateWords}. Make the lock's stale rule match the TTL it is given (a library that stamps its lock's mtime ahead, or adds a margin to its stale time, keeps a dead holder's lock past it).`;
     const bound = `still held after the ${outcome.patienceMs} ms patience bound (--patience): ${denied} denied ${life} ms after A took it (${outcome.attempts} attempts)`;
     if (immortal.length)
-      return `${killed} The key it left had no expiry (PTTL -1${immortal.length === reads.length ? ' throughout' : ` in ${immortal.length} read(s)`}), and the lock was ${bound}: no later holder can take it until something removes the key. ${fix}`;
+      return `${killed} The key it left had no expiry (PTTL -1${expiryOfItsOwn ? ' throughout' : ` in ${immortal.length} read(s)`}), and the lock was ${bound}; so no later holder can take it until something removes the key. ${fix}`;
     const row = endRead(o)?.lapsedRecord;
     if (row)
       return `${killed} Its row (${endRead(o)!.where}) lapsed by the database's clock ${row.lapsedMs} ms before B gave up, still A's, yet the lock was ${bound}: the takeover's own check did not see the row lapse in all that time. Compare the expiry with the database's clock at each try (a try in a transaction of its own: now() is frozen at a transaction's start), or with clock_timestamp().`;
