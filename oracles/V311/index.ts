@@ -80,6 +80,8 @@ export default defineOracle({
         { target: 'targets/redis/ioredis/stale-takeover-cas.ts', params: { contenders: 3, ttl: 1000 } },
         { target: 'targets/fs/proper-lockfile2.ts', store: 'fs', params: { contenders: 3, ttl: 3000 } },
         { target: 'targets/fs/npm-lockfile.ts', store: 'fs', params: { contenders: 3, ttl: 1000 } },
+        // Taken over late at every point (its stale rule a second past the TTL): freed late, a PASS.
+        { target: 'targets/fs/mkdir-stale-margin.ts', store: 'fs' },
         { target: SESSION_LOCK, store: 'postgres', params: { ttl: 1000 } },
         { target: SESSION_LOCK, store: 'pgbouncer', params: { ttl: 1000 } },
       ],
@@ -128,11 +130,24 @@ export default defineOracle({
     // The same lock without its storeKey: where it lives is inferred from A's own SET … NX.
     { target: 'test/fixtures/targets/lock-prefixed-undeclared.ts', expect: 'PASS' },
     { target: 'targets/redis/ioredis/lock-hash-field.ts', expect: 'PASS', params: { variant: 'between-commands' } },
+    // Never taken over: still held at the patience bound (2600 ms at --ttl 300), PTTL -1 throughout.
     { target: 'targets/fs/mkdir-no-stale.ts', expect: 'FAIL', store: 'fs' },
+    // Taken over late, by a stale rule a second past the TTL: the lock frees (its lifetime reported);
+    // held to its TTL (--strict-ttl on), it frees but not within it.
+    { target: 'targets/fs/mkdir-stale-margin.ts', expect: 'PASS', store: 'fs' },
+    {
+      target: 'targets/fs/mkdir-stale-margin.ts',
+      expect: 'FAIL',
+      store: 'fs',
+      params: { strictTtl: 'on' },
+      exploredWith: { strictTtl: 'on' },
+    },
     { target: 'targets/fs/mkdir-lock.ts', expect: 'PASS', store: 'fs' },
     { target: 'targets/fs/mkdir-lock.ts', expect: 'PASS', store: 'fs', params: { variant: 'between-commands' } },
     { target: 'targets/fs/proper-lockfile.ts', expect: 'PASS', store: 'fs', params: { ttl: 3000 } },
     { target: 'targets/fs/proper-lockfile2.ts', expect: 'PASS', store: 'fs', params: { ttl: 3000, contenders: 3 } },
+    // Its mtime stamped up to a second ahead: at --ttl 2000 (stale 2000) it frees up to a second late, a PASS.
+    { target: 'targets/fs/proper-lockfile2.ts', expect: 'PASS', store: 'fs', params: { ttl: 2000, contenders: 3 } },
     // npm's lockfile: lockSync reclaims a stale lock with nothing re-checked (explored with three contenders: both hold); lock() re-checks under a .STALE lock.
     { target: 'targets/fs/npm-lockfile-sync.ts', expect: 'PASS', store: 'fs', params: { ttl: 1000 } },
     { target: 'targets/fs/npm-lockfile.ts', expect: 'PASS', store: 'fs', params: { ttl: 1000, contenders: 3 } },
