@@ -30,6 +30,7 @@ export const KILLED = 'A was killed';
 export const LAST_TRY_LAPSED = "B's last try came after the key lapsed by its PTTL";
 export const A_KEY_STILL_HELD = "A's key still held the lock when B gave up";
 export const GRANTS_OVERLAPPED = 'two grants came while both leases surely lived';
+export const LIVE_PAST_TTL = "the store's view showed the lock live past TTL + grace";
 
 export const V311_PRECONDITIONS = [
   {
@@ -63,6 +64,11 @@ export const V311_PRECONDITIONS = [
     name: PATIENCE_WAITED,
     checks:
       "the lock still held: the contenders kept trying, denied, until the patience bound (--patience) from A's take; a run that stopped short of it (one recorded before --patience stopped at TTL + grace) shows a late lock, not one that never frees",
+  },
+  {
+    name: LIVE_PAST_TTL,
+    checks:
+      "--strict-ttl on, the lock taken by a try begun past TTL + grace with none denied then (an explored contender's): the key's PTTL, read right after the kill, ran past TTL + grace from A's take",
   },
   {
     name: GRANTS_OVERLAPPED,
@@ -150,7 +156,19 @@ export function judgeV311(
         : `the contenders stopped ${out.lifetimeMs.toFixed(0)} ms after A's take, short of the ${out.patienceMs} ms patience bound${o.watch === undefined ? ' (a run recorded before --patience, stopped at TTL + grace)' : ''}: the lock may yet have freed later`,
     });
     deniedChecks(out.lastAttemptAt, endRead(o), 'the patience bound');
-  } else if (out.kind === 'late' && strict) deniedChecks(b.lastAttemptAt, stuck, 'TTL + grace');
+  } else if (out.kind === 'late' && strict && !b.granted) deniedChecks(b.lastAttemptAt, stuck, 'TTL + grace');
+  else if (out.kind === 'late' && strict) {
+    // Taken by a try begun past TTL + grace with no denial then: only the store's view can show the lock outlived it.
+    const by = o.heldSince! + p.ttl + p.grace;
+    preconditions.push({
+      name: LIVE_PAST_TTL,
+      held: lapsedBy !== undefined && lapsedBy > by,
+      detail:
+        lapsedBy === undefined
+          ? 'the key had no expiry in the store, and no contender tried it at TTL + grace: nothing shows it still held then'
+          : `by the PTTL read right after the kill the key lapsed at ${lapsedBy.toFixed(1)} ms, ${lapsedBy > by ? 'after' : 'before'} TTL + grace (${by.toFixed(1)} ms)`,
+    });
+  }
   preconditions.push(...overlapCheck());
   return judged(out);
 
@@ -287,7 +305,7 @@ export function judgeV311(
     if (immortal.length && !expiryOfItsOwn && outcome.kind !== 'held')
       return `${killed} The key had no expiry (PTTL -1) in ${immortal.length} of ${reads.length} read(s) and an expiry in the others: its TTL was set apart from its creation, so a holder killed between the two leaves a key with no expiry. ${taker} took the lock only ${life} ms after A took it. ${fix}`;
     if (late)
-      return `${killed} The lock frees, but not within its TTL (--strict-ttl on): the contenders were still denied at TTL + grace on A's lock, and ${lateWords}. Make the lock's stale rule match the TTL it is given (a library that stamps its lock's mtime ahead, or adds a margin to its stale time, keeps a dead holder's lock past it).`;
+      return `${killed} The lock frees, but not within its TTL (--strict-ttl on): ${b?.granted ? "by the store's view the key lived past TTL + grace" : "the contenders were still denied at TTL + grace on A's lock"}, and ${lateWords}. Make the lock's stale rule match the TTL it is given (a library that stamps its lock's mtime ahead, or adds a margin to its stale time, keeps a dead holder's lock past it).`;
     const bound = `still held after the ${outcome.patienceMs} ms patience bound (--patience): ${denied} denied ${life} ms after A took it (${outcome.attempts} attempts)`;
     if (immortal.length)
       return `${killed} The key it left had no expiry (PTTL -1${expiryOfItsOwn ? ' throughout' : ` in ${immortal.length} read(s)`}), and the lock was ${bound}; so no later holder can take it until something removes the key. ${fix}`;

@@ -1,7 +1,7 @@
 /**
  * What became of the dead holder's lock, from V311's recorded race and watch (a pure function):
- * taken in time (within TTL + grace of A's take), taken late (during the watch to the patience
- * bound), or still held when the contenders stopped — at the patience bound, or short of it (a run
+ * taken in time (by a try begun within TTL + grace of A's take), taken late (by a later try: in the
+ * watch to the patience bound, or an explored contender's), or still held when the contenders stopped — at the patience bound, or short of it (a run
  * recorded before --patience stopped at TTL + grace). Both of V311's judges word their verdicts from it.
  */
 import type { ParamValues } from '../../src/core/params.ts';
@@ -40,10 +40,14 @@ export function lockOutcome(o: V311Observations, p: ParamValues<typeof v311Param
   if (!b || heldSince === null) return undefined;
   const patience = o.watch?.patienceMs ?? patienceMs(p);
   const race = o.contenders ?? [];
-  if (b.granted)
+  if (b.granted) {
+    // Taken in the race: in time if the try that took it began within TTL + grace (an explored
+    // contender, held to try once the store's view shows the lease lapsed, may begin later: late).
+    const taken = race.find((t) => t.granted);
+    const began = taken ? Math.max(taken.lastAttemptAt, taken.leaseFrom ?? 0) : b.lastAttemptAt;
     return {
-      kind: 'in-time',
-      taker: race.find((t) => t.granted)?.holder ?? 'B',
+      kind: began <= heldSince + p.ttl + p.grace ? 'in-time' : 'late',
+      taker: taken?.holder ?? 'B',
       lifetimeMs: b.endedAt - heldSince,
       attempts: b.attempts,
       lastAttemptAt: b.lastAttemptAt,
@@ -52,6 +56,7 @@ export function lockOutcome(o: V311Observations, p: ParamValues<typeof v311Param
       storeReads: 0,
       everyTry: race,
     };
+  }
   const watch = o.watch;
   const watched = watch && watch.tries.length ? asOne(watch.tries) : undefined;
   const last = watched ?? b;

@@ -10,6 +10,7 @@ import {
   KEY_EXISTED,
   KILLED,
   LAST_TRY_LAPSED,
+  LIVE_PAST_TTL,
   PATIENCE_WAITED,
   STOPPED_AT_POINT,
   STOPPED_BETWEEN,
@@ -294,7 +295,7 @@ describe('V311 judge: late told from never (--patience, --strict-ttl)', () => {
   it('PASSes the same run had a contender taken the lock within TTL + grace', async () => {
     const { verdict, judgement } = await rejudge(late, (f) => {
       const o = observed(f);
-      o.b = { ...o.b!, granted: true, endedAt: o.heldSince! + 500 };
+      o.b = { ...o.b!, granted: true, lastAttemptAt: o.heldSince! + 450, endedAt: o.heldSince! + 500 };
       o.contenders = [
         { holder: 'B', granted: true, attempts: o.b.attempts, lastAttemptAt: o.b.lastAttemptAt, endedAt: o.b.endedAt },
       ];
@@ -302,6 +303,24 @@ describe('V311 judge: late told from never (--patience, --strict-ttl)', () => {
     });
     expect(verdict).toBe('PASS');
     expect(judgement.counts.tookLate).toBe(0);
+  });
+
+  it('takes a grant in the race by a try begun past TTL + grace (an explored contender held until the lease lapsed) as late; with --strict-ttl on, only the store can show it live then', async () => {
+    const lateInRace = (strictTtl: string) => (f: JudgeFixture) => {
+      const o = observed(f);
+      f.params.strictTtl = strictTtl;
+      o.b = { ...o.b!, granted: true, lastAttemptAt: o.heldSince! + 700, endedAt: o.heldSince! + 720 };
+      o.contenders = [
+        { holder: 'B', granted: true, attempts: 1, lastAttemptAt: o.b.lastAttemptAt, endedAt: o.b.endedAt },
+      ];
+      o.watch = null;
+    };
+    const { verdict, judgement } = await rejudge(late, lateInRace('off'));
+    expect(verdict).toBe('PASS');
+    expect(judgement.property.detail).toMatch(/^freed late: B took the lock 720 ms after A took it/);
+    const strict = await rejudge(late, lateInRace('on'));
+    expect(strict.verdict).toBe('INCONCLUSIVE');
+    expect(unmet(strict.judgement)).toEqual([LIVE_PAST_TTL]);
   });
 
   it("FAILs the recorded --strict-ttl on run, and is INCONCLUSIVE had the lock been gone at TTL + grace (the contenders' denial their own)", async () => {
