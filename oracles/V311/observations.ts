@@ -32,7 +32,8 @@ export interface V311Observations {
   afterKill: (LockState & { receivedAt: number }) | null;
   /**
    * The contenders' retries as one (B's alone by default): whether any took the lock, when the
-   * last try began, when the first got the lock or all gave up.
+   * last try began, when the first got the lock or all stopped at TTL + grace (the watch, if any,
+   * goes on from there).
    */
   b: { granted: boolean; attempts: number; lastAttemptAt: number; endedAt: number } | null;
   /** Each contender's retries (B, C, … with --contenders 3 or more); absent in runs recorded before the option. */
@@ -50,7 +51,8 @@ export interface V311Observations {
   /**
    * On a session advisory lock (Postgres with no lease row declared; then atKill, afterKill and
    * stuck are null): the advisory locks pg_locks showed granted right before the kill, right after
-   * it and when the contenders gave up (null when one took the lock). Absent on every other lock.
+   * it and when the contenders were still denied at TTL + grace (null when one took the lock by
+   * then; the watch reads them again at the patience bound). Absent on every other lock.
    */
   sessionLocks?: { atKill: SessionLock[]; afterKill: SessionLock[] | null; stuck: SessionLock[] | null };
 }

@@ -103,7 +103,8 @@ export async function playV311(s: Scenario, p: ParamValues<typeof v311Params>): 
     await s.sleep(Math.max(0, heldSince + p.ttl - s.now()));
     if (!session) {
       const left = await s.readLock();
-      if (left.exists && left.pttlMs > 0) await s.sleep(left.pttlMs + 1);
+      if (left.exists && left.pttlMs > 0)
+        await s.sleep(Math.min(left.pttlMs + 1, Math.max(0, heldSince + patienceMs(p) - s.now())));
     }
     const stop = armPoint(point!, held, wireHeld, s.lockKey);
     const attempt = tryOnce(held, now);
@@ -132,8 +133,9 @@ export async function playV311(s: Scenario, p: ParamValues<typeof v311Params>): 
   o.contenders = tries;
   o.b = asOne(tries);
   if (o.b.granted) return o;
-  if (session) o.sessionLocks!.stuck = await grantedSessionLocks(s, 'the contenders gave up');
-  else o.stuck = lockState(await s.observeLock('the contenders gave up'));
+  const stillHeld = 'the contenders still denied at TTL + grace';
+  if (session) o.sessionLocks!.stuck = await grantedSessionLocks(s, stillHeld);
+  else o.stuck = lockState(await s.observeLock(stillHeld));
   // Still held at TTL + grace is late, not yet never: watch it to the patience bound.
   const patience = patienceMs(p);
   const until = heldSince + patience;
