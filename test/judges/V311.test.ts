@@ -323,6 +323,23 @@ describe('V311 judge: late told from never (--patience, --strict-ttl)', () => {
     expect(unmet(strict.judgement)).toEqual([LIVE_PAST_TTL]);
   });
 
+  it('PASSes proper-lockfile2 with three contenders, late (its mtime stamped ahead); with --strict-ttl on FAILs it only while the store showed the lock live past TTL + grace', async () => {
+    const three = load(`${FIXTURES}/V311/good-late-proper-lockfile2-ttl-2000-contenders-3.json`);
+    const { verdict, judgement } = await rejudge(three);
+    expect(verdict).toBe('PASS');
+    expect(judgement.counts.tookLate).toBe(1);
+    expect(judgement.counts.contendersAfterA).toBe(2);
+    const strict = (lapsedAfterKillMs: number) => (f: JudgeFixture) => {
+      f.params.strictTtl = 'on';
+      observed(f).afterKill!.pttlMs = lapsedAfterKillMs;
+    };
+    // By the PTTL read after the kill the directory went stale ~2690 ms into the run, past A's take + 2300.
+    expect((await rejudge(three, strict(observed(three).afterKill!.pttlMs))).verdict).toBe('FAIL');
+    const inTime = await rejudge(three, strict(1000));
+    expect(inTime.verdict).toBe('INCONCLUSIVE');
+    expect(unmet(inTime.judgement)).toEqual([LIVE_PAST_TTL]);
+  });
+
   it("FAILs the recorded --strict-ttl on run, and is INCONCLUSIVE had the lock been gone at TTL + grace (the contenders' denial their own)", async () => {
     const { verdict, judgement } = await rejudge(lateStrict);
     expect(verdict).toBe('FAIL');
