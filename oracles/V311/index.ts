@@ -6,12 +6,16 @@
  * that created the key, before any other: between SETNX and EXPIRE). B then retries; with
  * --contenders N (3 or more) B, C, … retry together (scenarios/contenders.ts), and --explore also
  * holds B inside its takeover of the dead holder's lock while the others race.
- * Property: a contender takes the lock within TTL + grace of A's acquire (a key with PTTL -1 that
- * nobody took over is the finding), and no two contenders hold it at once.
+ * Property: the dead holder's lock frees: a contender takes it within TTL + grace of A's acquire,
+ * or late — a lock still held then is watched (the contenders retrying, the store's view read)
+ * until it frees or the patience bound (--patience, default max(4 × TTL, TTL + grace + 2000 ms)):
+ * taken late is a PASS with its lifetime against the TTL, a FAIL with --strict-ttl on; still held
+ * at the bound is the finding, said with the bound (a key with PTTL -1 that nobody took over by
+ * then is this oracle's) — and no two contenders hold it at once.
  * Preconditions: A reached the kill point (between-commands: the seam; --explore: the point); the
  * key existed when A was killed, with no longer a TTL than --ttl (or none); the kill really happened
  * (SIGKILL).
- * Window: from A's take of the key to TTL + grace later; B still denied counts only if B's last try
+ * Window: from A's take of the key to the patience bound; B still denied counts only if B's last try
  * began after the key had lapsed by the store's own PTTL (read right after the kill), or the key had
  * no expiry at all (else INCONCLUSIVE: B's tries all came while the lease was running its course),
  * and only if the key, read when B gave up, still held A's token or had no expiry (a key gone or
@@ -22,13 +26,14 @@
  * reset; B still denied counts only while the session that held A's lock at the kill still holds it
  * (judge-session-lock.ts). Through PgBouncer V311 asks for session pooling, with --pooler-reset
  * choosing its server_reset_query.
- * Files: play.ts runs the scenario and records V311Observations (observations.ts); judge.ts judges
- * them, a pure function; params.ts declares the parameters.
+ * Files: play.ts runs the scenario and records V311Observations (observations.ts), watch.ts the
+ * watch past TTL + grace; judge.ts judges them, a pure function, from outcome.ts's account of the
+ * lock (in time, late, held); params.ts declares the parameters and the patience bound.
  */
 import { defineOracle } from '../../src/oracle/definition.ts';
 import { TAKEOVER, traceV311 } from './trace.ts';
 import { judgeV311, V311_PRECONDITIONS } from './judge.ts';
-import { SERVER_RESET_QUERY, v311Params } from './params.ts';
+import { deadlineV311, SERVER_RESET_QUERY, v311Params, validateV311 } from './params.ts';
 import { playV311 } from './play.ts';
 
 const SESSION_LOCK = 'targets/postgres/session-lock-own-connection.ts';
@@ -40,10 +45,12 @@ export default defineOracle({
   scenario:
     'A takes the lock and is killed (SIGKILL) — after its acquire, or between the command that created the key and the one that set its TTL; B (or B, C, …) retries.',
   property:
-    "A contender takes the dead holder's lock within TTL + grace (a key with no expiry, PTTL -1, that nobody could take over is the finding), and no two contenders (--contenders 3 or more) hold it at once.",
+    "The dead holder's lock frees: a contender takes it within TTL + grace, or late within the patience bound (--patience; reported with its lifetime, a FAIL with --strict-ttl on); a lock still held at the bound (a key with no expiry, PTTL -1, that nobody took over) is the finding, and no two contenders (--contenders 3 or more) hold it at once.",
   stores: ['redis', 'valkey', 'fs', 'postgres', 'pgbouncer'],
   holders: ['A', 'B'],
   params: v311Params,
+  validate: validateV311,
+  deadlineMs: deadlineV311,
   // Through PgBouncer, session pooling: each holder's connection keeps one server session (a session
   // lock on it is the holder's), and --pooler-reset says what happens to that session when it leaves.
   storeRequest: (p, kind) =>
@@ -73,6 +80,8 @@ export default defineOracle({
         { target: 'targets/redis/ioredis/stale-takeover-cas.ts', params: { contenders: 3, ttl: 1000 } },
         { target: 'targets/fs/proper-lockfile2.ts', store: 'fs', params: { contenders: 3, ttl: 3000 } },
         { target: 'targets/fs/npm-lockfile.ts', store: 'fs', params: { contenders: 3, ttl: 1000 } },
+        // Taken over late at every point (its stale rule a second past the TTL): freed late, a PASS.
+        { target: 'targets/fs/mkdir-stale-margin.ts', store: 'fs' },
         { target: SESSION_LOCK, store: 'postgres', params: { ttl: 1000 } },
         { target: SESSION_LOCK, store: 'pgbouncer', params: { ttl: 1000 } },
       ],
@@ -121,11 +130,24 @@ export default defineOracle({
     // The same lock without its storeKey: where it lives is inferred from A's own SET … NX.
     { target: 'test/fixtures/targets/lock-prefixed-undeclared.ts', expect: 'PASS' },
     { target: 'targets/redis/ioredis/lock-hash-field.ts', expect: 'PASS', params: { variant: 'between-commands' } },
+    // Never taken over: still held at the patience bound (2600 ms at --ttl 300), PTTL -1 throughout.
     { target: 'targets/fs/mkdir-no-stale.ts', expect: 'FAIL', store: 'fs' },
+    // Taken over late, by a stale rule a second past the TTL: the lock frees (its lifetime reported);
+    // held to its TTL (--strict-ttl on), it frees but not within it.
+    { target: 'targets/fs/mkdir-stale-margin.ts', expect: 'PASS', store: 'fs' },
+    {
+      target: 'targets/fs/mkdir-stale-margin.ts',
+      expect: 'FAIL',
+      store: 'fs',
+      params: { strictTtl: 'on' },
+      exploredWith: { strictTtl: 'on' },
+    },
     { target: 'targets/fs/mkdir-lock.ts', expect: 'PASS', store: 'fs' },
     { target: 'targets/fs/mkdir-lock.ts', expect: 'PASS', store: 'fs', params: { variant: 'between-commands' } },
     { target: 'targets/fs/proper-lockfile.ts', expect: 'PASS', store: 'fs', params: { ttl: 3000 } },
     { target: 'targets/fs/proper-lockfile2.ts', expect: 'PASS', store: 'fs', params: { ttl: 3000, contenders: 3 } },
+    // Its mtime stamped up to a second ahead: at --ttl 2000 (stale 2000) it frees up to a second late, a PASS.
+    { target: 'targets/fs/proper-lockfile2.ts', expect: 'PASS', store: 'fs', params: { ttl: 2000, contenders: 3 } },
     // npm's lockfile: lockSync reclaims a stale lock with nothing re-checked (explored with three contenders: both hold); lock() re-checks under a .STALE lock.
     { target: 'targets/fs/npm-lockfile-sync.ts', expect: 'PASS', store: 'fs', params: { ttl: 1000 } },
     { target: 'targets/fs/npm-lockfile.ts', expect: 'PASS', store: 'fs', params: { ttl: 1000, contenders: 3 } },

@@ -1,12 +1,14 @@
 /**
  * What V311's play records for its judge: where A was stopped before its kill, the key as the kill
- * found it, the kill itself, the key right after it, B's retries and the key when B gave up, each
+ * found it, the kill itself, the key right after it, B's retries and the key at TTL + grace, the
+ * watch to the patience bound of a lock still held then, each
  * with the harness time (ms) it was read or happened.
  */
 import type { LockState, SessionLock } from '../../src/families/family.ts';
 import type { ExplorePoint } from '../../src/oracle/explore-point.ts';
 import type { ContenderTry } from '../../scenarios/contenders.ts';
 import type { InferredLocation } from '../../src/oracle/scenario.ts';
+import type { LockWatch } from './watch.ts';
 
 export interface V311Observations {
   /** The explored point (--explore) A was stopped at inside its acquire, or null on a plain run. */
@@ -30,19 +32,27 @@ export interface V311Observations {
   afterKill: (LockState & { receivedAt: number }) | null;
   /**
    * The contenders' retries as one (B's alone by default): whether any took the lock, when the
-   * last try began, when the first got the lock or all gave up.
+   * last try began, when the first got the lock or all stopped at TTL + grace (the watch, if any,
+   * goes on from there).
    */
   b: { granted: boolean; attempts: number; lastAttemptAt: number; endedAt: number } | null;
   /** Each contender's retries (B, C, … with --contenders 3 or more); absent in runs recorded before the option. */
   contenders?: ContenderTry[] | null;
   /** Where the lock lives, inferred from A's own acquire (the target declares no storeKey and nothing was at env.key); null otherwise, absent in runs recorded before. */
   inferred?: InferredLocation | null;
-  /** The key read when the contenders gave up (null when one took the lock). */
+  /** The key read when the contenders' TTL + grace ran out (null when one took the lock by then). */
   stuck: LockState | null;
+  /**
+   * The lock still held at TTL + grace: the contenders' retries from then to the patience bound,
+   * with the store's view meanwhile (watch.ts). Null when one took it in time; absent in runs
+   * recorded before --patience.
+   */
+  watch?: LockWatch | null;
   /**
    * On a session advisory lock (Postgres with no lease row declared; then atKill, afterKill and
    * stuck are null): the advisory locks pg_locks showed granted right before the kill, right after
-   * it and when the contenders gave up (null when one took the lock). Absent on every other lock.
+   * it and when the contenders were still denied at TTL + grace (null when one took the lock by
+   * then; the watch reads them again at the patience bound). Absent on every other lock.
    */
   sessionLocks?: { atKill: SessionLock[]; afterKill: SessionLock[] | null; stuck: SessionLock[] | null };
 }

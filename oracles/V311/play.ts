@@ -2,7 +2,8 @@
  * V311's scenario: A takes the lock and is killed (SIGKILL) right after its acquire returned
  * (--variant after-acquire), or stopped at the seam acquire:after-set (--variant between-commands)
  * or an explored point and killed there; the contenders (B, and C, D, … with --contenders 3 or
- * more) then retry together for TTL + grace from when A took the key. An explored point on a
+ * more) then retry together for TTL + grace from when A took the key, and, the lock still held
+ * then, on until it frees or the patience bound (watch.ts). An explored point on a
  * contender (its takeover of the dead holder's lock) lets that contender try once A's lease has
  * lapsed, holds it at the point, lets each of the others try once meanwhile, then lets it go on.
  * Records what happened (V311Observations); judges nothing.
@@ -12,10 +13,11 @@ import type { LockState } from '../../src/families/family.ts';
 import { asOne, contenderIds, raceTogether, tryOnce, type ContenderTry } from '../../scenarios/contenders.ts';
 import { armPoint } from '../../src/oracle/arm-point.ts';
 import type { Scenario } from '../../src/oracle/scenario.ts';
-import { latchStop } from '../../src/oracle/stops.ts';
+import { latchStop, type Stop } from '../../src/oracle/stops.ts';
 import type { V311Observations } from './observations.ts';
 import { grantedSessionLocks, onSessionLock } from './session-lock.ts';
-import type { v311Params } from './params.ts';
+import { patienceMs, type v311Params } from './params.ts';
+import { watchLock } from './watch.ts';
 
 export async function playV311(s: Scenario, p: ParamValues<typeof v311Params>): Promise<V311Observations> {
   // An explored point (--explore) stops A inside its acquire like the seam, at its own boundary, or
@@ -42,6 +44,7 @@ export async function playV311(s: Scenario, p: ParamValues<typeof v311Params>): 
     b: null,
     contenders: null,
     stuck: null,
+    watch: null,
     inferred: null,
   };
   const acquireStartedAt = s.now();
@@ -95,14 +98,29 @@ export async function playV311(s: Scenario, p: ParamValues<typeof v311Params>): 
     tries = await raceTogether(contenders, now, budget(), everyMs);
   } else {
     const held = contenders.find((h) => h.id === onContender)!;
-    // The held contender tries once A's lease has lapsed (A's take + TTL), so its attempt is the takeover traced.
+    // The held contender tries once A's lease has lapsed (A's take + TTL, and the PTTL the store's
+    // view still gives it then), so its attempt is the takeover traced.
     await s.sleep(Math.max(0, heldSince + p.ttl - s.now()));
-    const stop = armPoint(point!, held, wireHeld, s.lockKey);
-    const attempt = tryOnce(held, now);
-    const first = await s.within(
-      Promise.race([stop.reached.then(() => 'point' as const), attempt.then(() => 'done' as const)]),
-      p.timeout,
-    );
+    const until = heldSince + patienceMs(p);
+    const left = session ? undefined : await s.readLock();
+    if (left?.exists && left.pttlMs > 0) await s.sleep(Math.min(left.pttlMs + 1, Math.max(0, until - s.now())));
+    // A file lock whose lapse the store's view cannot show (PTTL -1: no stale time declared) may
+    // free later than its TTL: as in the trace, the held contender tries again until a try reaches
+    // the point (a point past the stale check is reached only by the try that takes the lock over),
+    // or the patience bound.
+    const lapseUnseen = left?.exists === true && left.pttlMs === -1 && point!.boundary.kind === 'fs';
+    let denials = 0;
+    let stop = armPoint(point!, held, wireHeld, s.lockKey);
+    let attempt = tryOnce(held, now);
+    let first = await reachedOrDone(stop, attempt);
+    while (first === 'done' && lapseUnseen && s.now() < until && !(await attempt).granted) {
+      stop.release();
+      denials += 1;
+      await s.sleep(everyMs);
+      stop = armPoint(point!, held, wireHeld, s.lockKey);
+      attempt = tryOnce(held, now);
+      first = await reachedOrDone(stop, attempt);
+    }
     o.stop = {
       outcome: first === 'point' ? 'reached' : first === 'done' ? 'finished' : 'timed-out',
       missed: stop.missed,
@@ -118,15 +136,37 @@ export async function playV311(s: Scenario, p: ParamValues<typeof v311Params>): 
     const releasedAt = s.now();
     stop.release();
     // Held before a command on the lock, the held contender took no lease before it was let go.
-    const ownTry = await attempt;
+    const ownTry = { ...(await attempt), attempts: denials + 1 };
     tries = [point!.fault === 'hold-before' ? { ...ownTry, leaseFrom: releasedAt } : ownTry, ...raced];
   }
   o.contenders = tries;
   o.b = asOne(tries);
   if (o.b.granted) return o;
-  if (session) o.sessionLocks!.stuck = await grantedSessionLocks(s, 'the contenders gave up');
-  else o.stuck = lockState(await s.observeLock('the contenders gave up'));
+  const stillHeld = 'the contenders still denied at TTL + grace';
+  if (session) o.sessionLocks!.stuck = await grantedSessionLocks(s, stillHeld);
+  else o.stuck = lockState(await s.observeLock(stillHeld));
+  // Still held at TTL + grace is late, not yet never: watch it to the patience bound.
+  const patience = patienceMs(p);
+  const until = heldSince + patience;
+  s.progress(
+    `the lock is still held ${(s.now() - heldSince).toFixed(0)} ms after A took it: ${who} until it frees or the ${patience} ms patience bound (--patience)`,
+  );
+  o.watch = await watchLock(s, contenders, {
+    aValue: o.atKill?.value ?? null,
+    until,
+    patienceMs: patience,
+    everyMs,
+    session,
+  });
   return o;
+
+  /** The held contender's try reached the explored point, ended first, or neither within --timeout. */
+  function reachedOrDone(stop: Stop, attempt: Promise<ContenderTry>): Promise<'point' | 'done' | undefined> {
+    return s.within(
+      Promise.race([stop.reached.then(() => 'point' as const), attempt.then(() => 'done' as const)]),
+      p.timeout,
+    );
+  }
 
   /** The lock read right before the kill (the key, with how the harness words it had it found nothing; or pg_locks). */
   async function beforeKill(label: string): Promise<void> {

@@ -31,7 +31,7 @@ export function judgePool({ observations: o, history }: Recorded<V314PoolObserva
       held: parallel !== null,
       detail: parallel
         ? `A's query "${o.parallel.sql}" waited on the server in session ${parallel.session} (${lockSessions.includes(parallel.session) ? "the session holding A's lock" : `not the lock's session ${lockSessions.join(', ')}`})`
-        : `A's parallel query was not seen waiting within ${p.timeout} ms${o.parallel.endedFirst ? ' (it ended first)' : ''}: its connection was never occupied`,
+        : `A's parallel query was not seen waiting within ${p.timeout} ms${o.parallel.endedFirst ? ' (it ended first)' : ''}: nothing showed its connection occupied`,
     });
   }
   const release = o.release?.outcome ?? undefined;
