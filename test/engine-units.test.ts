@@ -34,12 +34,19 @@ describe('parameters', () => {
     expect(resolveParams(specs, { ttl: '40ms' }).ttl).toBe(40);
     expect(optionName('stepMs')).toBe('--step-ms');
   });
+  test("a choice's bare value: the option alone ('' from the CLI) means it; any choice may still be named", () => {
+    const flag = { strict: { kind: 'choice', default: 'off', choices: ['off', 'on'], bare: 'on', doc: '' } } as const;
+    expect(resolveParams(flag, {}).strict).toBe('off');
+    expect(resolveParams(flag, { strict: '' }).strict).toBe('on');
+    expect(resolveParams(flag, { strict: 'off' }).strict).toBe('off');
+  });
   test.each([
     [{ ttl: '-5' }, /--ttl must be at least 20, got -5/],
     [{ ttl: 'soon' }, /--ttl must be a whole number of milliseconds in decimal digits, got "soon"/],
     [{ ttl: '0x40' }, /--ttl must be a whole number of milliseconds in decimal digits, got "0x40"/],
     [{ ttl: '1e3' }, /in decimal digits, got "1e3"/],
-    [{ ttl: '' }, /in decimal digits, got ""/],
+    [{ ttl: '' }, /--ttl needs a value \(e\.g\. --ttl 300\)/],
+    [{ variant: '' }, /--variant needs a value \(e\.g\. --variant pause \| narrow\)/],
     [{ ttl: '1000000000' }, /--ttl must be at most 120000, got 1000000000/],
     [{ variant: 'wide' }, /--variant must be one of pause \| narrow, got "wide"/],
     [{ pauze: '3' }, /unknown option --pauze \(this oracle takes: --ttl, --variant, --step-ms\)/],

@@ -22,7 +22,8 @@ export const v311Params = {
     kind: 'choice',
     default: 'off',
     choices: ['off', 'on'],
-    doc: 'on: a lock that frees only later than TTL + grace FAILs (it frees, but not within its TTL); off: it PASSes, its lifetime reported',
+    bare: 'on',
+    doc: '--strict-ttl (or --strict-ttl on): a lock that frees only later than TTL + grace FAILs (it frees, but not within its TTL); off: it PASSes, its lifetime reported',
   },
   timeout: {
     kind: 'ms',

@@ -9,7 +9,8 @@ export type ParamSpec =
   /** `waited: false`: a duration the run never waits out in real time (simulated time, a clock step). */
   | { kind: 'ms'; default: number; doc: string; min?: number; max?: number; waited?: false }
   | { kind: 'count'; default: number; doc: string; min?: number; max?: number }
-  | { kind: 'choice'; default: string; doc: string; choices: readonly string[] }
+  /** `bare`: what the option alone means (`--strict-ttl` for `--strict-ttl on`); without it the option needs a value. */
+  | { kind: 'choice'; default: string; doc: string; choices: readonly string[]; bare?: string }
   | { kind: 'text'; default: string; doc: string };
 
 export type ParamSpecs = Record<string, ParamSpec>;
@@ -41,8 +42,11 @@ export function resolveParams<P extends ParamSpecs>(specs: P, given: Record<stri
   return values as ParamValues<P>;
 }
 
+/** An option given with no value (`--strict-ttl` alone) reaches here as ''. */
 function parseOne(name: string, spec: ParamSpec, raw: unknown): number | string {
   const option = optionName(name);
+  if (raw === '' && spec.kind === 'choice' && spec.bare !== undefined) return spec.bare;
+  if (raw === '') throw new ParamError(`${option} needs a value (e.g. ${option} ${exampleOf(spec)})`);
   switch (spec.kind) {
     case 'ms':
     case 'count': {
@@ -70,6 +74,13 @@ function parseOne(name: string, spec: ParamSpec, raw: unknown): number | string 
     case 'text':
       return String(raw);
   }
+}
+
+/** A value the option takes, for a message: `300` for a duration, `on | off` for a choice. */
+function exampleOf(spec: ParamSpec): string {
+  if (spec.kind === 'choice') return spec.choices.join(' | ');
+  if (spec.kind === 'text') return spec.default || 'VALUE';
+  return String(spec.kind === 'ms' ? Math.max(spec.min ?? 1, 300) : Math.max(spec.min ?? 0, 3));
 }
 
 /**

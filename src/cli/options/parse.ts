@@ -112,7 +112,8 @@ function paramsOf(tokens: Token[], taken: readonly OptionName[], consumed: Set<n
         consumed.add(next.index);
       }
     }
-    if (value === undefined) throw new UsageError(`${token.rawName} needs a value (e.g. ${token.rawName} 300)`);
+    // Alone, it is '' here: the oracle's parameter says what that means (a choice's bare value) or that it needs one.
+    value ??= '';
     if (seen.has(name))
       throw new UsageError(
         `${token.rawName} is given more than once: give each option once (which one was meant is not for the harness to guess)`,
