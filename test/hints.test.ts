@@ -195,6 +195,21 @@ const HINTS: Hint[] = [
     verdict: 'FAIL',
   },
   {
+    from: 'scenarios/redlock-links.ts: --variant quorum on one server',
+    printed: 'run it with --topology',
+    provoke: [
+      'V313',
+      '--variant',
+      'quorum',
+      '--target',
+      'targets/redis/redlock-quorum/redlock-acquire-checked-fenced.ts',
+    ],
+    exit: 2,
+    says: /needs independent masters: run it with (--topology redlock:5)/,
+    follow: 'flag',
+    verdict: 'PASS',
+  },
+  {
     from: 'src/explore/explore.ts: a parameter --explore sets itself',
     printed: 'drop ${',
     provoke: ['V310', '--explore', '--hold', 'seam', '--target', 'targets/redis/ioredis/release-bare-del.ts'],
@@ -217,9 +232,8 @@ const NOT_FOLLOWED: Record<string, string> = {
   'src/oracle/scenario.ts declare where with storeKey':
     'printed when the lock was looked for past its TTL (a loaded machine): no run provokes it on purpose',
   'oracles/V313/preconditions.ts use --shutdown': 'a target that dies on SIGTERM; not followed yet (issue #34: to do)',
-  'scenarios/redlock-links.ts run it with --topology': 'not followed yet: five masters per run (issue #34: to do)',
   'src/families/redis/topology/start-topology.ts use --topology':
-    'not followed yet: a replica fault on a topology without replicas (issue #34: to do)',
+    "a guard behind scenarios/failover.ts's hint, which refuses a topology without replicas first (followed above)",
   'src/families/start-store.ts run it with --store':
     "the same hint as src/run/run-oracle.ts's (followed above), for a store started outside a run",
   'src/oracle/scenario.ts run it with --store':
