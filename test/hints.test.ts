@@ -210,6 +210,23 @@ const HINTS: Hint[] = [
     verdict: 'PASS',
   },
   {
+    from: 'oracles/V313/preconditions.ts: --shutdown sigterm on a target SIGTERM kills',
+    printed: 'use --shutdown',
+    provoke: [
+      'V313',
+      '--variant',
+      'shutdown',
+      '--shutdown',
+      'sigterm',
+      '--target',
+      'test/fixtures/targets/hints/job-ends-on-sigterm.ts',
+    ],
+    exit: 3,
+    says: /Handle SIGTERM in the target \(process\.on\('SIGTERM', \.\.\.\)\), or use (--shutdown close)/,
+    follow: 'flag',
+    verdict: 'PASS',
+  },
+  {
     from: 'src/explore/explore.ts: a parameter --explore sets itself',
     printed: 'drop ${',
     provoke: ['V310', '--explore', '--hold', 'seam', '--target', 'targets/redis/ioredis/release-bare-del.ts'],
@@ -231,7 +248,6 @@ const NOT_FOLLOWED: Record<string, string> = {
     "names no code: the key a target declares is src/oracle/scenario.ts's hint, followed above",
   'src/oracle/scenario.ts declare where with storeKey':
     'printed when the lock was looked for past its TTL (a loaded machine): no run provokes it on purpose',
-  'oracles/V313/preconditions.ts use --shutdown': 'a target that dies on SIGTERM; not followed yet (issue #34: to do)',
   'src/families/redis/topology/start-topology.ts use --topology':
     "a guard behind scenarios/failover.ts's hint, which refuses a topology without replicas first (followed above)",
   'src/families/start-store.ts run it with --store':
