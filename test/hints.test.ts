@@ -227,6 +227,15 @@ const HINTS: Hint[] = [
     verdict: 'PASS',
   },
   {
+    from: "oracles/V310/judge.ts: B's acquire slower than the TTL",
+    printed: 'with a longer lease, e.g.',
+    provoke: ['V310', '--target', 'test/fixtures/targets/lock-correct-slow-acquire.ts'],
+    exit: 3,
+    says: /run with a longer lease, e\.g\. (--ttl \d+(?: --timeout \d+)?)/,
+    follow: 'flag',
+    verdict: 'PASS',
+  },
+  {
     from: 'src/explore/explore.ts: a parameter --explore sets itself',
     printed: 'drop ${',
     provoke: ['V310', '--explore', '--hold', 'seam', '--target', 'targets/redis/ioredis/release-bare-del.ts'],
@@ -246,6 +255,8 @@ const NOT_FOLLOWED: Record<string, string> = {
     "names no code: the storeKey shapes are src/holder/holder-entry.ts's hint and the key is src/oracle/scenario.ts's, both followed above",
   'oracles/V313/preconditions.ts declare where with storeKey':
     "names no code: the key a target declares is src/oracle/scenario.ts's hint, followed above",
+  'src/oracle/scenario.ts with a longer lease, e.g.':
+    "the flags of V310's slow-acquire hint (longerTtlFlags, followed above), printed when a read came past the TTL",
   'src/oracle/scenario.ts declare where with storeKey':
     'printed when the lock was looked for past its TTL (a loaded machine): no run provokes it on purpose',
   'src/families/redis/topology/start-topology.ts use --topology':
@@ -266,7 +277,7 @@ const NOT_FOLLOWED: Record<string, string> = {
 /** Where the harness's sources print a hint: "file phrase", comments left out. */
 function printedHints(): Set<string> {
   const hint =
-    /run (?:it|\$\{oracle\.id\}) with --[a-z-]+|use --[a-z-]+|drop \$\{|pass --[a-z-]+|run --[a-z-]+|may find more: --explore|e\.g\. storeKey|return a key|return the key the lock lives under|return the lock's path|build lock paths|owner: 'owner'|return a lease object|declare where with storeKey|declare it|declare the key/g;
+    /run (?:it|\$\{oracle\.id\}) with --[a-z-]+|use --[a-z-]+|drop \$\{|pass --[a-z-]+|run --[a-z-]+|may find more: --explore|e\.g\. storeKey|return a key|return the key the lock lives under|return the lock's path|build lock paths|owner: 'owner'|return a lease object|declare where with storeKey|declare it|declare the key|with a longer lease, e\.g\./g;
   const found = new Set<string>();
   for (const root of ['src', 'oracles', 'scenarios']) {
     for (const file of readdirSync(root, { recursive: true, encoding: 'utf8' })) {
@@ -289,12 +300,18 @@ function withoutFlag(args: string[], flag: string): string[] {
   return [...args.slice(0, at), ...args.slice(at + (value === undefined ? 1 : 2))];
 }
 
-/** `args` with the option `flag` ("--hold wire", "--explore") set as the hint says: its value replaced, or the flag added. */
-function withFlag(args: string[], flag: string): string[] {
-  const [option, value] = flag.split(' ') as [string, string | undefined];
-  const at = args.indexOf(option);
-  if (at < 0) return [...args, option, ...(value === undefined ? [] : [value])];
-  return value === undefined ? args : [...args.slice(0, at + 1), value, ...args.slice(at + 2)];
+/** `args` with each option of `flags` ("--hold wire", "--explore", "--ttl 1000 --timeout 2000") set as the hint says: its value replaced, or the flag added. */
+function withFlag(args: string[], flags: string): string[] {
+  const words = flags.split(' ');
+  let set = args;
+  words.forEach((option, i) => {
+    if (!option.startsWith('--')) return;
+    const value = words[i + 1]?.startsWith('--') === false ? words[i + 1] : undefined;
+    const at = set.indexOf(option);
+    if (at < 0) set = [...set, option, ...(value === undefined ? [] : [value])];
+    else if (value !== undefined) set = [...set.slice(0, at + 1), value, ...set.slice(at + 2)];
+  });
+  return set;
 }
 
 /** `args` with the target replaced by `target`. */

@@ -20,6 +20,7 @@ import type {
   StoreView,
 } from '../families/family.ts';
 import { UsageError } from '../core/errors.ts';
+import { longerTtlFlags } from '../core/params.ts';
 import type { StoreLocation } from '../../targets/contract.ts';
 import { assertLoopbackUrl } from '../stores/loopback.ts';
 import type { WireProxy } from '../wire/proxy.ts';
@@ -369,7 +370,7 @@ export class Scenario {
   lockNotFound(when: string, lookedAfterMs?: number): string {
     const where = this.family.describe(this.lockLocation);
     if (lookedAfterMs !== undefined && lookedAfterMs >= this.ttlMs) {
-      return `${where} found nothing ${when}, but the harness looked ${lookedAfterMs.toFixed(0)} ms after the acquire began, past the ${this.ttlMs} ms TTL: the lease may simply have lapsed (a loaded machine; run again or with a longer --ttl), or the helper keeps its lock elsewhere (declare where with storeKey(env))`;
+      return `${where} found nothing ${when}, but the harness looked ${lookedAfterMs.toFixed(0)} ms after the acquire began, past the ${this.ttlMs} ms TTL: the lease may simply have lapsed (a loaded machine; run again or with a longer lease, e.g. ${longerTtlFlags(lookedAfterMs, this.ttlMs, this.#timeoutMs)}), or the helper keeps its lock elsewhere (declare where with storeKey(env))`;
     }
     return this.#declared !== undefined
       ? `${where} (where the target's storeKey(env) says the lock lives) found nothing ${when}: storeKey does not name the key the helper writes`
@@ -389,6 +390,12 @@ export class Scenario {
   /** Whether the harness can read where the lock lives on this store (undefined), or why not. */
   get lockUnreadable(): string | undefined {
     return this.family.unreadable(this.lockLocation) ?? this.#startedNodes?.unreadable;
+  }
+
+  /** The run's --timeout, when the oracle has one (a longer --ttl must stay below it). */
+  get #timeoutMs(): number | undefined {
+    const timeout = this.#options.params.timeout;
+    return typeof timeout === 'number' ? timeout : undefined;
   }
 
   /** Read the lock's location now, without recording it (a poll). */
