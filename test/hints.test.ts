@@ -265,6 +265,8 @@ const NOT_FOLLOWED: Record<string, string> = {
     "the same hint as src/run/run-oracle.ts's (followed above), for a store started outside a run",
   'src/oracle/scenario.ts run it with --store':
     "an oracle's own misuse of the Scenario: a run is refused by the oracle's store list first",
+  'src/families/cluster/index.ts return env.key':
+    'a non-string storeKey on --store cluster, printed when an oracle reads the lock through the nodes: not followed yet',
   'src/judging/lease-at-write.ts declare it': "the app's expiry field (expiresField), empty-free's part of issue #34",
   'src/cli/commands/init.ts pass --force': 'init writes a file, no run: test/init.test.ts follows it',
   'src/prove/worktree.ts use --before': 'prove compares two targets, no single verdict: test/prove.test.ts',
@@ -277,7 +279,7 @@ const NOT_FOLLOWED: Record<string, string> = {
 /** Where the harness's sources print a hint: "file phrase", comments left out. */
 function printedHints(): Set<string> {
   const hint =
-    /run (?:it|\$\{oracle\.id\}) with --[a-z-]+|use --[a-z-]+|drop \$\{|pass --[a-z-]+|run --[a-z-]+|may find more: --explore|e\.g\. storeKey|return a key|return the key the lock lives under|return the lock's path|build lock paths|owner: 'owner'|return a lease object|declare where with storeKey|declare it|declare the key|with a longer lease, e\.g\./g;
+    /run (?:it|\$\{oracle\.id\}) with --[a-z-]+|use --[a-z-]+|drop \$\{|pass --[a-z-]+|run --[a-z-]+|may find more: --explore|e\.g\. storeKey|return a key|return the key the lock lives under|return the lock's path|build lock paths|owner: 'owner'|return a lease object|declare where with storeKey|declare it|declare the key|with a longer lease, e\.g\.|return env\.key/g;
   const found = new Set<string>();
   for (const root of ['src', 'oracles', 'scenarios']) {
     for (const file of readdirSync(root, { recursive: true, encoding: 'utf8' })) {
