@@ -177,7 +177,9 @@ export class Scenario {
       return;
     }
     this.#declared = location;
-    if (note !== undefined) this.note(note, { declaredLocation: declared, lockLocation: location });
+    if (note === undefined) return;
+    this.note(note, { declaredLocation: declared, lockLocation: location });
+    this.progress(note);
   }
 
   /** --topology: what a holder connects to besides `url` (every master; the Sentinels and the master's name). */
