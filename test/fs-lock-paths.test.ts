@@ -53,7 +53,7 @@ describe('fileLockIn: the path the harness names, relative to the store director
 
   test("an owner file outside the lock's directory is a usage error naming the fix", () => {
     expect(() => fileLockIn(DIR, { path: 'k.lock', owner: `${DIR}/owner` })).toThrow(
-      /not a file inside that directory: name the file inside the lock's directory, e.g\. owner: 'owner'/,
+      /not a file inside that directory: name the file inside the lock's directory, relative to it, e\.g\. owner: 'owner'/,
     );
   });
 

@@ -5,7 +5,7 @@
  * ran, and what shows the damage was seen while B's lease was live by the store's clock.
  */
 import { nothingProven, type Check, type Judgement } from '../../src/core/judgement.ts';
-import type { ParamValues } from '../../src/core/params.ts';
+import { longerTtlFlags, type ParamValues } from '../../src/core/params.ts';
 import type { Recorded } from '../../src/oracle/definition.ts';
 import { pointInWords } from '../../src/oracle/explore-point.ts';
 import { B_CHECKED_LIVE, bLiveUntil, countBSide, readUntil, seenBLive } from './b-window.ts';
@@ -243,7 +243,7 @@ function judgeRun(
       preconditions.push({
         name: B_LIVE,
         held: false,
-        detail: `B's lease had already lapsed by the store's clock when the harness read the key right after B's acquire returned (${seenB?.lock.exists ? `it held ${JSON.stringify(seenB.lock.value)}` : 'the key was gone'}): B's acquire is slower than the ${p.ttl} ms TTL, so A's release cannot be judged; run with a longer --ttl`,
+        detail: `B's lease had already lapsed by the store's clock when the harness read the key right after B's acquire returned (${seenB?.lock.exists ? `it held ${JSON.stringify(seenB.lock.value)}` : 'the key was gone'}): B's acquire is slower than the ${p.ttl} ms TTL, so A's release cannot be judged; run with a longer lease, e.g. ${longerTtlFlags(seenB?.lookedAfterMs ?? p.ttl, p.ttl, p.timeout)}`,
       });
       return;
     }

@@ -94,3 +94,13 @@ export function defaultDeadlineMs(specs: ParamSpecs, values: Record<string, stri
   }
   return 60_000 + 3 * waited;
 }
+
+/**
+ * The flags for a hint to run with a longer lease, when something that must fit inside it (an
+ * acquire, a read of the lock) took `tookMs`: a TTL three times that, at least twice `ttlMs`, in
+ * whole hundreds of ms; and a --timeout twice the TTL when the run's `timeoutMs` would not outlast it.
+ */
+export function longerTtlFlags(tookMs: number, ttlMs: number, timeoutMs?: number): string {
+  const ttl = Math.max(2 * ttlMs, Math.ceil((3 * tookMs) / 100) * 100);
+  return timeoutMs !== undefined && timeoutMs <= ttl ? `--ttl ${ttl} --timeout ${2 * ttl}` : `--ttl ${ttl}`;
+}

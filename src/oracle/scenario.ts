@@ -20,6 +20,7 @@ import type {
   StoreView,
 } from '../families/family.ts';
 import { UsageError } from '../core/errors.ts';
+import { longerTtlFlags } from '../core/params.ts';
 import type { StoreLocation } from '../../targets/contract.ts';
 import { assertLoopbackUrl } from '../stores/loopback.ts';
 import type { WireProxy } from '../wire/proxy.ts';
@@ -176,7 +177,9 @@ export class Scenario {
       return;
     }
     this.#declared = location;
-    if (note !== undefined) this.note(note, { declaredLocation: declared, lockLocation: location });
+    if (note === undefined) return;
+    this.note(note, { declaredLocation: declared, lockLocation: location });
+    this.progress(note);
   }
 
   /** --topology: what a holder connects to besides `url` (every master; the Sentinels and the master's name). */
@@ -372,7 +375,7 @@ export class Scenario {
     if (free !== undefined)
       return `${where} ${free} ${when}: the app's own record says nobody holds the lock, so the harness cannot judge it there (the helper clears its record before it is done, or storeKey(env) names another record than the one it writes)`;
     if (lookedAfterMs !== undefined && lookedAfterMs >= this.ttlMs) {
-      return `${where} found nothing ${when}, but the harness looked ${lookedAfterMs.toFixed(0)} ms after the acquire began, past the ${this.ttlMs} ms TTL: the lease may simply have lapsed (a loaded machine; run again or with a longer --ttl), or the helper keeps its lock elsewhere (declare where with storeKey(env))`;
+      return `${where} found nothing ${when}, but the harness looked ${lookedAfterMs.toFixed(0)} ms after the acquire began, past the ${this.ttlMs} ms TTL: the lease may simply have lapsed (a loaded machine; run again or with a longer lease, e.g. ${longerTtlFlags(lookedAfterMs, this.ttlMs, this.#timeoutMs)}), or the helper keeps its lock elsewhere (declare where with storeKey(env))`;
     }
     return this.#declared !== undefined
       ? `${where} (where the target's storeKey(env) says the lock lives) found nothing ${when}: storeKey does not name the key the helper writes`
@@ -392,6 +395,12 @@ export class Scenario {
   /** Whether the harness can read where the lock lives on this store (undefined), or why not. */
   get lockUnreadable(): string | undefined {
     return this.family.unreadable(this.lockLocation) ?? this.#startedNodes?.unreadable;
+  }
+
+  /** The run's --timeout, when the oracle has one (a longer --ttl must stay below it). */
+  get #timeoutMs(): number | undefined {
+    const timeout = this.#options.params.timeout;
+    return typeof timeout === 'number' ? timeout : undefined;
   }
 
   /** Read the lock's location now, without recording it (a poll). */

@@ -29,9 +29,9 @@ export const redisFamily: StoreFamily = {
   describe,
   unreadable: (location) =>
     isLeaseRow(location)
-      ? `storeKey(env) names a Postgres lease row (${location.table}), but the store speaks Redis: declare a key or a hash field`
+      ? `storeKey(env) names a Postgres lease row (${location.table}), but the store speaks Redis: return the key the lock lives under, e.g. 'lock.' + env.key, or a hash field { key, field }; a lease row's target runs with --store postgres`
       : isFileLock(location)
-        ? `storeKey(env) names a file lock (${location.path}), but the store speaks Redis: run it with --store fs`
+        ? `storeKey(env) names a file lock (${location.path}), but the store speaks Redis: return the key the lock lives under, e.g. 'lock.' + env.key; a file lock's target runs with --store fs`
         : undefined,
   view(store) {
     const probe = new RedisProbe(store.url);
