@@ -251,6 +251,8 @@ const HINTS: Hint[] = [
  * new hint is either followed above or named here (the guard below fails otherwise).
  */
 const NOT_FOLLOWED: Record<string, string> = {
+  'src/stores/testcontainers.ts use --runtime':
+    'printed only by an install without its dev dependency testcontainers (the repository always has it); --runtime local is followed above, from the container-engine hint',
   'oracles/V310/play.ts declare the key':
     "names no code: the storeKey shapes are src/holder/holder-entry.ts's hint and the key is src/oracle/scenario.ts's, both followed above",
   'oracles/V313/preconditions.ts declare where with storeKey':
