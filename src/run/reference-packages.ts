@@ -48,17 +48,17 @@ function resolvesFrom(dir: string, name: string): boolean {
 
 /**
  * Throws a usage error naming the `npm i -D` line when a shipped reference target among `targets`
- * (paths relative to the package root) imports a package that is not installed.
+ * (paths relative to the package root `root`) imports a package that is not installed.
  */
-export function checkReferencePackages(targets: readonly string[]): void {
-  const manifest = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as {
+export function checkReferencePackages(targets: readonly string[], root = REPO_ROOT): void {
+  const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
     name: string;
     devDependencies?: Record<string, string>;
   };
   const missing = new Set<string>();
   for (const target of new Set(targets)) {
-    const file = isAbsolute(target) ? target : join(REPO_ROOT, target);
-    if (!file.startsWith(join(REPO_ROOT, 'targets'))) continue; // the user's own targets use the user's packages
+    const file = isAbsolute(target) ? target : join(root, target);
+    if (!file.startsWith(join(root, 'targets'))) continue; // the user's own targets use the user's packages
     for (const name of packagesImported(file, manifest.name)) if (!resolvesFrom(dirname(file), name)) missing.add(name);
   }
   if (!missing.size) return;
