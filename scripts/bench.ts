@@ -191,6 +191,10 @@ if (values.explore) {
   );
 }
 
+say(
+  '| `npm test` (goal ≤ 480 s) and `.ci/run` (goal ≤ 30 min) | not run here: a whole suite, timed as `/usr/bin/time npm test` on a quiet machine (`npx tsx scripts/suite-seconds.ts` reads its JSON report) | | | | |',
+);
+
 if (values.install) {
   // What `npm i -D lock-oracles` carries: this tree packed (prepack builds dist/ and the types),
   // installed from the tarball into an empty project, from npm's cache where it can.

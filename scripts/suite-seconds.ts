@@ -7,7 +7,7 @@
  * - judge fixtures: test/judges/ (recorded observations judged in-process, no process started);
  * - reference matrix: test/reference-targets.test.ts (one real run per reference);
  * - explored suites: an explore-*.test.ts file (real explorations);
- * - install and packaging: `npm pack` and installs (package, tarball, user-project);
+ * - install and packaging: `npm pack` and installs (package.test.ts, tarball.test.ts);
  * - real processes: any other file whose source starts stores, holders or the CLI (PROCESSES);
  * - in-process only: the rest (units, docs and architecture checks).
  * Usage: npx tsx scripts/suite-seconds.ts <vitest-report.json>
@@ -32,7 +32,7 @@ function kindOf(file: string): string {
   if (file.startsWith('test/judges/')) return 'judge fixtures';
   if (file === 'test/reference-targets.test.ts') return 'reference matrix';
   if (/(^|\/|-)explore[-.]/.test(file)) return 'explored suites';
-  if (/^test\/(package|tarball|user-project)\.test\.ts$/.test(file)) return 'install and packaging';
+  if (/^test\/(package|tarball)\.test\.ts$/.test(file)) return 'install and packaging';
   return PROCESSES.test(readFileSync(file, 'utf8')) ? 'real processes' : 'in-process only';
 }
 

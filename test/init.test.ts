@@ -62,7 +62,19 @@ describe('lock-oracles init', () => {
     const run = await init(dir, ['--client', 'node-redis', '--shape', 'binding', '--out', 'redis.target.ts']);
     expect(run.exitCode, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/Try: npm run oracle -- V313 --target redis\.target\.ts/);
+    expect(run.stdout).not.toContain('npm i -D'); // the project has redis
     const record = await runOracle({ oracle: 'V313', target: join(dir, 'redis.target.ts') });
     expect(record.verdict, record.explanation).toBe('FAIL');
+  });
+
+  test('a target whose client library the project lacks says the npm i -D line that adds it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lock-oracles-init-'));
+    projects.push(dir);
+    writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n'); // no node_modules
+    const run = await init(dir, ['--client', 'redlock', '--shape', 'binding', '--out', 'lock.target.ts']);
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(run.stdout).toContain(
+      'It imports ioredis, redlock, not installed where it lies yet: npm i -D ioredis redlock',
+    );
   });
 });

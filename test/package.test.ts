@@ -3,6 +3,8 @@
  * dir) as a devDependency, beside the project's own ioredis (another version than the harness's).
  * There, with nothing pointing into this repository:
  * - `npx lock-oracles init` writes a target that imports from 'lock-oracles';
+ * - the install does not carry the reference targets' libraries: `references` names the `npm i -D`
+ *   line that adds them;
  * - the project's plain NodeNext tsconfig (strict, no skipLibCheck, no paths) typechecks and
  *   compiles targets and a script importing 'lock-oracles' and 'lock-oracles/vitest';
  * - `npx lock-oracles V313 --target ./lock.target.ts` FAILs the never-renewed lease, with the
@@ -91,6 +93,16 @@ describe('npm pack, installed into a scratch project', () => {
       expect(readFileSync(join(project, 'init.target.ts'), 'utf8')).toContain(
         "import { ioredisSetNx } from 'lock-oracles';",
       );
+      // The reference targets' libraries are not the tool's dependencies: installed, `references`
+      // names the line that adds the ones its targets need (this project has only ioredis).
+      const references = await execa('npx', ['lock-oracles', 'references', 'V310'], {
+        cwd: project,
+        env,
+        reject: false,
+      });
+      expect(references.exitCode).toBe(2);
+      expect(references.stderr).toMatch(/npm i -D redis@\S+ redlock@\S+/);
+      expect(existsSync(join(installed, '../redlock'))).toBe(false);
       const help = await execa('npx', ['lock-oracles', '--help'], { cwd: project, env, reject: false });
       expect(help.stdout).toContain('npx lock-oracles <ID> --target <path>'); // usage speaks of the installed command
       expect(help.stdout).not.toContain('npm run oracle');

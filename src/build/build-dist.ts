@@ -166,13 +166,15 @@ const packagesAtRunTime: Plugin = {
 /**
  * What `list` prints, made once here by the build's own compiled src/cli/listing.ts from the
  * compiled oracles: a `list` then reads one file instead of loading every oracle. The build dir is
- * not in use yet (build.json does not name it), so the file needs no atomic write.
+ * not in use yet (build.json does not name it), so the file needs no atomic write. An oracle that
+ * does not load (one being written) leaves the build without a listing rather than failing it:
+ * every other command still works, and `list` loads the oracles itself and says which one broke.
  */
 async function writeListing(outdir: string): Promise<void> {
   const listing = (await import(pathToFileURL(join(outdir, 'src', 'listing.js')).href)) as {
     writeListing: (buildDir: string) => Promise<void>;
   };
-  await listing.writeListing(outdir);
+  await listing.writeListing(outdir).catch(() => undefined);
 }
 
 function sha256(path: string): string {

@@ -4,7 +4,7 @@
  * so the dist build makes it once (src/build/build-dist.ts writes dist/<build>/listing.json) and
  * the compiled CLI reads it; a run from the sources (tsx) makes it each time.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { builtDir, loadAllOracles } from '../run/registry.ts';
 import { optionName, type ParamSpecs } from '../core/params.ts';
@@ -20,10 +20,14 @@ export interface Listing {
 /** The file a build keeps its listing in, relative to the build dir. */
 const LISTING_FILE = 'listing.json';
 
-/** The listing: the build's when running compiled, else made from the oracles now. */
+/**
+ * The listing: the build's when running compiled, else (from the sources, or a build whose oracles
+ * did not all load: src/build/build-dist.ts) made from the oracles now.
+ */
 export async function readListing(): Promise<Listing> {
   const dir = builtDir();
-  if (dir) return JSON.parse(readFileSync(join(dir, LISTING_FILE), 'utf8')) as Listing;
+  const file = dir && join(dir, LISTING_FILE);
+  if (file && existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as Listing;
   return makeListing();
 }
 

@@ -5,7 +5,8 @@
  * or `selfcheck` runs a shipped reference target, this finds the packages those targets import
  * that do not resolve from where the target lies, and names the `npm i -D` line that installs them
  * (the versions the repository pins, from the package's own package.json), instead of every run
- * ending in an ERROR from a holder that could not load its target.
+ * ending in an ERROR from a holder that could not load its target. `init` asks the same of the
+ * target it writes.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
@@ -46,20 +47,25 @@ function resolvesFrom(dir: string, name: string): boolean {
   }
 }
 
+/** The packages `file` (and the files it imports by relative path) names that node would not find from where it lies, sorted. */
+export function unresolvedPackages(file: string, self: string): string[] {
+  return [...packagesImported(file, self)].filter((name) => !resolvesFrom(dirname(file), name)).sort();
+}
+
 /**
  * Throws a usage error naming the `npm i -D` line when a shipped reference target among `targets`
- * (paths relative to the package root) imports a package that is not installed.
+ * (paths relative to the package root `root`) imports a package that is not installed.
  */
-export function checkReferencePackages(targets: readonly string[]): void {
-  const manifest = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as {
+export function checkReferencePackages(targets: readonly string[], root = REPO_ROOT): void {
+  const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
     name: string;
     devDependencies?: Record<string, string>;
   };
   const missing = new Set<string>();
   for (const target of new Set(targets)) {
-    const file = isAbsolute(target) ? target : join(REPO_ROOT, target);
-    if (!file.startsWith(join(REPO_ROOT, 'targets'))) continue; // the user's own targets use the user's packages
-    for (const name of packagesImported(file, manifest.name)) if (!resolvesFrom(dirname(file), name)) missing.add(name);
+    const file = isAbsolute(target) ? target : join(root, target);
+    if (!file.startsWith(join(root, 'targets'))) continue; // the user's own targets use the user's packages
+    for (const name of unresolvedPackages(file, manifest.name)) missing.add(name);
   }
   if (!missing.size) return;
   const install = [...missing]

@@ -20,6 +20,7 @@ import { UsageError } from '../../core/errors.ts';
 import { EXIT } from '../exit-codes.ts';
 import { COMMAND } from '../../core/invocation.ts';
 import { commandHelp } from '../options/help.ts';
+import { unresolvedPackages } from '../../run/reference-packages.ts';
 import { CLIENTS, SCOPES, SHAPES } from '../options/table.ts';
 import { toValue, useOf, type Values } from '../options/values.ts';
 
@@ -80,8 +81,13 @@ export async function init(values: Values<'init'>): Promise<number> {
       shape === 'binding' && client === 'pg'
         ? 'V314 (lock), V312/V313/V315 with --store postgres (job, leader)'
         : 'V310/V311 (lock), V312/V313 (job), V315 (leader)';
+    // The client library is the project's own (an install of lock-oracles does not carry redlock or redis).
+    const missing = unresolvedPackages(answers.out, 'lock-oracles');
+    const install = missing.length
+      ? `It imports ${missing.join(', ')}, not installed where it lies yet: npm i -D ${missing.join(' ')}\n`
+      : '';
     process.stdout.write(
-      `wrote ${values.out}: it serves ${oracles}.\nTry: ${COMMAND} V313 --target ${values.out}${client === 'pg' ? ' --store postgres' : ''}\n`,
+      `wrote ${values.out}: it serves ${oracles}.\n${install}Try: ${COMMAND} V313 --target ${values.out}${client === 'pg' ? ' --store postgres' : ''}\n`,
     );
     return EXIT.PASS;
   } finally {

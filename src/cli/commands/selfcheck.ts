@@ -29,8 +29,8 @@ export async function selfcheckCommand(ids: string[], values: Values<'selfcheck'
     cases = await declaredCases(declared);
   } else {
     cases = await selfcheckCases(ids.length ? ids : undefined);
+    checkReferencePackages(cases.map((c) => c.target));
   }
-  checkReferencePackages(cases.map((c) => c.target));
   const stop = new AbortController();
   onInterrupt((signal) => stop.abort(signal));
   progress(
