@@ -134,6 +134,9 @@ export default defineOracle({
     // The claim cleared as queue libraries clear it, emptying its fields (lockId '', lockExpiresAt ''): the app's "free".
     { target: 'targets/redis/job-claim/complete-empties-unchecked.ts', expect: 'FAIL' },
     { target: 'targets/redis/job-claim/complete-empties-checked.ts', expect: 'PASS' },
+    // Held at A's wire proxy just before the command that clears the claim (HSET of its fields to '', or the script).
+    { target: 'targets/redis/job-claim/complete-empties-unchecked.ts', expect: 'FAIL', params: { variant: 'narrow' } },
+    { target: 'targets/redis/job-claim/complete-empties-checked.ts', expect: 'PASS', params: { variant: 'narrow' } },
     { target: 'targets/fs/mkdir-bare-rmdir.ts', expect: 'FAIL', store: 'fs' },
     {
       target: 'targets/fs/mkdir-lock.ts',
