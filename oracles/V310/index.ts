@@ -137,6 +137,17 @@ export default defineOracle({
     // Held at A's wire proxy just before the command that clears the claim (HSET of its fields to '', or the script).
     { target: 'targets/redis/job-claim/complete-empties-unchecked.ts', expect: 'FAIL', params: { variant: 'narrow' } },
     { target: 'targets/redis/job-claim/complete-empties-checked.ts', expect: 'PASS', params: { variant: 'narrow' } },
+    {
+      target: 'targets/redis/job-claim/complete-empties-get-compare.ts',
+      expect: 'PASS',
+      knownBad:
+        "complete() reads lockId, compares, then empties the claim with an HSET of its own: A resumes, reads B's lockId and leaves it; only a hold between the compare and the HSET (--variant narrow) shows it emptying B's claim",
+    },
+    {
+      target: 'targets/redis/job-claim/complete-empties-get-compare.ts',
+      expect: 'FAIL',
+      params: { variant: 'narrow' },
+    },
     { target: 'targets/fs/mkdir-bare-rmdir.ts', expect: 'FAIL', store: 'fs' },
     {
       target: 'targets/fs/mkdir-lock.ts',
