@@ -165,6 +165,14 @@ export default defineOracle({
       params: { ttl: 1000 },
     },
     { target: 'targets/postgres/lease-row-lock.ts', expect: 'PASS', store: 'postgres', params: { ttl: 1000 } },
+    // A claim row cleared in place (holder and lease_until set to NULL, the app's "free") instead of deleted.
+    {
+      target: 'targets/postgres/claim-row-clear-unchecked.ts',
+      expect: 'FAIL',
+      store: 'postgres',
+      params: { ttl: 1000 },
+    },
+    { target: 'targets/postgres/claim-row-clear-checked.ts', expect: 'PASS', store: 'postgres', params: { ttl: 1000 } },
     {
       target: 'targets/fs/lease-file.ts',
       expect: 'PASS',
@@ -246,6 +254,13 @@ export default defineOracle({
           "    await pool.get().query('DELETE FROM lock_oracles_leases WHERE key = $1', [env.key]);",
         ],
       ],
+      params: { ttl: 1000 },
+      store: 'postgres',
+    },
+    {
+      of: 'targets/postgres/claim-row-clear-checked.ts',
+      guard: "the release's owner check (the claim row cleared by its key alone)",
+      edits: [['releaseChecksOwner: true', 'releaseChecksOwner: false']],
       params: { ttl: 1000 },
       store: 'postgres',
     },

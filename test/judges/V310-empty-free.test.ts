@@ -106,4 +106,19 @@ describe('V310 judge: a job claim cleared by emptying its fields', () => {
     expect(verdict).toBe('INCONCLUSIVE');
     expect(unmet(judgement)).toContain(HELD_IN_RELEASE);
   });
+
+  it('FAILs the recorded Postgres claim row cleared by its key alone, saying the holder was NULL; PASSes it had the row still named B', async () => {
+    const cleared = load(`${FIXTURES}/V310/bad-postgres-claim-row-clear-unchecked.json`);
+    const { verdict, judgement } = await rejudge(cleared);
+    expect(verdict).toBe('FAIL');
+    expect(judgement.property.detail).toContain("found no holder: the app's way of saying free");
+    const { verdict: had } = await rejudge(cleared, (f) => {
+      const o = observed(f);
+      const { free: _, ...rest } = o.after!;
+      o.after = { ...rest, exists: true, value: bToken(f), pttlMs: 500 };
+      o.bSide = { ...o.bSide!, ok: true };
+      o.c = { ...o.c!, lease: null };
+    });
+    expect(had).toBe('PASS');
+  });
 });
