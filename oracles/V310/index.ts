@@ -134,6 +134,20 @@ export default defineOracle({
     // The claim cleared as queue libraries clear it, emptying its fields (lockId '', lockExpiresAt ''): the app's "free".
     { target: 'targets/redis/job-claim/complete-empties-unchecked.ts', expect: 'FAIL' },
     { target: 'targets/redis/job-claim/complete-empties-checked.ts', expect: 'PASS' },
+    // Held at A's wire proxy just before the command that clears the claim (HSET of its fields to '', or the script).
+    { target: 'targets/redis/job-claim/complete-empties-unchecked.ts', expect: 'FAIL', params: { variant: 'narrow' } },
+    { target: 'targets/redis/job-claim/complete-empties-checked.ts', expect: 'PASS', params: { variant: 'narrow' } },
+    {
+      target: 'targets/redis/job-claim/complete-empties-get-compare.ts',
+      expect: 'PASS',
+      knownBad:
+        "complete() reads lockId, compares, then empties the claim with an HSET of its own: A resumes, reads B's lockId and leaves it; only a hold between the compare and the HSET (--variant narrow) shows it emptying B's claim",
+    },
+    {
+      target: 'targets/redis/job-claim/complete-empties-get-compare.ts',
+      expect: 'FAIL',
+      params: { variant: 'narrow' },
+    },
     { target: 'targets/fs/mkdir-bare-rmdir.ts', expect: 'FAIL', store: 'fs' },
     // The same lock declared by its absolute path under env.dir (join(env.dir!, …)): the same FAIL, plain and explored.
     { target: 'targets/fs/mkdir-bare-rmdir-absolute.ts', expect: 'FAIL', store: 'fs' },
@@ -153,6 +167,14 @@ export default defineOracle({
       params: { ttl: 1000 },
     },
     { target: 'targets/postgres/lease-row-lock.ts', expect: 'PASS', store: 'postgres', params: { ttl: 1000 } },
+    // A claim row cleared in place (holder and lease_until set to NULL, the app's "free") instead of deleted.
+    {
+      target: 'targets/postgres/claim-row-clear-unchecked.ts',
+      expect: 'FAIL',
+      store: 'postgres',
+      params: { ttl: 1000 },
+    },
+    { target: 'targets/postgres/claim-row-clear-checked.ts', expect: 'PASS', store: 'postgres', params: { ttl: 1000 } },
     {
       target: 'targets/fs/lease-file.ts',
       expect: 'PASS',
@@ -234,6 +256,13 @@ export default defineOracle({
           "    await pool.get().query('DELETE FROM lock_oracles_leases WHERE key = $1', [env.key]);",
         ],
       ],
+      params: { ttl: 1000 },
+      store: 'postgres',
+    },
+    {
+      of: 'targets/postgres/claim-row-clear-checked.ts',
+      guard: "the release's owner check (the claim row cleared by its key alone)",
+      edits: [['releaseChecksOwner: true', 'releaseChecksOwner: false']],
       params: { ttl: 1000 },
       store: 'postgres',
     },

@@ -262,7 +262,7 @@ function reading({ liveUntil: _, ...lock }: ObservedLock): LockReading {
 }
 
 const WIRE_MISSED =
-  'A\'s release finished without sending a delete of the lock\'s key the wire proxy recognises (DEL, UNLINK, DELEX, or EVAL/EVALSHA/FCALL of a script calling del/unlink, naming the key; declare the key with storeKey(env) when it is not env.key): nothing was held between its check and its delete. If the release deletes another way, run with --hold seam and call env.seam("release:before-delete") before the delete';
+  'A\'s release finished without sending a delete of the lock\'s key the wire proxy recognises (DEL, UNLINK, DELEX, or EVAL/EVALSHA/FCALL of a script calling del/unlink, naming the key; for a lock in a hash field also HDEL of the field, HSET of it to an empty string, or a script calling hdel or hset with one; declare the key with storeKey(env) when it is not env.key): nothing was held between its check and its delete. If the release deletes another way, run with --hold seam and call env.seam("release:before-delete") before the delete';
 
 const SEAM_MISSED =
   'A\'s release finished without reaching env.seam("release:before-delete"): the target has no such seam, so the pause could not land between its check and its delete (use --hold wire, which needs no seam)';

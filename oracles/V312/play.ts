@@ -81,7 +81,7 @@ export async function playV312(s: Scenario, p: ParamValues<typeof v312Params>): 
   observed.p = {
     heldAt: pFirst.hit!.t,
     key: keyBefore,
-    notFound: s.lockNotFound('while P held the lock'),
+    notFound: s.lockNotFound('while P held the lock', undefined, keyBefore?.free),
     sessionLocks: await pgLocks('P holds the lock'),
   };
 
@@ -102,6 +102,6 @@ export async function playV312(s: Scenario, p: ParamValues<typeof v312Params>): 
 }
 
 /** A read of the lock as JSON keeps it: the state and when it was sent (its live-until is the judge's to derive). */
-function reading({ where, exists, value, pttlMs, sentAt }: ObservedLock): LockReading {
-  return { where, exists, value, pttlMs, sentAt };
+function reading({ where, exists, value, pttlMs, sentAt, free }: ObservedLock): LockReading {
+  return { where, exists, value, pttlMs, sentAt, ...(free ? { free } : {}) };
 }

@@ -35,6 +35,8 @@ export interface CommandPattern {
   naming?: string;
   /** Redis: one of the command's arguments is exactly this key (the lock's key, not some other). */
   key?: string;
+  /** The command's arguments pass this test (`what` says which, for the evidence): a hash field cleared, say. */
+  args?: { what: string; test(args: readonly string[]): boolean };
 }
 
 /** Whether the command names `key` (an argument, a bound parameter, or its text): what --explore counts as a command on the lock. */
@@ -81,6 +83,7 @@ export function matchesPattern(command: WireCommand, pattern: CommandPattern): b
   if (pattern.sha !== undefined && command.sha !== pattern.sha.toLowerCase()) return false;
   if (pattern.naming !== undefined && !namesKey(command, pattern.naming)) return false;
   if (pattern.key !== undefined && !command.args.includes(pattern.key)) return false;
+  if (pattern.args !== undefined && !pattern.args.test(command.args)) return false;
   if (pattern.script !== undefined) {
     const bySha = typeof pattern.script === 'string' && command.sha === sha1(pattern.script);
     if (!bySha && !matchesText(command.script, pattern.script)) return false;
@@ -98,5 +101,6 @@ export function describePattern(pattern: CommandPattern): string {
   if (pattern.sha !== undefined) parts.push(`sha ${pattern.sha}`);
   if (pattern.naming !== undefined) parts.push(`naming ${pattern.naming}`);
   if (pattern.key !== undefined) parts.push(`on key ${pattern.key}`);
+  if (pattern.args !== undefined) parts.push(pattern.args.what);
   return parts.length ? parts.join(', ') : 'any command';
 }

@@ -6,6 +6,12 @@ import type pg from 'pg';
 /** A lease row per lock name: who holds it and until when (on the database's clock). */
 export const LEASES =
   'CREATE TABLE IF NOT EXISTS lock_oracles_leases (key text PRIMARY KEY, holder text NOT NULL, lease_until timestamptz NOT NULL)';
+/**
+ * A claim row per lock name whose release clears it in place, as queue tables do: holder and
+ * lease_until set to NULL (the app's "free") instead of the row deleted.
+ */
+export const CLAIMS =
+  'CREATE TABLE IF NOT EXISTS lock_oracles_claims (key text PRIMARY KEY, holder text, lease_until timestamptz)';
 /** One last-write-wins record per key: its value and the stamp that ordered it (V318). */
 export const RECORDS =
   'CREATE TABLE IF NOT EXISTS lock_oracles_records (key text PRIMARY KEY, value text NOT NULL, ts bigint NOT NULL)';

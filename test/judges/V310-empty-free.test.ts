@@ -10,9 +10,13 @@ import { FIXTURES, load, rejudge, type JudgeFixture } from './recorded.ts';
 import type { V310Observations } from '../../oracles/V310/observations.ts';
 import { byAppClock } from '../../src/families/lease-fields.ts';
 import { READS_JUDGEABLE } from '../../src/judging/unreadable-reads.ts';
+import { HELD_IN_RELEASE } from '../../oracles/V310/judge.ts';
 
 const bad = load(`${FIXTURES}/V310/bad-job-claim-complete-empties-unchecked.json`);
 const good = load(`${FIXTURES}/V310/good-job-claim-complete-empties-checked.json`);
+// --variant narrow: A held at its wire proxy just before the HSET (or the script) that empties the claim.
+const badNarrow = load(`${FIXTURES}/V310/bad-job-claim-empties-get-compare-narrow.json`);
+const goodNarrow = load(`${FIXTURES}/V310/good-job-claim-complete-empties-checked-narrow.json`);
 const observed = (f: JudgeFixture) => f.observations as V310Observations;
 const unmet = (judgement: { preconditions: Array<{ name: string; held: boolean }> }) =>
   judgement.preconditions.filter((c) => !c.held).map((c) => c.name);
@@ -82,5 +86,39 @@ describe('V310 judge: a job claim cleared by emptying its fields', () => {
       );
       expect(judgement.explanation).toMatch(/^Nothing was proven\. every read of the lock could be judged: /);
     }
+  });
+
+  it("FAILs the recorded narrow run: A held before its emptying HSET, B's claim emptied; PASSes the script's", async () => {
+    const held = badNarrow.history.filter((e) => e.kind === 'wire' && e.detail.fate === 'held');
+    expect(held.map((e) => e.detail.command)).toEqual([
+      expect.stringMatching(/^HSET job:\S+ lockId {2}lockExpiresAt $/),
+    ]);
+    const { verdict, judgement } = await rejudge(badNarrow);
+    expect(verdict).toBe('FAIL');
+    expect(judgement.explanation).toContain('found lockId "": the app\'s way of saying free');
+    expect((await rejudge(goodNarrow)).verdict).toBe('PASS');
+  });
+
+  it('is INCONCLUSIVE on the narrow run had A never been held before its clear (a release the wire proxy did not recognise)', async () => {
+    const { verdict, judgement } = await rejudge(badNarrow, (f) => {
+      observed(f).hold = { ...observed(f).hold!, outcome: 'finished' };
+    });
+    expect(verdict).toBe('INCONCLUSIVE');
+    expect(unmet(judgement)).toContain(HELD_IN_RELEASE);
+  });
+
+  it('FAILs the recorded Postgres claim row cleared by its key alone, saying the holder was NULL; PASSes it had the row still named B', async () => {
+    const cleared = load(`${FIXTURES}/V310/bad-postgres-claim-row-clear-unchecked.json`);
+    const { verdict, judgement } = await rejudge(cleared);
+    expect(verdict).toBe('FAIL');
+    expect(judgement.property.detail).toContain("found no holder: the app's way of saying free");
+    const { verdict: had } = await rejudge(cleared, (f) => {
+      const o = observed(f);
+      const { free: _, ...rest } = o.after!;
+      o.after = { ...rest, exists: true, value: bToken(f), pttlMs: 500 };
+      o.bSide = { ...o.bSide!, ok: true };
+      o.c = { ...o.c!, lease: null };
+    });
+    expect(had).toBe('PASS');
   });
 });

@@ -35,7 +35,7 @@ export async function readFileLock(dir: string, lock: FileLock): Promise<FileLoc
     throw error;
   });
   if (!stat) return { where, exists: false, value: null, pttlMs: -2, kind: 'none', mtimeMs: null, ageMs: null };
-  const kind: FileLockState['kind'] = stat.isFile() ? 'file' : stat.isDirectory() ? 'dir' : 'other';
+  const kind = stat.isFile() ? 'file' : stat.isDirectory() ? 'dir' : 'other';
   const contentOf = kind === 'file' ? path : kind === 'dir' && lock.owner ? join(path, lock.owner) : undefined;
   const content = contentOf === undefined ? null : await readFile(contentOf, 'utf8').catch(() => null);
   const now = Date.now();
@@ -43,26 +43,24 @@ export async function readFileLock(dir: string, lock: FileLock): Promise<FileLoc
   // A record's blank owner or expiry is the app's "free"; an expiry that is no instant, unreadable.
   const lease = lock.record && record ? recordLease(record, lock.record, lock.path) : undefined;
   const value = lock.record ? (lease?.value ?? null) : content;
-  const pttlMs =
-    lease?.atMs !== undefined
+  const pttlMs = lease?.free
+    ? -2
+    : lease?.atMs !== undefined
       ? Math.max(0, Math.floor(lease.atMs - now))
       : lock.staleMs === undefined || lease?.unreadable
         ? -1
         : Math.max(0, Math.floor(stat.mtimeMs + lock.staleMs - now));
-  const seen = {
+  return {
+    where,
+    exists: !lease?.free,
+    value,
+    pttlMs,
     kind,
     mtimeMs: stat.mtimeMs,
     ageMs: Math.round(now - stat.mtimeMs),
     ...(lock.record ? { content } : {}),
-  };
-  if (lease?.free) return { where, exists: false, value, pttlMs: -2, free: lease.free, ...seen };
-  return {
-    where,
-    exists: true,
-    value,
-    pttlMs,
+    ...(lease?.free ? { free: lease.free } : {}),
     ...(lease?.unreadable ? { unreadable: lease.unreadable } : {}),
-    ...seen,
   };
 }
 

@@ -8,7 +8,7 @@ import type { StoreLocation } from '../../../targets/contract.ts';
 import { isFileLock, isLeaseRow, keyOf } from '../../stores/store-location.ts';
 import { onKey } from '../../wire/command.ts';
 import type { StoreFamily } from '../family.ts';
-import { REDIS_DELETE, REDIS_RENEWAL } from './commands.ts';
+import { clearsHashField, REDIS_DELETE, REDIS_RENEWAL } from './commands.ts';
 import { redisLockLocations } from './lock-keys.ts';
 import { RedisProbe } from './probe.ts';
 import { TopologyView } from './topology/node-view.ts';
@@ -55,7 +55,14 @@ export const redisFamily: StoreFamily = {
     };
   },
   commands: {
-    delete: (location) => onKey(REDIS_DELETE, keyOf(location)),
+    // A lock in a hash field is also freed by clearing the field (HDEL, or HSET to '').
+    delete: (location) =>
+      onKey(
+        typeof location === 'object' && 'field' in location
+          ? [...REDIS_DELETE, ...clearsHashField(location.field)]
+          : REDIS_DELETE,
+        keyOf(location),
+      ),
     renewal: (location) => onKey(REDIS_RENEWAL, keyOf(location)),
     lockLocations: redisLockLocations,
     touches: ({ text, args }, location) => args.includes(keyOf(location)) || text.includes(keyOf(location)),

@@ -28,8 +28,12 @@ redis.call('hset', KEYS[1], 'lockId', '', 'lockExpiresAt', '')
 return 1`;
 
 export interface AppClockClaimOptions {
-  /** complete() checks that the claim is still this worker's before clearing it. */
-  completeChecksOwner: boolean;
+  /**
+   * complete() checks that the claim is still this worker's before clearing it: in one Lua script
+   * (true), or by reading lockId first and clearing with a command of its own ('read-then-clear',
+   * the check and the clear apart), or not at all (false).
+   */
+  completeChecksOwner: boolean | 'read-then-clear';
   /** How complete() clears the claim: deletes its fields (default), or empties them (the app's "free"). */
   clears?: 'hdel' | 'empty-fields';
   /** The job renews its claim (owner-checked) before each write and stops when that fails. */
@@ -64,7 +68,7 @@ export function appClockClaim(options: AppClockClaimOptions): Target {
     return (await client.multi().hset(jobKey(env), 'lockId', lockId, 'lockExpiresAt', expiresAt).exec()) !== null;
   };
   const lock: Target & Required<Pick<Target, 'acquire' | 'release' | 'extend'>> = defineTarget({
-    description: `ioredis job queue: claim job:<key> lockId + lockExpiresAt (ISO, the worker's Date.now() + ttl), no Redis TTL; complete ${options.completeChecksOwner ? 'checks lockId' : 'clears the claim with no owner check'}${emptied ? ", emptying its fields (lockId '', lockExpiresAt '')" : ''}; ${options.renews ? 'renews (owner-checked) before each write' : 'no renewal'}`,
+    description: `ioredis job queue: claim job:<key> lockId + lockExpiresAt (ISO, the worker's Date.now() + ttl), no Redis TTL; complete ${options.completeChecksOwner === true ? 'checks lockId' : options.completeChecksOwner ? 'reads lockId, compares, then clears' : 'clears the claim with no owner check'}${emptied ? ", emptying its fields (lockId '', lockExpiresAt '')" : ''}; ${options.renews ? 'renews (owner-checked) before each write' : 'no renewal'}`,
     connect: (env) => redis.connect(env),
     storeKey: (env) => ({ key: jobKey(env), field: 'lockId', expiresField: 'lockExpiresAt' }),
     async acquire(env) {
@@ -75,12 +79,16 @@ export function appClockClaim(options: AppClockClaimOptions): Target {
       return (await claimIf(env, lockId, env.ttlMs, free)) ? { token: lockId } : null;
     },
     async release(env, lease) {
-      if (options.completeChecksOwner)
+      if (options.completeChecksOwner === true)
         return (
           (await redis
             .get()
             .eval(emptied ? EMPTY_IF_OWNER : COMPLETE_IF_OWNER, 1, jobKey(env), String(lease.token))) === 1
         );
+      if (options.completeChecksOwner === 'read-then-clear') {
+        if ((await redis.get().hget(jobKey(env), 'lockId')) !== String(lease.token)) return false;
+        await env.seam('release:before-delete');
+      }
       if (emptied) await redis.get().hset(jobKey(env), 'lockId', '', 'lockExpiresAt', '');
       else await redis.get().hdel(jobKey(env), 'lockId', 'lockExpiresAt');
       return true;
