@@ -14,6 +14,7 @@ import type { v310Params } from './params.ts';
 import { RENEWAL } from './renewal.ts';
 import { FAILOVER_PRECONDITION } from './failover.ts';
 import { lostInFailover } from '../../src/judging/failover-loss.ts';
+import { bIdentified, ownerIn } from './owner.ts';
 
 export { B_CHECKED_LIVE } from './b-window.ts';
 export const A_HELD = 'A held the lock';
@@ -29,7 +30,7 @@ export const V310_PRECONDITIONS = [
   {
     name: LOCATED,
     checks:
-      "a read while A (or, when that read came too late, B) held the lock found it where the target says it lives (env.key or storeKey(env)), with the holder's token when it reports one",
+      "a read while A (or, when that read came too late, B) held the lock found it where the target says it lives (env.key or storeKey(env)), the holder's own: by its token, or by its own call the harness traced making it (the inode its mkdir or create left, the value its acquire wrote)",
   },
   {
     name: HELD_IN_RELEASE,
@@ -168,12 +169,15 @@ function judgeRun(
   const { counted: bSide, ownRefusal, lateCheck } = countBSide(o, p.ttl);
   if (lateCheck) preconditions.push(lateCheck);
 
-  const tokenKnown = typeof leaseB?.token === 'string';
-  const keyIsB = after !== null && tokenKnown && after.value === leaseB!.token;
+  // B's lock told apart right after B acquired (by B's token, or B's own call that made it) is judged
+  // by its owner after A's release; one nothing told apart only by being there.
+  const identified = bIdentified(o);
+  const ownerAfter = after && after.exists ? ownerIn(o, after) : null;
+  const keyIsB = ownerAfter?.holder === 'B';
   const keyGone = after !== null && !after.exists;
   const bRefused = bSide !== undefined && !bSide.ok;
-  const held = after !== null && leaseC === null && (!tokenKnown || keyIsB) && !bRefused;
-  if (after) insideBsLease(held, keyIsB || (!tokenKnown && after.exists));
+  const held = after !== null && leaseC === null && (!identified || keyIsB) && !bRefused;
+  if (after) insideBsLease(held, keyIsB || (!identified && after.exists));
   const cGranted = history.filter((e) => e.kind === 'acquire-ok' && e.holder === 'C');
   const observedAfter = history.filter((e) => e.kind === 'store-observed' && e.detail.label === "after A's release");
   const aReleases = history.filter((e) => e.kind === 'release' && e.holder === 'A');
@@ -182,11 +186,15 @@ function judgeRun(
     ? 'not judged'
     : keyGone
       ? `${after.where} found nothing after A's release`
-      : tokenKnown && !keyIsB
-        ? `${after.where} gave ${JSON.stringify(after.value)} instead of B's token`
-        : tokenKnown
-          ? `${after.where} still gave B's token`
-          : `${after.where} gave ${JSON.stringify(after.value)} (B's lease reports no token to compare)`;
+      : ownerAfter!.how === 'declared' && keyIsB
+        ? `${after.where} still gave B's token`
+        : keyIsB
+          ? `${after.where} still held B's lock (${ownerAfter!.evidence})`
+          : ownerAfter!.holder !== null
+            ? `${after.where} held ${ownerAfter!.holder}'s lock, not B's (${ownerAfter!.evidence})`
+            : identified
+              ? `${after.where} gave ${JSON.stringify(after.value)}, not B's lock (${ownerAfter!.evidence})`
+              : `${after.where} gave ${JSON.stringify(after.value)} (whose it is the harness cannot tell: ${ownerAfter!.evidence})`;
   const bWhat = bSide ? `; B's ${bSide.member} of its own lease ${bSide.ok ? 'succeeded' : 'was refused'}` : '';
   const resent = ran.filter((r) => r.times > 1);
   const ranWhat = resent.length
@@ -214,19 +222,28 @@ function judgeRun(
     explanation: explain(),
   };
 
+  /**
+   * The lock read while `who` held it is `who`'s: by its token, or by `who`'s own call the harness
+   * traced; with neither a token nor a traced call, anything there. Asks the target only for what the
+   * harness could not see.
+   */
   function located({ lock, notFound }: Located, token: string | undefined, who: string): Check {
-    const tokenMatches = token === undefined || lock.value === token;
+    const owner = lock.exists ? ownerIn(o, lock) : null;
+    const isWho = owner !== null && (owner.holder === who || (owner.holder === null && token === undefined));
+    const whose = owner?.holder === who ? `, ${who}'s (${owner.evidence})` : '';
     return {
       name: LOCATED,
-      held: lock.exists && tokenMatches,
-      detail: !lock.exists
+      held: isWho,
+      detail: !owner
         ? notFound
-        : tokenMatches
-          ? `while ${who} held the lock, ${lock.where} gave ${JSON.stringify(lock.value)} (PTTL ${lock.pttlMs} ms)` +
+        : isWho
+          ? `while ${who} held the lock, ${lock.where} gave ${JSON.stringify(lock.value)}${whose} (PTTL ${lock.pttlMs} ms)` +
             (o.inferred
               ? `; where the lock lives was inferred from A's own acquire (${o.inferred.from}), the target declaring no storeKey`
               : '')
-          : `${lock.where} gave ${JSON.stringify(lock.value)}, not ${who}'s lease token ${JSON.stringify(token)}: report as token the value the helper stores there, or declare where the lock lives with storeKey(env)`,
+          : owner.holder !== null
+            ? `while ${who} held the lock, ${lock.where} showed ${owner.holder}'s lock, not ${who}'s (${owner.evidence})`
+            : `${lock.where} gave ${JSON.stringify(lock.value)}, not ${who}'s lease token ${JSON.stringify(token)}, and no call of ${who}'s the harness traced made it (${owner.evidence}): report as token the value the helper stores there, or declare where the lock lives with storeKey(env)`,
     };
   }
 
@@ -266,8 +283,12 @@ function judgeRun(
   /** What the lock held once A's renewal returned, when that was no longer B's. */
   function overB(): string {
     const seen = o.afterRenewal;
-    if (!seen || !tokenKnown || seen.value === leaseB!.token) return '';
-    return `Right after A's renewal returned, ${seen.where} ${seen.exists ? `gave ${JSON.stringify(seen.value)}, not B's token` : 'found nothing'}. `;
+    if (!seen || !identified) return '';
+    if (!seen.exists) return `Right after A's renewal returned, ${seen.where} found nothing. `;
+    const owner = ownerIn(o, seen);
+    return owner.holder === 'B'
+      ? ''
+      : `Right after A's renewal returned, ${seen.where} gave ${JSON.stringify(seen.value)}, not B's lock (${owner.evidence}). `;
   }
 
   function explain(): string {
