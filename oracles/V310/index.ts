@@ -77,6 +77,7 @@ export default defineOracle({
         'targets/redis/ioredis/lock-hash-field.ts',
         // A lease stamped before its wx create, and renewed through the fs boundaries' round trips: a longer TTL.
         { target: 'targets/fs/lease-file-fenced.ts', store: 'fs', params: { ttl: 5000, timeout: 12000 } },
+        { target: 'targets/fs/lease-lib-fenced.ts', store: 'fs', params: { ttl: 5000, timeout: 12000 } },
       ],
       alsoBad: ['test/fixtures/targets/release-get-compare-del-no-seams.ts'],
       params: { ttl: 1000 },
@@ -157,6 +158,25 @@ export default defineOracle({
     },
     // A lease file's expiry is stamped before its wx create, through the fs boundaries' round trips: a longer TTL.
     { target: 'targets/fs/lease-file-fenced.ts', expect: 'PASS', store: 'fs', params: { ttl: 1000 } },
+    // Libraries that hand out nothing the store holds, bound through their public API: whose lock is
+    // there is observed (the inode each holder's own mkdir or create left), not declared.
+    { target: 'targets/fs/dir-lock-lib-by-path.ts', expect: 'FAIL', store: 'fs' },
+    {
+      target: 'targets/fs/dir-lock-lib-checked.ts',
+      expect: 'PASS',
+      store: 'fs',
+      knownBad:
+        "its unlock checks that the path still names the directory it made, then removes it by path: A resumes, finds B's directory and leaves it; --explore holds A between its lstat and its rmdir, and the rmdir removes B's lock",
+    },
+    {
+      target: 'targets/fs/lease-lib-by-path.ts',
+      expect: 'PASS',
+      store: 'fs',
+      params: { ttl: 1000 },
+      knownBad:
+        "the library's renewal and release read the record, check it, then act by pathname: A resumes from SIGSTOP, reads B's record and leaves it; --explore holds its renewal's write after its check, its rm after its compare, and each lands on B's lock",
+    },
+    { target: 'targets/fs/lease-lib-fenced.ts', expect: 'PASS', store: 'fs', params: { ttl: 1000 } },
   ],
   // Each good reference with its guard removed must FAIL (lock-oracles selfcheck).
   mutations: [
@@ -231,6 +251,12 @@ export default defineOracle({
       guard: 'the owner check through the open file (renewal and release act on whatever record the path names)',
       edits: [['(record: LeaseRecord) => record.ownerId === token;', '(_record: LeaseRecord) => true;']],
       params: { ttl: 1000 },
+      store: 'fs',
+    },
+    {
+      of: 'targets/fs/dir-lock-lib-checked.ts',
+      guard: "the unlock's check that the path still names the directory it made (rm -r by path)",
+      edits: [['{ checked: true }', '{ checked: false }']],
       store: 'fs',
     },
   ],

@@ -304,6 +304,12 @@ function judgeRun(
         : p.variant === 'pause'
           ? `A took a ${p.ttl} ms lock and was stopped (SIGSTOP) until it lapsed and B took the lock; then A resumed and released`
           : `A took a ${p.ttl} ms lock and began its release, but was held after its check and before its delete (${HELD_BY[p.hold]}) until the lock lapsed and B took it; then A's release went on`;
+    // A lock told apart by a token is checked by it; one told apart by its holder's own call (a
+    // directory with no owner record) by being the very lock it made.
+    const ownLock =
+      bIdentified(o) && seenB && ownerIn(o, seenB.lock).how === 'observed'
+        ? 'the path still names the lock it made'
+        : `the ${point?.boundary.kind === 'fs' ? 'lock' : 'key'} still holds its own token`;
     const bSaw = bSide ? ` B's ${bSide.member} of its own lease ${bSide.ok ? 'still succeeded' : 'was refused'},` : '';
     if (!held && leaseC === null && bSide && !bSide.ok) {
       return atRenewal
@@ -315,6 +321,6 @@ function judgeRun(
           (p.variant === 'pause'
             ? ' (a GET→compare→DEL release also passes here: run --variant narrow to pause it between its check and its delete).'
             : '.')
-      : `${how}. A's ${atRenewal ? 'late renewal or release' : 'release'} removed B's lock: ${what}, and a third holder C ${leaseC ? 'was granted the lock while B still believed it held it' : 'could take it'}. ${atRenewal ? `${overB()}The renewal checks the record, then acts by pathname` : `The release does not check, atomically, that the ${point?.boundary.kind === 'fs' ? 'lock' : 'key'} still holds its own token`}.`;
+      : `${how}. A's ${atRenewal ? 'late renewal or release' : 'release'} removed B's lock: ${what}, and a third holder C ${leaseC ? 'was granted the lock while B still believed it held it' : 'could take it'}. ${atRenewal ? `${overB()}The renewal checks the record, then acts by pathname` : `The release does not check, atomically, that ${ownLock}`}.`;
   }
 }
