@@ -177,6 +177,16 @@ function judgeRun(
   const keyGone = after !== null && !after.exists;
   const bRefused = bSide !== undefined && !bSide.ok;
   const held = after !== null && leaseC === null && (!identified || keyIsB) && !bRefused;
+  // B's lock was told apart by B's own call, but no traced call made what is there now: a call the
+  // harness cannot see (a FileHandle's write, a child process) may have; nothing else shows damage.
+  const unseenOwner =
+    !held && leaseC === null && !bRefused && ownerAfter?.holder === null && ownerIn(o, seenB!.lock).how === 'observed';
+  if (unseenOwner)
+    preconditions.push({
+      name: LOCATED,
+      held: false,
+      detail: `after A's release ${after!.where} held a lock no holder's traced call made (${ownerAfter!.evidence}), where B's own call had made the one there after B acquired: whose it is the harness cannot tell (a write through a file handle or another process is not traced); report as token the value the helper stores there`,
+    });
   if (after) insideBsLease(held, keyIsB || (!identified && after.exists));
   const cGranted = history.filter((e) => e.kind === 'acquire-ok' && e.holder === 'C');
   const observedAfter = history.filter((e) => e.kind === 'store-observed' && e.detail.label === "after A's release");

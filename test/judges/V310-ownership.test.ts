@@ -1,0 +1,131 @@
+/**
+ * Whose lock a reading shows when no declared token says (src/judging/ownership.ts), on V310's
+ * recorded runs: a directory lock with no owner record (its owner by the inode each holder's mkdir
+ * left), a lease-file library that keeps its owner id to itself (by the inode and the last write),
+ * and a Redis lock (by the value each holder's acquire wrote at its wire proxy). One recorded fact
+ * changed at a time moves the verdict, or the way the owner was known, as it must.
+ */
+import { describe, expect, it } from 'vitest';
+import { FIXTURES, load, rejudge } from './recorded.ts';
+import { LOCATED } from '../../oracles/V310/judge.ts';
+import type { V310Observations } from '../../oracles/V310/observations.ts';
+import { ownerOf, type OwnerFact } from '../../src/judging/ownership.ts';
+
+const dirChecked = load(`${FIXTURES}/V310/fs-dir-lock-lib-checked-pause.json`);
+const dirByPath = load(`${FIXTURES}/V310/fs-dir-lock-lib-by-path-pause.json`);
+const leaseLib = load(`${FIXTURES}/V310/fs-lease-lib-by-path-explored.json`);
+const redis = load(`${FIXTURES}/V310/redis-lock-correct-pause-owners.json`);
+const observed = (f: { observations: unknown }) => f.observations as V310Observations;
+const unmet = (judgement: { preconditions: Array<{ name: string; held: boolean }> }) =>
+  judgement.preconditions.filter((c) => !c.held).map((c) => c.name);
+const facts = (o: V310Observations) => o.owners!;
+
+describe('V310 judge, owners observed', () => {
+  it("PASSes the directory lock with no owner record: B's own mkdir left the inode there after A's release", async () => {
+    const { verdict, judgement } = await rejudge(dirChecked);
+    expect(verdict).toBe('PASS');
+    expect(judgement.property.detail).toMatch(
+      /still held B's lock \(observed: B's mkdir .* at \d+ ms left what is there \(inode \d+\)\)/,
+    );
+    expect(observed(dirChecked).b!.lease!.token).toBeUndefined();
+  });
+
+  it("FAILs the same run had A's own mkdir made the inode found after A's release (A re-created its lock over B's)", async () => {
+    const { verdict, judgement } = await rejudge(dirChecked, (f) => {
+      const o = observed(f);
+      const b = facts(o).find((fact) => fact.holder === 'B')!;
+      o.owners = [...facts(o), { ...b, holder: 'A', atMs: o.after!.sentAt - 1 }];
+    });
+    expect(verdict).toBe('FAIL');
+    expect(judgement.property.detail).toMatch(/held A's lock, not B's \(observed: A's mkdir/);
+  });
+
+  it("is INCONCLUSIVE, not FAIL, had no traced call made the inode found after A's release (an untraced writer)", async () => {
+    const { verdict, judgement } = await rejudge(dirChecked, (f) => {
+      observed(f).after!.ino = 999_999_999;
+    });
+    expect(verdict).toBe('INCONCLUSIVE');
+    expect(unmet(judgement)).toEqual([LOCATED]);
+  });
+
+  it('keeps the plain reading (anything there) when nothing was traced, as with a target reporting no token before', async () => {
+    const { verdict, judgement } = await rejudge(dirChecked, (f) => {
+      observed(f).owners = [];
+    });
+    expect(verdict).toBe('PASS');
+    expect(judgement.property.detail).toMatch(/whose it is the harness cannot tell/);
+  });
+
+  it("FAILs the directory lock unlocked by path: nothing there after A's release and C granted", async () => {
+    const { verdict, judgement } = await rejudge(dirByPath);
+    expect(verdict).toBe('FAIL');
+    expect(judgement.explanation).toMatch(/the path still names the lock it made/);
+  });
+
+  it("FAILs the lease-file library's renewal by path, its owner id never reported: A's last write is over B's file", async () => {
+    const { verdict, judgement } = await rejudge(leaseLib);
+    expect(verdict).toBe('FAIL');
+    const o = observed(leaseLib);
+    // The token each holder reports is its library handle's id, never what the file holds.
+    expect(o.after!.value).not.toBe(o.b!.lease!.token);
+    expect(judgement.explanation).toMatch(/held A's lock, not B's \(observed: A's writeFile .* \(inode \d+\)\)/);
+  });
+
+  it('is INCONCLUSIVE on the same run with nothing traced: the reported token is not what the file holds', async () => {
+    const { verdict, judgement } = await rejudge(leaseLib, (f) => {
+      observed(f).owners = [];
+    });
+    expect(verdict).toBe('INCONCLUSIVE');
+    expect(unmet(judgement)).toContain(LOCATED);
+    expect(judgement.preconditions.find((c) => c.name === LOCATED)!.detail).toMatch(
+      /no call of A's the harness traced made it/,
+    );
+  });
+
+  it("PASSes the Redis run by declared tokens, and by the values the acquires wrote once B's token is the target's own handle", async () => {
+    const declared = await rejudge(redis);
+    expect(declared.verdict).toBe('PASS');
+    expect(declared.judgement.property.detail).toMatch(/still gave B's token/);
+    const byValue = await rejudge(redis, (f) => {
+      const o = observed(f);
+      o.leaseA = { ...o.leaseA!, token: 'handle-1' };
+      o.b!.lease = { ...o.b!.lease!, token: 'handle-2' };
+    });
+    expect(byValue.verdict).toBe('PASS');
+    expect(byValue.judgement.property.detail).toMatch(
+      /still held B's lock \(observed: B's acquire SET .* NX at \d+ ms wrote this value\)/,
+    );
+  });
+
+  it("FAILs the Redis run had A's acquire written the value found after A's release", async () => {
+    const { verdict } = await rejudge(redis, (f) => {
+      const o = observed(f);
+      o.b!.lease = { ...o.b!.lease!, token: 'handle-2' };
+      o.after = { ...o.after!, value: o.leaseA!.token! };
+    });
+    expect(verdict).toBe('FAIL');
+  });
+});
+
+describe('ownerOf', () => {
+  const reading = { exists: true, value: 'v', receivedAt: 100 };
+  const wrote = (holder: string, atMs: number): OwnerFact => ({ holder, atMs, call: `SET k v NX`, value: 'v' });
+
+  it('knows no owner when two holders wrote the same value', () => {
+    expect(ownerOf(reading, {}, [wrote('A', 10), wrote('B', 20)]).holder).toBeNull();
+  });
+
+  it('counts only the calls seen before the read was answered', () => {
+    expect(ownerOf(reading, {}, [wrote('A', 10), wrote('B', 200)]).holder).toBe('A');
+  });
+
+  it('takes the latest call that left the inode found (a write over the same file)', () => {
+    const made = (holder: string, atMs: number): OwnerFact => ({ holder, atMs, call: 'writeFile k', ino: 7 });
+    const owner = ownerOf({ ...reading, ino: 7 }, {}, [made('B', 10), made('A', 20)]);
+    expect(owner).toMatchObject({ holder: 'A', how: 'observed' });
+  });
+
+  it('lets a declared token that matches win over the trace', () => {
+    expect(ownerOf(reading, { B: 'v' }, [wrote('A', 10)])).toMatchObject({ holder: 'B', how: 'declared' });
+  });
+});
