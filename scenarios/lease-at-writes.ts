@@ -14,8 +14,18 @@ export async function readLease(s: Scenario, holder: string, label: string): Pro
   try {
     const why = s.lockUnreadable;
     if (why === undefined) {
-      const { where, exists, value, pttlMs, expiry, sentAt, receivedAt } = await s.observeLock(label);
-      return { kind: 'store', where, sentAt, receivedAt, exists, value, pttlMs, ...(expiry ? { expiry } : {}) };
+      const { where, exists, value, pttlMs, expiry, ino, sentAt, receivedAt } = await s.observeLock(label);
+      return {
+        kind: 'store',
+        where,
+        sentAt,
+        receivedAt,
+        exists,
+        value,
+        pttlMs,
+        ...(expiry ? { expiry } : {}),
+        ...(typeof ino === 'number' ? { ino } : {}),
+      };
     }
     if (!s.view().sessionLocks) return { kind: 'unreadable', why };
     const sentAt = s.now();

@@ -13,6 +13,7 @@ import type { Recorded } from '../../src/oracle/definition.ts';
 import { pointInWords } from '../../src/oracle/explore-point.ts';
 import { grantedApart, heldAtOnce, type ContenderTry } from '../../scenarios/contenders.ts';
 import type { V311Observations } from './observations.ts';
+import { sameLock } from '../../src/judging/ownership.ts';
 import type { v311Params } from './params.ts';
 import { judgeSessionLockV311, SESSION_LOCK_PRECONDITIONS } from './judge-session-lock.ts';
 
@@ -136,13 +137,13 @@ export function judgeV311(
   // A store that keeps a lapsed record (a lease row past its lease_until) leaves the takeover to the
   // taker's own check of the expiry: A's record still there, lapsed, and B denied is that check failing.
   const aRecordKept = stuck?.lapsedRecord !== undefined && stuck.lapsedRecord.value === atKill.value;
-  if (stuck && counted && !aRecordKept && !(stuck.exists && (stuck.pttlMs < 0 || stuck.value === atKill.value))) {
+  if (stuck && counted && !aRecordKept && !(stuck.exists && (stuck.pttlMs < 0 || sameLock(stuck, atKill)))) {
     preconditions.push({
       name: A_KEY_STILL_HELD,
       held: false,
       detail:
         (stuck.exists
-          ? `when B gave up, ${stuck.where} gave ${JSON.stringify(stuck.value)} (PTTL ${stuck.pttlMs} ms), not A's ${JSON.stringify(atKill.value)}: A's key had lapsed and been taken again`
+          ? `when B gave up, ${stuck.where} gave ${JSON.stringify(stuck.value)} (PTTL ${stuck.pttlMs} ms), not A's ${JSON.stringify(atKill.value)}${stuck.value === atKill.value ? ` (the same value, but another lock: inode ${stuck.ino}, A's was ${atKill.ino})` : ''}: A's key had lapsed and been taken again`
           : `when B gave up, ${stuck.where} found nothing: A's key had lapsed and the lock was free by the store`) +
         `, so B's denial is the target's own (its client's clock, say; or a lock kept elsewhere than storeKey(env) says), not A's lock outliving its TTL`,
     });

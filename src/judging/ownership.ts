@@ -117,3 +117,19 @@ export function shows(
   const owner = ownerOf(reading, tokens, facts).holder;
   return owner === null ? typeof tokens[who] !== 'string' : owner === who;
 }
+
+/** A reading's identity: what the lock holds, and a file lock's inode. */
+export interface LockIdentity {
+  exists: boolean;
+  value: string | null;
+  ino?: number | null;
+}
+
+/**
+ * Whether two readings show the same lock: the same value and, where both read an inode, the same
+ * inode (a lock removed and made again by anyone, with no owner record to tell, is another lock).
+ */
+export function sameLock(a: LockIdentity, b: LockIdentity): boolean {
+  if (!a.exists || !b.exists || a.value !== b.value) return false;
+  return typeof a.ino !== 'number' || typeof b.ino !== 'number' || a.ino === b.ino;
+}

@@ -9,7 +9,9 @@ import { describe, expect, it } from 'vitest';
 import { FIXTURES, load, rejudge } from './recorded.ts';
 import { LOCATED } from '../../oracles/V310/judge.ts';
 import type { V310Observations } from '../../oracles/V310/observations.ts';
-import { ownerOf, type OwnerFact } from '../../src/judging/ownership.ts';
+import { ownerOf, sameLock, type OwnerFact } from '../../src/judging/ownership.ts';
+import { leaseAtWrites, type LeaseReading } from '../../src/judging/lease-at-write.ts';
+import type { EffectRecord } from '../../src/core/resource.ts';
 
 const dirChecked = load(`${FIXTURES}/V310/fs-dir-lock-lib-checked-pause.json`);
 const dirByPath = load(`${FIXTURES}/V310/fs-dir-lock-lib-by-path-pause.json`);
@@ -127,5 +129,36 @@ describe('ownerOf', () => {
 
   it('lets a declared token that matches win over the trace', () => {
     expect(ownerOf(reading, { B: 'v' }, [wrote('A', 10)])).toMatchObject({ holder: 'B', how: 'declared' });
+  });
+});
+
+describe('sameLock', () => {
+  it('tells a directory made again at the path from the one read before, though both hold nothing', () => {
+    expect(sameLock({ exists: true, value: null, ino: 7 }, { exists: true, value: null, ino: 7 })).toBe(true);
+    expect(sameLock({ exists: true, value: null, ino: 7 }, { exists: true, value: null, ino: 8 })).toBe(false);
+  });
+
+  it('compares values alone where a reading has no inode (a Redis key)', () => {
+    expect(sameLock({ exists: true, value: 'v' }, { exists: true, value: 'v', ino: 8 })).toBe(true);
+    expect(sameLock({ exists: true, value: 'v' }, { exists: true, value: 'w' })).toBe(false);
+  });
+
+  it("judges A's write outside B's lease when B's directory lock was made again before it (lease-at-write)", () => {
+    const read = (ino: number, at: number): LeaseReading => ({
+      kind: 'store',
+      where: 'stat k.lock',
+      sentAt: at,
+      receivedAt: at + 1,
+      exists: true,
+      value: null,
+      pttlMs: 500,
+      ino,
+    });
+    const write = { seq: 2, t: 110 } as EffectRecord;
+    const [same] = leaseAtWrites([write], [{ seq: 2, reading: read(7, 100) }], read(7, 50));
+    const [again] = leaseAtWrites([write], [{ seq: 2, reading: read(8, 100) }], read(7, 50));
+    expect(same!.live).toBe(true);
+    expect(again!.live).toBe(false);
+    expect(again!.why).toMatch(/inode 8 .* not inode 7/);
   });
 });
