@@ -104,6 +104,9 @@ export default defineOracle({
     { target: 'targets/redis/node-redis/lock-correct.ts', expect: 'PASS', params: { variant: 'narrow' } },
     { target: 'targets/redis/redlock/lock.ts', expect: 'PASS' },
     { target: 'targets/redis/redlock/lock.ts', expect: 'PASS', params: { variant: 'narrow' } },
+    // No token reported: B's lock is told by the value B's own SET … NX wrote (seen at its wire proxy).
+    { target: 'targets/redis/semaphore/mutex-lock.ts', expect: 'PASS' },
+    { target: 'targets/redis/semaphore/mutex-lock.ts', expect: 'PASS', params: { variant: 'narrow' } },
     // A lock that renews itself on a connection of its own: held at its wire proxy, A's delete
     // cannot let B in (the watchdog keeps A's lease); cut off from its delete on, A's lease lapses.
     {
@@ -252,6 +255,11 @@ export default defineOracle({
       edits: [['(record: LeaseRecord) => record.ownerId === token;', '(_record: LeaseRecord) => true;']],
       params: { ttl: 1000 },
       store: 'fs',
+    },
+    {
+      of: 'targets/redis/semaphore/mutex-lock.ts',
+      guard: "the Mutex's own release (compare-and-delete) replaced by a DEL of its key",
+      edits: [['    await mutex?.release();', '    await redis.get().del(mutexKey(env));']],
     },
     {
       of: 'targets/fs/dir-lock-lib-checked.ts',

@@ -316,10 +316,11 @@ function judgeRun(
           : `A took a ${p.ttl} ms lock and began its release, but was held after its check and before its delete (${HELD_BY[p.hold]}) until the lock lapsed and B took it; then A's release went on`;
     // A lock told apart by a token is checked by it; one told apart by its holder's own call (a
     // directory with no owner record) by being the very lock it made.
+    const observedB = bIdentified(o) && seenB !== null && ownerIn(o, seenB.lock).how === 'observed';
     const ownLock =
-      bIdentified(o) && seenB && ownerIn(o, seenB.lock).how === 'observed'
+      observedB && typeof seenB.lock.ino === 'number'
         ? 'the path still names the lock it made'
-        : `the ${point?.boundary.kind === 'fs' ? 'lock' : 'key'} still holds its own token`;
+        : `the ${point?.boundary.kind === 'fs' ? 'lock' : 'key'} still holds its own ${observedB ? 'value' : 'token'}`;
     const bSaw = bSide ? ` B's ${bSide.member} of its own lease ${bSide.ok ? 'still succeeded' : 'was refused'},` : '';
     if (!held && leaseC === null && bSide && !bSide.ok) {
       return atRenewal

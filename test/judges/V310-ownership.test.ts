@@ -17,6 +17,8 @@ const dirChecked = load(`${FIXTURES}/V310/fs-dir-lock-lib-checked-pause.json`);
 const dirByPath = load(`${FIXTURES}/V310/fs-dir-lock-lib-by-path-pause.json`);
 const leaseLib = load(`${FIXTURES}/V310/fs-lease-lib-by-path-explored.json`);
 const redis = load(`${FIXTURES}/V310/redis-lock-correct-pause-owners.json`);
+// redis-semaphore's Mutex bound with no token: owners by the value each SET … NX wrote.
+const mutex = load(`${FIXTURES}/V310/redis-semaphore-mutex-pause.json`);
 const observed = (f: { observations: unknown }) => f.observations as V310Observations;
 const unmet = (judgement: { preconditions: Array<{ name: string; held: boolean }> }) =>
   judgement.preconditions.filter((c) => !c.held).map((c) => c.name);
@@ -106,6 +108,26 @@ describe('V310 judge, owners observed', () => {
       o.after = { ...o.after!, value: o.leaseA!.token! };
     });
     expect(verdict).toBe('FAIL');
+  });
+});
+
+describe('V310 judge, a Redis lock whose target reports no token', () => {
+  it("PASSes redis-semaphore's Mutex: B's own SET … NX wrote the value there after A's release", async () => {
+    const { verdict, judgement } = await rejudge(mutex);
+    expect(verdict).toBe('PASS');
+    expect(observed(mutex).b!.lease!.token).toBeUndefined();
+    expect(judgement.property.detail).toMatch(
+      /still held B's lock \(observed: B's acquire SET mutex:\S+ \S+ PX \d+ NX at \d+ ms wrote this value\)/,
+    );
+  });
+
+  it("FAILs the same run had the key held the value A's acquire wrote (A's lock back over B's)", async () => {
+    const { verdict, judgement } = await rejudge(mutex, (f) => {
+      const o = observed(f);
+      o.after = { ...o.after!, value: facts(o).find((fact) => fact.holder === 'A')!.value! };
+    });
+    expect(verdict).toBe('FAIL');
+    expect(judgement.property.detail).toMatch(/held A's lock, not B's/);
   });
 });
 
