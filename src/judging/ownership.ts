@@ -6,7 +6,8 @@
  * Otherwise the owner is observed from what the holders did, as the harness traced it:
  * - a file store: the holder whose own call (mkdir, an open with a writing flag, writeFile, a rename
  *   or link onto the path) left the inode the read found, the latest such call seen before the read
- *   (a writeFile over another's file keeps its inode: the last writer owns its content);
+ *   (a writeFile over another's file keeps its inode: the last writer owns its content; a rename or
+ *   link counts only where no call made or wrote that inode at the path);
  * - Redis and Valkey: the holder whose acquire (SET … NX, SETNX, HSETNX, seen at its wire proxy)
  *   wrote the value read, when no other holder's acquire wrote the same value.
  * Neither: the owner is unknown, and `evidence` says what was compared. Postgres names a session
@@ -22,6 +23,8 @@ export interface OwnerFact {
   call: string;
   /** A file store: the inode the call left at the lock's path. */
   ino?: number;
+  /** A file store: the call moved an existing file there (rename, link) rather than made or wrote one. */
+  moved?: boolean;
   /** A store with values: the value the acquire wrote. */
   value?: string;
 }
@@ -61,7 +64,10 @@ export function ownerOf(
   }
   const before = facts.filter((f) => f.atMs <= reading.receivedAt);
   if (typeof reading.ino === 'number') {
-    const made = before.filter((f) => f.ino === reading.ino).at(-1);
+    // The last call that made or wrote the inode owns it; a rename or link that moved it there (a
+    // temp file renamed onto the path) only when none did: moving a lock away and back is not taking it.
+    const same = before.filter((f) => f.ino === reading.ino);
+    const made = same.filter((f) => !f.moved).at(-1) ?? same[0];
     if (made)
       return {
         holder: made.holder,

@@ -362,7 +362,13 @@ export class Scenario {
     const lockPath = dir !== undefined && isAbsolute(key) ? relative(dir, key) : normalize(key);
     const made = this.history
       .filter((e) => e.kind === 'fs' && typeof e.detail.ino === 'number' && e.detail.made === lockPath)
-      .map((e) => ({ holder: e.holder ?? '?', atMs: e.t, call: String(e.detail.call), ino: e.detail.ino as number }));
+      .map((e) => ({
+        holder: e.holder ?? '?',
+        atMs: e.t,
+        call: String(e.detail.call),
+        ino: e.detail.ino as number,
+        ...(/^(rename|link) /.test(String(e.detail.call)) ? { moved: true } : {}),
+      }));
     const acquireWrites = this.family.commands.acquireWrites;
     const fieldOf = (l: StoreLocation) => (typeof l === 'object' && 'field' in l ? l.field : undefined);
     const here = (l: StoreLocation) => keyOf(l) === key && fieldOf(l) === fieldOf(this.lockLocation);

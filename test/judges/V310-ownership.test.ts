@@ -149,6 +149,20 @@ describe('ownerOf', () => {
     expect(owner).toMatchObject({ holder: 'A', how: 'observed' });
   });
 
+  it("keeps a lock moved away and back its maker's: a rename onto the path counts only where no call made the inode", () => {
+    const at = (holder: string, atMs: number, call: string, moved?: true): OwnerFact => ({
+      holder,
+      atMs,
+      call,
+      ino: 9,
+      ...(moved ? { moved } : {}),
+    });
+    const back = ownerOf({ ...reading, ino: 9 }, {}, [at('B', 10, 'mkdir k'), at('C', 20, 'rename t -> k', true)]);
+    expect(back.holder).toBe('B');
+    const temp = ownerOf({ ...reading, ino: 9 }, {}, [at('C', 20, 'rename t -> k', true)]);
+    expect(temp.holder).toBe('C');
+  });
+
   it('lets a declared token that matches win over the trace', () => {
     expect(ownerOf(reading, { B: 'v' }, [wrote('A', 10)])).toMatchObject({ holder: 'B', how: 'declared' });
   });
