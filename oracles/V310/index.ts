@@ -8,7 +8,9 @@
  * delete command (DEL / UNLINK / a deleting script) at A's wire proxy, so no target change is
  * needed; `--hold seam` holds A at env.seam("release:before-delete").
  * Property: B's lock survives A's release, seen from three sides: the store (the lock's key, or the
- * target's storeKey, still holds B's token), B (its extend, or a second release when the target has
+ * target's storeKey, still holds B's lock: B's token, or, where no declared token matches, the lock
+ * B's own traced call made — the inode its mkdir or create left, the value its SET … NX wrote:
+ * owner.ts), B (its extend, or a second release when the target has
  * no extend, still succeeds on its live lease) and a third holder C (still denied). A release that
  * overwrites B's claim instead of deleting it (marks it done, resets a hash field) leaves C denied,
  * but B's own extend then fails.
@@ -47,7 +49,7 @@ export default defineOracle({
   scenario:
     'A takes the lock and is stopped (or, "narrow", held inside its release between its check and its delete) until its TTL lapses and B takes the lock; then A releases.',
   property:
-    "B's lock survives A's release: the key still holds B's token, B can still extend (or release) its lease, and a third holder C is denied.",
+    "B's lock survives A's release: the key still holds B's lock (B's token, or what B's own acquire made there), B can still extend (or release) its lease, and a third holder C is denied.",
   stores: ['redis', 'valkey', 'fs', 'postgres'],
   holders: ['A', 'B', 'C'],
   later: ['B', 'C'],
