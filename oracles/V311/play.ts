@@ -143,8 +143,16 @@ export async function playV311(s: Scenario, p: ParamValues<typeof v311Params>): 
 }
 
 /** The reading itself (its PTTL: -1 for no expiry; a lapsed record the store kept), without the harness times an ObservedLock adds. */
-function lockState({ where, exists, value, pttlMs, lapsedRecord }: LockState): LockState {
-  return { where, exists, value, pttlMs, ...(lapsedRecord ? { lapsedRecord } : {}) };
+function lockState({ where, exists, value, pttlMs, lapsedRecord, ino }: LockState): LockState {
+  return {
+    where,
+    exists,
+    value,
+    pttlMs,
+    ...(lapsedRecord ? { lapsedRecord } : {}),
+    // A file lock's inode: a lock made again at the path is not A's, whatever it holds (sameLock).
+    ...(typeof ino === 'number' ? { ino } : {}),
+  };
 }
 
 const SEAM_MISSED =

@@ -1,14 +1,17 @@
 /**
- * Whose lock a reading shows when no declared token says (src/judging/ownership.ts), on V310's
- * recorded runs: a directory lock with no owner record (its owner by the inode each holder's mkdir
+ * Whose lock a reading shows when no declared token says (src/judging/ownership.ts), on recorded
+ * runs: V310 on a directory lock with no owner record (its owner by the inode each holder's mkdir
  * left), a lease-file library that keeps its owner id to itself (by the inode and the last write),
- * and a Redis lock (by the value each holder's acquire wrote at its wire proxy). One recorded fact
+ * and Redis locks (by the value each holder's acquire wrote at its wire proxy); V311 on the
+ * directory lock (the lock B gave up on A's only while it is the same inode). One recorded fact
  * changed at a time moves the verdict, or the way the owner was known, as it must.
  */
 import { describe, expect, it } from 'vitest';
 import { FIXTURES, load, rejudge } from './recorded.ts';
 import { LOCATED } from '../../oracles/V310/judge.ts';
+import { A_KEY_STILL_HELD } from '../../oracles/V311/judge.ts';
 import type { V310Observations } from '../../oracles/V310/observations.ts';
+import type { V311Observations } from '../../oracles/V311/observations.ts';
 import { ownerOf, sameLock, type OwnerFact } from '../../src/judging/ownership.ts';
 import { leaseAtWrites, type LeaseReading } from '../../src/judging/lease-at-write.ts';
 import type { EffectRecord } from '../../src/core/resource.ts';
@@ -196,5 +199,41 @@ describe('sameLock', () => {
     expect(same!.live).toBe(true);
     expect(again!.live).toBe(false);
     expect(again!.why).toMatch(/inode 8 .* not inode 7/);
+  });
+});
+
+describe('V311 judge, a directory lock with no owner record', () => {
+  const dirV311 = load(`${FIXTURES}/V311/fs-dir-lock-lib-checked.json`);
+  const v311 = (f: { observations: unknown }) => f.observations as V311Observations;
+  /** The same run had B been denied to the end, the lock read then as `ino` (A's inode, or another). */
+  const deniedWith =
+    (ino: number, pttlMs = -1) =>
+    (f: { observations: unknown }) => {
+      const o = v311(f);
+      const end = o.b!.endedAt + 400;
+      o.b = { ...o.b!, granted: false, lastAttemptAt: end - 5, endedAt: end };
+      o.contenders = o.contenders!.map((c) => ({ ...c, granted: false, lastAttemptAt: end - 5, endedAt: end }));
+      o.stuck = { ...o.afterKill!, pttlMs, ino };
+    };
+
+  it("PASSes the recorded run: B took the dead holder's directory", async () => {
+    expect((await rejudge(dirV311)).verdict).toBe('PASS');
+  });
+
+  it("FAILs had B been denied while A's own directory (its inode) was still there", async () => {
+    const { verdict } = await rejudge(dirV311, deniedWith(v311(dirV311).atKill!.ino!));
+    expect(verdict).toBe('FAIL');
+  });
+
+  it('is INCONCLUSIVE had the directory B gave up on been made again at the path (another inode, both holding nothing)', async () => {
+    const atKill = v311(dirV311).atKill!.ino!;
+    const again = await rejudge(dirV311, deniedWith(atKill + 1, 50));
+    expect(again.verdict).toBe('INCONCLUSIVE');
+    expect(unmet(again.judgement)).toContain(A_KEY_STILL_HELD);
+    expect(again.judgement.preconditions.find((c) => c.name === A_KEY_STILL_HELD)!.detail).toMatch(
+      /another lock: inode/,
+    );
+    const same = await rejudge(dirV311, deniedWith(atKill, 50));
+    expect(unmet(same.judgement)).not.toContain(A_KEY_STILL_HELD);
   });
 });
