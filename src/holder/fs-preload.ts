@@ -76,11 +76,21 @@ interface Makes {
 
 /** The path under the directory a making call makes or writes, else undefined. */
 function makesPath(op: FsOp, args: unknown[]): Makes | undefined {
-  if (!watched || !MAKING.has(op) || (op === 'open' && !/[wax]/.test(flagsOf(op, args) ?? 'r'))) return undefined;
+  if (!watched || !MAKING.has(op) || (op === 'open' && !opensToWrite(args[1]))) return undefined;
+  // mkdir -p succeeds on a directory that is there already: it made nothing.
+  if (op === 'mkdir' && typeof args[1] === 'object' && (args[1] as { recursive?: unknown } | null)?.recursive)
+    return undefined;
   const abs = pathOf(TWO_PATHS.has(op) ? args[1] : args[0]);
   if (abs === undefined) return undefined;
   const rel = relative(watched.dir, abs);
   return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) ? { rel, abs } : undefined;
+}
+
+/** Whether open's flags create, truncate or append ("w", "wx", "a+", or O_CREAT / O_TRUNC / O_APPEND): not "r", "r+". */
+function opensToWrite(flags: unknown): boolean {
+  if (typeof flags === 'string') return /[wax]/.test(flags);
+  const { O_CREAT, O_TRUNC, O_APPEND } = fs.constants;
+  return typeof flags === 'number' && (flags & (O_CREAT | O_TRUNC | O_APPEND)) !== 0;
 }
 
 const resultOf = (error: unknown) => (error ? ((error as NodeJS.ErrnoException).code ?? 'error') : 'ok');
