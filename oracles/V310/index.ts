@@ -81,7 +81,12 @@ export default defineOracle({
         { target: 'targets/fs/lease-file-fenced.ts', store: 'fs', params: { ttl: 5000, timeout: 12000 } },
         { target: 'targets/fs/lease-lib-fenced.ts', store: 'fs', params: { ttl: 5000, timeout: 12000 } },
       ],
-      alsoBad: ['test/fixtures/targets/release-get-compare-del-no-seams.ts'],
+      alsoBad: [
+        'test/fixtures/targets/release-get-compare-del-no-seams.ts',
+        // proper-lockfile 4.1.2: held before its unlock's rmdir by path, A removes B's directory (no
+        // token: B's observed by its mkdir). Its plain pause is FAIL or INCONCLUSIVE by A's event loop's order.
+        { target: 'targets/fs/proper-lockfile.ts', store: 'fs', params: { ttl: 3000 } },
+      ],
       params: { ttl: 1000 },
     },
     trace: (s, tracer, p) => traceV310(s, tracer, p.ttl),
