@@ -14,7 +14,7 @@ import type { v310Params } from './params.ts';
 import { RENEWAL } from './renewal.ts';
 import { FAILOVER_PRECONDITION } from './failover.ts';
 import { lostInFailover } from '../../src/judging/failover-loss.ts';
-import { bIdentified, ownerIn } from './owner.ts';
+import { bIdentified, ownerIn, showsLockOf } from './owner.ts';
 
 export { B_CHECKED_LIVE } from './b-window.ts';
 export const A_HELD = 'A held the lock';
@@ -239,7 +239,7 @@ function judgeRun(
    */
   function located({ lock, notFound }: Located, token: string | undefined, who: string): Check {
     const owner = lock.exists ? ownerIn(o, lock) : null;
-    const isWho = owner !== null && (owner.holder === who || (owner.holder === null && token === undefined));
+    const isWho = showsLockOf(o, lock, who);
     const whose = owner?.holder === who ? `, ${who}'s (${owner.evidence})` : '';
     return {
       name: LOCATED,

@@ -62,6 +62,7 @@ export function ownerOf(
     const [holder] = declared[0]!;
     return { holder, how: 'declared', evidence: `declared: the token ${holder}'s acquire returned` };
   }
+  // Several holders report the token read (a constant id): the trace may still tell them apart.
   const before = facts.filter((f) => f.atMs <= reading.receivedAt);
   if (typeof reading.ino === 'number') {
     // The last call that made or wrote the inode owns it; a rename or link that moved it there (a
@@ -98,9 +99,13 @@ export function ownerOf(
 /** Why no owner was found: what the read held, and what the holders declared and did. */
 function unseen(reading: OwnedReading, tokens: Readonly<Record<string, string | undefined>>): string {
   const reported = Object.entries(tokens).filter(([, token]) => token !== undefined);
-  const declared = reported.length
-    ? `no holder's token (${reported.map(([h, t]) => `${h} ${JSON.stringify(t)}`).join(', ')}) is ${JSON.stringify(reading.value)}`
-    : 'no holder reports a token';
+  const same = reported.filter(([, token]) => token === reading.value).map(([holder]) => holder);
+  const declared =
+    same.length > 1
+      ? `${same.join(' and ')} all report the token ${JSON.stringify(reading.value)}`
+      : reported.length
+        ? `no holder's token (${reported.map(([h, t]) => `${h} ${JSON.stringify(t)}`).join(', ')}) is ${JSON.stringify(reading.value)}`
+        : 'no holder reports a token';
   const traced =
     typeof reading.ino === 'number'
       ? `no holder's own call the harness traced left inode ${reading.ino}`
@@ -120,6 +125,8 @@ export function shows(
   facts: readonly OwnerFact[],
 ): boolean {
   if (!reading.exists) return false;
+  // `who`'s own token is there: its, even when another holder reports the same token (a constant id).
+  if (typeof tokens[who] === 'string' && tokens[who] === reading.value) return true;
   const owner = ownerOf(reading, tokens, facts).holder;
   return owner === null ? typeof tokens[who] !== 'string' : owner === who;
 }

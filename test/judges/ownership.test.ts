@@ -12,7 +12,7 @@ import { LOCATED } from '../../oracles/V310/judge.ts';
 import { A_KEY_STILL_HELD } from '../../oracles/V311/judge.ts';
 import type { V310Observations } from '../../oracles/V310/observations.ts';
 import type { V311Observations } from '../../oracles/V311/observations.ts';
-import { ownerOf, sameLock, type OwnerFact } from '../../src/judging/ownership.ts';
+import { ownerOf, sameLock, shows, type OwnerFact } from '../../src/judging/ownership.ts';
 import { leaseAtWrites, type LeaseReading } from '../../src/judging/lease-at-write.ts';
 import type { EffectRecord } from '../../src/core/resource.ts';
 
@@ -164,6 +164,13 @@ describe('ownerOf', () => {
     expect(back.holder).toBe('B');
     const temp = ownerOf({ ...reading, ino: 9 }, {}, [at('C', 20, 'rename t -> k', true)]);
     expect(temp.holder).toBe('C');
+  });
+
+  it('shows a holder its own token though another reports the same one (a constant id), and names no owner', () => {
+    const tokens = { A: 'v', B: 'v' };
+    expect(shows(reading, 'A', tokens, [])).toBe(true);
+    expect(ownerOf(reading, tokens, []).holder).toBeNull();
+    expect(ownerOf(reading, tokens, []).evidence).toMatch(/A and B all report the token "v"/);
   });
 
   it('lets a declared token that matches win over the trace', () => {
