@@ -137,10 +137,11 @@ export interface LockCommands {
   lockLocations?(command: WireCommand): StoreLocation[];
   /**
    * The value an acquire command writes at each place it takes a lock (`SET k v … NX`: k and v;
-   * `HSETNX k f v`; SETNX): matched with the value the harness reads there, it tells whose acquire
-   * wrote the lock that is there (src/judging/ownership.ts). Absent where the family cannot tell.
+   * `HSETNX k f v`; SETNX), or a script's arguments beside the keys it names (`byScript`): matched
+   * with the value the harness reads there, it tells whose command wrote (or handed a script) the
+   * lock that is there (src/judging/ownership.ts). Absent where the family cannot tell.
    */
-  acquireWrites?(command: WireCommand): Array<{ location: StoreLocation; value: string }>;
+  acquireWrites?(command: WireCommand): Array<{ location: StoreLocation; value: string; byScript?: true }>;
   /** Whether a command a holder sent (its text and arguments) acts on the lock at `location`. */
   touches(command: { text: string; args: readonly string[] }, location: StoreLocation): boolean;
 }

@@ -9,7 +9,8 @@
  *   (a writeFile over another's file keeps its inode: the last writer owns its content; a rename or
  *   link counts only where no call made or wrote that inode at the path);
  * - Redis and Valkey: the holder whose acquire (SET … NX, SETNX, HSETNX, seen at its wire proxy)
- *   wrote the value read, when no other holder's acquire wrote the same value.
+ *   wrote the value read, or who handed it to a script naming the lock (EVAL … ARGV), when no other
+ *   holder did the same with that value.
  * Neither: the owner is unknown, and `evidence` says what was compared. Postgres names a session
  * lock's holder by its connection already (session-locks.ts).
  */
@@ -27,6 +28,8 @@ export interface OwnerFact {
   moved?: boolean;
   /** A store with values: the value the acquire wrote. */
   value?: string;
+  /** The value was an argument handed to a script naming the lock (what the script wrote is its own). */
+  byScript?: boolean;
 }
 
 /** What a reading of the lock shows, as far as ownership goes. */
@@ -84,7 +87,9 @@ export function ownerOf(
       return {
         holder: last.holder,
         how: 'observed',
-        evidence: `observed: ${last.holder}'s acquire ${last.call} at ${last.atMs.toFixed(0)} ms wrote this value`,
+        evidence: last.byScript
+          ? `observed: ${last.holder}'s ${last.call} at ${last.atMs.toFixed(0)} ms handed this value to a script on the lock`
+          : `observed: ${last.holder}'s acquire ${last.call} at ${last.atMs.toFixed(0)} ms wrote this value`,
       };
     if (holders.size > 1)
       return {

@@ -376,7 +376,14 @@ export class Scenario {
       seen.flatMap(({ atMs, command }) =>
         (acquireWrites?.(command) ?? [])
           .filter((w) => here(w.location))
-          .map((w) => ({ holder, atMs, call: command.text, value: w.value })),
+          .map((w) => ({
+            holder,
+            atMs,
+            // A script's text carries its body: named by its command and key instead.
+            call: w.byScript ? `${command.name} on ${keyOf(w.location)}` : command.text,
+            value: w.value,
+            ...(w.byScript ? { byScript: true } : {}),
+          })),
       ),
     );
     return [...made, ...wrote].sort((x, y) => x.atMs - y.atMs);
