@@ -14,7 +14,7 @@ export async function readLease(s: Scenario, holder: string, label: string): Pro
   try {
     const why = s.lockUnreadable;
     if (why === undefined) {
-      const { where, exists, value, pttlMs, expiry, free, sentAt, receivedAt } = await s.observeLock(label);
+      const { where, exists, value, pttlMs, expiry, free, ino, sentAt, receivedAt } = await s.observeLock(label);
       return {
         kind: 'store',
         where,
@@ -25,6 +25,7 @@ export async function readLease(s: Scenario, holder: string, label: string): Pro
         pttlMs,
         ...(expiry ? { expiry } : {}),
         ...(free ? { free } : {}),
+        ...(typeof ino === 'number' ? { ino } : {}),
       };
     }
     if (!s.view().sessionLocks) return { kind: 'unreadable', why };

@@ -8,7 +8,9 @@
  * delete command (DEL / UNLINK / a deleting script) at A's wire proxy, so no target change is
  * needed; `--hold seam` holds A at env.seam("release:before-delete").
  * Property: B's lock survives A's release, seen from three sides: the store (the lock's key, or the
- * target's storeKey, still holds B's token), B (its extend, or a second release when the target has
+ * target's storeKey, still holds B's lock: B's token, or, where no declared token matches, the lock
+ * B's own traced call made — the inode its mkdir or create left, the value its SET … NX wrote:
+ * owner.ts), B (its extend, or a second release when the target has
  * no extend, still succeeds on its live lease) and a third holder C (still denied). A release that
  * overwrites B's claim instead of deleting it (marks it done, resets a hash field) leaves C denied,
  * but B's own extend then fails.
@@ -47,7 +49,7 @@ export default defineOracle({
   scenario:
     'A takes the lock and is stopped (or, "narrow", held inside its release between its check and its delete) until its TTL lapses and B takes the lock; then A releases.',
   property:
-    "B's lock survives A's release: the key still holds B's token, B can still extend (or release) its lease, and a third holder C is denied.",
+    "B's lock survives A's release: the key still holds B's lock (B's token, or what B's own acquire made there), B can still extend (or release) its lease, and a third holder C is denied.",
   stores: ['redis', 'valkey', 'fs', 'postgres'],
   holders: ['A', 'B', 'C'],
   later: ['B', 'C'],
@@ -78,8 +80,14 @@ export default defineOracle({
         'targets/redis/job-claim/complete-empties-checked.ts',
         // A lease stamped before its wx create, and renewed through the fs boundaries' round trips: a longer TTL.
         { target: 'targets/fs/lease-file-fenced.ts', store: 'fs', params: { ttl: 5000, timeout: 12000 } },
+        { target: 'targets/fs/lease-lib-fenced.ts', store: 'fs', params: { ttl: 5000, timeout: 12000 } },
       ],
-      alsoBad: ['test/fixtures/targets/release-get-compare-del-no-seams.ts'],
+      alsoBad: [
+        'test/fixtures/targets/release-get-compare-del-no-seams.ts',
+        // proper-lockfile 4.1.2: held before its unlock's rmdir by path, A removes B's directory (no
+        // token: B's observed by its mkdir). Its plain pause is FAIL or INCONCLUSIVE by A's event loop's order.
+        { target: 'targets/fs/proper-lockfile.ts', store: 'fs', params: { ttl: 3000 } },
+      ],
       params: { ttl: 1000 },
     },
     trace: (s, tracer, p) => traceV310(s, tracer, p.ttl),
@@ -104,6 +112,9 @@ export default defineOracle({
     { target: 'targets/redis/node-redis/lock-correct.ts', expect: 'PASS', params: { variant: 'narrow' } },
     { target: 'targets/redis/redlock/lock.ts', expect: 'PASS' },
     { target: 'targets/redis/redlock/lock.ts', expect: 'PASS', params: { variant: 'narrow' } },
+    // No token reported: B's lock is told by the value B's own SET … NX wrote (seen at its wire proxy).
+    { target: 'targets/redis/semaphore/mutex-lock.ts', expect: 'PASS' },
+    { target: 'targets/redis/semaphore/mutex-lock.ts', expect: 'PASS', params: { variant: 'narrow' } },
     // A lock that renews itself on a connection of its own: held at its wire proxy, A's delete
     // cannot let B in (the watchdog keeps A's lease); cut off from its delete on, A's lease lapses.
     {
@@ -185,6 +196,27 @@ export default defineOracle({
     },
     // A lease file's expiry is stamped before its wx create, through the fs boundaries' round trips: a longer TTL.
     { target: 'targets/fs/lease-file-fenced.ts', expect: 'PASS', store: 'fs', params: { ttl: 1000 } },
+    // Libraries that hand out nothing the store holds, bound through their public API: whose lock is
+    // there is observed (the inode each holder's own mkdir or create left), not declared.
+    { target: 'targets/fs/dir-lock-lib-by-path.ts', expect: 'FAIL', store: 'fs' },
+    // npm's lockfile 1.0.4: its unlock unlinks whatever file the path names (no token reported).
+    { target: 'targets/fs/npm-lockfile.ts', expect: 'FAIL', store: 'fs', params: { ttl: 1000 } },
+    {
+      target: 'targets/fs/dir-lock-lib-checked.ts',
+      expect: 'PASS',
+      store: 'fs',
+      knownBad:
+        "its unlock checks that the path still names the directory it made, then removes it by path: A resumes, finds B's directory and leaves it; --explore holds A between its lstat and its rmdir, and the rmdir removes B's lock",
+    },
+    {
+      target: 'targets/fs/lease-lib-by-path.ts',
+      expect: 'PASS',
+      store: 'fs',
+      params: { ttl: 1000 },
+      knownBad:
+        "the library's renewal and release read the record, check it, then act by pathname: A resumes from SIGSTOP, reads B's record and leaves it; --explore holds its renewal's write after its check, its rm after its compare, and each lands on B's lock",
+    },
+    { target: 'targets/fs/lease-lib-fenced.ts', expect: 'PASS', store: 'fs', params: { ttl: 1000 } },
   ],
   // Each good reference with its guard removed must FAIL (lock-oracles selfcheck).
   mutations: [
@@ -271,6 +303,17 @@ export default defineOracle({
       guard: 'the owner check through the open file (renewal and release act on whatever record the path names)',
       edits: [['(record: LeaseRecord) => record.ownerId === token;', '(_record: LeaseRecord) => true;']],
       params: { ttl: 1000 },
+      store: 'fs',
+    },
+    {
+      of: 'targets/redis/semaphore/mutex-lock.ts',
+      guard: "the Mutex's own release (compare-and-delete) replaced by a DEL of its key",
+      edits: [['    await mutex?.release();', '    await redis.get().del(mutexKey(env));']],
+    },
+    {
+      of: 'targets/fs/dir-lock-lib-checked.ts',
+      guard: "the unlock's check that the path still names the directory it made (rm -r by path)",
+      edits: [['{ checked: true }', '{ checked: false }']],
       store: 'fs',
     },
   ],

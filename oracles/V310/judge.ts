@@ -14,6 +14,7 @@ import type { v310Params } from './params.ts';
 import { RENEWAL } from './renewal.ts';
 import { FAILOVER_PRECONDITION } from './failover.ts';
 import { lostInFailover } from '../../src/judging/failover-loss.ts';
+import { bIdentified, ownerIn, showsLockOf } from './owner.ts';
 
 export { B_CHECKED_LIVE } from './b-window.ts';
 export const A_HELD = 'A held the lock';
@@ -29,7 +30,7 @@ export const V310_PRECONDITIONS = [
   {
     name: LOCATED,
     checks:
-      "a read while A (or, when that read came too late, B) held the lock found it where the target says it lives (env.key or storeKey(env)), with the holder's token when it reports one",
+      "a read while A (or, when that read came too late, B) held the lock found it where the target says it lives (env.key or storeKey(env)), the holder's own: by its token, or by its own call the harness traced making it (the inode its mkdir or create left, the value its acquire wrote)",
   },
   {
     name: HELD_IN_RELEASE,
@@ -168,13 +169,25 @@ function judgeRun(
   const { counted: bSide, ownRefusal, lateCheck } = countBSide(o, p.ttl);
   if (lateCheck) preconditions.push(lateCheck);
 
-  const tokenKnown = typeof leaseB?.token === 'string';
-  // A record still naming B but free by the app's own rule (its expiry emptied or passed) is not B's lock.
-  const keyIsB = after !== null && tokenKnown && after.exists && after.value === leaseB!.token;
+  // B's lock told apart right after B acquired (by B's token, or B's own call that made it) is judged
+  // by its owner after A's release; one nothing told apart only by being there.
+  const identified = bIdentified(o);
+  const ownerAfter = after && after.exists ? ownerIn(o, after) : null;
+  const keyIsB = ownerAfter?.holder === 'B';
   const keyGone = after !== null && !after.exists;
   const bRefused = bSide !== undefined && !bSide.ok;
-  const held = after !== null && leaseC === null && (!tokenKnown || keyIsB) && !bRefused;
-  if (after) insideBsLease(held, keyIsB || (!tokenKnown && after.exists));
+  const held = after !== null && leaseC === null && (!identified || keyIsB) && !bRefused;
+  // B's lock was told apart by B's own call, but no traced call made what is there now: a call the
+  // harness cannot see (a FileHandle's write, a child process) may have; nothing else shows damage.
+  const unseenOwner =
+    !held && leaseC === null && !bRefused && ownerAfter?.holder === null && ownerIn(o, seenB!.lock).how === 'observed';
+  if (unseenOwner)
+    preconditions.push({
+      name: LOCATED,
+      held: false,
+      detail: `after A's release ${after!.where} held a lock no holder's traced call made (${ownerAfter!.evidence}), where B's own call had made the one there after B acquired: whose it is the harness cannot tell (a write through a file handle or another process is not traced); report as token the value the helper stores there`,
+    });
+  if (after) insideBsLease(held, keyIsB || (!identified && after.exists));
   const cGranted = history.filter((e) => e.kind === 'acquire-ok' && e.holder === 'C');
   const observedAfter = history.filter((e) => e.kind === 'store-observed' && e.detail.label === "after A's release");
   const aReleases = history.filter((e) => e.kind === 'release' && e.holder === 'A');
@@ -183,11 +196,15 @@ function judgeRun(
     ? 'not judged'
     : keyGone
       ? `${after.where} ${after.free ?? 'found nothing'} after A's release`
-      : tokenKnown && !keyIsB
-        ? `${after.where} gave ${JSON.stringify(after.value)} instead of B's token`
-        : tokenKnown
-          ? `${after.where} still gave B's token`
-          : `${after.where} gave ${JSON.stringify(after.value)} (B's lease reports no token to compare)`;
+      : ownerAfter!.how === 'declared' && keyIsB
+        ? `${after.where} still gave B's token`
+        : keyIsB
+          ? `${after.where} still held B's lock (${ownerAfter!.evidence})`
+          : ownerAfter!.holder !== null
+            ? `${after.where} held ${ownerAfter!.holder}'s lock, not B's (${ownerAfter!.evidence})`
+            : identified
+              ? `${after.where} gave ${JSON.stringify(after.value)}, not B's lock (${ownerAfter!.evidence})`
+              : `${after.where} gave ${JSON.stringify(after.value)} (whose it is the harness cannot tell: ${ownerAfter!.evidence})`;
   const bWhat = bSide ? `; B's ${bSide.member} of its own lease ${bSide.ok ? 'succeeded' : 'was refused'}` : '';
   const resent = ran.filter((r) => r.times > 1);
   const ranWhat = resent.length
@@ -215,19 +232,28 @@ function judgeRun(
     explanation: explain(),
   };
 
+  /**
+   * The lock read while `who` held it is `who`'s: by its token, or by `who`'s own call the harness
+   * traced; with neither a token nor a traced call, anything there. Asks the target only for what the
+   * harness could not see.
+   */
   function located({ lock, notFound }: Located, token: string | undefined, who: string): Check {
-    const tokenMatches = token === undefined || lock.value === token;
+    const owner = lock.exists ? ownerIn(o, lock) : null;
+    const isWho = showsLockOf(o, lock, who);
+    const whose = owner?.holder === who ? `, ${who}'s (${owner.evidence})` : '';
     return {
       name: LOCATED,
-      held: lock.exists && tokenMatches,
-      detail: !lock.exists
+      held: isWho,
+      detail: !owner
         ? notFound
-        : tokenMatches
-          ? `while ${who} held the lock, ${lock.where} gave ${JSON.stringify(lock.value)} (PTTL ${lock.pttlMs} ms)` +
+        : isWho
+          ? `while ${who} held the lock, ${lock.where} gave ${JSON.stringify(lock.value)}${whose} (PTTL ${lock.pttlMs} ms)` +
             (o.inferred
               ? `; where the lock lives was inferred from A's own acquire (${o.inferred.from}), the target declaring no storeKey`
               : '')
-          : `${lock.where} gave ${JSON.stringify(lock.value)}, not ${who}'s lease token ${JSON.stringify(token)}: report as token the value the helper stores there, or declare where the lock lives with storeKey(env)`,
+          : owner.holder !== null
+            ? `while ${who} held the lock, ${lock.where} showed ${owner.holder}'s lock, not ${who}'s (${owner.evidence})`
+            : `${lock.where} gave ${JSON.stringify(lock.value)}, not ${who}'s lease token ${JSON.stringify(token)}, and no call of ${who}'s the harness traced made it (${owner.evidence}): report as token the value the helper stores there, or declare where the lock lives with storeKey(env)`,
     };
   }
 
@@ -267,8 +293,12 @@ function judgeRun(
   /** What the lock held once A's renewal returned, when that was no longer B's. */
   function overB(): string {
     const seen = o.afterRenewal;
-    if (!seen || !tokenKnown || seen.value === leaseB!.token) return '';
-    return `Right after A's renewal returned, ${seen.where} ${seen.exists ? `gave ${JSON.stringify(seen.value)}, not B's token` : (seen.free ?? 'found nothing')}. `;
+    if (!seen || !identified) return '';
+    if (!seen.exists) return `Right after A's renewal returned, ${seen.where} ${seen.free ?? 'found nothing'}. `;
+    const owner = ownerIn(o, seen);
+    return owner.holder === 'B'
+      ? ''
+      : `Right after A's renewal returned, ${seen.where} gave ${JSON.stringify(seen.value)}, not B's lock (${owner.evidence}). `;
   }
 
   function explain(): string {
@@ -284,6 +314,13 @@ function judgeRun(
         : p.variant === 'pause'
           ? `A took a ${p.ttl} ms lock and was stopped (SIGSTOP) until it lapsed and B took the lock; then A resumed and released`
           : `A took a ${p.ttl} ms lock and began its release, but was held after its check and before its delete (${HELD_BY[p.hold]}) until the lock lapsed and B took it; then A's release went on`;
+    // A lock told apart by a token is checked by it; one told apart by its holder's own call (a
+    // directory with no owner record) by being the very lock it made.
+    const observedB = bIdentified(o) && seenB !== null && ownerIn(o, seenB.lock).how === 'observed';
+    const ownLock =
+      observedB && typeof seenB.lock.ino === 'number'
+        ? 'the path still names the lock it made'
+        : `the ${point?.boundary.kind === 'fs' ? 'lock' : 'key'} still holds its own ${observedB ? 'value' : 'token'}`;
     const bSaw = bSide ? ` B's ${bSide.member} of its own lease ${bSide.ok ? 'still succeeded' : 'was refused'},` : '';
     if (!held && leaseC === null && bSide && !bSide.ok) {
       return atRenewal
@@ -295,6 +332,6 @@ function judgeRun(
           (p.variant === 'pause'
             ? ' (a GET→compare→DEL release also passes here: run --variant narrow to pause it between its check and its delete).'
             : '.')
-      : `${how}. A's ${atRenewal ? 'late renewal or release' : 'release'} removed B's lock: ${what}, and a third holder C ${leaseC ? 'was granted the lock while B still believed it held it' : 'could take it'}. ${atRenewal ? `${overB()}The renewal checks the record, then acts by pathname` : `The release does not check, atomically, that the ${point?.boundary.kind === 'fs' ? 'lock' : 'key'} still holds its own token`}.`;
+      : `${how}. A's ${atRenewal ? 'late renewal or release' : 'release'} removed B's lock: ${what}, and a third holder C ${leaseC ? 'was granted the lock while B still believed it held it' : 'could take it'}. ${atRenewal ? `${overB()}The renewal checks the record, then acts by pathname` : `The release does not check, atomically, that ${ownLock}`}.`;
   }
 }

@@ -7,6 +7,7 @@ import type { FailoverLoss } from '../../src/judging/failover-loss.ts';
 import type { LeaseSummary } from '../../src/holder/holder-protocol.ts';
 import type { ExplorePoint } from '../../src/oracle/explore-point.ts';
 import type { InferredLocation, ObservedLock } from '../../src/oracle/scenario.ts';
+import type { OwnerFact } from '../../src/judging/ownership.ts';
 
 /** The lock as the harness read it, the raw reading (its PTTL, not an extrapolated end: -1 survives JSON). */
 export type LockReading = Omit<ObservedLock, 'liveUntil'>;
@@ -74,6 +75,11 @@ export interface V310Observations {
   after: LockReading | null;
   /** C's acquire after A's release, and when it was answered. */
   c: { lease: LeaseSummary | null; answeredAt: number } | null;
+  /**
+   * The holders' own calls that made or wrote the lock's location, as traced (Scenario.ownerFacts):
+   * whose lock a reading shows when no declared token says (./owner.ts). Absent in runs recorded before.
+   */
+  owners?: OwnerFact[];
 }
 
 /** A's renewal: whether it returned within --timeout, whether it said it renewed, its error if it threw. */

@@ -23,9 +23,16 @@ import { countBSide } from './b-window.ts';
 import type { ARenewal, BSide, LockReading, V310Observations } from './observations.ts';
 import type { v310Params } from './params.ts';
 import { RENEWAL, renewsBeforeRelease } from './renewal.ts';
+import { showsLockOf } from './owner.ts';
 import { failoverOnceLocked } from '../../scenarios/failover.ts';
 
 export async function playV310(s: Scenario, p: ParamValues<typeof v310Params>): Promise<V310Observations> {
+  const o = await playRun(s, p);
+  // What the judge tells each reading's owner from: the holders' own calls that made the lock.
+  return { ...o, owners: s.ownerFacts() };
+}
+
+async function playRun(s: Scenario, p: ParamValues<typeof v310Params>): Promise<V310Observations> {
   // An explored point (--explore) lands inside the release like the narrow variant, at its own boundary.
   const holdAtWire = p.variant === 'narrow' && (p.hold !== 'seam' || s.point !== undefined);
   // A talks through its wire proxy wherever the family can tell a lock from a command: a target
@@ -72,7 +79,7 @@ export async function playV310(s: Scenario, p: ParamValues<typeof v310Params>): 
   // Not where the harness looks (and not read too late to tell: then B's fresh lease is read for it):
   // nothing can be judged, so A lets go and the run ends (the judge says why).
   const aLate = !o.atA.lock.exists && o.atA.lookedAfterMs >= p.ttl;
-  const foundA = o.atA.lock.exists && (leaseA.token === undefined || o.atA.lock.value === leaseA.token);
+  const foundA = showsLockOf({ ...o, owners: s.ownerFacts() }, o.atA.lock, 'A');
   if (!aLate && !foundA) {
     await s.within(a.release(leaseA), p.timeout);
     return o;
@@ -156,7 +163,7 @@ export async function playV310(s: Scenario, p: ParamValues<typeof v310Params>): 
   o.c = { lease: leaseC, answeredAt: s.now() };
   if (!bExtends && leaseB && !leaseC) o.bSide = await checkB(b, leaseB, 'release');
   // B's own lease, still B's in the store, gave B no reason to be refused: its throw is the target's error.
-  const bLeaseIntact = after.exists && (typeof leaseB?.token !== 'string' || after.value === leaseB.token);
+  const bLeaseIntact = showsLockOf({ ...o, owners: s.ownerFacts() }, after, 'B');
   if (o.bSide && o.bSide.threw !== null && bLeaseIntact)
     throw new TargetCallError(
       'B',
@@ -164,7 +171,7 @@ export async function playV310(s: Scenario, p: ParamValues<typeof v310Params>): 
       o.bSide.threw,
       "on its own lease, which the store still showed as B's",
     );
-  for (const text of countBSide(o, p.ttl).notes) s.note(text);
+  for (const text of countBSide({ ...o, owners: s.ownerFacts() }, p.ttl).notes) s.note(text);
   return o;
 
   /**

@@ -16,6 +16,7 @@ import type { Recorded } from '../../src/oracle/definition.ts';
 import { pointInWords } from '../../src/oracle/explore-point.ts';
 import { grantedApart, heldAtOnce, type ContenderTry } from '../../scenarios/contenders.ts';
 import type { V311Observations } from './observations.ts';
+import { sameLock } from '../../src/judging/ownership.ts';
 import { patienceMs, type v311Params } from './params.ts';
 import { endRead, lockOutcome, PATIENCE_WAITED, storeFreedWords, type LockOutcome } from './outcome.ts';
 
@@ -193,13 +194,13 @@ export function judgeV311(
     // A store that keeps a lapsed record (a lease row past its lease_until) leaves the takeover to the
     // taker's own check of the expiry: A's record still there, lapsed, and B denied is that check failing.
     const aRecordKept = read?.lapsedRecord !== undefined && read.lapsedRecord.value === atKill!.value;
-    if (read && !aRecordKept && !(read.exists && (read.pttlMs < 0 || read.value === atKill!.value)))
+    if (read && !aRecordKept && !(read.exists && (read.pttlMs < 0 || sameLock(read, atKill!))))
       preconditions.push({
         name: A_KEY_STILL_HELD,
         held: false,
         detail:
           (read.exists
-            ? `when B gave up (${gaveUpAt}), ${read.where} gave ${JSON.stringify(read.value)} (PTTL ${read.pttlMs} ms), not A's ${JSON.stringify(atKill!.value)}: A's key had lapsed and been taken again`
+            ? `when B gave up (${gaveUpAt}), ${read.where} gave ${JSON.stringify(read.value)} (PTTL ${read.pttlMs} ms), not A's ${JSON.stringify(atKill!.value)}${read.value === atKill!.value ? ` (the same value, but another lock: inode ${read.ino}, A's was ${atKill!.ino})` : ''}: A's key had lapsed and been taken again`
             : `when B gave up (${gaveUpAt}), ${read.where} ${read.free ?? 'found nothing'}: A's key had lapsed and the lock was free by the store`) +
           `, so B's denial is the target's own (its client's clock, say; or a lock kept elsewhere than storeKey(env) says), not A's lock outliving its TTL`,
       });

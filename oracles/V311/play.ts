@@ -186,8 +186,17 @@ export async function playV311(s: Scenario, p: ParamValues<typeof v311Params>): 
 }
 
 /** The reading itself (its PTTL: -1 for no expiry; a lapsed record the store kept), without the harness times an ObservedLock adds. */
-function lockState({ where, exists, value, pttlMs, lapsedRecord, free }: LockState): LockState {
-  return { where, exists, value, pttlMs, ...(lapsedRecord ? { lapsedRecord } : {}), ...(free ? { free } : {}) };
+function lockState({ where, exists, value, pttlMs, lapsedRecord, free, ino }: LockState): LockState {
+  return {
+    where,
+    exists,
+    value,
+    pttlMs,
+    ...(lapsedRecord ? { lapsedRecord } : {}),
+    ...(free ? { free } : {}),
+    // A file lock's inode: a lock made again at the path is not A's, whatever it holds (sameLock).
+    ...(typeof ino === 'number' ? { ino } : {}),
+  };
 }
 
 const SEAM_MISSED =

@@ -108,8 +108,8 @@ async function thirdHolderArrives(x: Contest, aNext: Latch, c: Holder) {
     p.timeout,
   );
   if (first === 'write') {
-    const { where, exists, value, free } = await s.observeLock('A resumed and is at its next write');
-    o.aNextWrite = { where, exists, value, ...(free ? { free } : {}) };
+    const { where, exists, value, free, ino } = await s.observeLock('A resumed and is at its next write');
+    o.aNextWrite = { where, exists, value, ...(free ? { free } : {}), ...(typeof ino === 'number' ? { ino } : {}) };
   }
   const cLatch = c.holdNextEffect();
   const cJob = c.call('job');

@@ -157,8 +157,10 @@ export interface V313Observations {
   bCameAndWent?: { during: KeyReading; job: CallOutcome | null; gone: boolean; after: KeyReading; aStopped: boolean };
   /** The lock's value as A was stopped (A's token), where the key was read and there. */
   aTokenAtStop?: string | null;
+  /** A file lock's inode as A was stopped: a lock made again at the path is a new lease, whatever it holds. */
+  aInoAtStop?: number;
   /** come-and-go: the lock as A, resumed, sat at its next write (absent: A made none). */
-  aNextWrite?: Pick<LockState, 'where' | 'exists' | 'value' | 'free'>;
+  aNextWrite?: Pick<LockState, 'where' | 'exists' | 'value' | 'free' | 'ino'>;
   /** come-and-go: whether the third holder C took the lock after A resumed. */
   cTookLock?: boolean;
   /** after-lift: whether the key went while A was stopped, the last reading, when it was read, and A still stopped. */

@@ -6,6 +6,7 @@
 import { CANDIDATE_PRECONDITIONS } from './judge-candidates.ts';
 import { firstLine, type Check } from '../../src/core/judgement.ts';
 import type { ParamValues } from '../../src/core/params.ts';
+import { sameLock } from '../../src/judging/ownership.ts';
 import type { EffectRecord } from '../../src/core/resource.ts';
 import type { CallOutcome } from '../../src/holder/holder.ts';
 import type { v313Params } from './params.ts';
@@ -135,7 +136,7 @@ export function scenarioChecks(o: V313Observations, effects: readonly EffectReco
   if (o.quorum) checks.push(...quorumChecks(o.quorum, bFirst, p.ttl));
   if (o.acquireStop) checks.push(...acquireStopChecks(o.acquireStop, bFirst));
   if (o.bCameAndWent) checks.push(cameAndWent(o.bCameAndWent, p));
-  if (o.aNextWrite) checks.push(onOldLease(o.aNextWrite, o.aTokenAtStop));
+  if (o.aNextWrite) checks.push(onOldLease(o.aNextWrite, o.aTokenAtStop, o.aInoAtStop));
   if (o.aLeaseLapsed) {
     const { lapsed, seen, readAt, aStopped } = o.aLeaseLapsed;
     checks.push({
@@ -325,15 +326,19 @@ function cameAndWent(went: NonNullable<V313Observations['bCameAndWent']>, p: Par
 function onOldLease(
   atNext: NonNullable<V313Observations['aNextWrite']>,
   aTokenAtStop: string | null | undefined,
+  aInoAtStop: number | undefined,
 ): Check {
-  const newLease = atNext.exists && aTokenAtStop !== undefined && atNext.value !== aTokenAtStop;
+  const newLease =
+    atNext.exists &&
+    aTokenAtStop !== undefined &&
+    !sameLock({ exists: true, value: aTokenAtStop, ino: aInoAtStop ?? null }, atNext);
   return {
     name: A_ON_OLD_LEASE,
     held: !newLease,
     detail: !atNext.exists
       ? `at A's next write after resuming ${atNext.where} ${atNext.free ?? 'found nothing'}: A wrote holding no lock`
       : newLease
-        ? `at A's next write after resuming ${atNext.where} gave ${JSON.stringify(atNext.value)}, not the token A held when stopped (${JSON.stringify(aTokenAtStop)}): A took the free lock again with a new lease after B had come and gone, so its writes after B's are in a new critical section`
+        ? `at A's next write after resuming ${atNext.where} gave ${JSON.stringify(atNext.value)}, not the lock A held when stopped (${JSON.stringify(aTokenAtStop)}${atNext.value === aTokenAtStop ? `, inode ${aInoAtStop}; now inode ${atNext.ino}` : ''}): A took the free lock again with a new lease after B had come and gone, so its writes after B's are in a new critical section`
         : `at A's next write after resuming ${atNext.where} still gave A's token from before its stop (${JSON.stringify(atNext.value)}): A's old lease went on`,
   };
 }

@@ -129,6 +129,7 @@ export async function stopA(
 export async function markLeaseEnd(s: Scenario, p: Params, { since }: StoppedA, o: V313Observations): Promise<void> {
   const seen = s.lockUnreadable === undefined ? await s.observeLock("A stopped: its lease's time left") : undefined;
   if (seen?.exists) o.aTokenAtStop = seen.value;
+  if (seen?.exists && typeof seen.ino === 'number') o.aInoAtStop = seen.ino;
   if (seen?.exists && seen.pttlMs < 0) return; // no expiry on the key: the lease never runs out by itself
   // A delayed write leaves A's store traffic flowing: A may renew, so no end is known from here.
   if (p.variant === 'delay-write' || s.point?.fault === 'delay-write') return;

@@ -52,6 +52,11 @@ export interface LockState {
    * read in its history is INCONCLUSIVE (src/judging/unreadable-reads.ts), never an ERROR of the run.
    */
   unreadable?: string;
+  /**
+   * A file lock's inode (null when nothing is there): matched with the inode each holder's own call
+   * left at the lock's path, it tells whose call made what is there (src/judging/ownership.ts).
+   */
+  ino?: number | null;
 }
 
 /** A lease end the app writes on its own clock (storeKey's expiresField), as the harness read and compared it. */
@@ -142,6 +147,13 @@ export interface LockCommands {
    * location inferred from these in its own acquire.
    */
   lockLocations?(command: WireCommand): StoreLocation[];
+  /**
+   * The value an acquire command writes at each place it takes a lock (`SET k v … NX`: k and v;
+   * `HSETNX k f v`; SETNX), or a script's arguments beside the keys it names (`byScript`): matched
+   * with the value the harness reads there, it tells whose command wrote (or handed a script) the
+   * lock that is there (src/judging/ownership.ts). Absent where the family cannot tell.
+   */
+  acquireWrites?(command: WireCommand): Array<{ location: StoreLocation; value: string; byScript?: true }>;
   /** Whether a command a holder sent (its text and arguments) acts on the lock at `location`. */
   touches(command: { text: string; args: readonly string[] }, location: StoreLocation): boolean;
 }

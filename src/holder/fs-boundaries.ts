@@ -137,6 +137,7 @@ export class FsBoundaries {
       phase: report.phase,
       ...(report.flags ? { flags: report.flags } : {}),
       ...(report.result ? { result: report.result } : {}),
+      ...(report.made ? { made: report.made.path, ino: report.made.ino } : {}),
       fate: hold || stall ? 'held' : 'forwarded',
     });
     for (const observe of this.#observers) observe(report);

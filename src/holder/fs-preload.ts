@@ -21,6 +21,10 @@ import { FS_OPS, FS_SYNC_ONLY_OPS, type FsForm, type FsOp, type FsReport } from 
 const TWO_PATHS: ReadonlySet<FsOp> = new Set(['rename', 'link']);
 /** Where the flags are among a call's arguments: open(path, flags), writeFile(path, data, { flag }). */
 const FLAGS_AT: Partial<Record<FsOp, number>> = { open: 1, writeFile: 2 };
+/** Calls that make or write what a path names (rename and link: their second path); open only with a writing flag. */
+const MAKING: ReadonlySet<FsOp> = new Set(['mkdir', 'open', 'writeFile', 'rename', 'link']);
+/** The real lstatSync, taken before the wrapping: the inode a making call left is read without a report of its own. */
+const realLstatSync = fs.lstatSync;
 
 let watched: { dir: string; channel: FsChannel } | undefined;
 /** Whether a hold is armed on this holder: then every report waits for the harness's answer. */
@@ -64,16 +68,49 @@ function report(op: FsOp, path: string, form: FsForm, args: unknown[]): FsReport
   return { id: nextId++, op, path, form, phase: 'call', ...(flags ? { flags } : {}) };
 }
 
+/** The path a making call makes or writes (a rename's or link's destination): relative to the directory, and absolute. */
+interface Makes {
+  rel: string;
+  abs: string;
+}
+
+/** The path under the directory a making call makes or writes, else undefined. */
+function makesPath(op: FsOp, args: unknown[]): Makes | undefined {
+  if (!watched || !MAKING.has(op) || (op === 'open' && !opensToWrite(args[1]))) return undefined;
+  // mkdir -p succeeds on a directory that is there already: it made nothing.
+  if (op === 'mkdir' && typeof args[1] === 'object' && (args[1] as { recursive?: unknown } | null)?.recursive)
+    return undefined;
+  const abs = pathOf(TWO_PATHS.has(op) ? args[1] : args[0]);
+  if (abs === undefined) return undefined;
+  const rel = relative(watched.dir, abs);
+  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) ? { rel, abs } : undefined;
+}
+
+/** Whether open's flags create, truncate or append ("w", "wx", "a+", or O_CREAT / O_TRUNC / O_APPEND): not "r", "r+". */
+function opensToWrite(flags: unknown): boolean {
+  if (typeof flags === 'string') return /[wax]/.test(flags);
+  const { O_CREAT, O_TRUNC, O_APPEND } = fs.constants;
+  return typeof flags === 'number' && (flags & (O_CREAT | O_TRUNC | O_APPEND)) !== 0;
+}
+
 const resultOf = (error: unknown) => (error ? ((error as NodeJS.ErrnoException).code ?? 'error') : 'ok');
 
-/** The report of `call`'s result: "ok" or its error's code. */
-const resultReport = (call: FsReport, error: unknown): FsReport => ({
-  ...call,
-  id: nextId++,
-  phase: 'result',
-  of: call.id,
-  result: resultOf(error),
-});
+/**
+ * The report of `call`'s result: "ok" or its error's code; a making call that succeeded carries the
+ * inode now at the path it made (read at once, before the report: a contender's call in between is
+ * the one window where it could name another's).
+ */
+function resultReport(call: FsReport, error: unknown, makes: Makes | undefined): FsReport {
+  const stat = makes && !error ? realLstatSync(makes.abs, { throwIfNoEntry: false }) : undefined;
+  return {
+    ...call,
+    id: nextId++,
+    phase: 'result',
+    of: call.id,
+    result: resultOf(error),
+    ...(makes && stat ? { made: { path: makes.rel, ino: Number(stat.ino) } } : {}),
+  };
+}
 
 /** Report, then `next`: once the harness answered while gated, else at once. */
 function tellThen(channel: FsChannel, sent: FsReport, next: () => unknown): void {
@@ -92,8 +129,9 @@ function wrapCallback(op: FsOp, original: AnyFunction): AnyFunction {
     if (path === undefined || typeof callback !== 'function' || !watched) return original.apply(this, args);
     const { channel } = watched;
     const call = report(op, path, 'callback', args);
+    const makes = makesPath(op, args);
     const done = (error: unknown, ...results: unknown[]) =>
-      tellThen(channel, resultReport(call, error), () => (callback as AnyFunction)(error, ...results));
+      tellThen(channel, resultReport(call, error, makes), () => (callback as AnyFunction)(error, ...results));
     tellThen(channel, call, () => original.apply(this, [...args.slice(0, -1), done]));
   };
 }
@@ -106,7 +144,8 @@ function wrapPromise(op: FsOp, original: AnyFunction): AnyFunction {
     const call = report(op, path, 'promise', args);
     const tell = async (sent: FsReport) => (gated ? channel.report(sent) : channel.send(sent));
     await tell(call);
-    const after = (error: unknown) => tell(resultReport(call, error));
+    const makes = makesPath(op, args);
+    const after = (error: unknown) => tell(resultReport(call, error, makes));
     let value: unknown;
     try {
       value = await original.apply(this, args);
@@ -127,7 +166,8 @@ function wrapSync(op: FsOp, original: AnyFunction): AnyFunction {
     const call = report(op, path, 'sync', args);
     const tell = (sent: FsReport) => (gated ? channel.reportSync(sent) : channel.send(sent));
     tell(call);
-    const after = (error: unknown) => tell(resultReport(call, error));
+    const makes = makesPath(op, args);
+    const after = (error: unknown) => tell(resultReport(call, error, makes));
     let value: unknown;
     try {
       value = original.apply(this, args);

@@ -40,6 +40,12 @@ export interface FsReport {
   result?: string;
   /** A result: the id of the call it is the result of. */
   of?: number;
+  /**
+   * A successful call that made or wrote what a path names (mkdir, open with a writing flag,
+   * writeFile, rename or link onto it): that path, relative to env.dir, and its inode right after
+   * the call, so the harness can tell whose call made the lock that is there (src/judging/ownership.ts).
+   */
+  made?: { path: string; ino: number };
   /** The holder waits for the harness's go before it goes on (only such a report can be held). */
   wait?: true;
 }

@@ -6,6 +6,7 @@
  */
 import type { AppClockExpiry } from '../families/family.ts';
 import type { EffectRecord } from '../core/resource.ts';
+import { sameLock } from './ownership.ts';
 
 /** B's lock as the harness read it, with when (harness ms) the read was sent and answered. */
 export type LeaseReading =
@@ -22,6 +23,8 @@ export type LeaseReading =
       expiry?: AppClockExpiry;
       /** The app's record was there but said free (a blank owner or expiry), in words. */
       free?: string;
+      /** A file lock's inode: a lock made again at the path is another's, whatever it holds. */
+      ino?: number;
     }
   /** Where the lock is a session lock (Postgres advisory): B's sessions holding one, granted, in pg_locks. */
   | {
@@ -115,6 +118,11 @@ function liveAt(
     return {
       live: false,
       why: `${r.where} gave ${JSON.stringify(r.value)} ${at}, not ${B}'s ${JSON.stringify(first.value)} of its first write: ${B}'s lease was gone and someone else held the lock`,
+    };
+  if (first.kind === 'store' && first.exists && !sameLock(first, r))
+    return {
+      live: false,
+      why: `${r.where} showed inode ${r.ino} ${at}, not inode ${first.ino} of ${B}'s lock at its first write: ${B}'s lock was removed and the path made again, by ${B} or another`,
     };
   if (r.pttlMs < 0)
     return {

@@ -27,7 +27,8 @@ import type { WireProxy } from '../wire/proxy.ts';
 import type { CommandPattern, WireCommand } from '../wire/command.ts';
 import { startScenarioProxy } from '../wire/scenario-proxy.ts';
 import type { ExplorePoint } from './explore-point.ts';
-import { dirname, join } from 'node:path';
+import { dirname, isAbsolute, join, normalize, relative } from 'node:path';
+import type { OwnerFact } from '../judging/ownership.ts';
 import { FsBoundaries } from '../holder/fs-boundaries.ts';
 import { ClusterNodes } from './cluster-nodes.ts';
 import type { LinkMesh } from '../wire/link-mesh.ts';
@@ -358,6 +359,44 @@ export class Scenario {
       },
     );
     return inferred;
+  }
+
+  /**
+   * The holders' own calls that made or wrote the lock's location so far, as traced (a file
+   * store's calls with the inode each left at the lock's path; the values acquires wrote, seen at
+   * holders' wire proxies): what src/judging/ownership.ts tells the lock's owner from.
+   */
+  ownerFacts(): OwnerFact[] {
+    const dir = this.family.holderDir?.(this.store);
+    const key = this.lockKey;
+    const lockPath = dir !== undefined && isAbsolute(key) ? relative(dir, key) : normalize(key);
+    const made = this.history
+      .filter((e) => e.kind === 'fs' && typeof e.detail.ino === 'number' && e.detail.made === lockPath)
+      .map((e) => ({
+        holder: e.holder ?? '?',
+        atMs: e.t,
+        call: String(e.detail.call),
+        ino: e.detail.ino as number,
+        ...(/^(rename|link) /.test(String(e.detail.call)) ? { moved: true } : {}),
+      }));
+    const acquireWrites = this.family.commands.acquireWrites;
+    const fieldOf = (l: StoreLocation) => (typeof l === 'object' && 'field' in l ? l.field : undefined);
+    const here = (l: StoreLocation) => keyOf(l) === key && fieldOf(l) === fieldOf(this.lockLocation);
+    const wrote = [...this.#commands].flatMap(([holder, seen]) =>
+      seen.flatMap(({ atMs, command }) =>
+        (acquireWrites?.(command) ?? [])
+          .filter((w) => here(w.location))
+          .map((w) => ({
+            holder,
+            atMs,
+            // A script's text carries its body: named by its command and key instead.
+            call: w.byScript ? `${command.name} on ${keyOf(w.location)}` : command.text,
+            value: w.value,
+            ...(w.byScript ? { byScript: true } : {}),
+          })),
+      ),
+    );
+    return [...made, ...wrote].sort((x, y) => x.atMs - y.atMs);
   }
 
   /** The Redis key the lock lives under (for a hash field: the hash's key). Wire holds look for it. */

@@ -72,14 +72,19 @@ async function created(path: string, record: LeaseRecord): Promise<boolean> {
 
 /** Take the lease: create it, or take over one whose expiresAt has passed on this holder's clock. */
 export async function acquireLease(env: TargetEnv): Promise<{ token: string } | null> {
-  const { path } = leaseFile(env);
-  const mine = (): LeaseRecord => ({ ownerId: newToken(env), expiresAt: Date.now() + env.ttlMs });
+  const ownerId = await takeLease(leaseFile(env).path, () => newToken(env), env.ttlMs);
+  return ownerId === null ? null : { token: ownerId };
+}
+
+/** Take the lease at `path` for `ttlMs` under an owner id from `ownerId`: the id written, or null when another holds it. */
+export async function takeLease(path: string, ownerId: () => string, ttlMs: number): Promise<string | null> {
+  const mine = (): LeaseRecord => ({ ownerId: ownerId(), expiresAt: Date.now() + ttlMs });
   const record = mine();
-  if (await created(path, record)) return { token: record.ownerId };
+  if (await created(path, record)) return record.ownerId;
   const seen = await readRecord(path);
   // A torn record is being written by its owner: live.
   if (seen === 'torn' || (seen !== null && seen.expiresAt > Date.now())) return null;
   if (seen !== null) await rm(path, { force: true });
   const again = mine();
-  return (await created(path, again)) ? { token: again.ownerId } : null;
+  return (await created(path, again)) ? again.ownerId : null;
 }

@@ -23,6 +23,8 @@ export interface FileLockState extends LockState {
   mtimeMs: number | null;
   /** The harness's own clock's age of that mtime (ms), or null. */
   ageMs: number | null;
+  /** The path's inode (null when nothing is there): whose call made it, by the inode its call left. */
+  ino: number | null;
   /** A declared lease record: the file's whole content as read (its value is the owner field). */
   content?: string | null;
 }
@@ -34,7 +36,8 @@ export async function readFileLock(dir: string, lock: FileLock): Promise<FileLoc
     if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return undefined;
     throw error;
   });
-  if (!stat) return { where, exists: false, value: null, pttlMs: -2, kind: 'none', mtimeMs: null, ageMs: null };
+  if (!stat)
+    return { where, exists: false, value: null, pttlMs: -2, kind: 'none', mtimeMs: null, ageMs: null, ino: null };
   const kind = stat.isFile() ? 'file' : stat.isDirectory() ? 'dir' : 'other';
   const contentOf = kind === 'file' ? path : kind === 'dir' && lock.owner ? join(path, lock.owner) : undefined;
   const content = contentOf === undefined ? null : await readFile(contentOf, 'utf8').catch(() => null);
@@ -58,6 +61,7 @@ export async function readFileLock(dir: string, lock: FileLock): Promise<FileLoc
     kind,
     mtimeMs: stat.mtimeMs,
     ageMs: Math.round(now - stat.mtimeMs),
+    ino: stat.ino,
     ...(lock.record ? { content } : {}),
     ...(lease?.free ? { free: lease.free } : {}),
     ...(lease?.unreadable ? { unreadable: lease.unreadable } : {}),

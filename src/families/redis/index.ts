@@ -9,7 +9,7 @@ import { isFileLock, isLeaseRow, keyOf } from '../../stores/store-location.ts';
 import { onKey } from '../../wire/command.ts';
 import type { StoreFamily } from '../family.ts';
 import { clearsHashField, REDIS_DELETE, REDIS_RENEWAL } from './commands.ts';
-import { redisLockLocations } from './lock-keys.ts';
+import { redisAcquireWrites, redisLockLocations } from './lock-keys.ts';
 import { RedisProbe } from './probe.ts';
 import { TopologyView } from './topology/node-view.ts';
 import { redisRecipe, valkeyRecipe } from './recipe.ts';
@@ -65,6 +65,7 @@ export const redisFamily: StoreFamily = {
       ),
     renewal: (location) => onKey(REDIS_RENEWAL, keyOf(location)),
     lockLocations: redisLockLocations,
+    acquireWrites: redisAcquireWrites,
     touches: ({ text, args }, location) => args.includes(keyOf(location)) || text.includes(keyOf(location)),
   },
   holderUrl: (url) => url,
