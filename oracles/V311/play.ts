@@ -152,7 +152,7 @@ export async function playV311(s: Scenario, p: ParamValues<typeof v311Params>): 
     `the lock is still held ${(s.now() - heldSince).toFixed(0)} ms after A took it: ${who} until it frees or the ${patience} ms patience bound (--patience)`,
   );
   o.watch = await watchLock(s, contenders, {
-    aValue: o.atKill?.value ?? null,
+    aLock: o.atKill ?? null,
     until,
     patienceMs: patience,
     everyMs,

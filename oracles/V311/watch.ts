@@ -10,6 +10,7 @@ import type { Scenario } from '../../src/oracle/scenario.ts';
 import type { Holder } from '../../src/holder/holder.ts';
 import { raceTogether, type ContenderTry } from '../../scenarios/contenders.ts';
 import { grantedSessionLocks } from './session-lock.ts';
+import { sameLock, type LockIdentity } from '../../src/judging/ownership.ts';
 
 export interface LockWatch {
   /** The bound the watch ran to, in ms from A's take (--patience, or its default). */
@@ -29,13 +30,13 @@ export interface LockWatch {
 }
 
 /**
- * Watches A's lock (whose value at the kill was `aValue`) until a contender takes it or harness
+ * Watches A's lock (as read at the kill: `aLock`, its value and, on a file lock, its inode) until a contender takes it or harness
  * time `until`. `session`: the lock is a session advisory lock, read in pg_locks only at the end.
  */
 export async function watchLock(
   s: Scenario,
   contenders: readonly Holder[],
-  w: { aValue: string | null; until: number; patienceMs: number; everyMs: number; session: boolean },
+  w: { aLock: LockIdentity | null; until: number; patienceMs: number; everyMs: number; session: boolean },
 ): Promise<LockWatch> {
   const from = s.now();
   const now = () => s.now();
@@ -48,7 +49,7 @@ export async function watchLock(
     while (!w.session && !done && freed === null && s.now() < w.until) {
       const state = await s.readLock();
       reads += 1;
-      const how = freedHow(state, w.aValue);
+      const how = freedHow(state, w.aLock);
       if (how) freed = { at: s.now(), how };
       else await s.sleep(readEvery);
     }
@@ -61,14 +62,20 @@ export async function watchLock(
   if (granted) return w.session ? { ...watch, lastSessions: null } : watch;
   const label = `the ${w.patienceMs} ms patience bound ran out`;
   if (w.session) return { ...watch, lastSessions: await grantedSessionLocks(s, label) };
-  const { where, exists, value, pttlMs, lapsedRecord } = await s.observeLock(label);
-  return { ...watch, last: { where, exists, value, pttlMs, ...(lapsedRecord ? { lapsedRecord } : {}) } };
+  const { where, exists, value, pttlMs, lapsedRecord, free, ino } = await s.observeLock(label);
+  const last = { where, exists, value, pttlMs, ...(lapsedRecord ? { lapsedRecord } : {}), ...(free ? { free } : {}) };
+  return { ...watch, last: typeof ino === 'number' ? { ...last, ino } : last };
 }
 
-/** How a read shows A's lock free (gone, holding another value, lapsed by its expiry or stale rule), or undefined. */
-function freedHow(state: LockState, aValue: string | null): string | undefined {
-  if (!state.exists) return `${state.where} found nothing`;
-  if (state.value !== aValue) return `${state.where} held ${JSON.stringify(state.value)}, not A's`;
+/** How a read shows A's lock free (gone or free by the app's rule, another lock there, lapsed by its expiry or stale rule), or undefined. */
+function freedHow(state: LockState, aLock: LockIdentity | null): string | undefined {
+  if (!state.exists) return `${state.where} ${state.free ?? 'found nothing'}`;
+  // A not read at the kill: any value there is another's.
+  const a = aLock ?? { exists: true, value: null };
+  if (!sameLock(state, a))
+    return state.value === a.value
+      ? `${state.where} held another lock (inode ${state.ino}, A's was ${a.ino})`
+      : `${state.where} held ${JSON.stringify(state.value)}, not A's`;
   if (state.pttlMs === 0) return `${state.where} showed it lapsed (PTTL 0)`;
   if (state.lapsedRecord) return `${state.where} showed A's record lapsed`;
   return undefined;

@@ -212,7 +212,10 @@ describe('sameLock', () => {
 describe('V311 judge, a directory lock with no owner record', () => {
   const dirV311 = load(`${FIXTURES}/V311/fs-dir-lock-lib-checked.json`);
   const v311 = (f: { observations: unknown }) => f.observations as V311Observations;
-  /** The same run had B been denied to the end, the lock read then as `ino` (A's inode, or another). */
+  /**
+   * The same run had B been denied to the end — at TTL + grace and then in the watch, to the
+   * patience bound — the lock read then as `ino` (A's inode, or another).
+   */
   const deniedWith =
     (ino: number, pttlMs = -1) =>
     (f: { observations: unknown }) => {
@@ -220,7 +223,11 @@ describe('V311 judge, a directory lock with no owner record', () => {
       const end = o.b!.endedAt + 400;
       o.b = { ...o.b!, granted: false, lastAttemptAt: end - 5, endedAt: end };
       o.contenders = o.contenders!.map((c) => ({ ...c, granted: false, lastAttemptAt: end - 5, endedAt: end }));
-      o.stuck = { ...o.afterKill!, pttlMs, ino };
+      const read = { ...o.afterKill!, pttlMs, ino };
+      o.stuck = read;
+      const bound = o.heldSince! + 2600;
+      const tries = [{ holder: 'B', granted: false, attempts: 9, lastAttemptAt: bound - 5, endedAt: bound + 1 }];
+      o.watch = { patienceMs: 2600, from: end, tries, freed: null, reads: 9, last: read };
     };
 
   it("PASSes the recorded run: B took the dead holder's directory", async () => {
