@@ -64,8 +64,15 @@ export const HOSTILE_CASES: readonly HostileCase[] = [
   {
     oracle: 'V311',
     target: fixture('slow-denial'),
+    expect: 'PASS',
+    why: "a correct lock whose denial outlasts B's TTL + grace: B takes it in the watch, late, not never",
+  },
+  {
+    oracle: 'V311',
+    target: fixture('slow-denial'),
+    params: { strictTtl: 'on' },
     expect: 'INCONCLUSIVE',
-    why: "B's denial outlasts its budget: never tried on the lapsed key",
+    why: "the same held to its TTL (--strict-ttl): no try of B's at TTL + grace came on the lapsed key",
   },
   {
     oracle: 'V311',
