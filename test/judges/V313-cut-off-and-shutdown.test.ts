@@ -6,7 +6,13 @@
 import { describe, expect, it } from 'vitest';
 import type { EffectRecord } from '../../src/core/resource.ts';
 import { FIXTURES, load, rejudge, type JudgeFixture } from './recorded.ts';
-import { B_DENIED_PAST_LEASE, B_TOOK_DURING_SHUTDOWN, CUT_OFF, SHUTDOWN_LANDED } from '../../oracles/V313/judge.ts';
+import {
+  A_LEASE_AT_SHUTDOWN,
+  B_DENIED_PAST_LEASE,
+  B_TOOK_DURING_SHUTDOWN,
+  CUT_OFF,
+  SHUTDOWN_LANDED,
+} from '../../oracles/V313/judge.ts';
 import type { V313Observations } from '../../oracles/V313/observations.ts';
 
 const fixture = (name: string) => load(`${FIXTURES}/V313/${name}.json`);
@@ -77,10 +83,52 @@ describe('V313 judge: graceful shutdown', () => {
   it("is INCONCLUSIVE when B's last denied try came before a lease not renewed since the shutdown could have lapsed", async () => {
     const { verdict, judgement } = await rejudge(goodShutdown, (f) => {
       const sd = observed(f).shutdown!;
-      sd.bWhileHeld!.lastDeniedAt = sd.at + Number(f.params.ttl) / 2;
+      sd.bWhileHeld!.lastDeniedAt = sd.heldAt! + Number(f.params.ttl) / 2;
     });
     expect(verdict).toBe('INCONCLUSIVE');
     expect(unmet(judgement)).toEqual([B_DENIED_PAST_LEASE]);
+  });
+
+  // Under load the harness, the signal or A itself can lag a lease behind the shutdown's start: A's
+  // last renewal then comes after it, and B is denied more than --ttl into the shutdown by a lease
+  // the shutdown did stop renewing. The window is measured from when A was held at its next write.
+  it('is INCONCLUSIVE when B was denied past --ttl after the shutdown began but not after A was held at its next write', async () => {
+    const { verdict, judgement } = await rejudge(goodShutdown, (f) => {
+      const sd = observed(f).shutdown!;
+      const ttl = Number(f.params.ttl);
+      sd.heldAt = sd.bWhileHeld!.lastDeniedAt! - ttl + 5;
+      expect(sd.bWhileHeld!.lastDeniedAt! - sd.at).toBeGreaterThan(ttl);
+    });
+    expect(verdict).toBe('INCONCLUSIVE');
+    expect(unmet(judgement)).toEqual([B_DENIED_PAST_LEASE]);
+  });
+
+  it("is INCONCLUSIVE when the lock read after B's denials was gone: B's denials say nothing of A's renewals", async () => {
+    const { verdict, judgement } = await rejudge(goodShutdown, (f) => {
+      const after = observed(f).shutdown!.aLockAfter!;
+      Object.assign(after, { exists: false, value: null, pttlMs: -2 });
+    });
+    expect(verdict).toBe('INCONCLUSIVE');
+    expect(unmet(judgement)).toEqual([B_DENIED_PAST_LEASE]);
+  });
+
+  it("is INCONCLUSIVE when A's lease, read as its shutdown began, could have lapsed before A was held at its next write", async () => {
+    const { verdict, judgement } = await rejudge(goodShutdown, (f) => {
+      const sd = observed(f).shutdown!;
+      const read = sd.aLockAtStart as { sentAt: number; pttlMs: number; liveUntil: number };
+      read.pttlMs = Math.floor(sd.heldAt! - read.sentAt) - 1;
+      read.liveUntil = read.sentAt + read.pttlMs;
+    });
+    expect(verdict).toBe('INCONCLUSIVE');
+    expect(unmet(judgement)).toEqual([A_LEASE_AT_SHUTDOWN]);
+  });
+
+  it("proves nothing from a run recorded with no reading of A's lock as its shutdown began", async () => {
+    const { verdict, judgement } = await rejudge(goodShutdown, (f) => {
+      delete observed(f).shutdown!.aLockAtStart;
+    });
+    expect(verdict).toBe('INCONCLUSIVE');
+    expect(unmet(judgement)).toEqual([A_LEASE_AT_SHUTDOWN]);
   });
 
   it('is INCONCLUSIVE when A died of SIGTERM mid-job: a kill, not a shutdown', async () => {
