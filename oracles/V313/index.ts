@@ -76,9 +76,11 @@
  * Variant "shutdown": at A's first write its graceful shutdown begins while its job runs (the
  * target's own close member, --shutdown close; or SIGTERM to its process, --shutdown sigterm); A
  * is held at its next write (its process, timers and renewals running) while B tries for the lock
- * until 2 × --ttl into the shutdown; then A runs on and B tries until it writes (./shutdown.ts).
+ * for 2 × --ttl from then; then A runs on and B tries until it writes (./shutdown.ts).
  * A close() that stops renewing before the running job ends FAILs; one that waits for it PASSes
- * (B was denied past the end of any lease not renewed since the shutdown began).
+ * (B was denied past the end of any lease not renewed since A was held there, and A's lease, read
+ * as the shutdown began, was live until it took effect: a lease the load let lapse first, which a
+ * job that stops on a lost lock also passes, is INCONCLUSIVE).
  *
  * What the other holders do (`--contender`, Redis/Valkey only for the last two):
  * - hold (default): B takes the lock and writes, and is held at that write while A resumes.

@@ -12,12 +12,13 @@ import { takeoverCounts, takeoverDetail, takeoverWindow, writesAfterTakeover } f
 import type { Recorded } from '../../src/oracle/definition.ts';
 import type { AStop, BLease, V313Observations } from './observations.ts';
 import type { v313Params } from './params.ts';
-import { B_LEASE_LIVE, scenarioChecks, soloWrites } from './preconditions.ts';
+import { aLeaseAtShutdown, B_LEASE_LIVE, scenarioChecks, soloWrites } from './preconditions.ts';
 import { explainFailover } from './failover-checks.ts';
 import { explainAcquireStop, explainQuorum, jobEnd, twoLocksAtWrites } from './quorum-checks.ts';
 import { judgeCandidates } from './judge-candidates.ts';
 
 export {
+  A_LEASE_AT_SHUTDOWN,
   A_LEASE_LAPSED,
   A_ON_OLD_LEASE,
   A_RAN_ON,
@@ -52,6 +53,10 @@ export function judgeV313({ observations: o, effects: all }: Recorded<V313Observ
   // Judged only inside the window the property is about: B's lease still live by the store's
   // clock. A's writes that all arrived after it lapsed could be A's on a lock it re-took.
   if (!held && o.bLease) preconditions.push(bLeaseLive(o.bLease, aAcceptedAfter));
+  // A shutdown passes only if it took effect inside A's lease: a lapse the load caused before it
+  // hands the lock on whatever the shutdown does, and a job that stops on a lost lock then passes.
+  const atShutdown = held && o.shutdown ? aLeaseAtShutdown(o.shutdown, o.aResumed?.job ?? null) : undefined;
+  if (atShutdown) preconditions.push(atShutdown);
   // On Redlock masters: only while B's token was on a majority, read before each of A's writes.
   if (!held && (o.quorum || o.acquireStop)) preconditions.push(twoLocksAtWrites(o, aAcceptedAfter));
   const cannot = failoverCannotLand(o, effects);

@@ -3,7 +3,7 @@
  * never got to is absent (the solo run left nothing to judge, A never reached its first write, the
  * stop did not land, or the step belongs to another --contender schedule).
  */
-import type { InferredLocation } from '../../src/oracle/scenario.ts';
+import type { InferredLocation, ObservedLock } from '../../src/oracle/scenario.ts';
 import type { ReadingBeforeWrite } from '../../src/judging/leaders-at-once.ts';
 import type { CallOutcome, ShutdownOutcome } from '../../src/holder/holder.ts';
 import type { LockState } from '../../src/families/family.ts';
@@ -174,15 +174,20 @@ export interface V313Observations {
   /** --variant pause-in-acquire (./pause-in-acquire.ts). */
   acquireStop?: AcquireStopObservation;
   /**
-   * --variant shutdown: how and when (harness ms) A's shutdown began; whether A then reached its
-   * next write (held there), ended its job, or neither within --timeout; B's tries while A was held
-   * there (until 2 × --ttl into the shutdown) and, when none wrote, the lock as read then and B's
+   * --variant shutdown: how and when (harness ms) A's shutdown began, and A's lock as read just
+   * before (or why the store cannot show it; absent in runs recorded before it was read); whether A then reached its next write (held
+   * there, from `heldAt`), ended its job, or neither within --timeout; B's tries while A was held
+   * there (until 2 × --ttl after `heldAt`) and, when none wrote, the lock as read then and B's
    * tries after A was let go; how the shutdown itself ended (null: not within --timeout).
    */
   shutdown?: {
     by: 'close' | 'sigterm';
     at: number;
+    aLockAtStart?:
+      Pick<ObservedLock, 'where' | 'exists' | 'value' | 'pttlMs' | 'sentAt' | 'liveUntil'> | { unreadable: string };
     aNextWrite: 'held' | 'ended' | 'timeout';
+    /** Harness ms A was seen held at its next write: its shutdown had begun inside it by then. */
+    heldAt?: number;
     bWhileHeld?: BTries;
     aLockAfter?: Pick<LockState, 'where' | 'exists' | 'value' | 'pttlMs'> & { sentAt: number };
     bAfter?: BTries;

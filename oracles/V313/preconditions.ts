@@ -21,6 +21,7 @@ export const RENEWAL_HELD = "A's renewal was held at the wire";
 export const CUT_OFF = "A's next write was held on its way to the resource";
 export const STAGED_HELD = 'A was held between a staged write and its commit';
 export const SHUTDOWN_LANDED = "A's shutdown began while its job ran";
+export const A_LEASE_AT_SHUTDOWN = "A's lease was live until its shutdown took effect";
 export const B_DENIED_PAST_LEASE = 'B was denied past the end of a lease A stopped renewing';
 export const B_TOOK_DURING_SHUTDOWN = 'B took the lock and wrote';
 export const B_TOOK_WHILE_STOPPED = 'A was stopped past its lease and B took the lock';
@@ -61,9 +62,14 @@ export const V313_PRECONDITIONS = [
       "--variant shutdown: A's shutdown (--shutdown close: its close member; sigterm: SIGTERM) began at its first write, A went on to its next write or the end of its job, and A's process did not die of the signal mid-job",
   },
   {
+    name: A_LEASE_AT_SHUTDOWN,
+    checks:
+      "--variant shutdown, when no write of A's came after B's: A's lock, read just before its shutdown began, was still live by the store's clock when A reached its next write or ended its job (the shutdown took effect inside A's lease, not after a lapse the load caused, which a job that stops on a lost lock also passes)",
+  },
+  {
     name: B_DENIED_PAST_LEASE,
     checks:
-      '--variant shutdown, when B did not write while A was held at its next write: a try of B that began more than --ttl after the shutdown began was denied (a lease not renewed since the shutdown had lapsed by then)',
+      "--variant shutdown, when B did not write while A was held at its next write: a try of B that began more than --ttl after A was held there was denied (A had gone on past its shutdown's start, so a lease not renewed since had lapsed by then), and the lock read after B's last try was still live",
   },
   {
     name: B_TOOK_DURING_SHUTDOWN,
@@ -235,21 +241,7 @@ function shutdownChecks(
     },
   ];
   const during = sd.bWhileHeld;
-  if (during && !during.wrote) {
-    const late = during.lastDeniedAt !== null && during.lastDeniedAt > sd.at + p.ttl;
-    const lock = sd.aLockAfter;
-    checks.push({
-      name: B_DENIED_PAST_LEASE,
-      held: late,
-      detail:
-        (late
-          ? `B's try begun ${(during.lastDeniedAt! - sd.at).toFixed(1)} ms into A's shutdown was denied (${during.attempts} tries), past the ${p.ttl} ms a lease not renewed since then could last: A kept its lease while its job ran`
-          : `B made no try more than ${p.ttl} ms into A's shutdown (${during.attempts} tries): whether A still renewed its lease is not known`) +
-        (lock
-          ? `; ${lock.where} then gave ${lock.exists ? `${JSON.stringify(lock.value)} with ${lock.pttlMs} ms left` : 'nothing'}`
-          : ''),
-    });
-  }
+  if (during && !during.wrote) checks.push(deniedPastLease(sd, during, p));
   const tries = (during?.attempts ?? 0) + (sd.bAfter?.attempts ?? 0);
   checks.push({
     name: B_TOOK_DURING_SHUTDOWN,
@@ -259,6 +251,76 @@ function shutdownChecks(
       : `B did not take the lock and write within ${p.timeout} ms of A's job ending (${tries} tries)`,
   });
   return checks;
+}
+
+/**
+ * B denied while A was held at its next write proves A kept renewing only past a lease A could
+ * have renewed before its shutdown took effect: measured from when A was seen held there (A had
+ * gone on past the shutdown's start), not from when the harness began it, since under load the
+ * harness, the signal or A itself may lag by more than a lease. The lock read after B's last try
+ * must still be live too: the store's own clock saying A renewed after that.
+ */
+function deniedPastLease(
+  sd: NonNullable<V313Observations['shutdown']>,
+  during: NonNullable<NonNullable<V313Observations['shutdown']>['bWhileHeld']>,
+  p: Params,
+): Check {
+  const { heldAt, aLockAfter: lock } = sd;
+  const late = heldAt !== undefined && during.lastDeniedAt !== null && during.lastDeniedAt > heldAt + p.ttl;
+  const live = lock === undefined || lock.exists;
+  const tries = `${during.attempts} tries`;
+  return {
+    name: B_DENIED_PAST_LEASE,
+    held: late && live,
+    detail:
+      (heldAt === undefined
+        ? `when A was held at its next write was not recorded (${tries}): whether A still renewed its lease is not known`
+        : late
+          ? `B's try begun ${(during.lastDeniedAt! - heldAt).toFixed(1)} ms after A was held at its next write (${(heldAt - sd.at).toFixed(1)} ms into its shutdown) was denied (${tries}), past the ${p.ttl} ms a lease not renewed since then could last`
+          : `B made no try more than ${p.ttl} ms after A was held at its next write (${tries}): whether A still renewed its lease is not known`) +
+      (lock
+        ? `; ${lock.where} then gave ${lock.exists ? `${JSON.stringify(lock.value)} with ${lock.pttlMs} ms left` : 'nothing'}` +
+          (live ? '' : ": B was denied a lock no one held, so B's denials say nothing of A's renewals")
+        : '') +
+      (late && live ? ': A kept its lease while its job ran' : ''),
+  };
+}
+
+/**
+ * A PASS needs A's shutdown to take effect inside A's lease: A, read live just before its shutdown
+ * began, was still surely live (by the store's clock) when A was seen held at its next write or
+ * its job ended. A lease that had lapsed by then was lost to the load, not handed on by the
+ * shutdown, and a job that stops on a lost lock then writes nothing after B's whatever its
+ * shutdown does. Not judged where the store cannot show the lock (its reading says why); a run
+ * recorded with no reading at all proves nothing.
+ */
+export function aLeaseAtShutdown(
+  sd: NonNullable<V313Observations['shutdown']>,
+  aEnd: CallOutcome | null,
+): Check | undefined {
+  const lock = sd.aLockAtStart;
+  if (sd.aNextWrite === 'timeout' || (lock && 'unreadable' in lock)) return undefined;
+  if (!lock)
+    return {
+      name: A_LEASE_AT_SHUTDOWN,
+      held: false,
+      detail:
+        "A's lock was not read as its shutdown began (a run recorded before the harness read it), so whether the shutdown took effect inside A's lease is not known",
+    };
+  const tookEffect = sd.aNextWrite === 'held' ? sd.heldAt : aEnd?.endedAt;
+  const what = sd.aNextWrite === 'held' ? 'A was held at its next write' : "A's job ended without another write";
+  const live = lock.exists && tookEffect !== undefined && tookEffect < lock.liveUntil;
+  const read = `${lock.where} just before the shutdown (${lock.sentAt.toFixed(1)} ms) gave ${lock.exists ? `${JSON.stringify(lock.value)} with ${lock.pttlMs} ms left` : 'nothing'}`;
+  return {
+    name: A_LEASE_AT_SHUTDOWN,
+    held: live,
+    detail:
+      tookEffect === undefined
+        ? `${read}; when ${what} was not recorded, so whether the shutdown took effect inside A's lease is not known`
+        : live
+          ? `${read}, so A's lease was surely live until ${lock.liveUntil.toFixed(1)} ms; ${what} at ${tookEffect.toFixed(1)} ms, inside it`
+          : `${read}${lock.exists ? `, so A's lease was surely live only until ${lock.liveUntil.toFixed(1)} ms` : ''}; ${what} at ${tookEffect.toFixed(1)} ms, after: the lease may have lapsed under load before the shutdown took effect (a job that stops on a lost lock then writes nothing after B's whatever its shutdown does), so the fault did not land inside the window`,
+  };
 }
 
 function cutOff(stop: Extract<AStop, { kind: 'partition' | 'delay-write' }>, p: Params): Check {

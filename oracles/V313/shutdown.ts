@@ -3,9 +3,12 @@
  * worker — the target's own close member (--shutdown close) or SIGTERM to A's process (--shutdown
  * sigterm, for a target that handles it). A, at its first write, is told to shut down and let go;
  * it is held at its next write (its receipt withheld: the process runs, its timers and renewals
- * too) while B tries to take the lock, until B writes or until 2 × --ttl after the shutdown began
- * (a lease not renewed since then has lapsed by then). Then A is let go and runs on; B, if it had
- * not yet, tries again until it writes. Records what happened; judges nothing.
+ * too) while B tries to take the lock, until B writes or until 2 × --ttl after A was held there
+ * (A had gone on past its shutdown's start by then, so a lease not renewed since has lapsed; the
+ * harness's or A's own lag under load does not shorten the window). A's lock is read just before
+ * the shutdown begins: a PASS needs the shutdown to take effect inside that lease, not after a
+ * lapse the load caused. Then A is let go and runs on; B, if it had not yet, tries again until it
+ * writes. Records what happened; judges nothing.
  */
 import type { ParamValues } from '../../src/core/params.ts';
 import type { CallOutcome, Holder } from '../../src/holder/holder.ts';
@@ -28,6 +31,8 @@ export async function shutDownA(
 ): Promise<void> {
   const { a, b } = holders;
   const by = p.shutdown === 'sigterm' ? 'sigterm' : 'close';
+  const unreadable = s.lockUnreadable;
+  const aLockAtStart = unreadable === undefined ? await s.observeLock("A's lock as its shutdown begins") : undefined;
   const at = s.now();
   s.progress(`A's shutdown begins (${p.shutdown === 'close' ? 'its close() called' : 'SIGTERM'}) while its job runs`);
   // close: the request reaches A before its receipt does, so close runs before the job goes on.
@@ -39,12 +44,18 @@ export async function shutDownA(
     p.timeout,
   );
   const shutdown: NonNullable<V313Observations['shutdown']> = { by, at, aNextWrite: next ?? 'timeout' };
+  if (aLockAtStart) {
+    const { where, exists, value, pttlMs, sentAt, liveUntil } = aLockAtStart;
+    shutdown.aLockAtStart = { where, exists, value, pttlMs, sentAt, liveUntil };
+  } else if (unreadable !== undefined) shutdown.aLockAtStart = { unreadable };
   o.shutdown = shutdown;
   const bLatch = b.holdNextEffect();
   const bJobs: Array<Promise<CallOutcome>> = [];
   if (next === 'held') {
-    s.progress(`A is held at its next write; B tries for the lock until ${2 * p.ttl} ms into A's shutdown`);
-    shutdown.bWhileHeld = await bTries(s, b, bLatch, bJobs, at + 2 * p.ttl, retryEvery);
+    const heldAt = s.now();
+    shutdown.heldAt = heldAt;
+    s.progress(`A is held at its next write; B tries for the lock for ${2 * p.ttl} ms from then`);
+    shutdown.bWhileHeld = await bTries(s, b, bLatch, bJobs, heldAt + 2 * p.ttl, retryEvery);
     if (!shutdown.bWhileHeld.wrote && s.lockUnreadable === undefined) {
       const { where, exists, value, pttlMs, sentAt } = await s.observeLock('A held at its next write, B denied');
       shutdown.aLockAfter = { where, exists, value, pttlMs, sentAt };

@@ -6,7 +6,13 @@
 import { describe, expect, it } from 'vitest';
 import type { EffectRecord } from '../../src/core/resource.ts';
 import { FIXTURES, load, rejudge, type JudgeFixture } from './recorded.ts';
-import { B_DENIED_PAST_LEASE, B_TOOK_DURING_SHUTDOWN, CUT_OFF, SHUTDOWN_LANDED } from '../../oracles/V313/judge.ts';
+import {
+  A_LEASE_AT_SHUTDOWN,
+  B_DENIED_PAST_LEASE,
+  B_TOOK_DURING_SHUTDOWN,
+  CUT_OFF,
+  SHUTDOWN_LANDED,
+} from '../../oracles/V313/judge.ts';
 import type { V313Observations } from '../../oracles/V313/observations.ts';
 
 const fixture = (name: string) => load(`${FIXTURES}/V313/${name}.json`);
@@ -15,7 +21,10 @@ const goodPartition = fixture('good-mutex-fenced-partition');
 const badDelay = fixture('bad-no-renewal-delay-write');
 const badShutdown = fixture('bad-worker-close-stops-renewal-shutdown');
 const goodShutdown = fixture('good-worker-close-waits-shutdown');
+// A real run PASSed wrongly before A's lease at the shutdown was judged (test/fixtures/wrong-verdicts/README.md).
+const lapsedFirst = load(`${FIXTURES}/../wrong-verdicts/V313-shutdown-sigterm-lease-lapsed-first.json`);
 
+type LockRead = Extract<NonNullable<NonNullable<V313Observations['shutdown']>['aLockAtStart']>, { sentAt: number }>;
 const observed = (f: JudgeFixture) => f.observations as V313Observations;
 const effects = (f: JudgeFixture) => f.effects as EffectRecord[];
 const bFirst = (f: JudgeFixture) => effects(f).find((e) => e.holder === 'B' && e.seq > observed(f).solo.lastSeq)!;
@@ -77,10 +86,76 @@ describe('V313 judge: graceful shutdown', () => {
   it("is INCONCLUSIVE when B's last denied try came before a lease not renewed since the shutdown could have lapsed", async () => {
     const { verdict, judgement } = await rejudge(goodShutdown, (f) => {
       const sd = observed(f).shutdown!;
-      sd.bWhileHeld!.lastDeniedAt = sd.at + Number(f.params.ttl) / 2;
+      sd.bWhileHeld!.lastDeniedAt = sd.heldAt! + Number(f.params.ttl) / 2;
     });
     expect(verdict).toBe('INCONCLUSIVE');
     expect(unmet(judgement)).toEqual([B_DENIED_PAST_LEASE]);
+  });
+
+  // Under load the harness, the signal or A itself can lag a lease behind the shutdown's start: A's
+  // last renewal then comes after it, and B is denied more than --ttl into the shutdown by a lease
+  // the shutdown did stop renewing. The window is measured from when A was held at its next write.
+  it('is INCONCLUSIVE when B was denied past --ttl after the shutdown began but not after A was held at its next write', async () => {
+    const { verdict, judgement } = await rejudge(goodShutdown, (f) => {
+      const sd = observed(f).shutdown!;
+      const ttl = Number(f.params.ttl);
+      sd.heldAt = sd.bWhileHeld!.lastDeniedAt! - ttl + 5;
+      expect(sd.bWhileHeld!.lastDeniedAt! - sd.at).toBeGreaterThan(ttl);
+    });
+    expect(verdict).toBe('INCONCLUSIVE');
+    expect(unmet(judgement)).toEqual([B_DENIED_PAST_LEASE]);
+  });
+
+  it("is INCONCLUSIVE when the lock read after B's denials was gone: B's denials say nothing of A's renewals", async () => {
+    const { verdict, judgement } = await rejudge(goodShutdown, (f) => {
+      const after = observed(f).shutdown!.aLockAfter!;
+      Object.assign(after, { exists: false, value: null, pttlMs: -2 });
+    });
+    expect(verdict).toBe('INCONCLUSIVE');
+    expect(unmet(judgement)).toEqual([B_DENIED_PAST_LEASE]);
+  });
+
+  it("is INCONCLUSIVE when A's lease, read as its shutdown began, could have lapsed before A was held at its next write", async () => {
+    const { verdict, judgement } = await rejudge(goodShutdown, (f) => {
+      const sd = observed(f).shutdown!;
+      const read = sd.aLockAtStart as LockRead;
+      read.pttlMs = Math.floor(sd.heldAt! - read.sentAt) - 1;
+      read.liveUntil = read.sentAt + read.pttlMs;
+    });
+    expect(verdict).toBe('INCONCLUSIVE');
+    expect(unmet(judgement)).toEqual([A_LEASE_AT_SHUTDOWN]);
+  });
+
+  // Recorded at load ~20: A, starved at its first write, lost its lease before the SIGTERM (the read
+  // just before found nothing); a late refresh found it gone and onLockLost stopped the job with no
+  // other write, so B's writes came after A's and the run PASSed the BAD worker.
+  it('is INCONCLUSIVE, not PASS, for the BAD worker whose lease lapsed under load before its SIGTERM', async () => {
+    expect(lapsedFirst.target).toBe('targets/redis/semaphore/worker-close-stops-renewal.ts');
+    expect(lapsedFirst.verdict).toBe('PASS');
+    const { verdict, judgement } = await rejudge(lapsedFirst);
+    expect(verdict).toBe('INCONCLUSIVE');
+    expect(unmet(judgement)).toEqual([A_LEASE_AT_SHUTDOWN]);
+    expect(judgement.explanation).toContain('the fault did not land inside the window');
+  });
+
+  it("PASSes the same run had A's lock been read live past the end of A's job", async () => {
+    const { verdict } = await rejudge(lapsedFirst, (f) => {
+      const o = observed(f);
+      const read = o.shutdown!.aLockAtStart as LockRead;
+      read.exists = true;
+      read.value = 'A';
+      read.pttlMs = Math.ceil(o.aResumed!.job!.endedAt - read.sentAt) + 1;
+      read.liveUntil = read.sentAt + read.pttlMs;
+    });
+    expect(verdict).toBe('PASS');
+  });
+
+  it("proves nothing from a run recorded with no reading of A's lock as its shutdown began", async () => {
+    const { verdict, judgement } = await rejudge(goodShutdown, (f) => {
+      delete observed(f).shutdown!.aLockAtStart;
+    });
+    expect(verdict).toBe('INCONCLUSIVE');
+    expect(unmet(judgement)).toEqual([A_LEASE_AT_SHUTDOWN]);
   });
 
   it('is INCONCLUSIVE when A died of SIGTERM mid-job: a kill, not a shutdown', async () => {
