@@ -79,7 +79,6 @@ export default defineOracle({
         { target: 'targets/redis/ioredis/stale-takeover-del.ts', params: { contenders: 2, ttl: 1000 } },
         { target: 'targets/redis/ioredis/stale-takeover-cas.ts', params: { contenders: 3, ttl: 1000 } },
         { target: 'targets/fs/proper-lockfile2.ts', store: 'fs', params: { contenders: 3, ttl: 3000 } },
-        { target: 'targets/fs/npm-lockfile.ts', store: 'fs', params: { contenders: 3, ttl: 1000 } },
         // Taken over late at every point (its stale rule a second past the TTL): freed late, a PASS.
         { target: 'targets/fs/mkdir-stale-margin.ts', store: 'fs' },
         { target: SESSION_LOCK, store: 'postgres', params: { ttl: 1000 } },
@@ -150,7 +149,11 @@ export default defineOracle({
     { target: 'targets/fs/proper-lockfile2.ts', expect: 'PASS', store: 'fs', params: { ttl: 2000, contenders: 3 } },
     // npm's lockfile: lockSync reclaims a stale lock with nothing re-checked (explored with three contenders: both hold); lock() re-checks under a .STALE lock.
     { target: 'targets/fs/npm-lockfile-sync.ts', expect: 'PASS', store: 'fs', params: { ttl: 1000 } },
-    { target: 'targets/fs/npm-lockfile.ts', expect: 'PASS', store: 'fs', params: { ttl: 1000, contenders: 3 } },
+    // lock() re-checks under <lock>.STALE, but not safely with three contenders: one whose .STALE try
+    // met another's and then found .STALE gone sets opts.stale = false (its ENOENT branch) and so
+    // reclaims the other's fresh lock (seen at load: B and C both granted, C unlinking B's linked
+    // lock). No explored point forces it yet, so it is a reference with one contender only.
+    { target: 'targets/fs/npm-lockfile.ts', expect: 'PASS', store: 'fs', params: { ttl: 1000 } },
     // Sound with one contender; with three, explored (its takeover held), two take the dead holder's lock.
     { target: 'targets/redis/ioredis/stale-takeover-del.ts', expect: 'PASS' },
     { target: 'targets/redis/ioredis/stale-takeover-cas.ts', expect: 'PASS', params: { contenders: 3 } },
