@@ -13,7 +13,7 @@ import type { HistoryEvent } from '../../src/core/history.ts';
 import { heldAtOnce, type ContenderTry } from '../../scenarios/contenders.ts';
 import type { V311Observations } from './observations.ts';
 import type { v311Params } from './params.ts';
-import { PATIENCE_WAITED, type LockOutcome } from './outcome.ts';
+import { patienceWaited, type LockOutcome } from './outcome.ts';
 import { sessionsInWords } from './session-lock.ts';
 
 export const A_SESSION_LOCKED = "A's session held the advisory lock when A was killed";
@@ -64,14 +64,7 @@ export function judgeSessionLockV311(
       : out?.kind === 'late' && strict
         ? { read: locks.stuck, when: 'at TTL + grace' }
         : undefined;
-  if (out?.kind === 'held')
-    preconditions.push({
-      name: PATIENCE_WAITED,
-      held: out.waitedToBound,
-      detail: out.waitedToBound
-        ? `still denied ${out.lifetimeMs.toFixed(0)} ms after A's take, past the ${out.patienceMs} ms patience bound`
-        : `the contenders stopped ${out.lifetimeMs.toFixed(0)} ms after A's take, short of the ${out.patienceMs} ms patience bound${o.watch === undefined ? ' (a run recorded before --patience, stopped at TTL + grace)' : ''}: the lock may yet have freed later`,
-    });
+  if (out?.kind === 'held') preconditions.push(patienceWaited(out, o));
   const keptBy = (deniedAt?.read ?? []).filter((lock) => aSessions.includes(lock.session));
   if (deniedAt)
     preconditions.push({

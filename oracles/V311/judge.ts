@@ -18,7 +18,7 @@ import { grantedApart, heldAtOnce, type ContenderTry } from '../../scenarios/con
 import type { V311Observations } from './observations.ts';
 import { sameLock } from '../../src/judging/ownership.ts';
 import { patienceMs, type v311Params } from './params.ts';
-import { endRead, lockOutcome, PATIENCE_WAITED, storeFreedWords, type LockOutcome } from './outcome.ts';
+import { endRead, lockOutcome, PATIENCE_WAITED, patienceWaited, storeFreedWords, type LockOutcome } from './outcome.ts';
 
 export { PATIENCE_WAITED };
 import { judgeSessionLockV311, SESSION_LOCK_PRECONDITIONS } from './judge-session-lock.ts';
@@ -149,13 +149,7 @@ export function judgeV311(
   // A denial counts where the verdict rests on it: still held at the patience bound; or, with
   // --strict-ttl on, taken late (denied at TTL + grace).
   if (out.kind === 'held') {
-    preconditions.push({
-      name: PATIENCE_WAITED,
-      held: out.waitedToBound,
-      detail: out.waitedToBound
-        ? `still denied ${out.lifetimeMs.toFixed(0)} ms after A's take, past the ${out.patienceMs} ms patience bound`
-        : `the contenders stopped ${out.lifetimeMs.toFixed(0)} ms after A's take, short of the ${out.patienceMs} ms patience bound${o.watch === undefined ? ' (a run recorded before --patience, stopped at TTL + grace)' : ''}: the lock may yet have freed later`,
-    });
+    preconditions.push(patienceWaited(out, o));
     deniedChecks(out.lastAttemptAt, endRead(o), 'the patience bound');
   } else if (out.kind === 'late' && strict && !b.granted) deniedChecks(b.lastAttemptAt, stuck, 'TTL + grace');
   else if (out.kind === 'late' && strict) {

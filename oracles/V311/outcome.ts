@@ -4,6 +4,7 @@
  * watch to the patience bound, or an explored contender's), or still held when the contenders stopped — at the patience bound, or short of it (a run
  * recorded before --patience stopped at TTL + grace). Both of V311's judges word their verdicts from it.
  */
+import type { Check } from '../../src/core/judgement.ts';
 import type { ParamValues } from '../../src/core/params.ts';
 import type { LockState } from '../../src/families/family.ts';
 import { asOne, type ContenderTry } from '../../scenarios/contenders.ts';
@@ -11,6 +12,17 @@ import type { V311Observations } from './observations.ts';
 import { patienceMs, type v311Params } from './params.ts';
 
 export const PATIENCE_WAITED = 'the contenders were denied to the patience bound';
+
+/** Whether the contenders of a lock still held kept trying to the patience bound (a "never" needs it). */
+export function patienceWaited(out: LockOutcome, o: V311Observations): Check {
+  return {
+    name: PATIENCE_WAITED,
+    held: out.waitedToBound,
+    detail: out.waitedToBound
+      ? `still denied ${out.lifetimeMs.toFixed(0)} ms after A's take, past the ${out.patienceMs} ms patience bound`
+      : `the contenders stopped ${out.lifetimeMs.toFixed(0)} ms after A's take, short of the ${out.patienceMs} ms patience bound${o.watch === undefined ? ' (a run recorded before --patience, stopped at TTL + grace)' : ''}: the lock may yet have freed later`,
+  };
+}
 
 export interface LockOutcome {
   kind: 'in-time' | 'late' | 'held';
