@@ -1,0 +1,27 @@
+/**
+ * The stages that start the run's stores: `startStores` sets the store (or topology) starting in
+ * the background, so that it comes up while the holders load the target; `storesReady` awaits it
+ * and any fence store the target declared, and says where they run.
+ */
+import { RunStores } from './run-stores.ts';
+import type { Run } from './run.ts';
+
+export function startStores(run: Run): RunStores {
+  const { storeRequest } = run.resolved;
+  const holders = (run.request.holders ?? run.resolved.oracle.holders).length;
+  run.progress(`starting a scratch ${storeRequest.kind} store and ${holders} holder process(es)`);
+  return new RunStores(run.scope, storeRequest, run.request.runtime);
+}
+
+export async function storesReady(run: Run, stores: RunStores): Promise<void> {
+  run.stage = 'starting the store';
+  const store = (run.facts.store = await stores.store());
+  run.progress(
+    `${store.kind} ${store.version} ready on ${store.url} (${store.runtime}, ${store.startMs.toFixed(0)} ms; ${run.resolved.storeChoice.why})`,
+  );
+  if (!stores.fenced) return;
+  run.stage = "starting the target's fence store";
+  const fence = await stores.fenceStore();
+  run.facts.fenceStore = fence;
+  if (fence) run.progress(`the fence store: ${fence.kind} ${fence.version} ready on ${fence.url}`);
+}
