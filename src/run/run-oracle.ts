@@ -10,7 +10,7 @@ import { TargetCallError, UsageError } from '../core/errors.ts';
 import type { EvidenceRecord } from '../report/evidence.ts';
 import { endOfRun, RunEnd } from './stages/run-end.ts';
 import { RunScope } from './stages/run-scope.ts';
-import { RunHolders } from './stages/run-holders.ts';
+import { closePrepared, RunHolders } from './stages/run-holders.ts';
 import { reapOnce } from './stages/reap-once.ts';
 import { resolveRequest } from './stages/resolve-request.ts';
 import { startStores, storesReady } from './stages/start-stores.ts';
@@ -30,15 +30,19 @@ export async function runOracle(request: RunRequest): Promise<EvidenceRecord> {
   const progress = request.progress ?? (() => undefined);
   const scope = new RunScope();
   scope.add("the look for dead runs' leftovers", () => reapOnce(progress));
-  const holders = new RunHolders(scope, request.prepared);
+  scope.add('the holders started ahead, if the request is refused', (ending) =>
+    ending === 'refused' ? closePrepared(request.prepared) : undefined,
+  );
   const resolved = await resolveRequest(request).catch(async (error: unknown) => {
     await scope.release('refused');
     throw error;
   });
+  // Released in reverse: the scenario, then the holders (their targets may talk to the store as they close), then the stores.
+  const stores = startStores(scope, request, resolved, progress);
+  const holders = new RunHolders(scope, request.prepared);
   const facts = { holdersReadyMs: 0, scenarioMs: 0 };
   const stage = 'starting the store and loading the target';
   const run: Run = { request, resolved, scope, holders, progress, began, stage, facts, over: () => !!end.result };
-  const stores = startStores(run);
   const end = endOfRun(resolved.deadlineMs, request.stop, () => [run.stage, ...holders.pending(), ...stores.pending()]);
   let broke: string | undefined;
   let ended: RunEnd;

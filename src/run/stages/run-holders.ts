@@ -1,8 +1,9 @@
 /**
  * A run's holder processes, as one resource of its scope: the ones started ahead for it (a batch's
  * next run, src/run/run-ahead.ts) and every one it spawns, with the history, resource and fault log
- * they report into. Released (closed, then killed) with the run: with a short grace when the run
- * ended at its deadline or on a signal, at once when its request was refused.
+ * they report into; made once the request is resolved, so the run's history begins there (or, for
+ * holders started ahead, when they were started). Released (closed, then killed) with the run, with
+ * a short grace when the run ended at its deadline or on a signal.
  */
 import { relative } from 'node:path';
 import { FaultLog } from '../../core/fault-log.ts';
@@ -30,6 +31,11 @@ export interface TargetFit {
 
 /** How long a holder may take to close when the run is hurried (deadline, signal) before it is killed. */
 const HURRIED_GRACE_MS = 500;
+
+/** Ends the holders started ahead for a run whose request was then refused: they were never put to use. */
+export async function closePrepared(prepared: PreparedRun | undefined): Promise<void> {
+  await Promise.all([...(prepared?.holders.values() ?? [])].map((holder) => holder.close(0).catch(() => undefined)));
+}
 
 export class RunHolders {
   readonly ctx: HolderContext;
@@ -91,7 +97,7 @@ export class RunHolders {
   }
 
   async #closeAll(ending: Ending): Promise<void> {
-    const grace = ending === 'finished' ? undefined : ending === 'refused' ? 0 : HURRIED_GRACE_MS;
+    const grace = ending === 'finished' ? undefined : HURRIED_GRACE_MS;
     await Promise.all(this.all().map((h) => h.close(grace).catch(() => undefined)));
   }
 }

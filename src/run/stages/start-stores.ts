@@ -1,16 +1,25 @@
 /**
  * The stages that start the run's stores: `startStores` sets the store (or topology) starting in
- * the background, so that it comes up while the holders load the target; `storesReady` awaits it
+ * the background, so that it comes up while the holders load the target (it is the run's first
+ * start, so its stores are released last); `storesReady` awaits it
  * and any fence store the target declared, and says where they run.
  */
 import { RunStores } from './run-stores.ts';
+import type { ResolvedRequest } from './resolve-request.ts';
+import type { RunRequest } from './run-request.ts';
+import type { RunScope } from './run-scope.ts';
 import type { Run } from './run.ts';
 
-export function startStores(run: Run): RunStores {
-  const { storeRequest } = run.resolved;
-  const holders = (run.request.holders ?? run.resolved.oracle.holders).length;
-  run.progress(`starting a scratch ${storeRequest.kind} store and ${holders} holder process(es)`);
-  return new RunStores(run.scope, storeRequest, run.request.runtime);
+export function startStores(
+  scope: RunScope,
+  request: RunRequest,
+  resolved: ResolvedRequest,
+  progress: (message: string) => void,
+): RunStores {
+  const { storeRequest } = resolved;
+  const holders = (request.holders ?? resolved.oracle.holders).length;
+  progress(`starting a scratch ${storeRequest.kind} store and ${holders} holder process(es)`);
+  return new RunStores(scope, storeRequest, request.runtime);
 }
 
 export async function storesReady(run: Run, stores: RunStores): Promise<void> {
