@@ -151,7 +151,7 @@ const HINTS: Hint[] = [
     verdict: 'FAIL',
   },
   {
-    from: 'src/run/run-oracle.ts: a PASS of one schedule names --explore',
+    from: 'src/run/stages/report.ts: a PASS of one schedule names --explore',
     printed: 'may find more: --explore',
     provoke: ['V310', '--store', 'fs', '--target', 'targets/fs/mkdir-lock.ts'],
     exit: 0,
@@ -169,7 +169,7 @@ const HINTS: Hint[] = [
     verdict: 'FAIL',
   },
   {
-    from: 'src/run/run-oracle.ts: --topology on a store that is not Redis',
+    from: 'src/run/stages/resolve-request.ts: --topology on a store that is not Redis',
     printed: 'run ${oracle.id} with --store',
     provoke: [
       'V310',
@@ -264,7 +264,7 @@ const NOT_FOLLOWED: Record<string, string> = {
   'src/families/redis/topology/start-topology.ts use --topology':
     "a guard behind scenarios/failover.ts's hint, which refuses a topology without replicas first (followed above)",
   'src/families/start-store.ts run it with --store':
-    "the same hint as src/run/run-oracle.ts's (followed above), for a store started outside a run",
+    "the same hint as src/run/stages/resolve-request.ts's (followed above), for a store started outside a run",
   'src/oracle/scenario.ts run it with --store':
     "an oracle's own misuse of the Scenario: a run is refused by the oracle's store list first",
   'src/families/cluster/index.ts return env.key':

@@ -71,7 +71,7 @@ export interface OracleDefinition<P extends ParamSpecs = ParamSpecs, O = unknown
    * Holders the scenario needs only after the others have played a while (V310: B and C once A
    * holds the lock and is stopped): the scenario begins once the others have loaded, and these
    * load while it plays (started after the others on an idle machine, so those have a core to
-   * themselves; at once on a busy one, src/run/run-oracle.ts); `s.holder(id)` awaits them where they
+   * themselves; at once on a busy one, src/run/stages/start-holders.ts); `s.holder(id)` awaits them where they
    * are needed. Await them where a late holder only delays the scenario, never where
    * the time it takes could eat into a window the oracle judges.
    */
