@@ -22,7 +22,6 @@ import type { RunRequest } from './stages/run-request.ts';
 import type { Run } from './stages/run.ts';
 
 export type { RunRequest } from './stages/run-request.ts';
-export { checkRequest } from './stages/resolve-request.ts';
 
 export async function runOracle(request: RunRequest): Promise<EvidenceRecord> {
   const began = performance.now();

@@ -5,7 +5,8 @@
  * Every row is checked before anything starts; rows then run in parallel, each on its own store.
  */
 import { relative, resolve } from 'node:path';
-import { checkRequest, type RunRequest } from '../run/run-oracle.ts';
+import type { RunRequest } from '../run/run-oracle.ts';
+import { checkRequest } from '../run/stages/resolve-request.ts';
 import { runRepeated } from '../run/run-repeated.ts';
 import { defaultJobs, runPool } from '../run/run-pool.ts';
 import { UsageError, RowsFileError } from '../core/errors.ts';
