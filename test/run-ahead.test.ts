@@ -1,11 +1,14 @@
 /**
  * A batch's next run starts with holders started ahead while the run before it played
  * (src/run/run-ahead.ts): still fresh processes of its own (no holder process serves two runs), one
- * run prepared at a time, none once every run has started, and none left running.
+ * run prepared at a time, none once every run has started, and none left running, even when the
+ * run they were started for is refused.
  */
 import { fileURLToPath } from 'node:url';
 import { expect, test } from 'vitest';
 import { prepareRun, RunAhead, type PreparedRun } from '../src/run/run-ahead.ts';
+import { runOracle } from '../src/run/run-oracle.ts';
+import { UsageError } from '../src/core/errors.ts';
 import { taggedCli } from './tagged-cli.ts';
 
 const { cli, leftovers } = taggedCli();
@@ -68,4 +71,14 @@ test('one run is prepared at a time, none once every run has started; one no run
     'its processes have ended',
   ).toEqual([true, true]);
   expect(await stopped.take(), 'discarded: the next run starts its own').toBeUndefined();
+});
+
+test('a run refused before it starts (a bad parameter) ends the holders started ahead for it', async () => {
+  const prepared = await prepareRun(PROBE, ['A', 'B']);
+  const refused = runOracle({ oracle: 'V310', target: PROBE, params: { ttl: '-5' }, prepared });
+  await expect(refused).rejects.toThrow(UsageError);
+  expect(
+    [...prepared.holders.values()].map((holder) => holder.exit !== undefined),
+    'its processes have ended',
+  ).toEqual([true, true]);
 });
