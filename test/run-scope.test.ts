@@ -3,7 +3,7 @@
  * first, each once, with how the run ended; a failing release does not keep the others from
  * running; a run being released starts nothing more.
  */
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { RunScope, type Ending } from '../src/run/stages/run-scope.ts';
 
 describe('a run scope', () => {
@@ -31,7 +31,7 @@ describe('a run scope', () => {
     expect(order).toEqual(['holder closed', 'store stopped']);
   });
 
-  test('a release that throws or rejects does not stop the ones after it', async () => {
+  test('a release that throws or rejects is said on stderr and does not stop the ones after it', async () => {
     const scope = new RunScope();
     const released: string[] = [];
     scope.add('store', () => released.push('store'));
@@ -39,8 +39,18 @@ describe('a run scope', () => {
     scope.add('scenario', () => {
       throw new Error('closer threw');
     });
-    await expect(scope.release('interrupted')).resolves.toBeUndefined();
+    const said: string[] = [];
+    const write = vi.spyOn(process.stderr, 'write').mockImplementation((text) => said.push(String(text)) > 0);
+    try {
+      await expect(scope.release('interrupted')).resolves.toBeUndefined();
+    } finally {
+      write.mockRestore();
+    }
     expect(released).toEqual(['store']);
+    expect(said).toEqual([
+      'releasing scenario at the end of the run failed: closer threw\n',
+      'releasing holders at the end of the run failed: close failed\n',
+    ]);
   });
 
   test('a run being released starts nothing more', async () => {

@@ -32,17 +32,17 @@ export class RunScope {
   }
 
   /**
-   * Releases everything added, newest first, each once. A release that fails does not stop the
-   * others: it is the end of the run, its evidence is already decided, and what it could not stop
-   * the process-wide fallbacks kill on exit.
+   * Releases everything added, newest first, each once. A release that fails is said on stderr and
+   * does not stop the others: it is the end of the run, its evidence is already decided, and what
+   * it could not stop the process-wide fallbacks kill on exit.
    */
   async release(ending: Ending): Promise<void> {
     this.#open = false;
-    for (const { release } of this.#releases.splice(0).reverse()) {
+    for (const { what, release } of this.#releases.splice(0).reverse()) {
       try {
         await release(ending);
-      } catch {
-        /* see above: the next release still runs */
+      } catch (error) {
+        process.stderr.write(`releasing ${what} at the end of the run failed: ${(error as Error).message}\n`);
       }
     }
   }
