@@ -12,6 +12,7 @@ import { startFenceStore } from '../fence-store.ts';
 import type { RunScope } from './run-scope.ts';
 
 export class RunStores {
+  readonly #scope: RunScope;
   readonly #runtime: RuntimeChoice | undefined;
   readonly #main: Promise<StartedStore>;
   #fence: Promise<StartedStore> | undefined;
@@ -19,14 +20,16 @@ export class RunStores {
 
   /** Starts the store for `request`, released with `scope`. */
   constructor(scope: RunScope, request: StoreRequest, runtime: RuntimeChoice | undefined) {
+    this.#scope = scope;
     this.#runtime = runtime;
     scope.add('the stores', () => this.#stopAll());
     this.#main = startStore(request, runtime);
     this.#main.then(() => (this.#mainUp = true)).catch(() => undefined);
   }
 
-  /** Starts the target's fence store beside the store. */
+  /** Starts the target's fence store beside the store (released with it: never once the run's release began). */
   startFence(kind: 'postgres'): void {
+    if (!this.#scope.open) throw new Error("the run has ended, so the target's fence store is not started");
     this.#fence = startFenceStore(kind, this.#runtime);
     this.#fence.catch(() => undefined);
   }
