@@ -20,6 +20,7 @@ import { judge } from './stages/judge.ts';
 import { reportEvidence } from './stages/report.ts';
 import type { RunRequest } from './stages/run-request.ts';
 import type { Run } from './stages/run.ts';
+import type { RunStores } from './stages/run-stores.ts';
 
 export type { RunRequest } from './stages/run-request.ts';
 
@@ -58,7 +59,7 @@ export async function runOracle(request: RunRequest): Promise<EvidenceRecord> {
 }
 
 /** The stages between a resolved request and its judgement, each once, in order. */
-async function playThrough(run: Run, stores: ReturnType<typeof startStores>): Promise<void> {
+async function playThrough(run: Run, stores: RunStores): Promise<void> {
   await startHolders(run, stores);
   await storesReady(run, stores);
   const played = await playScenario(run);

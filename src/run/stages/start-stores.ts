@@ -1,8 +1,8 @@
 /**
  * The stages that start the run's stores: `startStores` sets the store (or topology) starting in
  * the background, so that it comes up while the holders load the target (it is the run's first
- * start, so its stores are released last); `storesReady` awaits it
- * and any fence store the target declared, and says where they run.
+ * start, so its stores are released last); `storesReady` awaits it and any fence store the target
+ * declared, and says where they run.
  */
 import { RunStores } from './run-stores.ts';
 import type { ResolvedRequest } from './resolve-request.ts';
