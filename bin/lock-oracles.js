@@ -101,10 +101,25 @@ const [first, ...rest] = process.argv.slice(2);
 const runsOneOracle =
   /^V\d+$/i.test(first ?? '') && rest.includes('--target') && !rest.includes('--help') && !rest.includes('-h');
 
+/**
+ * rebuild(), where a Ctrl-C that lands during it still ends the process as interrupted: the signal
+ * reaches esbuild's service process too (the same process group), and that process's death can
+ * reach this one as a rejected build ("The service was stopped: write EPIPE") before the signal's own
+ * handler above has run. A failed build waits a moment for such a signal before it is reported.
+ */
+async function rebuildUnlessInterrupted() {
+  try {
+    return await rebuild();
+  } catch (error) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    throw error;
+  }
+}
+
 // `--build-only` (npm's prepack): build dist/ now and start nothing.
-if (process.argv[2] === '--build-only') await rebuild();
+if (process.argv[2] === '--build-only') await rebuildUnlessInterrupted();
 else {
-  const build = (await currentBuild()) ?? (await rebuild());
+  const build = (await currentBuild()) ?? (await rebuildUnlessInterrupted());
   if (runsOneOracle) await startHolderShell(build);
   await import(pathToFileURL(join(ROOT, build.cli)).href);
 }
