@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadAllOracles } from '../src/run/registry.ts';
 import { optionName, MAX_COUNT, MAX_MS, type ParamSpec, type ParamSpecs } from '../src/core/params.ts';
-import { FAULT_WORDS } from '../src/oracle/explore-point.ts';
+import { FAULT_WORDS } from '../src/faults/registry.ts';
 import type { OracleDefinition } from '../src/oracle/definition.ts';
 import type { ReferenceRun } from '../src/oracle/reference-run.ts';
 import { READS_JUDGEABLE, READS_JUDGEABLE_CHECKS } from '../src/judging/unreadable-reads.ts';

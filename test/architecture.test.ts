@@ -19,6 +19,7 @@ const LAYERS: string[][] = [
   ['src/wire'],
   ['src/families'],
   ['src/holder'],
+  ['src/faults'],
   ['src/oracle', 'src/judging'],
   ['scenarios'],
   ['oracles'],

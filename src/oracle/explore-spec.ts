@@ -6,6 +6,7 @@ import type { TopologyKind } from '../stores/topology.ts';
 import type { Scenario } from './scenario.ts';
 import type { Tracer } from './tracer.ts';
 import type { Boundary, ExploreFault } from './explore-point.ts';
+import { alsoCommandsOf } from '../faults/registry.ts';
 
 export interface ExploreSpec<P extends ParamSpecs = ParamSpecs> {
   /** The part of A's run whose boundaries become points ("release", "acquire", "job"). */
@@ -50,7 +51,7 @@ export interface ExploreSpec<P extends ParamSpecs = ParamSpecs> {
   };
   /**
    * On a topology of several nodes (--topology): the store faults the points are instead of
-   * `faults` (each at the boundaries ./topology-faults.ts says it lands at), the parameters a point
+   * `faults` (each at the boundaries its declaration says it lands at: src/faults/registry.ts), the parameters a point
    * runs with there unless given (a failover takes longer than the default lease), and what a point
    * does, for --help. `select`, if given, narrows the boundaries first. No `dimensions` there: the topology's flow has its own contender. Absent: the
    * oracle explores one server only.
@@ -122,4 +123,10 @@ export function exploreReferences(oracle: {
 
 export function defaultSelect(boundaries: readonly Boundary[]): Boundary[] {
   return boundaries.filter((b) => (b.kind !== 'command' && b.kind !== 'fs') || b.onKey === true);
+}
+
+/** The boundaries a topology's faults are put at: every command on the lock key, seam and write, and the commands they name (WAIT). */
+export function topologyBoundaries(wanted: readonly ExploreFault[], boundaries: readonly Boundary[]): Boundary[] {
+  const also = alsoCommandsOf(wanted);
+  return boundaries.filter((b) => defaultSelect([b]).length > 0 || (b.kind === 'command' && also.has(b.name)));
 }
