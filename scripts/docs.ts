@@ -15,6 +15,7 @@ import { loadAllOracles } from '../src/run/registry.ts';
 import { optionName, MAX_COUNT, MAX_MS, type ParamSpec, type ParamSpecs } from '../src/core/params.ts';
 import { FAULT_WORDS } from '../src/faults/registry.ts';
 import type { OracleDefinition } from '../src/oracle/definition.ts';
+import { faultsOnStore } from '../src/oracle/explore-spec.ts';
 import type { ReferenceRun } from '../src/oracle/reference-run.ts';
 import { READS_JUDGEABLE, READS_JUDGEABLE_CHECKS } from '../src/judging/unreadable-reads.ts';
 
@@ -188,6 +189,14 @@ export function renderOraclePage(o: Oracle): string {
             '',
           ]
         : []),
+      'Faults by store (from the fault registry, `src/faults/registry.ts`):',
+      '',
+      '| store | faults |',
+      '|---|---|',
+      ...o.stores
+        .flatMap((store) => faultsOnStore(o.explore!, store))
+        .map(({ where, faults }) => `| ${where} | ${faults.map((f) => `\`${f}\``).join(', ')} |`),
+      '',
     );
   } else {
     lines.push('## Explore (`--explore`)', '', 'Not explorable (see [../explore.md](../explore.md)).', '');

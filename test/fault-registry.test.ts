@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { whyNotApplicable } from '../src/core/fault.ts';
 import { FAULT_ORDER, FAULTS, FAULTS_BY_KIND, faultNamed } from '../src/faults/registry.ts';
-import { loadAllOracles } from '../src/run/registry.ts';
+import { faultsOnStore } from '../src/oracle/explore-spec.ts';
+import { loadAllOracles, loadOracle } from '../src/run/registry.ts';
 
 describe('fault registry', () => {
   it('holds the generic faults and those the families contribute, smallest first, each named once', () => {
@@ -80,5 +81,22 @@ describe('fault registry', () => {
     ]);
     expect(named.length).toBeGreaterThan(10);
     expect(named.filter((f) => !FAULT_ORDER.includes(f))).toEqual([]);
+  });
+
+  it("lists an oracle's faults on each store from the families' boundary kinds and the topologies their faults name", async () => {
+    const v313 = (await loadOracle('V313')).explore!;
+    expect(faultsOnStore(v313, 'redis')).toEqual([
+      { where: 'redis', faults: ['hold-before', 'hold-reply', 'pause', 'partition'] },
+      { where: 'redis --topology replicated', faults: ['failover'] },
+      { where: 'redis --topology sentinel', faults: ['failover'] },
+      {
+        where: 'redis --topology redlock',
+        faults: ['pause', 'pause-in-acquire', 'master-clock-ahead', 'node-restart'],
+      },
+    ]);
+    expect(faultsOnStore(v313, 'cluster')).toEqual([
+      { where: 'cluster', faults: ['hold-before', 'hold-reply', 'hold-message', 'pause', 'pause-node'] },
+    ]);
+    expect(faultsOnStore(v313, 'fs')).toEqual([{ where: 'fs', faults: ['hold-before', 'hold-reply', 'pause'] }]);
   });
 });

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { builtDir, loadAllOracles } from '../run/registry.ts';
 import { optionName, type ParamSpecs } from '../core/params.ts';
 import type { OracleDefinition } from '../oracle/definition.ts';
+import { faultsOnStore } from '../oracle/explore-spec.ts';
 
 export interface Listing {
   /** Per oracle id, its description as `list` prints it. */
@@ -84,6 +85,14 @@ function listed(o: OracleDefinition<ParamSpecs>): unknown {
   };
 }
 
+/** The faults --explore lands on each store the oracle runs on (src/faults/registry.ts). */
+function faultLines(o: OracleDefinition<ParamSpecs>): string[] {
+  const explore = o.explore;
+  if (!explore) return [];
+  const lines = o.stores.flatMap((store) => faultsOnStore(explore, store));
+  return ['Faults by store (--explore):', ...lines.map(({ where, faults }) => `  ${where}: ${faults.join(', ')}`)];
+}
+
 /** The target members the oracle calls with its default parameters. */
 function needsAtDefaults(o: OracleDefinition<ParamSpecs>): string[] {
   return o.needs(Object.fromEntries(Object.entries(o.params).map(([k, s]) => [k, s.default])) as never);
@@ -128,6 +137,7 @@ function describe(o: OracleDefinition<ParamSpecs>): string {
     ...(o.explore?.contenders
       ? [`            ${o.explore.contenders.doc} (faults: ${o.explore.contenders.faults.join(', ')})`]
       : []),
+    ...faultLines(o),
     'Reference targets (expected verdict):',
     ...refs,
     '',

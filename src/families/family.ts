@@ -12,7 +12,7 @@
  * Adding a family is implementing this interface in src/families/<name>/ and listing it in
  * src/families/index.ts (docs/store-families.md is the checklist).
  */
-import type { Fault } from '../core/fault.ts';
+import type { BoundaryKind, Fault } from '../core/fault.ts';
 import type { NodeReport, StoreLocation } from '../../targets/contract.ts';
 import type { StartedStore, StoreKind, StoreRecipe } from '../stores/types.ts';
 import type { CommandPattern, WireCommand } from '../wire/command.ts';
@@ -193,6 +193,12 @@ export interface StoreFamily {
    * with the generic ones by src/faults/registry.ts, so `--explore`, `--help` and the docs list them.
    */
   readonly faults?: readonly Fault[];
+  /**
+   * The kinds of boundary A's run shows on this family's stores, where a fault can land: absent, A
+   * talks through a wire proxy (its commands, its seams, its writes); a file store shows filesystem
+   * calls instead of commands, a cluster its nodes' link messages.
+   */
+  readonly boundaryKinds?: readonly BoundaryKind[];
   /**
    * The store is the target's own nodes (--store cluster): where each listens and keeps its state,
    * and the view that reads a lock through their inspect member. The scenario starts the nodes

@@ -36,5 +36,6 @@ export const clusterFamily: StoreFamily = {
   },
   clients: [],
   faults: LINK_FAULTS,
+  boundaryKinds: ['message', 'seam', 'effect'],
   ownNodes: { layout: clusterLayout, view: inspectedView },
 };
