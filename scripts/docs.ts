@@ -16,6 +16,7 @@ import { optionName, MAX_COUNT, MAX_MS, type ParamSpec, type ParamSpecs } from '
 import { FAULT_WORDS } from '../src/faults/registry.ts';
 import type { OracleDefinition } from '../src/oracle/definition.ts';
 import { faultsOnStore } from '../src/oracle/explore-spec.ts';
+import { faultRunText } from '../src/cli/commands/fault-option.ts';
 import type { ReferenceRun } from '../src/oracle/reference-run.ts';
 import { READS_JUDGEABLE, READS_JUDGEABLE_CHECKS } from '../src/judging/unreadable-reads.ts';
 
@@ -186,6 +187,16 @@ export function renderOraclePage(o: Oracle): string {
       ...(o.explore.contenders
         ? [
             `Contenders' points: ${o.explore.contenders.doc} (faults: ${o.explore.contenders.faults.map((f) => `\`${f}\``).join(', ')}; see [../explore.md](../explore.md#three-or-more-contenders---contenders-n)).`,
+            '',
+          ]
+        : []),
+      ...(o.faultRuns
+        ? [
+            `One fault on a plain run (\`--fault NAME\`, the variant it was before still taken): ${Object.entries(
+              o.faultRuns,
+            )
+              .map(([fault, params]) => `\`${fault}\` (\`${faultRunText(params)}\`)`)
+              .join(', ')}.`,
             '',
           ]
         : []),

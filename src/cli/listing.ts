@@ -10,6 +10,7 @@ import { builtDir, loadAllOracles } from '../run/registry.ts';
 import { optionName, type ParamSpecs } from '../core/params.ts';
 import type { OracleDefinition } from '../oracle/definition.ts';
 import { faultsOnStore } from '../oracle/explore-spec.ts';
+import { faultRunText } from './commands/fault-option.ts';
 
 export interface Listing {
   /** Per oracle id, its description as `list` prints it. */
@@ -136,6 +137,13 @@ function describe(o: OracleDefinition<ParamSpecs>): string {
       : []),
     ...(o.explore?.contenders
       ? [`            ${o.explore.contenders.doc} (faults: ${o.explore.contenders.faults.join(', ')})`]
+      : []),
+    ...(o.faultRuns
+      ? [
+          `--fault:    ${Object.entries(o.faultRuns)
+            .map(([fault, params]) => `${fault} (${faultRunText(params)})`)
+            .join(', ')}`,
+        ]
       : []),
     ...faultLines(o),
     'Reference targets (expected verdict):',
