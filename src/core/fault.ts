@@ -79,6 +79,8 @@ export interface Fault {
   readonly firstOnKeyOnly?: true;
   /** On a topology, played by A's own stop at the boundary (as on one server), not by a topology's flow. */
   readonly playedByAStop?: true;
+  /** What it did at `boundary` (labelled `at`: "job#2 EVALSHA"), in words, for the verdict's explanation. */
+  inWords(boundary: Boundary, at: string): string;
 }
 
 /** Why `fault` cannot land at `site`, in words; undefined when it can. */

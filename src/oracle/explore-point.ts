@@ -6,7 +6,7 @@
  */
 import type { Verdict } from '../core/judgement.ts';
 import type { Boundary, ExploreFault } from '../core/fault.ts';
-import { FAULT_WORDS } from '../faults/registry.ts';
+import { FAULT_WORDS, FAULTS } from '../faults/registry.ts';
 import type { StoreKind } from '../stores/types.ts';
 
 export type { Boundary, BoundaryKind, ExploreFault } from '../core/fault.ts';
@@ -128,48 +128,7 @@ export function pointInWords(point: ExplorePoint): string {
 
 function pointInWordsOfA(point: ExplorePoint): string {
   const { boundary, fault } = point;
-  const at = `${boundaryLabel(boundary)}`;
+  const at = boundaryLabel(boundary);
   if (boundary.kind === 'seam') return `A was held at its seam ${boundary.name} (${at})`;
-  if (fault === 'pause-node')
-    return `A's node ${boundary.link?.aNode ?? ''} was stopped (SIGSTOP) the moment the message ${at} reached the link proxy, then the message went on`;
-  if (fault === 'hold-message') return `the message ${at} was held on its link at the harness's proxy`;
-  if (fault === 'node-clock-ahead' || fault === 'node-clock-back')
-    return `a node's wall clock was stepped ${fault === 'node-clock-ahead' ? 'ahead' : 'back'} the moment the message ${at} reached the link proxy, then the message went on`;
-  if (fault === 'partition')
-    return `from A's ${boundary.kind === 'effect' ? `write "${boundary.name}"` : boundary.text} (${at}) on, everything A sent and received (its store connections both ways, its writes on their way to the resource) was held while A kept running`;
-  if (fault === 'failover')
-    return `the master's replication was held across A's job; with A at ${boundary.kind === 'effect' ? `its write "${boundary.name}"` : boundary.text} (${at}: ${boundary.kind === 'effect' ? 'the write recorded, its receipt withheld' : 'the command ran on the master, its reply withheld'}) the master was SIGKILLed and a replica promoted, A's store traffic held until B had taken the lock there and written`;
-  if (fault === 'node-restart' || fault === 'master-clock-ahead')
-    return `A, cut off from a minority of the masters across its acquire, won its lock on a bare majority; with A held at its write "${boundary.name}" (${at}: the write recorded, its receipt withheld) the last master of that majority was ${fault === 'node-restart' ? 'restarted without persistence (SHUTDOWN NOSAVE, started again at once, empty)' : 'given a wall clock stepped ahead past the TTL'}, and B tried for the lock inside A's lease`;
-  if (fault === 'pause-in-acquire')
-    return `every master's reply to A's acquire (from its first request on the lock key, ${at}) was kept at A's own link to it until each master had answered; A was stopped (SIGSTOP), the replies delivered into its stopped sockets, and A kept stopped until its keys lapsed and B took the lock and wrote`;
-  if (fault === 'delay-write')
-    return `A's write "${boundary.name}" (${at}) was held on its way to the resource (A waiting for its receipt, its store traffic flowing)`;
-  if (boundary.kind === 'effect') {
-    return fault === 'pause'
-      ? `A's write "${boundary.name}" (${at}) was recorded and A was stopped (SIGSTOP: its timers and renewals too) before its receipt reached it`
-      : `A's write "${boundary.name}" (${at}) was recorded, but its receipt was withheld from A`;
-  }
-  if (boundary.kind === 'fs') {
-    if (fault === 'hold-before') return `A's ${boundary.text} (${at}) was held before it ran`;
-    if (fault === 'hold-reply') return `A's ${boundary.text} (${at}) ran, but its result was held from A`;
-    return `A was killed (SIGKILL) once its ${boundary.text} (${at}) had run, before its result reached A`;
-  }
-  switch (fault) {
-    case 'hold-before':
-      return `A's ${boundary.text} (${at}) was held at its wire proxy before it reached the store`;
-    case 'hold-reply':
-      return `A's ${boundary.text} (${at}) ran in the store, but its reply was held from A at its wire proxy`;
-    case 'reply-dropped':
-      return `A's ${boundary.text} (${at}) ran in the store; its reply was held from A at its wire proxy, then dropped with A's connection (reset), never delivered`;
-    case 'clock-ahead':
-    case 'clock-back':
-      return `A's wall clock was stepped ${fault === 'clock-ahead' ? 'ahead' : 'back'} right before A prepared its ${boundary.text} (${at})`;
-    case 'pause':
-      return `A was stopped (SIGSTOP) at its ${boundary.text} (${at})`;
-    case 'kill-after-reply':
-      return `A was killed (SIGKILL) the moment the reply to its ${boundary.text} (${at}) reached its wire proxy, before A could send anything else`;
-    default:
-      return `A's ${boundary.text} (${at}): ${FAULT_WORDS[fault] ?? fault}`;
-  }
+  return FAULTS.find((f) => f.name === fault)?.inWords(boundary, at) ?? `A's ${boundary.text} (${at}): ${fault}`;
 }

@@ -10,4 +10,5 @@ export const CLOCK_BACK: Fault = {
   doc: "A's wall clock (Date) steps back by the oracle's skew right before A prepares the command, so whatever A computes from its clock for that command and after is off",
   at: ['command'],
   topologies: ['single'],
+  inWords: (boundary, at) => `A's wall clock was stepped back right before A prepared its ${boundary.text} (${at})`,
 };

@@ -10,4 +10,6 @@ export const DELAY_WRITE: Fault = {
   doc: "only this write is held on its way to the resource, then delivered, arriving after whatever came meanwhile (A's store traffic flowing)",
   at: ['effect'],
   topologies: ['single'],
+  inWords: (boundary, at) =>
+    `A's write "${boundary.name}" (${at}) was held on its way to the resource (A waiting for its receipt, its store traffic flowing)`,
 };

@@ -10,4 +10,8 @@ export const HOLD_BEFORE: Fault = {
   doc: "A's command is kept at its wire proxy (or its filesystem call held, or A blocks at its seam) until the other holder has acted",
   at: ['command', 'seam', 'fs'],
   topologies: ['single'],
+  inWords: (boundary, at) =>
+    boundary.kind === 'fs'
+      ? `A's ${boundary.text} (${at}) was held before it ran`
+      : `A's ${boundary.text} (${at}) was held at its wire proxy before it reached the store`,
 };

@@ -10,4 +10,10 @@ export const HOLD_REPLY: Fault = {
   doc: "the command ran, its reply (or the effect's receipt, the filesystem call's result) is kept from A until the other holder has acted",
   at: ['command', 'effect', 'fs'],
   topologies: ['single'],
+  inWords: (boundary, at) =>
+    boundary.kind === 'effect'
+      ? `A's write "${boundary.name}" (${at}) was recorded, but its receipt was withheld from A`
+      : boundary.kind === 'fs'
+        ? `A's ${boundary.text} (${at}) ran, but its result was held from A`
+        : `A's ${boundary.text} (${at}) ran in the store, but its reply was held from A at its wire proxy`,
 };

@@ -10,4 +10,6 @@ export const PARTITION: Fault = {
   doc: 'from this command or write on, everything A sends and receives (its store connections both ways, its writes on their way to the resource) is held while A keeps running, then delivered in order (a helper renewing on its own timer loses its lease: its renewals never reach the store)',
   at: ['command', 'effect'],
   topologies: ['single'],
+  inWords: (boundary, at) =>
+    `from A's ${boundary.kind === 'effect' ? `write "${boundary.name}"` : boundary.text} (${at}) on, everything A sent and received (its store connections both ways, its writes on their way to the resource) was held while A kept running`,
 };

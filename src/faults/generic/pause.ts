@@ -11,4 +11,8 @@ export const PAUSE: Fault = {
   at: ['effect'],
   topologies: ['single', 'redlock'],
   playedByAStop: true,
+  inWords: (boundary, at) =>
+    boundary.kind === 'effect'
+      ? `A's write "${boundary.name}" (${at}) was recorded and A was stopped (SIGSTOP: its timers and renewals too) before its receipt reached it`
+      : `A was stopped (SIGSTOP) at its ${boundary.text} (${at})`,
 };

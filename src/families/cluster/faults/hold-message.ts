@@ -10,4 +10,5 @@ export const HOLD_MESSAGE: Fault = {
   doc: "a message on a cluster's node-to-node link to or from A's node is held at the harness's link proxy until the other holder has acted, the messages behind it on its direction waiting too",
   at: ['message'],
   topologies: ['single'],
+  inWords: (_, at) => `the message ${at} was held on its link at the harness's proxy`,
 };

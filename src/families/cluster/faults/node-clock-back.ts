@@ -10,4 +10,6 @@ export const NODE_CLOCK_BACK: Fault = {
   doc: "the link message is held at the link proxy while one node's wall clock (which one, the oracle's parameter says) is stepped back, then goes on",
   at: ['message'],
   topologies: ['single'],
+  inWords: (_, at) =>
+    `a node's wall clock was stepped back the moment the message ${at} reached the link proxy, then the message went on`,
 };

@@ -11,4 +11,6 @@ export const FAILOVER: Fault = {
   at: ['command', 'effect'],
   topologies: ['replicated', 'sentinel'],
   alsoCommands: ['WAIT', 'WAITAOF'],
+  inWords: (boundary, at) =>
+    `the master's replication was held across A's job; with A at ${boundary.kind === 'effect' ? `its write "${boundary.name}"` : boundary.text} (${at}: ${boundary.kind === 'effect' ? 'the write recorded, its receipt withheld' : 'the command ran on the master, its reply withheld'}) the master was SIGKILLed and a replica promoted, A's store traffic held until B had taken the lock there and written`,
 };

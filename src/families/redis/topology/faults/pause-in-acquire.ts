@@ -11,4 +11,6 @@ export const PAUSE_IN_ACQUIRE: Fault = {
   at: ['command'],
   topologies: ['redlock'],
   firstOnKeyOnly: true,
+  inWords: (_, at) =>
+    `every master's reply to A's acquire (from its first request on the lock key, ${at}) was kept at A's own link to it until each master had answered; A was stopped (SIGSTOP), the replies delivered into its stopped sockets, and A kept stopped until its keys lapsed and B took the lock and wrote`,
 };
