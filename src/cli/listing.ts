@@ -9,8 +9,9 @@ import { join } from 'node:path';
 import { builtDir, loadAllOracles } from '../run/registry.ts';
 import { optionName, type ParamSpecs } from '../core/params.ts';
 import type { OracleDefinition } from '../oracle/definition.ts';
-import { faultsOnStore } from '../oracle/explore-spec.ts';
 import { faultRunText } from './commands/fault-option.ts';
+
+type FaultsOnStore = typeof import('../oracle/explore-spec.ts').faultsOnStore;
 
 export interface Listing {
   /** Per oracle id, its description as `list` prints it. */
@@ -39,9 +40,11 @@ export async function writeListing(buildDir: string): Promise<void> {
 }
 
 async function makeListing(): Promise<Listing> {
+  // Imported here, not at the top: a built listing is read without loading the registry's families.
+  const { faultsOnStore } = await import('../oracle/explore-spec.ts');
   const oracles = await loadAllOracles();
   return {
-    text: Object.fromEntries(oracles.map((o) => [o.id, describe(o)])),
+    text: Object.fromEntries(oracles.map((o) => [o.id, describe(o, faultsOnStore)])),
     json: { oracles: oracles.map(listed) },
   };
 }
@@ -87,7 +90,7 @@ function listed(o: OracleDefinition<ParamSpecs>): unknown {
 }
 
 /** The faults --explore lands on each store the oracle runs on (src/faults/registry.ts). */
-function faultLines(o: OracleDefinition<ParamSpecs>): string[] {
+function faultLines(o: OracleDefinition<ParamSpecs>, faultsOnStore: FaultsOnStore): string[] {
   const explore = o.explore;
   if (!explore) return [];
   const lines = o.stores.flatMap((store) => faultsOnStore(explore, store));
@@ -99,7 +102,7 @@ function needsAtDefaults(o: OracleDefinition<ParamSpecs>): string[] {
   return o.needs(Object.fromEntries(Object.entries(o.params).map(([k, s]) => [k, s.default])) as never);
 }
 
-function describe(o: OracleDefinition<ParamSpecs>): string {
+function describe(o: OracleDefinition<ParamSpecs>, faultsOnStore: FaultsOnStore): string {
   const params = Object.entries(o.params).map(([name, spec]) => {
     const range = spec.kind === 'choice' ? ` (${spec.choices.join(' | ')})` : '';
     return `  ${optionName(name).padEnd(16)} ${spec.doc}${range}; default ${spec.default}`;
@@ -145,7 +148,7 @@ function describe(o: OracleDefinition<ParamSpecs>): string {
             .join(', ')}`,
         ]
       : []),
-    ...faultLines(o),
+    ...faultLines(o, faultsOnStore),
     'Reference targets (expected verdict):',
     ...refs,
     '',
