@@ -1,5 +1,6 @@
 /**
- * A's wall clock stepped back before it prepares the command; landed by src/oracle/arm-point.ts (armClockStep).
+ * A's wall clock stepped back before it prepares the command; landed by src/oracle/arm-point.ts
+ * (armClockStep).
  */
 import type { Fault } from '../../core/fault.ts';
 

@@ -1,5 +1,6 @@
 /**
- * Delayed write: only this write held on its way to the resource, A's store traffic flowing; landed by src/oracle/arm-cut-off.ts (src/oracle/partition.ts).
+ * Delayed write: only this write held on its way to the resource, A's store traffic flowing; landed
+ * by src/oracle/arm-cut-off.ts (src/oracle/partition.ts).
  */
 import type { Fault } from '../../core/fault.ts';
 

@@ -1,5 +1,6 @@
 /**
- * Hold before: A's command kept at its wire proxy (its filesystem call held, or A blocked at its seam) until the other holder has acted; landed by src/oracle/arm-point.ts.
+ * Hold before: A's command kept at its wire proxy (its filesystem call held, or A blocked at its
+ * seam) until the other holder has acted; landed by src/oracle/arm-point.ts.
  */
 import type { Fault } from '../../core/fault.ts';
 

@@ -1,5 +1,6 @@
 /**
- * Hold the reply: the command (or filesystem call) ran, its reply or a write's receipt is kept from A until the other holder has acted; landed by src/oracle/arm-point.ts.
+ * Hold the reply: the command (or filesystem call) ran, its reply or a write's receipt is kept from
+ * A until the other holder has acted; landed by src/oracle/arm-point.ts.
  */
 import type { Fault } from '../../core/fault.ts';
 

@@ -1,5 +1,6 @@
 /**
- * SIGKILL after the reply: A killed once the reply reached its proxy, before it can send anything else; landed by src/oracle/arm-point.ts.
+ * SIGKILL after the reply: A killed once the reply reached its proxy, before it can send anything
+ * else; landed by src/oracle/arm-point.ts.
  */
 import type { Fault } from '../../core/fault.ts';
 

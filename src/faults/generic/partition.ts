@@ -1,5 +1,6 @@
 /**
- * Partition: from this command or write on, everything A sends and receives held while A runs; landed by src/oracle/arm-cut-off.ts (src/oracle/partition.ts).
+ * Partition: from this command or write on, everything A sends and receives held while A runs;
+ * landed by src/oracle/arm-cut-off.ts (src/oracle/partition.ts).
  */
 import type { Fault } from '../../core/fault.ts';
 

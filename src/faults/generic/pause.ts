@@ -1,5 +1,7 @@
 /**
- * Pause: A stopped (SIGSTOP) at a write's receipt, its timers and renewals too; landed by src/oracle/arm-point.ts (src/oracle/stops.ts pauseAtLatch). On redlock:N it is A's own stop after its acquire: only a fence from a counter outside the masters closes that window.
+ * Pause: A stopped (SIGSTOP) at a write's receipt, its timers and renewals too; landed by
+ * src/oracle/arm-point.ts (src/oracle/stops.ts pauseAtLatch). On redlock:N it is A's own stop after
+ * its acquire: only a fence from a counter outside the masters closes that window.
  */
 import type { Fault } from '../../core/fault.ts';
 

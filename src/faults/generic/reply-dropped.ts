@@ -1,5 +1,6 @@
 /**
- * Reply dropped: the command ran, its reply is held, then A's connection is dropped with it; landed by src/oracle/arm-point.ts (src/oracle/stops.ts droppedReplyStop).
+ * Reply dropped: the command ran, its reply is held, then A's connection is dropped with it; landed
+ * by src/oracle/arm-point.ts (src/oracle/stops.ts droppedReplyStop).
  */
 import type { Fault } from '../../core/fault.ts';
 

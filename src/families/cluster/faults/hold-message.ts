@@ -1,5 +1,6 @@
 /**
- * A message on a cluster's node-to-node link held at the harness's link proxy; the cluster family's fault, landed by src/oracle/arm-link-point.ts.
+ * A message on a cluster's node-to-node link held at the harness's link proxy; the cluster family's
+ * fault, landed by src/oracle/arm-link-point.ts.
  */
 import type { Fault } from '../../../core/fault.ts';
 

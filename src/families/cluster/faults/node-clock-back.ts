@@ -1,5 +1,6 @@
 /**
- * One node's wall clock stepped back as a link message arrived; the cluster family's fault, landed by src/oracle/arm-node-clock-step.ts.
+ * One node's wall clock stepped back as a link message arrived; the cluster family's fault, landed
+ * by src/oracle/arm-node-clock-step.ts.
  */
 import type { Fault } from '../../../core/fault.ts';
 

@@ -1,5 +1,6 @@
 /**
- * A's node stopped (SIGSTOP) as a link message reached the link proxy; the cluster family's fault, landed by src/oracle/arm-link-point.ts.
+ * A's node stopped (SIGSTOP) as a link message reached the link proxy; the cluster family's fault,
+ * landed by src/oracle/arm-link-point.ts.
  */
 import type { Fault } from '../../../core/fault.ts';
 

@@ -1,5 +1,6 @@
 /**
- * Failover (a master and replicas: --topology replicated|sentinel); the flow that plays it is V313's failover flow and scenarios/failover.ts.
+ * Failover (a master and replicas: --topology replicated|sentinel); the flow that plays it is
+ * V313's failover flow and scenarios/failover.ts.
  */
 import type { Fault } from '../../../../core/fault.ts';
 

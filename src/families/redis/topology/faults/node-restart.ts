@@ -1,5 +1,6 @@
 /**
- * A master of A's bare majority restarted empty (--topology redlock:N); played by V313's quorum flow.
+ * A master of A's bare majority restarted empty (--topology redlock:N); played by V313's quorum
+ * flow.
  */
 import type { Fault } from '../../../../core/fault.ts';
 

@@ -1,5 +1,6 @@
 /**
- * A stopped inside its multi-master acquire, every master's reply in flight (--topology redlock:N); played by V313's pause-in-acquire flow.
+ * A stopped inside its multi-master acquire, every master's reply in flight (--topology redlock:N);
+ * played by V313's pause-in-acquire flow.
  */
 import type { Fault } from '../../../../core/fault.ts';
 
