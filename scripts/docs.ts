@@ -13,8 +13,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadAllOracles } from '../src/run/registry.ts';
 import { optionName, MAX_COUNT, MAX_MS, type ParamSpec, type ParamSpecs } from '../src/core/params.ts';
-import { FAULT_WORDS } from '../src/oracle/explore-point.ts';
+import { FAULT_WORDS } from '../src/faults/registry.ts';
 import type { OracleDefinition } from '../src/oracle/definition.ts';
+import { faultsOnStore } from '../src/oracle/explore-spec.ts';
+import { faultRunText } from '../src/cli/commands/fault-option.ts';
 import type { ReferenceRun } from '../src/oracle/reference-run.ts';
 import { READS_JUDGEABLE, READS_JUDGEABLE_CHECKS } from '../src/judging/unreadable-reads.ts';
 
@@ -188,6 +190,24 @@ export function renderOraclePage(o: Oracle): string {
             '',
           ]
         : []),
+      ...(o.faultRuns
+        ? [
+            `One fault on a plain run (\`--fault NAME\`, the variant it was before still taken): ${Object.entries(
+              o.faultRuns,
+            )
+              .map(([fault, params]) => `\`${fault}\` (\`${faultRunText(params)}\`)`)
+              .join(', ')}.`,
+            '',
+          ]
+        : []),
+      'Faults by store (from the fault registry, `src/faults/registry.ts`):',
+      '',
+      '| store | faults |',
+      '|---|---|',
+      ...o.stores
+        .flatMap((store) => faultsOnStore(o.explore!, store))
+        .map(({ where, faults }) => `| ${where} | ${faults.map((f) => `\`${f}\``).join(', ')} |`),
+      '',
     );
   } else {
     lines.push('## Explore (`--explore`)', '', 'Not explorable (see [../explore.md](../explore.md)).', '');

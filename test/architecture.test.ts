@@ -1,8 +1,10 @@
 /**
  * The engine's layering, checked on its import graph (static and dynamic imports, types included):
  * a lower layer never imports a higher one, no folder of src/ is in an import cycle with another,
- * nothing but the public entry points lies at src/'s root, and no oracle imports a module of one
- * store family (an oracle declares what it needs; the families offer it, src/stores/families/).
+ * nothing but the public entry points lies at src/'s root, no oracle imports a module of the store
+ * families or the topologies (an oracle declares what it needs; the families offer it, and the faults
+ * they contribute come from src/faults/registry.ts), and no oracle branches on a store, family or
+ * topology name.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
@@ -19,6 +21,7 @@ const LAYERS: string[][] = [
   ['src/wire'],
   ['src/families'],
   ['src/holder'],
+  ['src/faults'],
   ['src/oracle', 'src/judging'],
   ['scenarios'],
   ['oracles'],
@@ -99,16 +102,111 @@ describe('architecture', () => {
     expect(cycles).toEqual([]);
   });
 
+  it('no two files import each other (directly or round a cycle)', () => {
+    const graph = new Map<string, string[]>();
+    for (const { from, to } of EDGES) graph.set(from, [...(graph.get(from) ?? []), to]);
+    // Tarjan's strongly connected components: any with two files or more is a circle.
+    const index = new Map<string, number>();
+    const low = new Map<string, number>();
+    const stack: string[] = [];
+    const circles: string[][] = [];
+    const connect = (file: string): void => {
+      index.set(file, index.size);
+      low.set(file, index.get(file)!);
+      stack.push(file);
+      for (const next of graph.get(file) ?? []) {
+        if (!index.has(next)) {
+          connect(next);
+          low.set(file, Math.min(low.get(file)!, low.get(next)!));
+        } else if (stack.includes(next)) low.set(file, Math.min(low.get(file)!, index.get(next)!));
+      }
+      if (low.get(file) !== index.get(file)) return;
+      const component: string[] = [];
+      for (let top = stack.pop()!; ; top = stack.pop()!) {
+        component.push(top);
+        if (top === file) break;
+      }
+      if (component.length > 1) circles.push(component.sort());
+    };
+    for (const file of FILES) if (!index.has(file)) connect(file);
+    expect(circles).toEqual([]);
+  });
+
   it("src/'s root holds only the public entry points", () => {
     const root = readdirSync(join(ROOT, 'src')).filter((name) => statSync(join(ROOT, 'src', name)).isFile());
     expect(root.sort()).toEqual(['index.ts', 'vitest.ts']);
   });
 
-  it('no oracle imports a module of one store family', () => {
-    const familySpecific = /^src\/families\/[^/]+\/|^src\/wire\/(resp|pg)-framer/;
+  it('no oracle imports a module of the store families or the topologies', () => {
+    const familySpecific = /^src\/families\/|^src\/stores\/topology|^src\/wire\/(resp|pg)-framer/;
     const found = EDGES.filter(
       ({ from, to }) => from.startsWith('oracles/') && familySpecific.test(relative(ROOT, join(ROOT, to))),
     ).map(({ from, to }) => `${from} imports ${to}`);
     expect(found).toEqual([]);
   });
+
+  it('no oracle branches on a store, family or topology name (a string it compares or looks up, or family.ownNodes)', () => {
+    const found = FILES.filter((f) => f.startsWith('oracles/')).flatMap((file) =>
+      branchesOnNames(file).map((line) => `${file}:${line}`),
+    );
+    const files = [...new Set(found.map((at) => at.replace(/:\d+$/, '')))].sort();
+    // Still branching: issue 31 step 2 moves these choices into the faults and families that own them.
+    // Fixing one removes it here; a new one fails this test.
+    expect(files).toEqual(STILL_BRANCHING);
+  });
 });
+
+/** Store kinds, family names and topology kinds: what an oracle must not compare a string against. */
+const NAMES = new Set([
+  ...['redis', 'valkey', 'postgres', 'pgbouncer', 'fs', 'cluster'],
+  ...['single', 'replicated', 'sentinel', 'redlock'],
+]);
+
+const STILL_BRANCHING = [
+  'oracles/V310/renewal.ts',
+  'oracles/V311/index.ts',
+  'oracles/V312/play.ts',
+  'oracles/V313/arm-after-first-write.ts',
+  'oracles/V313/index.ts',
+  'oracles/V313/play.ts',
+  'oracles/V313/stop-a.ts',
+  'oracles/V314/index.ts',
+  'oracles/V314/pooler.ts',
+  'oracles/V315/explore.ts',
+  'oracles/V315/play.ts',
+  'oracles/V317/index.ts',
+  'oracles/V317/legs.ts',
+  'oracles/V317/play.ts',
+];
+
+/** The lines of `file` where a name of NAMES is compared (===, !==, case) or looked for (includes), or ownNodes read. */
+function branchesOnNames(file: string): number[] {
+  const source = ts.createSourceFile(file, readFileSync(join(ROOT, file), 'utf8'), ts.ScriptTarget.Latest, true);
+  const lines: number[] = [];
+  const visit = (node: ts.Node): void => {
+    const onName = ts.isStringLiteral(node) && NAMES.has(node.text) && isBranch(node);
+    // `family.ownNodes`: the cluster family, asked for by the capability only it has.
+    const onCluster = ts.isPropertyAccessExpression(node) && node.name.text === 'ownNodes';
+    if (onName || onCluster) lines.push(source.getLineAndCharacterOfPosition(node.getStart()).line + 1);
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return lines;
+}
+
+function isBranch(literal: ts.StringLiteral): boolean {
+  const parent = literal.parent;
+  if (ts.isCaseClause(parent)) return true;
+  if (ts.isBinaryExpression(parent)) {
+    const op = parent.operatorToken.kind;
+    const other = (parent.left === literal ? parent.right : parent.left).getText();
+    // A boundary's kind 'fs' (a filesystem call) is the exploration's vocabulary, not a store.
+    if (/(^|\.)boundary\.kind$|^b\.kind$/.test(other)) return false;
+    return op === ts.SyntaxKind.EqualsEqualsEqualsToken || op === ts.SyntaxKind.ExclamationEqualsEqualsToken;
+  }
+  return (
+    ts.isCallExpression(parent) &&
+    ts.isPropertyAccessExpression(parent.expression) &&
+    parent.expression.name.text === 'includes'
+  );
+}

@@ -11,7 +11,8 @@
  */
 import { describe, expect, test } from 'vitest';
 import { explore } from '../src/explore/explore.ts';
-import { boundaryLabel, FAULT_WORDS } from '../src/oracle/explore-point.ts';
+import { boundaryLabel } from '../src/oracle/explore-point.ts';
+import { FAULT_WORDS } from '../src/faults/registry.ts';
 import { CLUSTER_STEP_LANDED } from '../oracles/V317/cluster-judge.ts';
 
 // As V313's explored cluster references: a repeat lock at the 2nd write, a renewal at the 3rd.

@@ -19,7 +19,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EvidenceRecord } from '../src/report/evidence.ts';
-import { isTopologyFault, topologyBoundaries, topologyFaultsAt } from '../src/oracle/topology-faults.ts';
+import { isTopologyFault, topologyFaultsAt } from '../src/faults/registry.ts';
+import { topologyBoundaries } from '../src/oracle/explore-spec.ts';
 import type { Boundary } from '../src/oracle/explore-point.ts';
 
 const specs = {

@@ -15,7 +15,8 @@ import { loadOracle } from '../src/run/registry.ts';
 import { explore, type ExploreResult } from '../src/explore/explore.ts';
 import { defaultJobs, sharedSlots } from '../src/run/run-pool.ts';
 import { exploreReferences } from '../src/oracle/explore-spec.ts';
-import { FAULT_ORDER, FAULT_WORDS, type ExploreFault } from '../src/oracle/explore-point.ts';
+import type { ExploreFault } from '../src/oracle/explore-point.ts';
+import { FAULT_ORDER, FAULT_WORDS } from '../src/faults/registry.ts';
 import { esc, timelineSvg } from '../src/report/timeline-svg.ts';
 
 /**

@@ -8,7 +8,7 @@ import { expect, test } from 'vitest';
 import { loadAllOracles, REPO_ROOT } from '../src/run/registry.ts';
 import { explore } from '../src/explore/explore.ts';
 import { replaySchedule } from '../src/explore/replay.ts';
-import { FAULT_ORDER } from '../src/oracle/explore-point.ts';
+import { FAULT_ORDER } from '../src/faults/registry.ts';
 
 test('every explorable oracle has its reference test file', async () => {
   const explorable = (await loadAllOracles()).filter((o) => o.explore).map((o) => o.id);

@@ -57,6 +57,14 @@ export default defineOracle({
   preconditions: V310_PRECONDITIONS,
   needs: () => ['acquire', 'release'],
   validate: (p) => (p.timeout <= p.ttl ? [`--timeout (${p.timeout}) must be longer than --ttl (${p.ttl})`] : []),
+  // --fault NAME: the variants that are only which fault lands at A's release.
+  faultRuns: {
+    'hold-before': { variant: 'narrow', hold: 'wire' },
+    pause: { variant: 'pause' },
+    partition: { variant: 'narrow', hold: 'partition' },
+    failover: { variant: 'failover' },
+  },
+
   explore: {
     part: 'release',
     also: [RENEWAL],

@@ -4,10 +4,9 @@
  * watch to the patience bound of a lock still held then, each
  * with the harness time (ms) it was read or happened.
  */
-import type { LockState, SessionLock } from '../../src/families/family.ts';
+import type { InferredLocation, LockState, SessionLock } from '../../src/oracle/scenario.ts';
 import type { ExplorePoint } from '../../src/oracle/explore-point.ts';
 import type { ContenderTry } from '../../scenarios/contenders.ts';
-import type { InferredLocation } from '../../src/oracle/scenario.ts';
 import type { LockWatch } from './watch.ts';
 
 export interface V311Observations {

@@ -6,7 +6,7 @@
  */
 import type { Check } from '../../src/core/judgement.ts';
 import type { ParamValues } from '../../src/core/params.ts';
-import type { LockState } from '../../src/families/family.ts';
+import type { LockState } from '../../src/oracle/scenario.ts';
 import { asOne, type ContenderTry } from '../../scenarios/contenders.ts';
 import type { V311Observations } from './observations.ts';
 import { patienceMs, type v311Params } from './params.ts';

@@ -9,10 +9,9 @@
  * Records what happened (V311Observations); judges nothing.
  */
 import type { ParamValues } from '../../src/core/params.ts';
-import type { LockState } from '../../src/families/family.ts';
+import type { LockState, Scenario } from '../../src/oracle/scenario.ts';
 import { asOne, contenderIds, raceTogether, tryOnce, type ContenderTry } from '../../scenarios/contenders.ts';
 import { armPoint } from '../../src/oracle/arm-point.ts';
-import type { Scenario } from '../../src/oracle/scenario.ts';
 import { latchStop, type Stop } from '../../src/oracle/stops.ts';
 import type { V311Observations } from './observations.ts';
 import { grantedSessionLocks, onSessionLock } from './session-lock.ts';

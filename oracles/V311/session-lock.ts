@@ -3,8 +3,7 @@
  * lock pg_locks shows granted, tied to the server session holding it rather than to a key with a
  * TTL. What play reads (each read recorded in the history) and how a reading is worded.
  */
-import type { SessionLock } from '../../src/families/family.ts';
-import type { Scenario } from '../../src/oracle/scenario.ts';
+import type { Scenario, SessionLock } from '../../src/oracle/scenario.ts';
 
 /** The advisory locks granted in the store now, recorded under `label`. */
 export async function grantedSessionLocks(s: Scenario, label: string): Promise<SessionLock[]> {

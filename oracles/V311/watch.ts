@@ -5,8 +5,7 @@
  * the store's expiry or the target's declared stale rule) to tell when it was gone or stale; the
  * lock is read once more, and recorded, if the bound ran out. Records what happened; judges nothing.
  */
-import type { LockState, SessionLock } from '../../src/families/family.ts';
-import type { Scenario } from '../../src/oracle/scenario.ts';
+import type { LockState, Scenario, SessionLock } from '../../src/oracle/scenario.ts';
 import type { Holder } from '../../src/holder/holder.ts';
 import { raceTogether, type ContenderTry } from '../../scenarios/contenders.ts';
 import { grantedSessionLocks } from './session-lock.ts';

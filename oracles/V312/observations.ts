@@ -3,7 +3,7 @@
  * (if any), P holding the lock at its first write, and A's job run meanwhile. Each stage is null
  * when the run never got there.
  */
-import type { LockState, SessionLock } from '../../src/families/family.ts';
+import type { LockState, SessionLock } from '../../src/oracle/scenario.ts';
 import type { CallOutcome } from '../../src/holder/holder.ts';
 import type { ExplorePoint } from '../../src/oracle/explore-point.ts';
 

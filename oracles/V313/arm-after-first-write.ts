@@ -7,7 +7,8 @@
 import type { Holder } from '../../src/holder/holder.ts';
 import type { Latch } from '../../src/holder/latch.ts';
 import { armPoint } from '../../src/oracle/arm-point.ts';
-import { boundaryLabel, FAULT_WORDS, type ExplorePoint } from '../../src/oracle/explore-point.ts';
+import { boundaryLabel, type ExplorePoint } from '../../src/oracle/explore-point.ts';
+import { FAULT_WORDS } from '../../src/faults/registry.ts';
 import type { Scenario } from '../../src/oracle/scenario.ts';
 import { latchStop, pauseAtLatch, type Stop } from '../../src/oracle/stops.ts';
 import type { WireProxy } from '../../src/wire/proxy.ts';

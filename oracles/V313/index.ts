@@ -463,6 +463,17 @@ export default defineOracle({
     },
   ],
 
+  // --fault NAME: the variants that are only which fault lands after A's first write.
+  faultRuns: {
+    pause: { variant: 'pause' },
+    'pause-in-acquire': { variant: 'pause-in-acquire' },
+    'delay-write': { variant: 'delay-write' },
+    partition: { variant: 'partition' },
+    'master-clock-ahead': { variant: 'quorum', nodeFault: 'clock-ahead' },
+    'node-restart': { variant: 'quorum', nodeFault: 'restart' },
+    failover: { variant: 'failover' },
+  },
+
   explore: {
     part: 'job',
     // A pause at a write stops A's timers too: a helper renewing on a timer keeps its lease through a held receipt.

@@ -13,7 +13,7 @@ import type { Scenario } from '../../src/oracle/scenario.ts';
 import { heldStop } from '../../src/oracle/stops.ts';
 import type { AStop } from './observations.ts';
 import type { v313Params } from './params.ts';
-import { landing, type StoppedA } from './stop-a.ts';
+import { landing, type StoppedA } from './landing.ts';
 
 export async function holdGrantToA(
   s: Scenario,

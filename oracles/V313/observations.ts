@@ -3,10 +3,9 @@
  * never got to is absent (the solo run left nothing to judge, A never reached its first write, the
  * stop did not land, or the step belongs to another --contender schedule).
  */
-import type { InferredLocation, ObservedLock } from '../../src/oracle/scenario.ts';
+import type { InferredLocation, LockState, ObservedLock } from '../../src/oracle/scenario.ts';
 import type { ReadingBeforeWrite } from '../../src/judging/leaders-at-once.ts';
 import type { CallOutcome, ShutdownOutcome } from '../../src/holder/holder.ts';
-import type { LockState } from '../../src/families/family.ts';
 import type { ExploreFault } from '../../src/oracle/explore-point.ts';
 import type { LeaseReading, ReadingAtWrite } from '../../src/judging/lease-at-write.ts';
 import type { NodeFault, NodeFaultOutcome } from '../../scenarios/node-faults.ts';

@@ -14,7 +14,7 @@ import { playPauseInAcquire } from './pause-in-acquire.ts';
 import { playQuorum } from './quorum.ts';
 import { nodeFaultOfPoint } from './quorum-point.ts';
 import { redlockMasters, startHolderLinks } from '../../scenarios/redlock-links.ts';
-import { isTopologyFault } from '../../src/oracle/topology-faults.ts';
+import { isTopologyFault } from '../../src/faults/registry.ts';
 import type { V313Observations } from './observations.ts';
 import type { v313Params } from './params.ts';
 import { raceAtCandidatePoint, raceWhileStopped } from './race.ts';

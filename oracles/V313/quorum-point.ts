@@ -13,7 +13,7 @@ import type { Scenario } from '../../src/oracle/scenario.ts';
 import type { NodeFaultKind } from '../../scenarios/node-faults.ts';
 import type { AStop } from './observations.ts';
 import type { v313Params } from './params.ts';
-import { landing } from './stop-a.ts';
+import { landing } from './landing.ts';
 
 const NODE_FAULT_OF_POINT: Partial<Record<ExploreFault, NodeFaultKind>> = {
   'node-restart': 'restart',

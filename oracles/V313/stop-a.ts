@@ -15,16 +15,11 @@ import { delayedWriteStop, partitionStop } from '../../src/oracle/partition.ts';
 import type { WireProxy } from '../../src/wire/proxy.ts';
 import { armAfterFirstWrite } from './arm-after-first-write.ts';
 import { holdGrantToA } from './link-renewal.ts';
-import type { AStop, StopLanding, V313Observations } from './observations.ts';
+import { landing, type StoppedA } from './landing.ts';
+import type { AStop, V313Observations } from './observations.ts';
 import type { v313Params } from './params.ts';
 
 type Params = ParamValues<typeof v313Params>;
-
-/** A stop in force on A, and the harness ms it landed. */
-export interface StoppedA {
-  stop: Stop;
-  since: number;
-}
 
 /** Stop A, held at its first write (`first`), somewhere after it; `stopped` is absent when the stop did not land. */
 export async function stopA(
@@ -145,15 +140,6 @@ export async function markLeaseEnd(s: Scenario, p: Params, { since }: StoppedA, 
       since + p.ttl,
       `at the latest: ${p.ttl} ms after A was stopped, by the TTL it was asked to use (A cannot renew while stopped)`,
     );
-}
-
-/** Which came first once the stop was armed: A stopped there, or A's job ended (or neither within --timeout). */
-export async function landing(s: Scenario, p: Params, reached: Promise<unknown>, aJob: Promise<CallOutcome>) {
-  const first = await s.within(
-    Promise.race([reached.then(() => 'held' as const), aJob.then(() => 'ended' as const)]),
-    p.timeout,
-  );
-  return first ?? ('timeout' satisfies StopLanding);
 }
 
 /** The same stop, described for A's progress lines. */

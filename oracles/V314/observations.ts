@@ -4,7 +4,7 @@
  * B's attempt while A held it, the pooler's clients, and pg_locks after. A stage is null when the
  * run never got there.
  */
-import type { ClientSession, SessionLock } from '../../src/families/family.ts';
+import type { ClientSession, SessionLock } from '../../src/oracle/scenario.ts';
 import type { CallOutcome } from '../../src/holder/holder.ts';
 
 export interface V314PoolObservations {

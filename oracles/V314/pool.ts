@@ -6,8 +6,7 @@
  * Records what happened (V314PoolObservations); judges nothing.
  */
 import { throwIfTargetThrew } from '../../src/holder/holder.ts';
-import type { ClientSession } from '../../src/families/family.ts';
-import type { Scenario } from '../../src/oracle/scenario.ts';
+import type { ClientSession, Scenario } from '../../src/oracle/scenario.ts';
 import type { V314PoolObservations } from './observations.ts';
 import type { V314Params } from './params.ts';
 

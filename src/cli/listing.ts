@@ -9,6 +9,9 @@ import { join } from 'node:path';
 import { builtDir, loadAllOracles } from '../run/registry.ts';
 import { optionName, type ParamSpecs } from '../core/params.ts';
 import type { OracleDefinition } from '../oracle/definition.ts';
+import { faultRunText } from './commands/fault-option.ts';
+
+type FaultsOnStore = typeof import('../oracle/explore-spec.ts').faultsOnStore;
 
 export interface Listing {
   /** Per oracle id, its description as `list` prints it. */
@@ -37,9 +40,11 @@ export async function writeListing(buildDir: string): Promise<void> {
 }
 
 async function makeListing(): Promise<Listing> {
+  // Imported here, not at the top: a built listing is read without loading the registry's families.
+  const { faultsOnStore } = await import('../oracle/explore-spec.ts');
   const oracles = await loadAllOracles();
   return {
-    text: Object.fromEntries(oracles.map((o) => [o.id, describe(o)])),
+    text: Object.fromEntries(oracles.map((o) => [o.id, describe(o, faultsOnStore)])),
     json: { oracles: oracles.map(listed) },
   };
 }
@@ -84,12 +89,20 @@ function listed(o: OracleDefinition<ParamSpecs>): unknown {
   };
 }
 
+/** The faults --explore lands on each store the oracle runs on (src/faults/registry.ts). */
+function faultLines(o: OracleDefinition<ParamSpecs>, faultsOnStore: FaultsOnStore): string[] {
+  const explore = o.explore;
+  if (!explore) return [];
+  const lines = o.stores.flatMap((store) => faultsOnStore(explore, store));
+  return ['Faults by store (--explore):', ...lines.map(({ where, faults }) => `  ${where}: ${faults.join(', ')}`)];
+}
+
 /** The target members the oracle calls with its default parameters. */
 function needsAtDefaults(o: OracleDefinition<ParamSpecs>): string[] {
   return o.needs(Object.fromEntries(Object.entries(o.params).map(([k, s]) => [k, s.default])) as never);
 }
 
-function describe(o: OracleDefinition<ParamSpecs>): string {
+function describe(o: OracleDefinition<ParamSpecs>, faultsOnStore: FaultsOnStore): string {
   const params = Object.entries(o.params).map(([name, spec]) => {
     const range = spec.kind === 'choice' ? ` (${spec.choices.join(' | ')})` : '';
     return `  ${optionName(name).padEnd(16)} ${spec.doc}${range}; default ${spec.default}`;
@@ -128,6 +141,14 @@ function describe(o: OracleDefinition<ParamSpecs>): string {
     ...(o.explore?.contenders
       ? [`            ${o.explore.contenders.doc} (faults: ${o.explore.contenders.faults.join(', ')})`]
       : []),
+    ...(o.faultRuns
+      ? [
+          `--fault:    ${Object.entries(o.faultRuns)
+            .map(([fault, params]) => `${fault} (${faultRunText(params)})`)
+            .join(', ')}`,
+        ]
+      : []),
+    ...faultLines(o, faultsOnStore),
     'Reference targets (expected verdict):',
     ...refs,
     '',

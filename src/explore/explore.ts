@@ -18,14 +18,13 @@ import { UsageError } from '../core/errors.ts';
 import { runOracle, type RunRequest } from '../run/run-oracle.ts';
 import { defaultJobs, runPool, type Slots } from '../run/run-pool.ts';
 import { cpuSlots, type CpuSlots } from '../run/cpu-slots.ts';
-import { defaultSelect, type ExploreSpec } from '../oracle/explore-spec.ts';
-import { topologyBoundaries, topologyFaultsAt } from '../oracle/topology-faults.ts';
+import { defaultSelect, topologyBoundaries, type ExploreSpec } from '../oracle/explore-spec.ts';
+import { FAULTS_BY_KIND, topologyFaultsAt } from '../faults/registry.ts';
 import { parseTopology } from '../stores/topology.ts';
 import { Tracer } from '../oracle/tracer.ts';
 import { tallyByFault, tallySentence } from '../oracle/fails-by-fault.ts';
 import {
   boundaryLabel,
-  FAULTS_BY_KIND,
   pointLabel,
   type Boundary,
   type ExplorationRecord,

@@ -7,7 +7,8 @@ import type { EvidenceRecord } from '../report/evidence.ts';
 import { UsageError } from '../core/errors.ts';
 import { runOracle } from '../run/run-oracle.ts';
 import type { RuntimeChoice } from '../families/start-store.ts';
-import { FAULT_ORDER, type Schedule } from '../oracle/explore-point.ts';
+import type { Schedule } from '../oracle/explore-point.ts';
+import { FAULT_ORDER } from '../faults/registry.ts';
 
 export function readSchedule(path: string): Schedule {
   let parsed: unknown;

@@ -12,11 +12,11 @@
  * Adding a family is implementing this interface in src/families/<name>/ and listing it in
  * src/families/index.ts (docs/store-families.md is the checklist).
  */
-import type { StoreLocation } from '../../targets/contract.ts';
+import type { BoundaryKind, Fault } from '../core/fault.ts';
+import type { NodeReport, StoreLocation } from '../../targets/contract.ts';
 import type { StartedStore, StoreKind, StoreRecipe } from '../stores/types.ts';
 import type { CommandPattern, WireCommand } from '../wire/command.ts';
 import type { ClusterLayout } from './cluster/cluster-url.ts';
-import type { NodeInspector } from './cluster/view.ts';
 
 /** What the store shows at the lock's location, read by the harness itself (never through a holder). */
 export interface LockState {
@@ -188,12 +188,27 @@ export interface StoreFamily {
   /** A file store's directory, handed to every holder as env.dir; absent where locks are not files. */
   holderDir?(store: StartedStore): string;
   /**
+   * The faults only this family's stores or topologies can suffer (a cluster's link messages held,
+   * a Redis topology's failover): declared in the family's folder, one file each, and collected
+   * with the generic ones by src/faults/registry.ts, so `--explore`, `--help` and the docs list them.
+   */
+  readonly faults?: readonly Fault[];
+  /**
+   * The kinds of boundary A's run shows on this family's stores, where a fault can land: absent, A
+   * talks through a wire proxy (its commands, its seams, its writes); a file store shows filesystem
+   * calls instead of commands, a cluster its nodes' link messages.
+   */
+  readonly boundaryKinds?: readonly BoundaryKind[];
+  /**
    * The store is the target's own nodes (--store cluster): where each listens and keeps its state,
    * and the view that reads a lock through their inspect member. The scenario starts the nodes
    * (src/oracle/cluster-nodes.ts) before any holder connects; `view` above is then unused.
    */
   readonly ownNodes?: OwnNodes;
 }
+
+/** Asks every live node of a cluster store for its report on `key`, by node id; undefined when the target has no inspect member. */
+export type NodeInspector = (key: string) => Promise<Map<string, NodeReport> | undefined>;
 
 export interface OwnNodes {
   layout(url: string): ClusterLayout;

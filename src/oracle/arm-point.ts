@@ -6,7 +6,8 @@
  */
 import type { Holder } from '../holder/holder.ts';
 import type { WireProxy } from '../wire/proxy.ts';
-import { boundaryLabel, FAULT_WORDS, type ExplorePoint } from './explore-point.ts';
+import { boundaryLabel, type ExplorePoint } from './explore-point.ts';
+import { FAULT_WORDS } from '../faults/registry.ts';
 import { droppedReplyStop, heldStop, latchStop, pauseAtLatch, type Stop } from './stops.ts';
 import { fsBoundariesOf, onLockPath } from '../holder/fs-boundaries.ts';
 import { armCutOff } from './arm-cut-off.ts';

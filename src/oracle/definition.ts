@@ -95,6 +95,12 @@ export interface OracleDefinition<P extends ParamSpecs = ParamSpecs, O = unknown
   /** `--explore`: how this oracle's schedules are searched (src/explore/); absent when it cannot be. */
   explore?: ExploreSpec<P>;
   /**
+   * `--fault NAME` on a plain run: each fault of the registry (src/faults/registry.ts) the oracle's
+   * scenario can land, and the parameters that land it (the variant that was its name before, which
+   * keeps working: `--fault failover` is `--variant failover`).
+   */
+  faultRuns?: Readonly<Record<string, Readonly<Record<string, string>>>>;
+  /**
    * Runs the scenario and returns what it observed, JSON-serialisable (the evidence keeps it, so a
    * run's judgement can be re-derived from its report). Without `judge` (an oracle not yet split,
    * issue 22), play returns the judgement itself.

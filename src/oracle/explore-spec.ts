@@ -6,6 +6,9 @@ import type { TopologyKind } from '../stores/topology.ts';
 import type { Scenario } from './scenario.ts';
 import type { Tracer } from './tracer.ts';
 import type { Boundary, ExploreFault } from './explore-point.ts';
+import { alsoCommandsOf, FAULT_ORDER, FAULTS_BY_KIND, faultNamed } from '../faults/registry.ts';
+import { familyOf } from '../families/index.ts';
+import type { BoundaryKind } from '../core/fault.ts';
 
 export interface ExploreSpec<P extends ParamSpecs = ParamSpecs> {
   /** The part of A's run whose boundaries become points ("release", "acquire", "job"). */
@@ -50,7 +53,7 @@ export interface ExploreSpec<P extends ParamSpecs = ParamSpecs> {
   };
   /**
    * On a topology of several nodes (--topology): the store faults the points are instead of
-   * `faults` (each at the boundaries ./topology-faults.ts says it lands at), the parameters a point
+   * `faults` (each at the boundaries its declaration says it lands at: src/faults/registry.ts), the parameters a point
    * runs with there unless given (a failover takes longer than the default lease), and what a point
    * does, for --help. `select`, if given, narrows the boundaries first. No `dimensions` there: the topology's flow has its own contender. Absent: the
    * oracle explores one server only.
@@ -122,4 +125,42 @@ export function exploreReferences(oracle: {
 
 export function defaultSelect(boundaries: readonly Boundary[]): Boundary[] {
   return boundaries.filter((b) => (b.kind !== 'command' && b.kind !== 'fs') || b.onKey === true);
+}
+
+/** The boundaries a topology's faults are put at: every command on the lock key, seam and write, and the commands they name (WAIT). */
+export function topologyBoundaries(wanted: readonly ExploreFault[], boundaries: readonly Boundary[]): Boundary[] {
+  const also = alsoCommandsOf(wanted);
+  return boundaries.filter((b) => defaultSelect([b]).length > 0 || (b.kind === 'command' && also.has(b.name)));
+}
+
+const WIRE_BOUNDARIES: readonly BoundaryKind[] = ['command', 'seam', 'effect'];
+
+/**
+ * The faults an oracle's --explore lands on one store, by where: on one server (each boundary kind
+ * A's run shows on that store's family × the faults the oracle takes there), then on each topology
+ * the family's own faults name (`redis --topology redlock`). From the fault registry, for --help
+ * and the docs: a fault a family adds shows up on every oracle that names it.
+ */
+export function faultsOnStore(spec: ExploreSpec, store: StoreKind): Array<{ where: string; faults: ExploreFault[] }> {
+  const family = familyOf(store);
+  const single = new Set(
+    (family.boundaryKinds ?? WIRE_BOUNDARIES).flatMap((kind) =>
+      (spec.faultsAt?.(anyBoundaryOf(kind), store) ?? spec.faults).filter((f) => FAULTS_BY_KIND[kind].includes(f)),
+    ),
+  );
+  const topologies = [...new Set((family.faults ?? []).flatMap((f) => f.topologies))].filter((t) => t !== 'single');
+  return [
+    { where: store, faults: FAULT_ORDER.filter((f) => single.has(f)) },
+    ...topologies.map((topology) => ({
+      where: `${store} --topology ${topology}`,
+      faults: FAULT_ORDER.filter(
+        (f) => spec.topology?.faults.includes(f) === true && faultNamed(f).topologies.includes(topology),
+      ),
+    })),
+  ].filter((line) => line.faults.length > 0);
+}
+
+/** A boundary of this kind, for a spec's faultsAt, which tells faults apart by the boundary's kind and the store. */
+function anyBoundaryOf(kind: BoundaryKind): Boundary {
+  return { part: 'any', index: 1, kind, name: kind, nth: 1, text: kind };
 }

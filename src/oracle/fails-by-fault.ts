@@ -3,7 +3,8 @@
  * fault break the target ("partition: 4 of 6 points FAIL") and not only the minimal schedule.
  * Points left out as not applicable are not counted.
  */
-import { FAULT_ORDER, type ExploredPoint, type FaultTally } from './explore-point.ts';
+import type { ExploredPoint, FaultTally } from './explore-point.ts';
+import { FAULT_ORDER } from '../faults/registry.ts';
 
 /** One tally per fault kind among the judged points, smallest fault first. */
 export function tallyByFault(points: readonly ExploredPoint[]): FaultTally[] {

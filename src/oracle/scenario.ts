@@ -20,6 +20,9 @@ import type {
   StoreView,
 } from '../families/family.ts';
 import { UsageError } from '../core/errors.ts';
+
+/** The store's answers an oracle records (read through the Scenario, never from a family's module). */
+export type { ClientSession, LockState, SessionLock } from '../families/family.ts';
 import { longerTtlFlags } from '../core/params.ts';
 import type { StoreLocation } from '../../targets/contract.ts';
 import { assertLoopbackUrl } from '../stores/loopback.ts';

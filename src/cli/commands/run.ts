@@ -22,9 +22,11 @@ import { didYouMean } from '../options/nearest.ts';
 import { optionsOf } from '../options/parse.ts';
 import type { Values } from '../options/values.ts';
 import { writableReportDir } from './report-dir.ts';
+import { withFaultOption } from './fault-option.ts';
 
-export async function runCommand(id: string, values: Values<'run'>, params: Record<string, string>): Promise<number> {
+export async function runCommand(id: string, values: Values<'run'>, given: Record<string, string>): Promise<number> {
   const oracle = await loadOracle(id);
+  const params = withFaultOption(oracle, given, values.explore === true);
   refuseUnknownOptions(oracle, Object.keys(params));
   if (!values.target)
     throw new UsageError(

@@ -9,6 +9,7 @@
 import { keyOf } from '../../stores/store-location.ts';
 import type { StoreFamily } from '../family.ts';
 import { clusterLayout } from './cluster-url.ts';
+import { LINK_FAULTS } from './faults/index.ts';
 import { clusterRecipe } from './recipe.ts';
 import { inspectedView } from './view.ts';
 
@@ -34,5 +35,7 @@ export const clusterFamily: StoreFamily = {
     return `tcp://${node.host}:${node.port}`;
   },
   clients: [],
+  faults: LINK_FAULTS,
+  boundaryKinds: ['message', 'seam', 'effect'],
   ownNodes: { layout: clusterLayout, view: inspectedView },
 };

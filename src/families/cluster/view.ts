@@ -4,12 +4,9 @@
  * home answers for the store: its live grant's holder and token, and the time the grant has left by
  * that node's own monotonic clock (PTTL). Without an `inspect` member the lock cannot be read.
  */
-import type { NodeReport } from '../../../targets/contract.ts';
 import { keyOf } from '../../stores/store-location.ts';
-import type { LockState, StoreView } from '../family.ts';
-
-/** Asks every live node for its report on `key`, by node id; undefined when the target has no inspect member. */
-export type NodeInspector = (key: string) => Promise<Map<string, NodeReport> | undefined>;
+import type { NodeReport } from '../../../targets/contract.ts';
+import type { LockState, NodeInspector, StoreView } from '../family.ts';
 
 export interface ClusterLockState extends LockState {
   /** The key's home, as the answering node computes it. */

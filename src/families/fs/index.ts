@@ -51,4 +51,5 @@ export const fsFamily: StoreFamily = {
   holderUrl: (url) => url,
   clients: ['proper-lockfile', '@bybrave/proper-lockfile2', 'lockfile'],
   holderDir: (store) => fileURLToPath(store.url),
+  boundaryKinds: ['fs', 'seam', 'effect'],
 };

@@ -12,6 +12,7 @@ import { clearsHashField, REDIS_DELETE, REDIS_RENEWAL } from './commands.ts';
 import { redisAcquireWrites, redisLockLocations } from './lock-keys.ts';
 import { RedisProbe } from './probe.ts';
 import { TopologyView } from './topology/node-view.ts';
+import { TOPOLOGY_FAULTS } from './topology/faults/index.ts';
 import { redisRecipe, valkeyRecipe } from './recipe.ts';
 
 function describe(location: StoreLocation): string {
@@ -70,5 +71,6 @@ export const redisFamily: StoreFamily = {
   },
   holderUrl: (url) => url,
   scriptsByDigest: true,
+  faults: TOPOLOGY_FAULTS,
   clients: ['ioredis', 'redis', '@redis/client', 'redlock', '@sesamecare-oss/redlock', 'redis-semaphore'],
 };

@@ -1,0 +1,102 @@
+/**
+ * The fault registry (src/faults/registry.ts): every fault declared once, in the order shrinking
+ * uses (smallest first), with the boundary kinds and topologies it lands at; every fault an
+ * oracle's --explore names is one the registry declares.
+ */
+import { describe, expect, it } from 'vitest';
+import { whyNotApplicable } from '../src/core/fault.ts';
+import { FAULT_ORDER, FAULTS, FAULTS_BY_KIND, faultNamed } from '../src/faults/registry.ts';
+import { faultsOnStore } from '../src/oracle/explore-spec.ts';
+import { loadAllOracles, loadOracle } from '../src/run/registry.ts';
+
+describe('fault registry', () => {
+  it('holds the generic faults and those the families contribute, smallest first, each named once', () => {
+    expect(FAULT_ORDER).toEqual([
+      'hold-before',
+      'hold-reply',
+      'hold-message',
+      'reply-dropped',
+      'clock-ahead',
+      'clock-back',
+      'pause',
+      'pause-in-acquire',
+      'pause-node',
+      'node-clock-ahead',
+      'node-clock-back',
+      'delay-write',
+      'partition',
+      'kill-after-reply',
+      'master-clock-ahead',
+      'node-restart',
+      'failover',
+    ]);
+    expect(new Set(FAULTS.map((f) => f.rank)).size).toBe(FAULTS.length);
+  });
+
+  it('gives each boundary kind the faults that land there', () => {
+    expect(FAULTS_BY_KIND.seam).toEqual(['hold-before']);
+    expect(FAULTS_BY_KIND.fs).toEqual(['hold-before', 'hold-reply', 'kill-after-reply']);
+    expect(FAULTS_BY_KIND.message).toEqual(['hold-message', 'pause-node', 'node-clock-ahead', 'node-clock-back']);
+    expect(FAULTS_BY_KIND.effect).toEqual([
+      'hold-reply',
+      'pause',
+      'delay-write',
+      'partition',
+      'master-clock-ahead',
+      'node-restart',
+      'failover',
+    ]);
+  });
+
+  it('says why a fault cannot land somewhere', () => {
+    const write = { part: 'job', index: 3, kind: 'effect' as const, name: 'write', nth: 1, text: 'write' };
+    const acquire = {
+      part: 'job',
+      index: 1,
+      kind: 'command' as const,
+      name: 'EVALSHA',
+      nth: 2,
+      text: 'EVALSHA',
+      keyNth: 2,
+    };
+    expect(whyNotApplicable(faultNamed('failover'), { topology: 'replicated', boundary: write })).toBeUndefined();
+    expect(whyNotApplicable(faultNamed('failover'), { topology: 'redlock', boundary: write })).toMatch(
+      /not on redlock/,
+    );
+    expect(whyNotApplicable(faultNamed('reply-dropped'), { topology: 'single', boundary: write })).toMatch(
+      /lands at command boundaries, not at effect ones/,
+    );
+    expect(whyNotApplicable(faultNamed('pause-in-acquire'), { topology: 'redlock', boundary: acquire })).toMatch(
+      /first command/,
+    );
+    expect(() => faultNamed('no-such-fault')).toThrow(/known: hold-before/);
+  });
+
+  it("names only registered faults in every oracle's --explore", async () => {
+    const oracles = await loadAllOracles();
+    const named = oracles.flatMap((o) => [
+      ...(o.explore?.faults ?? []),
+      ...(o.explore?.topology?.faults ?? []),
+      ...(o.explore?.contenders?.faults ?? []),
+    ]);
+    expect(named.length).toBeGreaterThan(10);
+    expect(named.filter((f) => !FAULT_ORDER.includes(f))).toEqual([]);
+  });
+
+  it("lists an oracle's faults on each store from the families' boundary kinds and the topologies their faults name", async () => {
+    const v313 = (await loadOracle('V313')).explore!;
+    expect(faultsOnStore(v313, 'redis')).toEqual([
+      { where: 'redis', faults: ['hold-before', 'hold-reply', 'pause', 'partition'] },
+      { where: 'redis --topology replicated', faults: ['failover'] },
+      { where: 'redis --topology sentinel', faults: ['failover'] },
+      {
+        where: 'redis --topology redlock',
+        faults: ['pause', 'pause-in-acquire', 'master-clock-ahead', 'node-restart'],
+      },
+    ]);
+    expect(faultsOnStore(v313, 'cluster')).toEqual([
+      { where: 'cluster', faults: ['hold-before', 'hold-reply', 'hold-message', 'pause', 'pause-node'] },
+    ]);
+    expect(faultsOnStore(v313, 'fs')).toEqual([{ where: 'fs', faults: ['hold-before', 'hold-reply', 'pause'] }]);
+  });
+});
