@@ -9,6 +9,7 @@ import type { WireEvent } from './events.ts';
 import type { Frame, Framer } from './framer.ts';
 import type { WireHold } from './hold.ts';
 import { Lane } from './lane.ts';
+import { GrpcRequestFramer } from './grpc-framer.ts';
 import { PostgresFrontendFramer } from './pg-framer.ts';
 import type { WireFaultLog, WireFaultRecord } from './records.ts';
 import { ReplyFramer } from './reply-framer.ts';
@@ -47,7 +48,12 @@ export class ProxiedConnection {
     private readonly host: ConnectionHost,
   ) {
     this.openedMs = host.log.now();
-    this.framer = host.protocol === 'redis' ? new RespRequestFramer() : new PostgresFrontendFramer();
+    this.framer =
+      host.protocol === 'redis'
+        ? new RespRequestFramer()
+        : host.protocol === 'grpc'
+          ? new GrpcRequestFramer()
+          : new PostgresFrontendFramer();
     this.replies = new ReplyFramer(host.protocol);
     if (host.protocol === 'postgres') this.awaiting.push(null); // the startup packet's response ends at its first ReadyForQuery
     this.upstream = connect({ host: store.host, port: store.port, allowHalfOpen: true, noDelay: true });
@@ -131,10 +137,11 @@ export class ProxiedConnection {
 
   private forward(frame: Frame): void {
     const { command } = frame;
-    if (command) this.awaiting.push(command);
+    // gRPC replies come back by stream, not in order: they are relayed unpaired (no reply holds there).
+    if (command && this.host.protocol !== 'grpc') this.awaiting.push(command);
     const blackhole = this.host.activeBlackhole();
     const delay = this.host.activeDelay();
-    const behind = this.toServer.gates();
+    const behind = this.toServer.gates(frame.stream);
     const gate = command ? this.host.armedHolds().find((hold) => hold.offer(this.id, command)) : undefined;
     if (command) {
       const log = this.host.log;
@@ -160,7 +167,7 @@ export class ProxiedConnection {
         fate,
       });
     }
-    this.toServer.push(frame.bytes, delay ? performance.now() + delay.ms : 0, gate);
+    this.toServer.push(frame.bytes, delay ? performance.now() + delay.ms : 0, gate, frame.stream);
   }
 
   private watch(socket: Socket, other: Socket, side: 'client' | 'store'): void {
