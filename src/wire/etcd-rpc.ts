@@ -10,18 +10,18 @@ import type { ProtoField } from './protobuf-strings.ts';
 const at = (fields: readonly ProtoField[], path: readonly number[]) =>
   fields.find((f) => f.path.length === path.length && f.path.every((n, i) => n === path[i]))?.value;
 
-/** RequestOp's ops (rpc.proto): 1 range, 2 put (key 1, lease 3), 3 delete_range, 4 txn. */
+/** A Txn branch's RequestOps (rpc.proto): 1 range, 2 put (key 1, lease 3), 3 delete_range, each's key its field 1. */
 function ops(fields: readonly ProtoField[], branch: number): string[] {
   const words: string[] = [];
-  const opNames: Record<number, string> = { 1: 'range', 2: 'put', 3: 'delete', 4: 'txn' };
-  for (const f of fields) {
-    if (f.path.length !== 4 || f.path[0] !== branch || f.path[3] !== 1) continue;
-    const name = opNames[f.path[2]!];
-    if (!name) continue;
+  const opNames: Record<number, string> = { 1: 'range', 2: 'put', 3: 'delete' };
+  fields.forEach((f, i) => {
+    const name = opNames[f.path[1]!];
+    if (f.path.length !== 3 || f.path[0] !== branch || f.path[2] !== 1 || !name) return;
+    // A put's lease is the field 3 that follows its key (and value) in the same op.
     const lease =
-      f.path[2] === 2 ? fields.find((g) => g.path.join() === `${branch},${f.path[1]},2,3`)?.value : undefined;
+      f.path[1] === 2 ? fields.slice(i + 1, i + 4).find((g) => g.path.join() === `${branch},2,3`)?.value : undefined;
     words.push(`${name} ${f.value}${lease && lease !== '0' ? ` lease ${lease}` : ''}`);
-  }
+  });
   return words;
 }
 
