@@ -556,6 +556,8 @@ export default defineOracle({
         // The fenced lease file, its storeKey relative and absolute: the same 12 points, the same PASS.
         { target: 'targets/fs/lease-job-fenced.ts', store: 'fs' },
         { target: 'targets/fs/lease-job-fenced-absolute.ts', store: 'fs' },
+        // npm etcd3's Lock fenced by its key's create revision: 4 points (2 writes × pause, partition), all PASS.
+        { target: 'targets/etcd/lock-job-fenced.ts', store: 'etcd', params: { ttl: 2000 } },
       ],
     },
     async trace(s, tracer, p) {
