@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import V310 from '../oracles/V310/index.ts';
 import V311 from '../oracles/V311/index.ts';
 import V313 from '../oracles/V313/index.ts';
+import V315 from '../oracles/V315/index.ts';
 import { etcdFamily } from '../src/families/etcd/index.ts';
 import { etcdTtlProblem } from '../src/families/etcd/lease-floor.ts';
 import { startStore } from '../src/families/start-store.ts';
@@ -120,13 +121,13 @@ describe('the gRPC framer on real etcd3 traffic', () => {
 
 describe('the etcd references give their verdicts on local processes', () => {
   // The same runner and checks as test/reference-targets.test.ts, on the etcd rows only.
-  const entries = referenceMatrix([V310, V311, V313]).filter((entry) => entry.store === 'etcd');
+  const entries = referenceMatrix([V310, V311, V313, V315]).filter((entry) => entry.store === 'etcd');
   let outcomes: ReferenceOutcome[] = [];
   beforeAll(async () => {
     outcomes = await runReferences(entries, { jobs: 2, runtime: 'local' });
   }, 10 * 60_000);
   it('has a bad and a good etcd reference for each oracle', () => {
-    for (const id of ['V310', 'V311', 'V313'])
+    for (const id of ['V310', 'V311', 'V313', 'V315'])
       expect(new Set(entries.filter((e) => e.oracle.id === id).map((e) => e.reference.expect))).toEqual(
         new Set(['FAIL', 'PASS']),
       );
