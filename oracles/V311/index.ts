@@ -104,6 +104,7 @@ export default defineOracle({
   references: [
     { target: 'targets/redis/ioredis/acquire-no-ttl.ts', expect: 'FAIL' },
     { target: 'targets/etcd/lock-no-lease.ts', expect: 'FAIL', store: 'etcd', params: { ttl: 1000 } },
+    { target: 'targets/etcd/lock-leased.ts', expect: 'PASS', store: 'etcd', params: { ttl: 1000 } },
     { target: 'targets/etcd/lock.ts', expect: 'PASS', store: 'etcd', params: { ttl: 1000 } },
     { target: 'targets/redis/node-redis/acquire-no-ttl.ts', expect: 'FAIL' },
     {
@@ -191,9 +192,9 @@ export default defineOracle({
   // Each good reference with its guard removed must FAIL (lock-oracles selfcheck).
   mutations: [
     {
-      of: 'targets/etcd/lock.ts',
-      guard: "the lease's TTL the run asks for (etcd3's own default, 30 s, in its place)",
-      edits: [['.ttl(ttlSeconds(env))', '.ttl(30)']],
+      of: 'targets/etcd/lock-leased.ts',
+      guard: 'the lease the key is put on',
+      edits: [['.value(token).lease(id))', '.value(token))']],
     },
     {
       of: 'targets/redis/ioredis/acquire-nx-px.ts',
