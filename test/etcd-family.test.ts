@@ -13,6 +13,8 @@ import V310 from '../oracles/V310/index.ts';
 import V311 from '../oracles/V311/index.ts';
 import V313 from '../oracles/V313/index.ts';
 import V315 from '../oracles/V315/index.ts';
+import { holdKeepalivesUntilLeaseEnds } from '../src/families/etcd/faults/keepalives-held.ts';
+import { revokeLockLease } from '../src/families/etcd/faults/lease-revoked.ts';
 import { etcdFamily } from '../src/families/etcd/index.ts';
 import { etcdTtlProblem } from '../src/families/etcd/lease-floor.ts';
 import { startStore } from '../src/families/start-store.ts';
@@ -112,6 +114,39 @@ describe('the gRPC framer on real etcd3 traffic', () => {
       const revoke = seen.at(-1)!;
       expect(etcdFamily.commands.delete!('wire.k').some((p) => p.command === 'Lease/LeaseRevoke')).toBe(true);
       expect(revoke).toMatchObject({ name: 'Lease/LeaseRevoke', args: [id] });
+    } finally {
+      through.close();
+      await proxy.close();
+    }
+  });
+});
+
+describe("the etcd family's faults on a real member", () => {
+  it('lease-revoked ends the lock at once, and says it does not apply to a key with no lease', async () => {
+    const lease = client.lease(30);
+    await lease.put('fault.revoked').value('A');
+    const view = etcdFamily.view(store);
+    const revoked = await revokeLockLease(store.url, view, 'fault.revoked');
+    expect(revoked).toMatchObject({ landed: true, key: 'fault.revoked', after: { exists: false } });
+    await client.put('fault.bare').value('A');
+    const bare = await revokeLockLease(store.url, view, 'fault.bare');
+    expect(bare).toMatchObject({ landed: false });
+    expect((bare as { why: string }).why).toMatch(/has no lease/);
+  });
+
+  it("keepalives-held holds a holder's keepalives until the member ends its lease, while its other calls flow", async () => {
+    const proxy = await WireProxy.start({ holder: 'A', storeUrl: store.url });
+    const through = new Etcd3({ hosts: etcdFamily.holderUrl(proxy.url, 'A') });
+    try {
+      const lock = through.lock('fault.kept').ttl(1);
+      await lock.acquire();
+      const view = etcdFamily.view(store);
+      const landing = holdKeepalivesUntilLeaseEnds(proxy, view, 'fault.kept', 8000);
+      expect(await through.get('fault.other').string()).toBeNull();
+      const held = await landing;
+      expect(held).toMatchObject({ landed: true });
+      expect((held as { keepalivesHeld: number }).keepalivesHeld).toBeGreaterThanOrEqual(1);
+      expect((await view.lock('fault.kept')).exists).toBe(false);
     } finally {
       through.close();
       await proxy.close();
