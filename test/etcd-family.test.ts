@@ -154,6 +154,36 @@ describe("the etcd family's faults on a real member", () => {
   });
 });
 
+describe("etcd 3.4.23's own Lock RPC (Jepsen 2020; fixed in 3.5.0 by etcd PR #11408, in no 3.4.x)", () => {
+  it('tells a waiter whose lease expired while it waited that it holds the lock, and then grants it to another too', async () => {
+    const post = async (path: string, body: unknown) =>
+      (await (await fetch(`${store.url}${path}`, { method: 'POST', body: JSON.stringify(body) })).json()) as {
+        ID?: string;
+        TTL?: string;
+        key?: string;
+      };
+    const name = Buffer.from('rpc.lock').toString('base64');
+    const a = await post('/v3/lock/lock', { name, lease: (await post('/v3/lease/grant', { TTL: 30 })).ID });
+    // B waits behind A on a 1 s lease that nothing keeps alive (the server's Lock orphans its session).
+    const waiterLease = (await post('/v3/lease/grant', { TTL: 1 })).ID!;
+    const waiter = post('/v3/lock/lock', { name, lease: waiterLease });
+    await expect
+      .poll(async () => (await post('/v3/lease/timetolive', { ID: waiterLease })).TTL, { timeout: 5000 })
+      .toBe('-1');
+    await post('/v3/lock/unlock', { key: a.key });
+    const told = await waiter;
+    // B is told it holds rpc.lock/<its lease>, a key that is not there...
+    expect(Buffer.from(told.key!, 'base64').toString()).toMatch(/^rpc\.lock\//);
+    const view = etcdFamily.view(store);
+    expect(await view.lock('rpc.lock/')).toMatchObject({ exists: false });
+    // ...so C is granted the lock while B believes it holds it.
+    const c = await post('/v3/lock/lock', { name, lease: (await post('/v3/lease/grant', { TTL: 30 })).ID });
+    expect(c.key).toBeDefined();
+    expect(c.key).not.toBe(told.key);
+    expect((await view.lock('rpc.lock/')).exists).toBe(true);
+  });
+});
+
 describe('the etcd references give their verdicts on local processes', () => {
   // The same runner and checks as test/reference-targets.test.ts, on the etcd rows only.
   const entries = referenceMatrix([V310, V311, V313, V315]).filter((entry) => entry.store === 'etcd');
