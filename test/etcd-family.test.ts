@@ -7,6 +7,7 @@
  */
 import { Etcd3 } from 'etcd3';
 import { execa } from 'execa';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import V310 from '../oracles/V310/index.ts';
@@ -109,7 +110,14 @@ describe('the gRPC framer on real etcd3 traffic', () => {
       expect(await through.get('wire.k').string()).toBe('t');
       hold.release();
       await renewal;
-      expect(seen.filter((c) => c.name === 'Lease/LeaseKeepAlive')).toHaveLength(1);
+      // A reply held: the keepalive's answer kept from the client until released.
+      const replyHold = proxy.holdReply(etcdFamily.commands.renewal!('wire.k'));
+      const answered = lease.keepaliveOnce();
+      await replyHold.reached;
+      expect(await Promise.race([answered.then(() => 'answered'), sleep(300).then(() => 'held')])).toBe('held');
+      replyHold.release();
+      await answered;
+      expect(seen.filter((c) => c.name === 'Lease/LeaseKeepAlive')).toHaveLength(2);
       await lease.revoke();
       const revoke = seen.at(-1)!;
       expect(etcdFamily.commands.delete!('wire.k').some((p) => p.command === 'Lease/LeaseRevoke')).toBe(true);

@@ -495,8 +495,8 @@ export default defineOracle({
     // On a cluster (docs/cluster.md): a write's receipt held or A stopped at it; a message to or from
     // A's node held on its link, or A's node stopped as it arrives (a delay, drop, duplicate or
     // reorder of one lands no V313 point: why in docs/cluster.md).
-    // On etcd as on Redis, except that a gRPC reply is not held (HTTP/2 answers by stream, unpaired):
-    // and a write's receipt held lands on no etcd client, whose lease is kept alive on its own timer.
+    // On etcd as on Redis, but no reply held: a write's receipt held lands on no etcd client (its
+    // lease is kept alive on the client's own timer), and the job's only later command is its release.
     faultsAt: (boundary, store) =>
       store === 'cluster'
         ? ['hold-before', 'hold-reply', 'hold-message', 'pause', 'pause-node']

@@ -10,6 +10,7 @@ import type { Frame, Framer } from './framer.ts';
 import type { WireHold } from './hold.ts';
 import { Lane } from './lane.ts';
 import { GrpcRequestFramer } from './grpc-framer.ts';
+import { GrpcResponseFramer } from './grpc-reply-framer.ts';
 import { PostgresFrontendFramer } from './pg-framer.ts';
 import type { WireFaultLog, WireFaultRecord } from './records.ts';
 import { ReplyFramer } from './reply-framer.ts';
@@ -35,9 +36,11 @@ export class ProxiedConnection {
   private readonly toServer: Lane;
   private readonly toClient: Lane;
   private readonly framer: Framer;
-  private readonly replies: ReplyFramer;
   /** Commands sent whose response has not ended yet, oldest first (null: Postgres's startup). */
   private readonly awaiting: Array<WireCommand | null> = [];
+  /** gRPC: each stream's requests not answered yet, oldest first (HTTP/2 answers by stream, in no order across streams). */
+  private readonly awaitingOnStream = new Map<number, WireCommand[]>();
+  private readonly replies: ReplyFramer | GrpcResponseFramer;
   private how: string | undefined;
   private finished = false;
 
@@ -54,7 +57,7 @@ export class ProxiedConnection {
         : host.protocol === 'grpc'
           ? new GrpcRequestFramer()
           : new PostgresFrontendFramer();
-    this.replies = new ReplyFramer(host.protocol);
+    this.replies = host.protocol === 'grpc' ? new GrpcResponseFramer() : new ReplyFramer(host.protocol);
     if (host.protocol === 'postgres') this.awaiting.push(null); // the startup packet's response ends at its first ReadyForQuery
     this.upstream = connect({ host: store.host, port: store.port, allowHalfOpen: true, noDelay: true });
     client.setNoDelay(true);
@@ -119,6 +122,7 @@ export class ProxiedConnection {
 
   /** Relay the store's bytes; a reply hold stops the client's lane in front of the reply to its command. */
   private fromStore(chunk: Buffer): void {
+    if (this.replies instanceof GrpcResponseFramer) return this.fromGrpcStore(this.replies, chunk);
     for (const frame of this.replies.push(chunk)) {
       const command = frame.starts ? this.awaiting[0] : undefined;
       const gate = command ? this.host.armedReplyHolds().find((hold) => hold.offer(this.id, command)) : undefined;
@@ -135,10 +139,31 @@ export class ProxiedConnection {
     }
   }
 
+  /** The same for gRPC: a reply is its stream's next response message, paired with that stream's oldest request. */
+  private fromGrpcStore(framer: GrpcResponseFramer, chunk: Buffer): void {
+    for (const frame of framer.push(chunk)) {
+      const answered =
+        frame.reply && frame.stream !== undefined ? this.awaitingOnStream.get(frame.stream)?.shift() : undefined;
+      const gate = answered ? this.host.armedReplyHolds().find((hold) => hold.offer(this.id, answered)) : undefined;
+      this.toClient.push(frame.bytes, 0, gate, frame.stream);
+      if (answered)
+        this.host.emit({
+          type: 'reply',
+          holder: this.host.holder,
+          connection: this.id,
+          atMs: this.host.log.now(),
+          command: answered,
+        });
+    }
+  }
+
   private forward(frame: Frame): void {
     const { command } = frame;
-    // gRPC replies come back by stream, not in order: they are relayed unpaired (no reply holds there).
-    if (command && this.host.protocol !== 'grpc') this.awaiting.push(command);
+    if (command && frame.stream !== undefined && this.host.protocol === 'grpc') {
+      const pending = this.awaitingOnStream.get(frame.stream) ?? [];
+      pending.push(command);
+      this.awaitingOnStream.set(frame.stream, pending);
+    } else if (command) this.awaiting.push(command);
     const blackhole = this.host.activeBlackhole();
     const delay = this.host.activeDelay();
     const behind = this.toServer.gates(frame.stream);

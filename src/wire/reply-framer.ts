@@ -3,8 +3,8 @@
  * to one command (the command ran in the store; the holder does not know yet). A response is one
  * RESP reply on Redis (an out-of-band RESP3 push or attribute is not a reply), or on Postgres every
  * backend message up to and including ReadyForQuery ('Z'). Responses arrive in the order the
- * commands were sent, which is how the proxy pairs a reply with its command. gRPC's HTTP/2 frames
- * answer by stream, in no order: they are relayed as they come, no response (no reply holds there).
+ * commands were sent, which is how the proxy pairs a reply with its command. (gRPC answers by stream,
+ * in no order across streams: grpc-reply-framer.ts.)
  */
 import { IncrementalFramer } from './framer.ts';
 import type { WireProtocol } from './command.ts';
@@ -63,19 +63,16 @@ class PostgresBackendFramer extends IncrementalFramer {
 
 /** Splits the store's bytes into responses; once the stream stops parsing, bytes pass through as no response at all. */
 export class ReplyFramer {
-  private readonly framer: IncrementalFramer | null;
+  private readonly framer: IncrementalFramer;
   private inResponse = false;
 
-  constructor(private readonly protocol: WireProtocol) {
-    this.framer =
-      protocol === 'redis' ? new RespReplyFramer() : protocol === 'postgres' ? new PostgresBackendFramer() : null;
+  constructor(private readonly protocol: Exclude<WireProtocol, 'grpc'>) {
+    this.framer = protocol === 'redis' ? new RespReplyFramer() : new PostgresBackendFramer();
   }
 
   push(chunk: Buffer): ReplyFrame[] {
-    if (this.framer === null) return [{ bytes: chunk, starts: false, ends: false }];
-    const framer = this.framer;
-    return framer.push(chunk).map(({ bytes }) => {
-      if (framer.opaqueReason !== null) return { bytes, starts: false, ends: false };
+    return this.framer.push(chunk).map(({ bytes }) => {
+      if (this.framer.opaqueReason !== null) return { bytes, starts: false, ends: false };
       const type = String.fromCharCode(bytes[0]!);
       if (this.protocol === 'redis') {
         const reply = type !== '>' && type !== '|';
