@@ -83,6 +83,8 @@ export default defineOracle({
         { target: 'targets/fs/mkdir-stale-margin.ts', store: 'fs' },
         { target: SESSION_LOCK, store: 'postgres', params: { ttl: 1000 } },
         { target: SESSION_LOCK, store: 'pgbouncer', params: { ttl: 1000 } },
+        // Killed after the reply to its Txn (the gRPC reply paired by stream): freed by the lease, late.
+        { target: 'targets/etcd/lock-leased.ts', store: 'etcd', params: { ttl: 1000 } },
       ],
       alsoBad: [
         // The bug is the pooler's setting, which the explored set would drop with the reference's parameters.
