@@ -29,7 +29,8 @@ const LEASE_RPCS = /^Lease\/Lease(Grant|Revoke)$/;
 
 export function touchesEtcd(command: { text: string; args: readonly string[] }, key: string): boolean {
   return (
-    command.args.some((arg) => arg === key || arg.startsWith(key)) ||
+    // A prefix (ending in '/') is touched by any key under it; a key only by itself.
+    command.args.some((arg) => arg === key || (key.endsWith('/') && arg.startsWith(key))) ||
     command.text.includes(key) ||
     LEASE_RPCS.test(command.text.split(' ')[0] ?? '')
   );
