@@ -16,7 +16,7 @@ const REPETITIONS = Number(process.argv[2] ?? 5);
 const RUNTIMES = ['local', 'container'] as const;
 /** The stores with a container (the fs store is a directory on this machine, a cluster the target's own nodes: they have none). */
 type ContainedKind = Exclude<StoreKind, 'fs' | 'cluster'>;
-const KINDS: ContainedKind[] = ['redis', 'valkey', 'postgres', 'pgbouncer'];
+const KINDS: ContainedKind[] = ['redis', 'valkey', 'postgres', 'pgbouncer', 'etcd'];
 /** One reference run per store (the same on both runtimes). */
 const RUNS: Record<ContainedKind, Omit<RunRequest, 'runtime'>> = {
   redis: { oracle: 'V310', target: 'targets/redis/ioredis/release-bare-del.ts', store: 'redis' },
@@ -28,6 +28,7 @@ const RUNS: Record<ContainedKind, Omit<RunRequest, 'runtime'>> = {
     store: 'pgbouncer',
     params: { scenario: 'pooler' },
   },
+  etcd: { oracle: 'V311', target: 'targets/etcd/lock-no-lease.ts', store: 'etcd', params: { ttl: 1000 } },
 };
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;

@@ -99,6 +99,17 @@ for kind in redis valkey; do
   build_image "$kind" "$version" "$rootfs" "CMD [\"$kind-server\"]" 'WORKDIR /data' 'ENV PATH=/usr/bin:/bin'
 done
 
+if [ ! -x /usr/bin/etcd ]; then
+  echo "container-engine: /usr/bin/etcd is missing (no etcd image): run npm run setup first" >&2
+else
+  version=$(/usr/bin/etcd --version | sed -n 's/^etcd Version: //p')
+  if [ "$(have_version etcd)" = "$version" ]; then echo "container-engine: $(image_tag etcd) (etcd $version) is there"; else
+    rootfs=$work/etcd && mkdir -p "$rootfs/data"
+    copy_into "$rootfs" /usr/bin/etcd
+    build_image etcd "$version" "$rootfs" 'CMD ["etcd"]' 'WORKDIR /data' 'ENV PATH=/usr/bin:/bin'
+  fi
+fi
+
 pgbin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
 if [ -z "$pgbin" ] || ! id postgres >/dev/null 2>&1; then
   echo "container-engine: Debian's postgresql is missing (no postgres/pgbouncer images): run npm run setup first" >&2

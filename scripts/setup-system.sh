@@ -15,6 +15,8 @@ packages=(
   valkey-server      # Valkey 8.0 from bookworm-backports (the same oracles as Redis, --store valkey)
   postgresql         # Postgres 15 (V312-V315, V317)
   pgbouncer          # PgBouncer 1.18 (V314)
+  etcd-server        # etcd 3.4.23 (--store etcd: V310, V311, V313, V315)
+  etcd-client        # etcdctl, to look at a run's etcd by hand
   gcc                # builds docker/clock-offset/clock-offset.c
   libc6-dev          # its headers
 )

@@ -142,6 +142,8 @@ export interface Lease {
  * (libraries prefix the name: `lock.<name>`, `mutex:<name>`), or one field of a hash (a job record's
  * `owner` field, HashField). The harness reads it (GET, or HGET of the field; PTTL of the key) to
  * see who holds the lock and how long it has left, and its wire holds pick out commands naming this key.
+ * On etcd (--store etcd) a string is a key, or, ending in `/`, a prefix whose oldest key (lowest
+ * create revision) holds the lock: etcd's Lock RPC, concurrency.Mutex and Election, etcd3's Election.
  */
 export type StoreLocation = string | HashField | LeaseRow | FileLock;
 

@@ -23,7 +23,7 @@ const noEngine = engineUp
 const cli = (args: string[], tmp: string) =>
   execa('npx', ['tsx', 'src/cli/main.ts', ...args], { reject: false, env: { TMPDIR: tmp }, timeout: 90_000 });
 const runDirs = (tmp: string) =>
-  readdirSync(tmp).filter((f) => /^lock-oracles-(redis|valkey|postgres|pgbouncer)-/.test(f));
+  readdirSync(tmp).filter((f) => /^lock-oracles-(redis|valkey|postgres|pgbouncer|etcd)-/.test(f));
 const containersOf = async (label: string) =>
   (await execa('docker', ['ps', '-aq', '--filter', `label=${label}`], { reject: false })).stdout
     .trim()
@@ -104,6 +104,29 @@ describe('a SIGKILLed run leaves nothing behind for long', () => {
     const reaped = JSON.parse(clean.stdout) as { removed: string[] };
     expect(reaped.removed.some((what) => what.startsWith(`shared memory segment ${segment} of ${tmp}`))).toBe(true);
     expect(sharedMemorySegments().some((s) => s.id === segment)).toBe(false);
+    expect(runDirs(tmp)).toEqual([]);
+  });
+
+  test("a killed etcd run's member died with it, and clean removes its dir with the member's data", async () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'leftovers-etcd-'));
+    const seen = await killMidRun(
+      tmp,
+      ['--store', 'etcd', '--ttl', '30000', '--timeout', '60000'],
+      undefined,
+      ['V313', '--target', 'targets/etcd/lock-job.ts'],
+      /waiting for its 30000 ms lease/,
+    );
+    const port = /127\.0\.0\.1:(\d+)/.exec(seen)![1]!;
+    const [left] = runDirs(tmp);
+    expect(left, 'the killed run left its dir').toBeDefined();
+    await expect
+      .poll(async () =>
+        (await execa('pgrep', ['-f', `etcd .*127\\.0\\.0\\.1:${port}`], { reject: false })).stdout.trim(),
+      )
+      .toBe('');
+    const clean = await cli(['clean', '--json'], tmp);
+    expect(clean.exitCode, clean.stderr).toBe(0);
+    expect((JSON.parse(clean.stdout) as { removed: string[] }).removed.join('\n')).toContain(join(tmp, left!));
     expect(runDirs(tmp)).toEqual([]);
   });
 

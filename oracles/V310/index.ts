@@ -50,7 +50,7 @@ export default defineOracle({
     'A takes the lock and is stopped (or, "narrow", held inside its release between its check and its delete) until its TTL lapses and B takes the lock; then A releases.',
   property:
     "B's lock survives A's release: the key still holds B's lock (B's token, or what B's own acquire made there), B can still extend (or release) its lease, and a third holder C is denied.",
-  stores: ['redis', 'valkey', 'fs', 'postgres'],
+  stores: ['redis', 'valkey', 'fs', 'postgres', 'etcd'],
   holders: ['A', 'B', 'C'],
   later: ['B', 'C'],
   params: v310Params,
@@ -102,6 +102,10 @@ export default defineOracle({
   },
   references: [
     { target: 'targets/redis/ioredis/release-bare-del.ts', expect: 'FAIL' },
+    // etcd: a lease-attached key (npm etcd3). etcd3 keeps the lease alive while a release is held, so
+    // --variant narrow never lands there (INCONCLUSIVE): the pause is the case.
+    { target: 'targets/etcd/release-bare-delete.ts', expect: 'FAIL', store: 'etcd', params: { ttl: 1000 } },
+    { target: 'targets/etcd/release-checked.ts', expect: 'PASS', store: 'etcd', params: { ttl: 1000 } },
     // A's lock lost in a failover (--topology replicated): B takes it on the promoted node while A's lease lives.
     { ...FAILOVER, target: 'targets/redis/ioredis/release-bare-del.ts', expect: 'FAIL' },
     { ...FAILOVER, target: 'targets/redis/ioredis/lock-correct.ts', expect: 'PASS' },
@@ -228,6 +232,11 @@ export default defineOracle({
   ],
   // Each good reference with its guard removed must FAIL (lock-oracles selfcheck).
   mutations: [
+    {
+      of: 'targets/etcd/release-checked.ts',
+      guard: "the Txn's compare on the key's create revision (any holder's key deleted)",
+      edits: [[".if(env.key, 'Create', '==', held.revision)", ".if(env.key, 'Create', '>', 0)"]],
+    },
     {
       of: 'targets/redis/job-claim/complete-checked.ts',
       guard: "complete()'s owner check (HDEL of the claim whoever holds it)",

@@ -46,7 +46,7 @@ export default defineOracle({
     'A takes the lock and is killed (SIGKILL) — after its acquire, or between the command that created the key and the one that set its TTL; B (or B, C, …) retries.',
   property:
     "The dead holder's lock frees: a contender takes it within TTL + grace, or late within the patience bound (--patience; reported with its lifetime, a FAIL with --strict-ttl on); a lock still held at the bound (a key with no expiry, PTTL -1, that nobody took over) is the finding, and no two contenders (--contenders 3 or more) hold it at once.",
-  stores: ['redis', 'valkey', 'fs', 'postgres', 'pgbouncer'],
+  stores: ['redis', 'valkey', 'fs', 'postgres', 'pgbouncer', 'etcd'],
   holders: ['A', 'B'],
   params: v311Params,
   validate: validateV311,
@@ -83,6 +83,8 @@ export default defineOracle({
         { target: 'targets/fs/mkdir-stale-margin.ts', store: 'fs' },
         { target: SESSION_LOCK, store: 'postgres', params: { ttl: 1000 } },
         { target: SESSION_LOCK, store: 'pgbouncer', params: { ttl: 1000 } },
+        // Killed after the reply to its Txn (the gRPC reply paired by stream): freed by the lease, late.
+        { target: 'targets/etcd/lock-leased.ts', store: 'etcd', params: { ttl: 1000 } },
       ],
       alsoBad: [
         // The bug is the pooler's setting, which the explored set would drop with the reference's parameters.
@@ -103,6 +105,9 @@ export default defineOracle({
   },
   references: [
     { target: 'targets/redis/ioredis/acquire-no-ttl.ts', expect: 'FAIL' },
+    { target: 'targets/etcd/lock-no-lease.ts', expect: 'FAIL', store: 'etcd', params: { ttl: 1000 } },
+    { target: 'targets/etcd/lock-leased.ts', expect: 'PASS', store: 'etcd', params: { ttl: 1000 } },
+    { target: 'targets/etcd/lock.ts', expect: 'PASS', store: 'etcd', params: { ttl: 1000 } },
     { target: 'targets/redis/node-redis/acquire-no-ttl.ts', expect: 'FAIL' },
     {
       target: 'targets/redis/ioredis/acquire-setnx-then-expire.ts',
@@ -188,6 +193,11 @@ export default defineOracle({
   ],
   // Each good reference with its guard removed must FAIL (lock-oracles selfcheck).
   mutations: [
+    {
+      of: 'targets/etcd/lock-leased.ts',
+      guard: 'the lease the key is put on',
+      edits: [['.value(token).lease(id))', '.value(token))']],
+    },
     {
       of: 'targets/redis/ioredis/acquire-nx-px.ts',
       guard: 'the TTL on the acquire (SET NX without PX)',

@@ -84,7 +84,7 @@ export default defineOracle({
     "A leads and writes; A's connection is cut at its wire proxy (blackholed or dropped) so its renewals fail while it keeps running; its lease lapses (--fault failover: its leader key lost with the master, a replica promoted); B (or B, C, … together) becomes leader and writes.",
   property:
     "A's writes stop before B's first write: no accepted write by A after B's (overlap 0, by writer identity at the resource); with --contenders 3 or more, no two leaders act at once (every pair).",
-  stores: ['redis', 'valkey', 'postgres', 'fs', 'cluster'],
+  stores: ['redis', 'valkey', 'postgres', 'fs', 'cluster', 'etcd'],
   holders: ['A', 'B'],
   params: v315Params,
   preconditions: V315_PRECONDITIONS,
@@ -95,6 +95,9 @@ export default defineOracle({
       : [],
   references: [
     { target: 'targets/redis/leader/cached-flag.ts', expect: 'FAIL' },
+    // npm etcd3's Election (its keys under the prefix election/<key>/): the cached elected flag, and fenced.
+    { target: 'targets/etcd/election-cached.ts', expect: 'FAIL', store: 'etcd', params: { ttl: 2000 } },
+    { target: 'targets/etcd/election-fenced.ts', expect: 'PASS', store: 'etcd', params: { ttl: 2000 } },
     // Its leader key under "lock.<key>" with no storeKey: where it lives is inferred from A's own loop.
     { target: 'test/fixtures/targets/leader/cached-flag-prefixed-undeclared.ts', expect: 'FAIL' },
     { target: 'targets/redis/leader/cached-flag.ts', expect: 'FAIL', params: { fault: 'drop' } },
@@ -159,6 +162,11 @@ export default defineOracle({
   ],
   // Each good reference with its guard removed must FAIL (lock-oracles selfcheck).
   mutations: [
+    {
+      of: 'targets/etcd/election-fenced.ts',
+      guard: "the fence (the campaign key's create revision) on each write",
+      edits: [['{ fence, value: i }', '{ value: i }']],
+    },
     {
       of: 'targets/redis/leader/recheck-each-write.ts',
       guard: 'the leadership check before each write',

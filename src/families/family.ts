@@ -173,6 +173,11 @@ export interface StoreFamily {
    * this store. Absent: taken as declared.
    */
   located?(location: StoreLocation, store: StartedStore): { location: StoreLocation; note?: string };
+  /**
+   * Why the store cannot give a lease of `ttlMs` (etcd: whole seconds, at least its floor), or
+   * undefined when it can; the run stops with this as a usage error. Absent: any TTL is fine.
+   */
+  ttlProblem?(ttlMs: number): string | undefined;
   /** Open the harness's own view of a started store of this family. */
   view(store: StartedStore): StoreView;
   readonly commands: LockCommands;

@@ -5,11 +5,12 @@
 import type { StoreKind } from '../stores/types.ts';
 import { kindsOf, type StoreFamily } from './family.ts';
 import { clusterFamily } from './cluster/index.ts';
+import { etcdFamily } from './etcd/index.ts';
 import { fsFamily } from './fs/index.ts';
 import { postgresFamily } from './postgres/index.ts';
 import { redisFamily } from './redis/index.ts';
 
-export const FAMILIES: readonly StoreFamily[] = [redisFamily, postgresFamily, fsFamily, clusterFamily];
+export const FAMILIES: readonly StoreFamily[] = [redisFamily, postgresFamily, fsFamily, clusterFamily, etcdFamily];
 
 export function familyOf(kind: StoreKind): StoreFamily {
   const family = FAMILIES.find((f) => kindsOf(f).includes(kind));

@@ -116,6 +116,8 @@ export class Scenario {
     this.#options = options;
     this.store = options.store;
     this.family = familyOf(options.store.kind);
+    const ttlProblem = this.family.ttlProblem?.(options.ttlMs);
+    if (ttlProblem) throw new UsageError(ttlProblem);
     this.history = options.history;
     this.resource = options.resource;
     this.faults = options.faults;

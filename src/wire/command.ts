@@ -5,11 +5,12 @@
  */
 import { createHash } from 'node:crypto';
 
-export type WireProtocol = 'redis' | 'postgres';
+/** `grpc`: gRPC over HTTP/2 (etcd), src/wire/grpc-framer.ts. */
+export type WireProtocol = 'redis' | 'postgres' | 'grpc';
 
 export interface WireCommand {
   readonly protocol: WireProtocol;
-  /** Redis: the command name upper-cased ("DEL", "EVALSHA"). Postgres: "Query" (simple) or "Bind" (extended). */
+  /** Redis: the command name upper-cased ("DEL", "EVALSHA"). Postgres: "Query" (simple) or "Bind" (extended). gRPC: the RPC ("KV/Txn"). */
   readonly name: string;
   /** Redis: the arguments after the name. Postgres: the bound parameters (binary ones as hex). */
   readonly args: readonly string[];
@@ -23,7 +24,7 @@ export interface WireCommand {
 
 /** What a hold looks for. Every given field must match; an empty pattern matches every command. */
 export interface CommandPattern {
-  /** Redis command names, case-insensitive: "DEL", ["EVAL", "EVALSHA"], "PEXPIRE". */
+  /** Command names, case-insensitive: "DEL", ["EVAL", "EVALSHA"], "PEXPIRE"; gRPC: "Lease/LeaseKeepAlive". */
   command?: string | readonly string[];
   /** A substring of, or a regex over, the command text (Postgres: the SQL, e.g. "pg_advisory_unlock"). */
   text?: string | RegExp;
@@ -77,7 +78,7 @@ function matchesText(value: string | undefined, want: string | RegExp): boolean 
 export function matchesPattern(command: WireCommand, pattern: CommandPattern): boolean {
   if (pattern.command !== undefined) {
     const names = typeof pattern.command === 'string' ? [pattern.command] : pattern.command;
-    if (!names.some((name) => name.toUpperCase() === command.name)) return false;
+    if (!names.some((name) => name.toUpperCase() === command.name.toUpperCase())) return false;
   }
   if (pattern.text !== undefined && !matchesText(command.text, pattern.text)) return false;
   if (pattern.sha !== undefined && command.sha !== pattern.sha.toLowerCase()) return false;

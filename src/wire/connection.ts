@@ -9,6 +9,8 @@ import type { WireEvent } from './events.ts';
 import type { Frame, Framer } from './framer.ts';
 import type { WireHold } from './hold.ts';
 import { Lane } from './lane.ts';
+import { GrpcRequestFramer } from './grpc-framer.ts';
+import { GrpcResponseFramer } from './grpc-reply-framer.ts';
 import { PostgresFrontendFramer } from './pg-framer.ts';
 import type { WireFaultLog, WireFaultRecord } from './records.ts';
 import { ReplyFramer } from './reply-framer.ts';
@@ -34,9 +36,11 @@ export class ProxiedConnection {
   private readonly toServer: Lane;
   private readonly toClient: Lane;
   private readonly framer: Framer;
-  private readonly replies: ReplyFramer;
   /** Commands sent whose response has not ended yet, oldest first (null: Postgres's startup). */
   private readonly awaiting: Array<WireCommand | null> = [];
+  /** gRPC: each stream's requests not answered yet, oldest first (HTTP/2 answers by stream, in no order across streams). */
+  private readonly awaitingOnStream = new Map<number, WireCommand[]>();
+  private readonly replies: ReplyFramer | GrpcResponseFramer;
   private how: string | undefined;
   private finished = false;
 
@@ -47,8 +51,13 @@ export class ProxiedConnection {
     private readonly host: ConnectionHost,
   ) {
     this.openedMs = host.log.now();
-    this.framer = host.protocol === 'redis' ? new RespRequestFramer() : new PostgresFrontendFramer();
-    this.replies = new ReplyFramer(host.protocol);
+    this.framer =
+      host.protocol === 'redis'
+        ? new RespRequestFramer()
+        : host.protocol === 'grpc'
+          ? new GrpcRequestFramer()
+          : new PostgresFrontendFramer();
+    this.replies = host.protocol === 'grpc' ? new GrpcResponseFramer() : new ReplyFramer(host.protocol);
     if (host.protocol === 'postgres') this.awaiting.push(null); // the startup packet's response ends at its first ReadyForQuery
     this.upstream = connect({ host: store.host, port: store.port, allowHalfOpen: true, noDelay: true });
     client.setNoDelay(true);
@@ -113,6 +122,7 @@ export class ProxiedConnection {
 
   /** Relay the store's bytes; a reply hold stops the client's lane in front of the reply to its command. */
   private fromStore(chunk: Buffer): void {
+    if (this.replies instanceof GrpcResponseFramer) return this.fromGrpcStore(this.replies, chunk);
     for (const frame of this.replies.push(chunk)) {
       const command = frame.starts ? this.awaiting[0] : undefined;
       const gate = command ? this.host.armedReplyHolds().find((hold) => hold.offer(this.id, command)) : undefined;
@@ -129,12 +139,34 @@ export class ProxiedConnection {
     }
   }
 
+  /** The same for gRPC: a reply is its stream's next response message, paired with that stream's oldest request. */
+  private fromGrpcStore(framer: GrpcResponseFramer, chunk: Buffer): void {
+    for (const frame of framer.push(chunk)) {
+      const answered =
+        frame.reply && frame.stream !== undefined ? this.awaitingOnStream.get(frame.stream)?.shift() : undefined;
+      const gate = answered ? this.host.armedReplyHolds().find((hold) => hold.offer(this.id, answered)) : undefined;
+      this.toClient.push(frame.bytes, 0, gate, frame.stream);
+      if (answered)
+        this.host.emit({
+          type: 'reply',
+          holder: this.host.holder,
+          connection: this.id,
+          atMs: this.host.log.now(),
+          command: answered,
+        });
+    }
+  }
+
   private forward(frame: Frame): void {
     const { command } = frame;
-    if (command) this.awaiting.push(command);
+    if (command && frame.stream !== undefined && this.host.protocol === 'grpc') {
+      const pending = this.awaitingOnStream.get(frame.stream) ?? [];
+      pending.push(command);
+      this.awaitingOnStream.set(frame.stream, pending);
+    } else if (command) this.awaiting.push(command);
     const blackhole = this.host.activeBlackhole();
     const delay = this.host.activeDelay();
-    const behind = this.toServer.gates();
+    const behind = this.toServer.gates(frame.stream);
     const gate = command ? this.host.armedHolds().find((hold) => hold.offer(this.id, command)) : undefined;
     if (command) {
       const log = this.host.log;
@@ -160,7 +192,7 @@ export class ProxiedConnection {
         fate,
       });
     }
-    this.toServer.push(frame.bytes, delay ? performance.now() + delay.ms : 0, gate);
+    this.toServer.push(frame.bytes, delay ? performance.now() + delay.ms : 0, gate, frame.stream);
   }
 
   private watch(socket: Socket, other: Socket, side: 'client' | 'store'): void {

@@ -11,6 +11,11 @@ export interface Frame {
   readonly bytes: Buffer;
   /** The command this message carries, or null (a handshake, a Parse, a Sync, raw bytes). */
   readonly command: WireCommand | null;
+  /**
+   * The multiplexed stream it belongs to (HTTP/2): a held frame then stops only its own stream's
+   * later frames, and stream 0's always pass (src/wire/lane.ts). Absent: nothing overtakes it.
+   */
+  readonly stream?: number;
 }
 
 export interface Framer {

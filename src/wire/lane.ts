@@ -1,7 +1,9 @@
 /**
  * One direction of a proxied connection: an ordered queue of byte chunks on their way to a socket.
  * A chunk waits while the lane is blackholed, while it is (or follows) a held command, or until
- * its delay has passed; nothing ever overtakes what is in front of it.
+ * its delay has passed; nothing overtakes what is in front of it, except on a multiplexed
+ * connection (HTTP/2: chunks carry their stream): there a chunk waits only behind what stops its
+ * own stream, and stream 0's (SETTINGS, PING, WINDOW_UPDATE) behind nothing but a blackhole.
  */
 import type { Socket } from 'node:net';
 import type { WireHold } from './hold.ts';
@@ -12,6 +14,8 @@ interface Item {
   dueAt: number;
   /** The hold that stops the lane at this item. */
   gate?: WireHold;
+  /** Its HTTP/2 stream; absent: it keeps its place behind everything in front of it. */
+  stream?: number;
 }
 
 export class Lane {
@@ -22,18 +26,22 @@ export class Lane {
 
   constructor(private readonly sink: Socket) {}
 
-  push(bytes: Buffer, dueAt: number, gate?: WireHold): void {
+  push(bytes: Buffer, dueAt: number, gate?: WireHold, stream?: number): void {
     if (this.sink.destroyed) {
       gate?.abandon('its connection was already closed on the other side; nothing to hold');
       return;
     }
-    this.items.push(gate ? { bytes, dueAt, gate } : { bytes, dueAt });
+    this.items.push({ bytes, dueAt, ...(gate ? { gate } : {}), ...(stream !== undefined ? { stream } : {}) });
     this.flush();
   }
 
-  /** The holds currently stopping this lane (what a newly arriving command queues behind). */
-  gates(): WireHold[] {
-    return this.items.flatMap((item) => (item.gate?.holding ? [item.gate] : []));
+  /** The holds currently stopping this lane for a chunk of `stream` (what a newly arriving command queues behind). */
+  gates(stream?: number): WireHold[] {
+    return this.items.flatMap((item) =>
+      item.gate?.holding && (stream === undefined || item.stream === undefined || item.stream === stream)
+        ? [item.gate]
+        : [],
+    );
   }
 
   setBlackholed(on: boolean): void {
@@ -58,18 +66,27 @@ export class Lane {
   flush(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
-    if (this.sink.destroyed) return;
-    while (this.items.length && !this.blackholed) {
-      const item = this.items[0]!;
-      if (item.gate?.holding) return;
-      const wait = item.dueAt - performance.now();
-      if (wait > 0) {
-        this.timer = setTimeout(() => this.flush(), Math.ceil(wait));
-        return;
+    if (this.sink.destroyed || this.blackholed) return;
+    const waiting: Item[] = [];
+    /** What stopped: every later unkeyed chunk waits (`all`), and every later chunk of a stopped stream. */
+    let all = false;
+    const stopped = new Set<number>();
+    let nextDue = Infinity;
+    for (const item of this.items) {
+      const stream = item.stream;
+      const behind = stream === undefined ? all || stopped.size > 0 : all || stopped.has(stream);
+      const due = item.dueAt - performance.now();
+      if (behind || item.gate?.holding || due > 0) {
+        waiting.push(item);
+        if (due > 0) nextDue = Math.min(nextDue, due);
+        if (stream === undefined) all = true;
+        else stopped.add(stream);
+        continue;
       }
-      this.items.shift();
       this.sink.write(item.bytes);
     }
-    if (!this.items.length && !this.blackholed && this.sourceEnded && !this.sink.writableEnded) this.sink.end();
+    this.items = waiting;
+    if (nextDue < Infinity) this.timer = setTimeout(() => this.flush(), Math.ceil(nextDue));
+    if (!this.items.length && this.sourceEnded && !this.sink.writableEnded) this.sink.end();
   }
 }

@@ -3,7 +3,8 @@
  * to one command (the command ran in the store; the holder does not know yet). A response is one
  * RESP reply on Redis (an out-of-band RESP3 push or attribute is not a reply), or on Postgres every
  * backend message up to and including ReadyForQuery ('Z'). Responses arrive in the order the
- * commands were sent, which is how the proxy pairs a reply with its command.
+ * commands were sent, which is how the proxy pairs a reply with its command. (gRPC answers by stream,
+ * in no order across streams: grpc-reply-framer.ts.)
  */
 import { IncrementalFramer } from './framer.ts';
 import type { WireProtocol } from './command.ts';
@@ -65,7 +66,7 @@ export class ReplyFramer {
   private readonly framer: IncrementalFramer;
   private inResponse = false;
 
-  constructor(private readonly protocol: WireProtocol) {
+  constructor(private readonly protocol: Exclude<WireProtocol, 'grpc'>) {
     this.framer = protocol === 'redis' ? new RespReplyFramer() : new PostgresBackendFramer();
   }
 

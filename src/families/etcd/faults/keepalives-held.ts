@@ -1,0 +1,68 @@
+/**
+ * Fault: a holder's keepalives held at its wire proxy until its lease ends on the server, while
+ * the holder runs on (its other RPCs still flow: a held HTTP/2 frame stops only its own stream),
+ * as a network that drops one stream or a client whose keepalive loop stalled would leave it. What
+ * npm etcd3 does then: its lease's `lost` fires only after 2 × TTL without an answer, and its
+ * `Lock` never surfaces it. Declared in the fault registry's shape (src/core/fault.ts on the
+ * `faults` branch: the lead wires it in); landed by `holdKeepalivesUntilLeaseEnds`, which says why
+ * it did not land where the holder sent no keepalive.
+ */
+import type { StoreView } from '../../family.ts';
+import type { WireProxy } from '../../../wire/proxy.ts';
+import { ETCD_RENEWAL } from '../commands.ts';
+import type { EtcdLockFields } from '../view.ts';
+
+export const KEEPALIVES_HELD = {
+  name: 'keepalives-held',
+  rank: 45,
+  words: 'its keepalives held until its lease ended',
+  doc: "A's lease keepalives (Lease/LeaseKeepAlive) held at its wire proxy until the member ended its lease, A and its other RPCs running on; then delivered",
+  at: ['command', 'effect', 'seam'],
+  topologies: ['single'],
+  inWords: (_boundary: unknown, at: string) =>
+    `A's keepalives were held at its wire proxy from ${at} until its lease ended on the etcd member, while A ran on`,
+} as const;
+
+export type KeepalivesHeld =
+  { landed: true; lease: string; heldMs: number; keepalivesHeld: number } | { landed: false; why: string };
+
+/**
+ * Hold A's keepalives from now until the lease holding `location` is gone (the view, every 50 ms),
+ * then let them go; `deadlineMs` (ms from now) bounds the wait. Not landed: no lease there, or no
+ * keepalive sent (a client that does not keep its lease alive), or the lease outlived the deadline.
+ */
+export async function holdKeepalivesUntilLeaseEnds(
+  proxy: WireProxy,
+  view: StoreView,
+  location: string,
+  deadlineMs: number,
+): Promise<KeepalivesHeld> {
+  const before = (await view.lock(location)) as Awaited<ReturnType<StoreView['lock']>> & EtcdLockFields;
+  if (!before.exists || !before.lease || before.lease === '0')
+    return { landed: false, why: `${location} holds no key on a lease: no keepalive to hold` };
+  const hold = proxy.hold(ETCD_RENEWAL);
+  hold.reached.catch(() => undefined); // never reached: said below as not landed
+  const began = performance.now();
+  try {
+    while (performance.now() - began < deadlineMs) {
+      const now = (await view.lock(location)) as Awaited<ReturnType<StoreView['lock']>> & EtcdLockFields;
+      if (!now.exists || now.lease !== before.lease) {
+        if (!hold.holding)
+          return {
+            landed: false,
+            why: `A sent no keepalive while its lease ${before.lease} ran out: nothing was held`,
+          };
+        return {
+          landed: true,
+          lease: before.lease,
+          heldMs: performance.now() - began,
+          keepalivesHeld: hold.record.commandsAffected,
+        };
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    return { landed: false, why: `lease ${before.lease} still lived ${deadlineMs} ms into the hold` };
+  } finally {
+    hold.release();
+  }
+}

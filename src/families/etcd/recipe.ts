@@ -1,0 +1,82 @@
+/**
+ * etcd as a store: one scratch member (Debian's `etcd-server` 3.4.23, `/usr/bin/etcd`) on loopback
+ * client and peer ports, its data dir inside the run dir, with raft ticks short enough for test
+ * leases: a 10 ms heartbeat and a 100 ms election timeout. etcd grants no lease shorter than
+ * 1.5 × the election timeout (150 ms here), and its API counts lease TTLs in whole seconds, so the
+ * shortest lease a holder can ask for is 1 s (lease-floor.ts). Container: the same command in its
+ * image (docker/images.json), on the host network.
+ */
+import { join } from 'node:path';
+import { StoreUnavailableError } from '../../core/errors.ts';
+import { binaryRuns } from '../../stores/binary-runs.ts';
+import { spawnServer, waitUntilReady } from '../../stores/server-process.ts';
+import type { StoreRecipe } from '../../stores/types.ts';
+import { etcdVersion } from './gateway.ts';
+
+/** Raft's heartbeat and election timeout, ms: the election timeout sets etcd's lease floor. */
+export const HEARTBEAT_MS = 10;
+export const ELECTION_TIMEOUT_MS = 100;
+
+/** The server binary: LOCK_ORACLES_ETCD_SERVER points at another build. */
+function etcdBinary(): string {
+  return process.env.LOCK_ORACLES_ETCD_SERVER || 'etcd';
+}
+
+/** One member named m1, listening for clients on `clientPort` and for peers on `peerPort`, loopback only. */
+export function memberArgs(clientPort: number, peerPort: number, dataDir: string): string[] {
+  const client = `http://127.0.0.1:${clientPort}`;
+  const peer = `http://127.0.0.1:${peerPort}`;
+  return [
+    '--name=m1',
+    `--data-dir=${dataDir}`,
+    `--listen-client-urls=${client}`,
+    `--advertise-client-urls=${client}`,
+    `--listen-peer-urls=${peer}`,
+    `--initial-advertise-peer-urls=${peer}`,
+    `--initial-cluster=m1=${peer}`,
+    '--initial-cluster-state=new',
+    `--heartbeat-interval=${HEARTBEAT_MS}`,
+    `--election-timeout=${ELECTION_TIMEOUT_MS}`,
+    '--logger=zap',
+    '--log-level=warn',
+  ];
+}
+
+export const etcdRecipe: StoreRecipe = {
+  kind: 'etcd',
+  container: {
+    // The peer port is the client port + 1 inside the host network: the runtime picks only one free port.
+    command: (port) => ['etcd', ...memberArgs(port, port + 1, '/data/member')],
+    readyLog: /ready to serve client requests/,
+    url: (port) => `http://127.0.0.1:${port}`,
+    version: etcdVersion,
+  },
+  async missing() {
+    const binary = etcdBinary();
+    return (await binaryRuns(binary))
+      ? null
+      : new StoreUnavailableError(
+          `${binary} is not installed on this machine.`,
+          'npm run setup   (runs: apt-get install -y etcd-server etcd-client)',
+        );
+  },
+  async startLocal({ port, dir, freePort }) {
+    const binary = etcdBinary();
+    const server = spawnServer({
+      label: `${binary} :${port}`,
+      command: binary,
+      args: memberArgs(port, await freePort(), join(dir, 'member')),
+    });
+    const version = await waitUntilReady(server, () => etcdVersion(port));
+    return {
+      kind: 'etcd',
+      url: `http://127.0.0.1:${port}`,
+      host: '127.0.0.1',
+      port,
+      version,
+      capabilities: { pause: server.pause, resume: server.resume, kill: server.kill },
+      // A scratch member: nothing to keep, so killed at once (its data dir goes with the run dir).
+      stop: () => server.stop(0),
+    };
+  },
+};
