@@ -1,6 +1,7 @@
 /**
- * A holder: one real OS process running the target, driven over IPC. The harness side of
- * src/holder/holder-entry.ts. Faults on it are real signals (SIGSTOP, SIGCONT, SIGKILL) and
+ * A holder: one real OS process running the target, driven over the holder protocol's pipes
+ * (docs/holder-protocol.md, holder-pipes.ts). The harness side of src/holder/holder-entry.ts (Node)
+ * and of every language's shim (sdk/). Faults on it are real signals (SIGSTOP, SIGCONT, SIGKILL) and
  * latches (the holder blocks on a reply the harness withholds).
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -17,6 +18,9 @@ import { Latch } from './latch.ts';
 import { EffectGate, type EffectGateOptions } from './effect-gate.ts';
 import { spawnHolderProcess } from './holder-command.ts';
 import { takeHolderShell } from './holder-shell.ts';
+import { HolderPipes } from './holder-pipes.ts';
+import { storeKeyProblem } from './store-key-shape.ts';
+import { handshakeProblem, loadError } from './handshake.ts';
 import type {
   FromHolder,
   HolderInit,
@@ -116,6 +120,7 @@ export class Holder {
   readonly ready: Promise<ReadyInfo>;
   readonly exited: Promise<HolderExit>;
   #process: ChildProcess;
+  #pipes: HolderPipes;
   #nextId = 1;
   #calls = new Map<number, (result: { ok: boolean; value?: unknown; error?: string; threw?: true }) => void>();
   /** What each call in flight is, by request id: named when a run ends with calls still pending. */
@@ -156,12 +161,7 @@ export class Holder {
     // The shell was started with the harness's environment: a holder that needs its own is spawned.
     const shell = options.env ? undefined : takeHolderShell();
     this.#fromShell = shell !== undefined;
-    if (shell) {
-      this.#process = shell;
-      shell.send({ t: 'become', entryUrl: pathToFileURL(modules.entry).href, argv }, () => undefined);
-    } else {
-      this.#process = spawnHolderProcess(argv, options.env);
-    }
+    this.#process = shell ?? spawnHolderProcess(argv, options.env);
     let stderr = '';
     this.#process.stderr?.on('data', (chunk: Buffer) => {
       if (stderr.length < 32_000) stderr += chunk.toString();
@@ -188,14 +188,21 @@ export class Holder {
       this.#calls.clear();
       return this.#exit;
     });
-    this.ready = new Promise<ReadyInfo>((resolve, reject) => {
-      void this.exited.then(() =>
-        reject(new Error(`holder ${id} exited while loading ${targetPath}:\n${stderr.trim() || '(no output)'}`)),
-      );
-      this.#process.on('message', (message: FromHolder) =>
-        this.#inOrder(message, () => this.#onMessage(message, resolve, reject)),
-      );
-    });
+    let settle: { resolve: (info: ReadyInfo) => void; reject: (error: Error) => void } | undefined;
+    this.ready = new Promise<ReadyInfo>((resolve, reject) => (settle = { resolve, reject }));
+    const { resolve, reject } = settle!;
+    void this.exited.then(() =>
+      reject(new Error(`holder ${id} exited while loading ${targetPath}:\n${stderr.trim() || '(no output)'}`)),
+    );
+    this.#pipes = new HolderPipes(
+      this.#process,
+      (raw) => {
+        const message = raw as FromHolder;
+        this.#inOrder(message, () => this.#onMessage(message, resolve, reject));
+      },
+      (line) => this.ctx.history.add('log', this.id, { message: `not a protocol message: ${line.slice(0, 200)}` }),
+    );
+    if (shell) this.#pipes.send({ t: 'become', entryUrl: pathToFileURL(modules.entry).href, argv });
     this.ready.then(
       () => (this.#readySettled = true),
       () => (this.#readySettled = true),
@@ -269,16 +276,23 @@ export class Holder {
 
   #onMessage(message: FromHolder, resolve: (info: ReadyInfo) => void, reject: (error: Error) => void): void {
     switch (message.t) {
-      case 'ready':
+      case 'ready': {
+        const problem = handshakeProblem(message);
+        if (problem !== undefined) {
+          reject(new UsageError(`the holder for ${this.targetPath} ${problem}`));
+          break;
+        }
         this.ctx.history.add('holder-ready', this.id, {
           pid: message.pid,
           members: message.members,
+          ...(message.language !== 'node' ? { language: message.language, runtime: message.runtime } : {}),
           ...(this.#fromShell ? { bootedWithTheCli: true } : {}),
         });
         resolve(message);
         break;
+      }
       case 'load-error':
-        reject(new Error(`could not load the target ${this.targetPath}:\n${message.message}`));
+        reject(loadError(this.targetPath, message));
         break;
       case 'result':
         this.#calls.get(message.id)?.(message.ok ? message : { ...message, threw: true });
@@ -318,7 +332,7 @@ export class Holder {
     const latch = this.#effectLatches.shift();
     if (latch) await this.#hold(latch, { seq: record.seq, name });
     const receipt = { accepted: record.accepted, seq: record.seq, ...(record.reason ? { reason: record.reason } : {}) };
-    this.#send({ t: 'effect-reply', id, receipt });
+    this.#send({ t: 'effect-reply', id, outcome: 'definite', receipt });
   }
 
   /** Effects held on their way to the resource (EffectGate): recorded as faults, delivered in order on release. */
@@ -357,12 +371,7 @@ export class Holder {
 
   #send(message: ToHolder): void {
     if (this.#exit) return;
-    try {
-      // With a callback, a closed channel is reported there (and ignored), never thrown or emitted.
-      this.#process.send(message, () => undefined);
-    } catch {
-      /* the process exited between the check and the send: its exit settles every pending call */
-    }
+    this.#pipes.send(message);
   }
 
   /** One request to the holder; with `deadlineMs`, a call that never answers settles as an error. */
@@ -407,9 +416,10 @@ export class Holder {
     await this.ready;
     const result = await this.#request({ t: 'init', init }, CALL_DEADLINE_MS);
     if (!result.ok) throw new TargetCallError(this.id, 'connect', result.error ?? '');
-    const reply = result.value as InitReply | null;
-    if (reply?.storeKeyProblem !== undefined) throw new UsageError(reply.storeKeyProblem);
-    return reply?.storeKey;
+    const storeKey = (result.value as InitReply | null)?.storeKey;
+    const problem = storeKey === undefined ? undefined : storeKeyProblem(storeKey);
+    if (problem !== undefined) throw new UsageError(problem);
+    return storeKey;
   }
 
   /**
