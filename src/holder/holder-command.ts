@@ -16,3 +16,28 @@ export function spawnHolderProcess(scriptAndArgs: string[], env: Record<string, 
   const [command, args] = dieWithHarness(process.execPath, ['--enable-source-maps', ...scriptAndArgs]);
   return spawn(command, args, { stdio: HOLDER_STDIO, env: { ...holderEnv(), LOCK_ORACLES_PROTOCOL: '1', ...env } });
 }
+
+/**
+ * Starts a holder in another language: `command args…` (e.g. python3 sdk/python/lock_oracles.py
+ * target.py), dying with the harness, told its id and target in its environment (docs/holder-protocol.md,
+ * "Transport"); its stdout and stderr are its log.
+ */
+export function spawnShimHolder(
+  command: string,
+  args: string[],
+  holder: { id: string; targetPath: string },
+  env: Record<string, string> = {},
+): ChildProcess {
+  const [wrapped, wrappedArgs] = dieWithHarness(command, args);
+  return spawn(wrapped, wrappedArgs, {
+    stdio: HOLDER_STDIO,
+    env: {
+      ...holderEnv(),
+      LOCK_ORACLES_PROTOCOL: '1',
+      LOCK_ORACLES_HOLDER: holder.id,
+      LOCK_ORACLES_TARGET: holder.targetPath,
+      PYTHONUNBUFFERED: '1',
+      ...env,
+    },
+  });
+}

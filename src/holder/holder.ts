@@ -7,6 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { resolve } from 'node:path';
 import { compileModule } from '../build/compile-module.ts';
 import type { History } from '../core/history.ts';
 import type { Resource } from '../core/resource.ts';
@@ -16,7 +17,8 @@ import { waitUntilStopped } from '../process/process-tree.ts';
 import type { FaultLog, FaultRecord } from '../core/fault-log.ts';
 import { Latch } from './latch.ts';
 import { EffectGate, type EffectGateOptions } from './effect-gate.ts';
-import { spawnHolderProcess } from './holder-command.ts';
+import { spawnHolderProcess, spawnShimHolder } from './holder-command.ts';
+import { holderLanguage, pythonInterpreter, PYTHON_SDK, type HolderLanguage } from './holder-language.ts';
 import { takeHolderShell } from './holder-shell.ts';
 import { HolderPipes } from './holder-pipes.ts';
 import { storeKeyProblem } from './store-key-shape.ts';
@@ -38,12 +40,18 @@ import { TargetCallError, UsageError } from '../core/errors.ts';
 const CALL_DEADLINE_MS = 30_000;
 const ENTRY = fileURLToPath(new URL('./holder-entry.ts', import.meta.url));
 
-/** What a holder process runs with plain node: this side's entry and the target, both compiled. */
+/**
+ * What a holder process runs: with plain node, this side's entry and the target, both compiled; in
+ * another language, its interpreter, that language's shim (sdk/) and the target's file.
+ */
 export interface HolderModules {
   /** The target as the user named it (messages, evidence). */
   targetPath: string;
+  language: HolderLanguage;
   entry: string;
   target: string;
+  /** Python: the interpreter (holder-language.ts). */
+  interpreter?: string;
 }
 
 /**
@@ -52,13 +60,18 @@ export interface HolderModules {
  * syntax error, an import that resolves nowhere) fails here with esbuild's message.
  */
 export async function compileHolderModules(targetPath: string): Promise<HolderModules> {
+  const language = holderLanguage(targetPath);
+  if (language === 'python') {
+    if (!existsSync(targetPath)) throw new Error(`${targetPath} does not exist`);
+    return { targetPath, language, entry: PYTHON_SDK, target: resolve(targetPath), interpreter: pythonInterpreter() };
+  }
   const [entry, target] = await Promise.all([
     compileModule(ENTRY),
     compileModule(targetPath).catch((error: unknown) => {
       throw new Error(`could not compile the target ${targetPath}:\n${(error as Error).message}`);
     }),
   ]);
-  return { targetPath, entry, target };
+  return { targetPath, language, entry, target };
 }
 
 /** How one holder process starts, beyond the usual. */
@@ -159,9 +172,13 @@ export class Holder {
     // Node's own child_process, not execa: the launcher starts a holder shell (bin/holder-shell.js)
     // before the CLI, and with it execa, is loaded; both kinds start and are driven the same way.
     // The shell was started with the harness's environment: a holder that needs its own is spawned.
-    const shell = options.env ? undefined : takeHolderShell();
+    const shell = options.env || modules.language !== 'node' ? undefined : takeHolderShell();
     this.#fromShell = shell !== undefined;
-    this.#process = shell ?? spawnHolderProcess(argv, options.env);
+    this.#process =
+      shell ??
+      (modules.interpreter !== undefined
+        ? spawnShimHolder(modules.interpreter, [modules.entry, modules.target], { id, targetPath }, options.env)
+        : spawnHolderProcess(argv, options.env));
     let stderr = '';
     this.#process.stderr?.on('data', (chunk: Buffer) => {
       if (stderr.length < 32_000) stderr += chunk.toString();
