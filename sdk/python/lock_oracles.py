@@ -363,7 +363,20 @@ def _load(path):
     return module
 
 
+def _target_traceback(error):
+    """The error as Python shows it, without this shim's own frames: the target's file and line first."""
+    frames = [f for f in traceback.extract_tb(error.__traceback__) if os.path.abspath(f.filename) != os.path.abspath(__file__)
+              and "importlib" not in f.filename]
+    shown = "".join(traceback.format_list(frames)) if frames else ""
+    return ("Traceback (most recent call last):\n" + shown if shown else "") + "".join(
+        traceback.format_exception_only(type(error), error))
+
+
 def main():
+    if sys.version_info < (3, 9):
+        Holder(None, "?").send({"t": "load-error", "code": "load", "message": (
+            f"Python {platform.python_version()} is too old for {SDK}: it needs 3.9 or later (--python <path>)")})
+        sys.exit(1)
     # A target's `from lock_oracles import EffectIndefinite` must name this very module's classes.
     sys.modules.setdefault("lock_oracles", sys.modules[__name__])
     target_path = sys.argv[1]
@@ -373,8 +386,7 @@ def main():
     try:
         module = _load(target_path)
     except BaseException as error:
-        load_error = {"t": "load-error", "code": "load",
-                      "message": "".join(traceback.format_exception(type(error), error, error.__traceback__))}
+        load_error = {"t": "load-error", "code": "load", "message": _target_traceback(error)}
         if isinstance(error, ModuleNotFoundError) and error.name:
             load_error["missing"] = error.name
         sender.send(load_error)
