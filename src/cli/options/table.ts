@@ -20,6 +20,7 @@ export const COMMAND_NAMES = [
   'settle',
   'init',
   'prove',
+  'conformance',
 ] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 
@@ -71,6 +72,7 @@ export const OPTIONS = {
     kind: { type: 'text' },
     for: {
       run: { doc: 'the target module binding your helper (see targets/contract.ts)' },
+      conformance: { doc: 'a target in the language whose shim to check (e.g. sdk/python/conformance_target.py)' },
       replay: { doc: 'run the schedule against another target, e.g. the fixed one (default: the one it was found on)' },
       prove: { doc: 'the target both --before-ref and --after-ref sides run (a path in the repository)' },
     },
@@ -83,6 +85,7 @@ export const OPTIONS = {
         doc: "the target's language when its extension does not say (node | python; .py is python, the rest node)",
       },
       init: { doc: 'the language of the target to write: node (TypeScript, default) | python', default: 'node' },
+      conformance: { doc: "the target's language when its extension does not say" },
     },
   },
   python: {
@@ -94,6 +97,7 @@ export const OPTIONS = {
           "the Python interpreter a .py target's holders run with (a venv's bin/python works); default: an active " +
           "venv's, else /usr/bin/python3, else python3 on PATH",
       },
+      conformance: { doc: 'the Python interpreter the shim runs with' },
     },
   },
   store: {
