@@ -353,7 +353,7 @@ def _load(path):
     directory = os.path.dirname(os.path.abspath(path))
     if directory not in sys.path:
         sys.path.insert(0, directory)
-    name = os.path.splitext(os.path.basename(path))[0]
+    name = "".join(c if c.isalnum() or c == "_" else "_" for c in os.path.splitext(os.path.basename(path))[0])
     spec = importlib.util.spec_from_file_location(name, path)
     if spec is None or spec.loader is None:
         raise ImportError(f"{path} is not a Python module")
