@@ -264,7 +264,7 @@ class Holder:
             self.send({"t": "result", "id": request_id, "ok": False, "code": "unsupported",
                        "error": f"{SDK} does not implement {kind!r} (Node holders only)"})
         else:
-            self.send({"t": "log", "code": "bad-message", "message": f"unknown message type {kind!r}"})
+            self.send({"t": "log", "code": "bad-message", "message": f"bad-message: unknown message type {kind!r}"})
 
     def serve(self):
         """Reads fd 3 to its end; a torn last line is dropped; at the end, pending effects are indefinite."""
@@ -280,7 +280,7 @@ class Holder:
                 try:
                     message = json.loads(line)
                 except ValueError:
-                    self.send({"t": "log", "code": "bad-message", "message": f"not JSON: {line[:200]!r}"})
+                    self.send({"t": "log", "code": "bad-message", "message": f"bad-message: not JSON: {line[:200]!r}"})
                     continue
                 self.handle(message)
         for call_id in list(self.pending):
