@@ -37,6 +37,8 @@ export function spawnShimHolder(
       LOCK_ORACLES_HOLDER: holder.id,
       LOCK_ORACLES_TARGET: holder.targetPath,
       PYTHONUNBUFFERED: '1',
+      // A holder writes no bytecode cache next to the user's target (or into the shipped sdk/).
+      PYTHONDONTWRITEBYTECODE: '1',
       ...env,
     },
   });
