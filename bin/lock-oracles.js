@@ -89,8 +89,10 @@ async function startHolderShell(build) {
   shell.on('error', () => undefined); // never started: the holder is spawned as usual
   // Unused, it must not keep the CLI alive, and it ends with it.
   shell.unref();
-  shell.channel?.unref();
-  shell.stderr?.unref();
+  for (const stream of [shell.stderr, shell.stdio[3], shell.stdio[4]]) {
+    stream?.on('error', () => undefined);
+    stream?.unref?.();
+  }
   const slot = Symbol.for('lock-oracles.holder-shell');
   globalThis[slot] = shell;
   process.once('exit', () => {
@@ -98,8 +100,15 @@ async function startHolderShell(build) {
   });
 }
 const [first, ...rest] = process.argv.slice(2);
+// A target in another language (a .py file, or --lang) has holders of its own kind: no node shell for it.
+const target = rest[rest.indexOf('--target') + 1] ?? '';
+const nodeTarget = !target.endsWith('.py') && !rest.includes('--lang');
 const runsOneOracle =
-  /^V\d+$/i.test(first ?? '') && rest.includes('--target') && !rest.includes('--help') && !rest.includes('-h');
+  /^V\d+$/i.test(first ?? '') &&
+  rest.includes('--target') &&
+  nodeTarget &&
+  !rest.includes('--help') &&
+  !rest.includes('-h');
 
 /**
  * rebuild(), where a Ctrl-C that lands during it still ends the process as interrupted: the signal

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# System packages the harness needs on Debian 12: the real stores it starts, and gcc to build the
-# clock-offset library (store clock skew). Idempotent and non-interactive: installs only what is
+# System packages the harness needs on Debian 12: the real stores it starts, gcc to build the
+# clock-offset library (store clock skew), and Python with redis-py for the Python references. Idempotent and non-interactive: installs only what is
 # missing, and does nothing when everything is there. Where it cannot install (no apt-get, no root
 # or sudo) it says what is missing and exits 0, so the README's first command goes on to the oracle,
 # which names the store it needs.
@@ -19,6 +19,8 @@ packages=(
   etcd-client        # etcdctl, to look at a run's etcd by hand
   gcc                # builds docker/clock-offset/clock-offset.c
   libc6-dev          # its headers
+  python3            # Python holders (sdk/python/lock_oracles.py; the targets/python references)
+  python3-redis      # redis-py 4.3.4, the targets/python references' library
 )
 BACKPORTS_LIST=/etc/apt/sources.list.d/lock-oracles-backports.sources
 

@@ -101,6 +101,9 @@ export default defineOracle({
     trace: (s, tracer, p) => traceV310(s, tracer, p.ttl),
   },
   references: [
+    // Python (sdk/python): redis-py 4.3.4's Lock released with a bare delete, and with its own Lua compare-and-delete.
+    { target: 'targets/python/redis_py_release_bare_delete.py', expect: 'FAIL' },
+    { target: 'targets/python/redis_py_lock_timeout.py', expect: 'PASS' },
     { target: 'targets/redis/ioredis/release-bare-del.ts', expect: 'FAIL' },
     // etcd: a lease-attached key (npm etcd3). etcd3 keeps the lease alive while a release is held, so
     // --variant narrow never lands there (INCONCLUSIVE): the pause is the case.
@@ -236,6 +239,13 @@ export default defineOracle({
       of: 'targets/etcd/release-checked.ts',
       guard: "the Txn's compare on the key's create revision (any holder's key deleted)",
       edits: [[".if(env.key, 'Create', '==', held.revision)", ".if(env.key, 'Create', '>', 0)"]],
+    },
+    {
+      of: 'targets/python/redis_py_lock_timeout.py',
+      guard: "redis-py Lock's own Lua compare-and-delete release (a bare delete of the key instead)",
+      edits: [
+        ['        lease["lock"].release()\n        return True', '        client.delete(env.key)\n        return True'],
+      ],
     },
     {
       of: 'targets/redis/job-claim/complete-checked.ts',

@@ -28,6 +28,9 @@ export async function runCommand(id: string, values: Values<'run'>, given: Recor
   const oracle = await loadOracle(id);
   const params = withFaultOption(oracle, given, values.explore === true);
   refuseUnknownOptions(oracle, Object.keys(params));
+  // Read where a holder starts (src/holder/holder-language.ts), for every run of this process.
+  if (values.lang) process.env.LOCK_ORACLES_LANG = values.lang;
+  if (values.python) process.env.LOCK_ORACLES_PYTHON = values.python;
   if (!values.target)
     throw new UsageError(
       `${oracle.id}: --target <path> is required (e.g. --target ${oracle.references[0]?.target ?? 'targets/...'})`,
