@@ -50,7 +50,7 @@ export default defineOracle({
     'A takes the lock and is stopped (or, "narrow", held inside its release between its check and its delete) until its TTL lapses and B takes the lock; then A releases.',
   property:
     "B's lock survives A's release: the key still holds B's lock (B's token, or what B's own acquire made there), B can still extend (or release) its lease, and a third holder C is denied.",
-  stores: ['redis', 'valkey', 'fs', 'postgres'],
+  stores: ['redis', 'valkey', 'fs', 'postgres', 'zookeeper'],
   holders: ['A', 'B', 'C'],
   later: ['B', 'C'],
   params: v310Params,

@@ -46,7 +46,7 @@ export default defineOracle({
     'A takes the lock and is killed (SIGKILL) — after its acquire, or between the command that created the key and the one that set its TTL; B (or B, C, …) retries.',
   property:
     "The dead holder's lock frees: a contender takes it within TTL + grace, or late within the patience bound (--patience; reported with its lifetime, a FAIL with --strict-ttl on); a lock still held at the bound (a key with no expiry, PTTL -1, that nobody took over) is the finding, and no two contenders (--contenders 3 or more) hold it at once.",
-  stores: ['redis', 'valkey', 'fs', 'postgres', 'pgbouncer'],
+  stores: ['redis', 'valkey', 'fs', 'postgres', 'pgbouncer', 'zookeeper'],
   holders: ['A', 'B'],
   params: v311Params,
   validate: validateV311,

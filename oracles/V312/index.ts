@@ -37,7 +37,7 @@ export default defineOracle({
   scenario:
     'Holder P takes the lock through the job and is held at its first write; then A runs the same job to the end.',
   property: 'A performs 0 effects while the lock is held by another holder.',
-  stores: ['redis', 'valkey', 'postgres', 'fs'],
+  stores: ['redis', 'valkey', 'postgres', 'fs', 'zookeeper'],
   holders: ['P', 'A'],
   params: v312Params,
   preconditions: V312_PRECONDITIONS,

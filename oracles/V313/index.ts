@@ -156,7 +156,7 @@ export default defineOracle({
     'A runs the job and writes once; A is stopped (SIGSTOP) until its lease lapses and B has taken the lock and written; then A resumes.',
   property:
     'A performs no accepted write after B acquired (B wrote), or the resource rejected every such write (fencing).',
-  stores: ['redis', 'valkey', 'postgres', 'cluster', 'fs'],
+  stores: ['redis', 'valkey', 'postgres', 'cluster', 'fs', 'zookeeper'],
   holders: ['A', 'B'],
   later: ['A'],
   params: v313Params,

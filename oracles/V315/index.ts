@@ -84,7 +84,7 @@ export default defineOracle({
     "A leads and writes; A's connection is cut at its wire proxy (blackholed or dropped) so its renewals fail while it keeps running; its lease lapses (--fault failover: its leader key lost with the master, a replica promoted); B (or B, C, … together) becomes leader and writes.",
   property:
     "A's writes stop before B's first write: no accepted write by A after B's (overlap 0, by writer identity at the resource); with --contenders 3 or more, no two leaders act at once (every pair).",
-  stores: ['redis', 'valkey', 'postgres', 'fs', 'cluster'],
+  stores: ['redis', 'valkey', 'postgres', 'fs', 'cluster', 'zookeeper'],
   holders: ['A', 'B'],
   params: v315Params,
   preconditions: V315_PRECONDITIONS,

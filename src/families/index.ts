@@ -8,8 +8,9 @@ import { clusterFamily } from './cluster/index.ts';
 import { fsFamily } from './fs/index.ts';
 import { postgresFamily } from './postgres/index.ts';
 import { redisFamily } from './redis/index.ts';
+import { zookeeperFamily } from './zookeeper/index.ts';
 
-export const FAMILIES: readonly StoreFamily[] = [redisFamily, postgresFamily, fsFamily, clusterFamily];
+export const FAMILIES: readonly StoreFamily[] = [redisFamily, postgresFamily, fsFamily, clusterFamily, zookeeperFamily];
 
 export function familyOf(kind: StoreKind): StoreFamily {
   const family = FAMILIES.find((f) => kindsOf(f).includes(kind));

@@ -5,11 +5,11 @@
  */
 import { createHash } from 'node:crypto';
 
-export type WireProtocol = 'redis' | 'postgres';
+export type WireProtocol = 'redis' | 'postgres' | 'zookeeper';
 
 export interface WireCommand {
   readonly protocol: WireProtocol;
-  /** Redis: the command name upper-cased ("DEL", "EVALSHA"). Postgres: "Query" (simple) or "Bind" (extended). */
+  /** Redis: the command name upper-cased ("DEL", "EVALSHA"). Postgres: "Query" (simple) or "Bind" (extended). ZooKeeper: the request type ("delete", "ping"). */
   readonly name: string;
   /** Redis: the arguments after the name. Postgres: the bound parameters (binary ones as hex). */
   readonly args: readonly string[];
@@ -77,7 +77,7 @@ function matchesText(value: string | undefined, want: string | RegExp): boolean 
 export function matchesPattern(command: WireCommand, pattern: CommandPattern): boolean {
   if (pattern.command !== undefined) {
     const names = typeof pattern.command === 'string' ? [pattern.command] : pattern.command;
-    if (!names.some((name) => name.toUpperCase() === command.name)) return false;
+    if (!names.some((name) => name.toUpperCase() === command.name.toUpperCase())) return false;
   }
   if (pattern.text !== undefined && !matchesText(command.text, pattern.text)) return false;
   if (pattern.sha !== undefined && command.sha !== pattern.sha.toLowerCase()) return false;

@@ -13,6 +13,7 @@ import { PostgresFrontendFramer } from './pg-framer.ts';
 import type { WireFaultLog, WireFaultRecord } from './records.ts';
 import { ReplyFramer } from './reply-framer.ts';
 import { RespRequestFramer } from './resp-framer.ts';
+import { ZkRequestFramer } from './zk-framer.ts';
 
 /** What a connection needs from its proxy: the faults in force and where to report. */
 export interface ConnectionHost {
@@ -47,7 +48,12 @@ export class ProxiedConnection {
     private readonly host: ConnectionHost,
   ) {
     this.openedMs = host.log.now();
-    this.framer = host.protocol === 'redis' ? new RespRequestFramer() : new PostgresFrontendFramer();
+    this.framer =
+      host.protocol === 'redis'
+        ? new RespRequestFramer()
+        : host.protocol === 'zookeeper'
+          ? new ZkRequestFramer()
+          : new PostgresFrontendFramer();
     this.replies = new ReplyFramer(host.protocol);
     if (host.protocol === 'postgres') this.awaiting.push(null); // the startup packet's response ends at its first ReadyForQuery
     this.upstream = connect({ host: store.host, port: store.port, allowHalfOpen: true, noDelay: true });

@@ -41,13 +41,14 @@ export interface ConnectionInfo {
   readonly upstream: string | null;
 }
 
-const DEFAULT_PORTS: Record<WireProtocol, number> = { redis: 6379, postgres: 5432 };
+const DEFAULT_PORTS: Record<WireProtocol, number> = { redis: 6379, postgres: 5432, zookeeper: 2181 };
 
 function protocolOf(url: URL): WireProtocol {
   if (url.protocol === 'redis:') return 'redis';
   if (url.protocol === 'postgres:' || url.protocol === 'postgresql:') return 'postgres';
+  if (url.protocol === 'zookeeper:') return 'zookeeper';
   throw new Error(
-    `wire proxy: cannot proxy "${url.protocol}//" URLs; it understands redis:// and postgres:// ` +
+    `wire proxy: cannot proxy "${url.protocol}//" URLs; it understands redis://, postgres:// and zookeeper:// ` +
       `(TLS URLs such as rediss:// cannot be parsed, so commands could not be held).`,
   );
 }

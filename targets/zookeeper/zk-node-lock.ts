@@ -1,0 +1,47 @@
+/**
+ * The simplest ZooKeeper lock users write: one EPHEMERAL node at the lock's path, created or not
+ * (NODE_EXISTS: denied), its data the owner's token, its czxid the fencing token; it goes when the
+ * owner's session ends. Its release either deletes the path as it is (`byPath`: whoever made it)
+ * or first checks that the node is this session's own and deletes that version. Not a reference
+ * by itself: targets/zookeeper/node-lock*.ts bind it.
+ */
+import { randomUUID } from 'node:crypto';
+import { CreateMode } from 'node-zookeeper-client';
+import type { TargetEnv } from '../contract.ts';
+import { lockNode, type RecipeLease } from './zk-lock.ts';
+import { hexId, nodeExists, sessionOf, zxidNumber } from './zk-session.ts';
+
+export async function tryNodeLock(env: TargetEnv): Promise<RecipeLease | null> {
+  const zk = sessionOf(env);
+  const path = lockNode(env);
+  await zk.mkdirp(path.slice(0, path.lastIndexOf('/')));
+  const token = `${env.holder}:${randomUUID()}`;
+  try {
+    await zk.create(path, token, CreateMode.EPHEMERAL);
+  } catch (error) {
+    if (nodeExists(error)) return null;
+    throw error;
+  }
+  const made = await zk.get(path);
+  await env.seam('acquire:after-set');
+  return { token, fence: made ? zxidNumber(made.stat.czxid) : 0 };
+}
+
+/** Whether the lock node is there, holds this lease's token and is this session's; its version to delete. */
+async function ownVersion(env: TargetEnv, lease: RecipeLease): Promise<number | null> {
+  const zk = sessionOf(env);
+  const node = await zk.get(lockNode(env));
+  if (!node || node.data !== lease.token || hexId(node.stat.ephemeralOwner) !== (await zk.id())) return null;
+  return node.stat.version;
+}
+
+export async function releaseNodeLock(env: TargetEnv, lease: RecipeLease, byPath: boolean): Promise<boolean> {
+  const version = byPath ? -1 : await ownVersion(env, lease);
+  if (version === null) return false;
+  await env.seam('release:before-delete');
+  return sessionOf(env).remove(lockNode(env), version);
+}
+
+export async function extendNodeLock(env: TargetEnv, lease: RecipeLease): Promise<boolean> {
+  return (await ownVersion(env, lease)) !== null;
+}
