@@ -23,6 +23,9 @@ export const zxidNumber = (bytes: Buffer): number => Number(bytes.readBigUInt64B
 const isCode = (error: unknown, code: number): boolean => (error as { getCode?: () => number })?.getCode?.() === code;
 export const noNode = (error: unknown): boolean => isCode(error, Exception.NO_NODE);
 export const nodeExists = (error: unknown): boolean => isCode(error, Exception.NODE_EXISTS);
+/** The call may not have reached the server: its connection dropped, or its session had ended. */
+const lostConnection = (error: unknown): boolean =>
+  isCode(error, Exception.CONNECTION_LOSS) || isCode(error, Exception.SESSION_EXPIRED);
 
 export class ZkSession {
   #client!: Client;
@@ -69,6 +72,24 @@ export class ZkSession {
     return hexId((await this.ready()).getSessionId());
   }
 
+  /**
+   * A read or a delete, tried again for up to 5 s when the connection was lost or the session had
+   * ended before it was answered, as Curator's RetryLoop does: on the session the client holds by
+   * then (a new one once the old one's expiry was heard). A create is never retried (it may have
+   * been made before the answer was lost).
+   */
+  async #retried<T>(call: (client: Client) => Promise<T>): Promise<T> {
+    const deadline = performance.now() + 5000;
+    for (;;) {
+      try {
+        return await call(await this.ready());
+      } catch (error) {
+        if (performance.now() > deadline || !lostConnection(error)) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    }
+  }
+
   async create(path: string, data: string, mode: number): Promise<string> {
     const client = await this.ready();
     return new Promise((resolve, reject) =>
@@ -82,33 +103,39 @@ export class ZkSession {
   }
 
   /** The node's data and stat, or null when it is not there. */
-  async get(path: string): Promise<{ data: string; stat: Stat } | null> {
-    const client = await this.ready();
-    return new Promise((resolve, reject) =>
-      client.getData(path, (error, data, stat) =>
-        error ? (noNode(error) ? resolve(null) : reject(error)) : resolve({ data: data?.toString() ?? '', stat }),
-      ),
+  get(path: string): Promise<{ data: string; stat: Stat } | null> {
+    return this.#retried(
+      (client) =>
+        new Promise((resolve, reject) =>
+          client.getData(path, (error, data, stat) =>
+            error ? (noNode(error) ? resolve(null) : reject(error)) : resolve({ data: data?.toString() ?? '', stat }),
+          ),
+        ),
     );
   }
 
   /** The node's children, sorted by name (a sequence suffix sorts them by age), and a watch that fires once when they change. */
-  async children(path: string, changed?: () => void): Promise<string[]> {
-    const client = await this.ready();
-    return new Promise((resolve, reject) => {
-      const done = (error: Error | Exception | null, children: string[]) =>
-        error ? reject(error) : resolve([...children].sort());
-      if (changed) client.getChildren(path, () => changed(), done);
-      else client.getChildren(path, done);
-    });
+  children(path: string, changed?: () => void): Promise<string[]> {
+    return this.#retried(
+      (client) =>
+        new Promise((resolve, reject) => {
+          const done = (error: Error | Exception | null, children: string[]) =>
+            error ? reject(error) : resolve([...children].sort());
+          if (changed) client.getChildren(path, () => changed(), done);
+          else client.getChildren(path, done);
+        }),
+    );
   }
 
   /** Delete the node (at `version`, −1 for any); false when it was not there. */
-  async remove(path: string, version = -1): Promise<boolean> {
-    const client = await this.ready();
-    return new Promise((resolve, reject) =>
-      client.remove(path, version, (error) =>
-        error ? (noNode(error) ? resolve(false) : reject(error)) : resolve(true),
-      ),
+  remove(path: string, version = -1): Promise<boolean> {
+    return this.#retried(
+      (client) =>
+        new Promise((resolve, reject) =>
+          client.remove(path, version, (error) =>
+            error ? (noNode(error) ? resolve(false) : reject(error)) : resolve(true),
+          ),
+        ),
     );
   }
 
