@@ -52,5 +52,5 @@ export async function stillMine(env: TargetEnv, lease: RecipeLease): Promise<boo
 export async function unlock(env: TargetEnv, lease: RecipeLease): Promise<boolean> {
   if (!(await stillMine(env, lease))) return false;
   await env.seam('release:before-delete');
-  return sessionOf(env).remove(lease.token);
+  return sessionOf(env).remove(lease.token, -1, true);
 }

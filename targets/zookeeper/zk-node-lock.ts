@@ -2,7 +2,8 @@
  * The simplest ZooKeeper lock users write: one EPHEMERAL node at the lock's path, created or not
  * (NODE_EXISTS: denied), its data the owner's token, its czxid the fencing token; it goes when the
  * owner's session ends. Its release either deletes the path as it is (`byPath`: whoever made it)
- * or first checks that the node is this session's own and deletes that version. Not a reference
+ * or first checks that the node is this session's own and deletes that version on that session
+ * only (never retried on a new session, where a version check cannot tell a node made anew). Not a reference
  * by itself: targets/zookeeper/node-lock*.ts bind it.
  */
 import { randomUUID } from 'node:crypto';
@@ -39,7 +40,7 @@ export async function releaseNodeLock(env: TargetEnv, lease: RecipeLease, byPath
   const version = byPath ? -1 : await ownVersion(env, lease);
   if (version === null) return false;
   await env.seam('release:before-delete');
-  return sessionOf(env).remove(lockNode(env), version);
+  return sessionOf(env).remove(lockNode(env), version, !byPath);
 }
 
 export async function extendNodeLock(env: TargetEnv, lease: RecipeLease): Promise<boolean> {

@@ -127,16 +127,21 @@ export class ZkSession {
     );
   }
 
-  /** Delete the node (at `version`, −1 for any); false when it was not there. */
-  remove(path: string, version = -1): Promise<boolean> {
-    return this.#retried(
-      (client) =>
-        new Promise((resolve, reject) =>
-          client.remove(path, version, (error) =>
-            error ? (noNode(error) ? resolve(false) : reject(error)) : resolve(true),
-          ),
+  /**
+   * Delete the node (at `version`, −1 for any); false when it was not there. `sameSession`: only on
+   * the session the client has now, never retried on a new one (an ephemeral node of this session
+   * is gone once the session is, and a version check cannot tell another session's node made anew).
+   */
+  async remove(path: string, version = -1, sameSession = false): Promise<boolean> {
+    const session = sameSession ? await this.ready() : undefined;
+    return this.#retried((client) => {
+      if (session && client !== session) return Promise.resolve(false);
+      return new Promise<boolean>((resolve, reject) =>
+        client.remove(path, version, (error) =>
+          error ? (noNode(error) ? resolve(false) : reject(error)) : resolve(true),
         ),
-    );
+      );
+    });
   }
 
   close(): void {
