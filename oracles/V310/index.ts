@@ -159,6 +159,18 @@ export default defineOracle({
       expect: 'FAIL',
       params: { variant: 'narrow' },
     },
+    // ZooKeeper: one ephemeral node; A's session expires while it is stopped (or its delete is held
+    // at its wire proxy, its pings queued behind it), its client opens a new session and releases.
+    { target: 'targets/zookeeper/node-lock-by-path.ts', expect: 'FAIL', store: 'zookeeper' },
+    { target: 'targets/zookeeper/node-lock.ts', expect: 'PASS', store: 'zookeeper' },
+    {
+      target: 'targets/zookeeper/node-lock-by-path.ts',
+      expect: 'FAIL',
+      store: 'zookeeper',
+      params: { variant: 'narrow' },
+    },
+    { target: 'targets/zookeeper/node-lock.ts', expect: 'PASS', store: 'zookeeper', params: { variant: 'narrow' } },
+    { target: 'targets/zookeeper/recipe-lock.ts', expect: 'PASS', store: 'zookeeper' },
     { target: 'targets/fs/mkdir-bare-rmdir.ts', expect: 'FAIL', store: 'fs' },
     // The same lock declared by its absolute path under env.dir (join(env.dir!, …)): the same FAIL, plain and explored.
     { target: 'targets/fs/mkdir-bare-rmdir-absolute.ts', expect: 'FAIL', store: 'fs' },
@@ -220,6 +232,14 @@ export default defineOracle({
   ],
   // Each good reference with its guard removed must FAIL (lock-oracles selfcheck).
   mutations: [
+    {
+      of: 'targets/zookeeper/node-lock.ts',
+      guard: "the release's check that the node is this session's own (deleted by its path instead)",
+      edits: [
+        ['releaseNodeLock(env, lease as RecipeLease, false)', 'releaseNodeLock(env, lease as RecipeLease, true)'],
+      ],
+      store: 'zookeeper',
+    },
     {
       of: 'targets/redis/job-claim/complete-checked.ts',
       guard: "complete()'s owner check (HDEL of the claim whoever holds it)",

@@ -130,6 +130,9 @@ export default defineOracle({
     { target: 'test/fixtures/targets/lock-prefixed-undeclared.ts', expect: 'PASS' },
     { target: 'targets/redis/ioredis/lock-hash-field.ts', expect: 'PASS', params: { variant: 'between-commands' } },
     // Never taken over: still held at the patience bound (2600 ms at --ttl 300), PTTL -1 throughout.
+    // ZooKeeper's lock recipe: an ephemeral node goes with the killed holder's session, a persistent one never.
+    { target: 'targets/zookeeper/recipe-persistent.ts', expect: 'FAIL', store: 'zookeeper' },
+    { target: 'targets/zookeeper/recipe-lock.ts', expect: 'PASS', store: 'zookeeper' },
     { target: 'targets/fs/mkdir-no-stale.ts', expect: 'FAIL', store: 'fs' },
     // Taken over late, by a stale rule a second past the TTL: the lock frees (its lifetime reported);
     // held to its TTL (--strict-ttl on), it frees but not within it.
@@ -188,6 +191,12 @@ export default defineOracle({
   ],
   // Each good reference with its guard removed must FAIL (lock-oracles selfcheck).
   mutations: [
+    {
+      of: 'targets/zookeeper/recipe-lock.ts',
+      guard: 'the ephemeral queue node (a persistent one outlives the holder)',
+      edits: [["tryLock(env, 'ephemeral')", "tryLock(env, 'persistent')"]],
+      store: 'zookeeper',
+    },
     {
       of: 'targets/redis/ioredis/acquire-nx-px.ts',
       guard: 'the TTL on the acquire (SET NX without PX)',

@@ -194,6 +194,9 @@ export default defineOracle({
     { target: 'targets/redis/node-redis/lease-renew-checked.ts', expect: 'PASS' },
     { target: 'targets/redis/node-redis/lease-fenced.ts', expect: 'PASS' },
     { target: 'targets/redis/redlock/using-checks-signal-fenced.ts', expect: 'PASS' },
+    // ZooKeeper's lock recipe (Curator Tech Note 10): A stopped past its session writes on unless fenced by its node's czxid.
+    { target: 'targets/zookeeper/recipe-job.ts', expect: 'FAIL', store: 'zookeeper' },
+    { target: 'targets/zookeeper/recipe-job-fenced.ts', expect: 'PASS', store: 'zookeeper' },
     { target: 'targets/fs/lease-job.ts', expect: 'FAIL', store: 'fs' },
     { target: 'targets/fs/lease-job-fenced.ts', expect: 'PASS', store: 'fs' },
     // The same leases declared by their absolute path under env.dir (join(env.dir!, …)): the same verdicts.
@@ -365,6 +368,12 @@ export default defineOracle({
   ],
   // Each good reference with its guard removed must FAIL (lock-oracles selfcheck).
   mutations: [
+    {
+      of: 'targets/zookeeper/recipe-job-fenced.ts',
+      guard: "the lock node's czxid carried with every write as its fence",
+      edits: [['jobUnderRecipe(env, true)', 'jobUnderRecipe(env, false)']],
+      store: 'zookeeper',
+    },
     {
       of: 'targets/redis/job-claim/complete-checked.ts',
       guard: 'the owner-checked renewal of the claim before each write',

@@ -125,6 +125,9 @@ export default defineOracle({
       params: { fault: 'kill' },
     },
     // A file store: A's filesystem calls held (a blackhole, no wire), its owner-record lease file lapses.
+    // ZooKeeper's election recipe: a flag kept by a children watch vs a check with the server before each write.
+    { target: 'targets/zookeeper/election-cached-flag.ts', expect: 'FAIL', store: 'zookeeper' },
+    { target: 'targets/zookeeper/election-recheck.ts', expect: 'PASS', store: 'zookeeper' },
     { target: 'targets/fs/leader-cached-flag.ts', expect: 'FAIL', store: 'fs' },
     { target: 'targets/fs/leader-recheck-each-write.ts', expect: 'PASS', store: 'fs' },
     // A cluster of the target's own nodes (docs/cluster.md): A's node partitioned from the others.
@@ -159,6 +162,12 @@ export default defineOracle({
   ],
   // Each good reference with its guard removed must FAIL (lock-oracles selfcheck).
   mutations: [
+    {
+      of: 'targets/zookeeper/election-recheck.ts',
+      guard: 'the leadership check with the server before each write',
+      edits: [['if (leads && performance.now() < sentAt + validFor) await env.effect', 'await env.effect']],
+      store: 'zookeeper',
+    },
     {
       of: 'targets/redis/leader/recheck-each-write.ts',
       guard: 'the leadership check before each write',
