@@ -10,6 +10,7 @@ import type { StoreFamily } from '../family.ts';
 import { underLock, ZK_RENEWAL, zkDelete, zkLockLocations } from './commands.ts';
 import { zookeeperRecipe } from './recipe.ts';
 import { lockPath, ZkView } from './view.ts';
+import { SESSION_FLOOR_MS, TICK_MS } from './zk-config.ts';
 
 function describe(location: StoreLocation): string {
   const path = lockPath(location);
@@ -50,6 +51,10 @@ export const zookeeperFamily: StoreFamily = {
       const path = lockPath(location);
       return path !== undefined && args.some((arg) => underLock(arg, path));
     },
+  },
+  leaseFloor: {
+    ms: SESSION_FLOOR_MS,
+    why: `a holder's session timeout is its lease, and the scratch server grants none under ${SESSION_FLOOR_MS} ms (minSessionTimeout, 2 × tickTime ${TICK_MS} ms)`,
   },
   holderUrl: (url) => url,
   clients: ['node-zookeeper-client', 'zookeeper'],
