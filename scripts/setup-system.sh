@@ -15,6 +15,7 @@ packages=(
   valkey-server      # Valkey 8.0 from bookworm-backports (the same oracles as Redis, --store valkey)
   postgresql         # Postgres 15 (V312-V315, V317)
   pgbouncer          # PgBouncer 1.18 (V314)
+  zookeeper          # ZooKeeper 3.8 and a Java runtime (--store zookeeper: V310-V313, V315)
   gcc                # builds docker/clock-offset/clock-offset.c
   libc6-dev          # its headers
 )
