@@ -14,9 +14,12 @@ import V312 from '../oracles/V312/index.ts';
 import V313 from '../oracles/V313/index.ts';
 import V315 from '../oracles/V315/index.ts';
 import { zookeeperFamily } from '../src/families/zookeeper/index.ts';
-import { fourLetterWord } from '../src/families/zookeeper/four-letter.ts';
+import { fourLetterWord, liveSessions } from '../src/families/zookeeper/four-letter.ts';
 import { SESSION_FLOOR_MS, TICK_MS } from '../src/families/zookeeper/zk-config.ts';
-import { ZkRequestFramer } from '../src/wire/zk-framer.ts';
+import { connectResponse, ZkRequestFramer } from '../src/wire/zk-framer.ts';
+import { expireHolderSession, expireSession } from '../src/families/zookeeper/faults/expire-session.ts';
+import { holdPingsUntilExpired } from '../src/families/zookeeper/faults/hold-pings.ts';
+import { connect as netConnect } from 'node:net';
 import { startStore } from '../src/families/start-store.ts';
 import { runOracle } from '../src/run/run-oracle.ts';
 import type { StartedStore } from '../src/stores/types.ts';
@@ -214,6 +217,72 @@ describe('zookeeper wire', () => {
     ]);
     for (let cut = 1; cut < stream.length; cut++)
       expect(texts([stream.subarray(0, cut), stream.subarray(cut)])).toEqual(whole);
+  });
+});
+
+describe('zookeeper faults', () => {
+  it("expire-session: a second handle with the session's id and password closes it; its ephemeral node goes while the client runs on", async () => {
+    const proxy = await WireProxy.start({ holder: 'A', storeUrl: store.url });
+    try {
+      const view = zookeeperFamily.view(store);
+      const a = await session(proxy.url, 5000);
+      const expired = new Promise<void>((resolve) => a.once('expired', () => resolve()));
+      await mkdirp(a, '/locks/expire');
+      const node = await create(a, '/locks/expire/lock-', CreateMode.EPHEMERAL_SEQUENTIAL);
+      expect((await view.lock('/locks/expire')).value).toBe(node);
+      const id = a.getSessionId().readBigUInt64BE(0);
+      const said = await expireHolderSession(proxy, store.port, { id, password: a.getSessionPassword() });
+      expect(said).toBe(`attached to session 0x${id.toString(16)} with its password and closed it`);
+      // Gone at once, long before the 5 s timeout: the server ended the session.
+      expect((await view.lock('/locks/expire')).exists).toBe(false);
+      expect((await liveSessions(store.port)).has(`0x${id.toString(16)}`)).toBe(false);
+      await expired;
+      // An ended session cannot be attached to again.
+      await expect(expireSession(store.port, { id, password: a.getSessionPassword() })).rejects.toThrow(
+        /already ended/,
+      );
+      await view.close();
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it("the server's ConnectResponse names the session a client gets (what the fault attaches with)", async () => {
+    const request = Buffer.alloc(4 + 4 + 8 + 4 + 8 + 4 + 16 + 1);
+    request.writeInt32BE(request.length - 4, 0);
+    request.writeInt32BE(1000, 16);
+    request.writeInt32BE(16, 32);
+    const reply = await new Promise<Buffer>((resolve, reject) => {
+      const socket = netConnect({ host: '127.0.0.1', port: store.port }, () => socket.write(request));
+      socket.once('data', (chunk: Buffer) => {
+        socket.destroy();
+        resolve(chunk);
+      });
+      socket.on('error', reject);
+    });
+    const granted = connectResponse(reply);
+    expect(granted?.timeoutMs).toBe(1000);
+    expect(granted?.password).toHaveLength(16);
+    expect(granted?.id).toBeGreaterThan(0n);
+  });
+
+  it("hold-pings: A's ping held at its proxy until the server expires its session, A's process running on", async () => {
+    const proxy = await WireProxy.start({ holder: 'A', storeUrl: store.url });
+    try {
+      const view = zookeeperFamily.view(store);
+      const a = await session(proxy.url, 600);
+      await mkdirp(a, '/locks/pings');
+      const node = await create(a, '/locks/pings/lock-', CreateMode.EPHEMERAL_SEQUENTIAL);
+      expect((await view.lock('/locks/pings')).value).toBe(node);
+      const id = `0x${a.getSessionId().readBigUInt64BE(0).toString(16)}`;
+      const landed = await holdPingsUntilExpired(proxy, store.port, id, 10_000);
+      expect(landed.expiredAtMs).toBeGreaterThan(landed.heldAtMs);
+      expect((await view.lock('/locks/pings')).exists).toBe(false);
+      expect(proxy.records().map((r) => r.what)).toEqual([expect.stringMatching(/^hold ping/)]);
+      await view.close();
+    } finally {
+      await proxy.close();
+    }
   });
 });
 

@@ -226,3 +226,23 @@ export class ZkReplyFramer extends IncrementalFramer {
     return packet.length < 8 || packet.readInt32BE(4) !== -1;
   }
 }
+
+/**
+ * The session a server's ConnectResponse grants (protocolVersion, timeOut, sessionId, passwd):
+ * what a holder's wire proxy sees, and what the expire-session fault attaches with. Null for a
+ * refused session (timeout 0) or bytes that are no ConnectResponse.
+ */
+export function connectResponse(packet: Buffer): { id: bigint; password: Buffer; timeoutMs: number } | null {
+  try {
+    const record = new Jute(packet, 4, 4 + packet.readInt32BE(0));
+    record.int();
+    const timeoutMs = record.int();
+    const id = record.long();
+    const password = record.bytes();
+    return timeoutMs > 0 && password
+      ? { id: BigInt.asUintN(64, id), password: Buffer.from(password), timeoutMs }
+      : null;
+  } catch {
+    return null;
+  }
+}
