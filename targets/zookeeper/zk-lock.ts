@@ -18,12 +18,16 @@ export interface RecipeLease extends Lease {
   fence: number;
 }
 
+/** Make the lock node (persistent, once, at connect: as apps do at start-up, outside every acquire). */
+export async function prepareLock(env: TargetEnv): Promise<void> {
+  await sessionOf(env).mkdirp(lockNode(env));
+}
+
 export async function tryLock(
   env: TargetEnv,
   mode: 'ephemeral' | 'persistent' = 'ephemeral',
 ): Promise<RecipeLease | null> {
   const zk = sessionOf(env);
-  await zk.mkdirp(lockNode(env));
   const created = await zk.create(
     `${lockNode(env)}/lock-`,
     env.holder,

@@ -12,10 +12,15 @@ import type { TargetEnv } from '../contract.ts';
 import { lockNode, type RecipeLease } from './zk-lock.ts';
 import { hexId, nodeExists, sessionOf, zxidNumber } from './zk-session.ts';
 
+/** Make the lock node's parent (persistent, once, at connect: as apps do at start-up). */
+export async function prepareNodeLock(env: TargetEnv): Promise<void> {
+  const path = lockNode(env);
+  await sessionOf(env).mkdirp(path.slice(0, path.lastIndexOf('/')));
+}
+
 export async function tryNodeLock(env: TargetEnv): Promise<RecipeLease | null> {
   const zk = sessionOf(env);
   const path = lockNode(env);
-  await zk.mkdirp(path.slice(0, path.lastIndexOf('/')));
   const token = `${env.holder}:${randomUUID()}`;
   try {
     await zk.create(path, token, CreateMode.EPHEMERAL);
