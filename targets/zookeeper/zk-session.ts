@@ -24,7 +24,7 @@ const isCode = (error: unknown, code: number): boolean => (error as { getCode?: 
 export const noNode = (error: unknown): boolean => isCode(error, Exception.NO_NODE);
 export const nodeExists = (error: unknown): boolean => isCode(error, Exception.NODE_EXISTS);
 /** The call may not have reached the server: its connection dropped, or its session had ended. */
-const lostConnection = (error: unknown): boolean =>
+export const lostConnection = (error: unknown): boolean =>
   isCode(error, Exception.CONNECTION_LOSS) || isCode(error, Exception.SESSION_EXPIRED);
 
 export class ZkSession {
@@ -131,10 +131,14 @@ export class ZkSession {
    * Delete the node (at `version`, −1 for any); false when it was not there. `sameSession`: only on
    * the session the client has now, never retried on a new one (an ephemeral node of this session
    * is gone once the session is, and a version check cannot tell another session's node made anew).
+   * `retry` false: a lost answer throws (the delete may have run) instead of sending it again.
    */
-  async remove(path: string, version = -1, sameSession = false): Promise<boolean> {
+  async remove(path: string, version = -1, sameSession = false, retry = true): Promise<boolean> {
     const session = sameSession ? await this.ready() : undefined;
-    return this.#retried((client) => {
+    const once = retry
+      ? this.#retried.bind(this)
+      : async <T>(call: (client: Client) => Promise<T>) => call(await this.ready());
+    return once((client) => {
       if (session && client !== session) return Promise.resolve(false);
       return new Promise<boolean>((resolve, reject) =>
         client.remove(path, version, (error) =>
