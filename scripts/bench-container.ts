@@ -15,7 +15,7 @@ import type { StoreKind } from '../src/stores/types.ts';
 const REPETITIONS = Number(process.argv[2] ?? 5);
 const RUNTIMES = ['local', 'container'] as const;
 /** The stores with a container (the fs store is a directory on this machine, a cluster the target's own nodes: they have none). */
-type ContainedKind = Exclude<StoreKind, 'fs' | 'cluster'>;
+type ContainedKind = Exclude<StoreKind, 'fs' | 'cluster' | 'zookeeper'>;
 const KINDS: ContainedKind[] = ['redis', 'valkey', 'postgres', 'pgbouncer', 'etcd'];
 /** One reference run per store (the same on both runtimes). */
 const RUNS: Record<ContainedKind, Omit<RunRequest, 'runtime'>> = {

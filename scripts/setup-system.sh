@@ -17,6 +17,7 @@ packages=(
   pgbouncer          # PgBouncer 1.18 (V314)
   etcd-server        # etcd 3.4.23 (--store etcd: V310, V311, V313, V315)
   etcd-client        # etcdctl, to look at a run's etcd by hand
+  zookeeper          # ZooKeeper 3.8 and a Java runtime (--store zookeeper: V310-V313, V315)
   gcc                # builds docker/clock-offset/clock-offset.c
   libc6-dev          # its headers
   python3            # Python holders (sdk/python/lock_oracles.py; the targets/python references)

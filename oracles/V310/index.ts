@@ -50,7 +50,7 @@ export default defineOracle({
     'A takes the lock and is stopped (or, "narrow", held inside its release between its check and its delete) until its TTL lapses and B takes the lock; then A releases.',
   property:
     "B's lock survives A's release: the key still holds B's lock (B's token, or what B's own acquire made there), B can still extend (or release) its lease, and a third holder C is denied.",
-  stores: ['redis', 'valkey', 'fs', 'postgres', 'etcd'],
+  stores: ['redis', 'valkey', 'fs', 'postgres', 'etcd', 'zookeeper'],
   holders: ['A', 'B', 'C'],
   later: ['B', 'C'],
   params: v310Params,
@@ -174,6 +174,18 @@ export default defineOracle({
       expect: 'FAIL',
       params: { variant: 'narrow' },
     },
+    // ZooKeeper: one ephemeral node; A's session expires while it is stopped (or its delete is held
+    // at its wire proxy, its pings queued behind it), its client opens a new session and releases.
+    { target: 'targets/zookeeper/node-lock-by-path.ts', expect: 'FAIL', store: 'zookeeper' },
+    { target: 'targets/zookeeper/node-lock.ts', expect: 'PASS', store: 'zookeeper' },
+    {
+      target: 'targets/zookeeper/node-lock-by-path.ts',
+      expect: 'FAIL',
+      store: 'zookeeper',
+      params: { variant: 'narrow' },
+    },
+    { target: 'targets/zookeeper/node-lock.ts', expect: 'PASS', store: 'zookeeper', params: { variant: 'narrow' } },
+    { target: 'targets/zookeeper/recipe-lock.ts', expect: 'PASS', store: 'zookeeper' },
     { target: 'targets/fs/mkdir-bare-rmdir.ts', expect: 'FAIL', store: 'fs' },
     // The same lock declared by its absolute path under env.dir (join(env.dir!, …)): the same FAIL, plain and explored.
     { target: 'targets/fs/mkdir-bare-rmdir-absolute.ts', expect: 'FAIL', store: 'fs' },
@@ -246,6 +258,14 @@ export default defineOracle({
       edits: [
         ['        lease["lock"].release()\n        return True', '        client.delete(env.key)\n        return True'],
       ],
+    },
+    {
+      of: 'targets/zookeeper/node-lock.ts',
+      guard: "the release's check that the node is this session's own (deleted by its path instead)",
+      edits: [
+        ['releaseNodeLock(env, lease as RecipeLease, false)', 'releaseNodeLock(env, lease as RecipeLease, true)'],
+      ],
+      store: 'zookeeper',
     },
     {
       of: 'targets/redis/job-claim/complete-checked.ts',

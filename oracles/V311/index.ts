@@ -46,7 +46,7 @@ export default defineOracle({
     'A takes the lock and is killed (SIGKILL) — after its acquire, or between the command that created the key and the one that set its TTL; B (or B, C, …) retries.',
   property:
     "The dead holder's lock frees: a contender takes it within TTL + grace, or late within the patience bound (--patience; reported with its lifetime, a FAIL with --strict-ttl on); a lock still held at the bound (a key with no expiry, PTTL -1, that nobody took over) is the finding, and no two contenders (--contenders 3 or more) hold it at once.",
-  stores: ['redis', 'valkey', 'fs', 'postgres', 'pgbouncer', 'etcd'],
+  stores: ['redis', 'valkey', 'fs', 'postgres', 'pgbouncer', 'etcd', 'zookeeper'],
   holders: ['A', 'B'],
   params: v311Params,
   validate: validateV311,
@@ -138,6 +138,9 @@ export default defineOracle({
     { target: 'test/fixtures/targets/lock-prefixed-undeclared.ts', expect: 'PASS' },
     { target: 'targets/redis/ioredis/lock-hash-field.ts', expect: 'PASS', params: { variant: 'between-commands' } },
     // Never taken over: still held at the patience bound (2600 ms at --ttl 300), PTTL -1 throughout.
+    // ZooKeeper's lock recipe: an ephemeral node goes with the killed holder's session, a persistent one never.
+    { target: 'targets/zookeeper/recipe-persistent.ts', expect: 'FAIL', store: 'zookeeper' },
+    { target: 'targets/zookeeper/recipe-lock.ts', expect: 'PASS', store: 'zookeeper' },
     { target: 'targets/fs/mkdir-no-stale.ts', expect: 'FAIL', store: 'fs' },
     // Taken over late, by a stale rule a second past the TTL: the lock frees (its lifetime reported);
     // held to its TTL (--strict-ttl on), it frees but not within it.
@@ -205,6 +208,12 @@ export default defineOracle({
       of: 'targets/python/redis_py_lock_timeout.py',
       guard: "redis-py Lock's timeout (its default timeout=None: SET NX without PX)",
       edits: [['timeout=env.ttl_ms / 1000, blocking=False', 'timeout=None, blocking=False']],
+    },
+    {
+      of: 'targets/zookeeper/recipe-lock.ts',
+      guard: 'the ephemeral queue node (a persistent one outlives the holder)',
+      edits: [["tryLock(env, 'ephemeral')", "tryLock(env, 'persistent')"]],
+      store: 'zookeeper',
     },
     {
       of: 'targets/redis/ioredis/acquire-nx-px.ts',

@@ -37,7 +37,7 @@ export default defineOracle({
   scenario:
     'Holder P takes the lock through the job and is held at its first write; then A runs the same job to the end.',
   property: 'A performs 0 effects while the lock is held by another holder.',
-  stores: ['redis', 'valkey', 'postgres', 'fs'],
+  stores: ['redis', 'valkey', 'postgres', 'fs', 'zookeeper'],
   holders: ['P', 'A'],
   params: v312Params,
   preconditions: V312_PRECONDITIONS,
@@ -56,6 +56,8 @@ export default defineOracle({
     { target: 'targets/redis/node-redis/job-checks-acquire.ts', expect: 'PASS' },
     { target: 'targets/postgres/job-ignores-try-lock.ts', expect: 'FAIL', store: 'postgres' },
     { target: 'targets/postgres/job-checks-try-lock.ts', expect: 'PASS', store: 'postgres' },
+    { target: 'targets/zookeeper/recipe-job-ignores-acquire.ts', expect: 'FAIL', store: 'zookeeper' },
+    { target: 'targets/zookeeper/recipe-job.ts', expect: 'PASS', store: 'zookeeper' },
     { target: 'targets/fs/job-ignores-create.ts', expect: 'FAIL', store: 'fs' },
     { target: 'targets/fs/job-checks-create.ts', expect: 'PASS', store: 'fs' },
     {
@@ -68,6 +70,12 @@ export default defineOracle({
   ],
   // Each good reference with its guard removed must FAIL (lock-oracles selfcheck).
   mutations: [
+    {
+      of: 'targets/zookeeper/recipe-job.ts',
+      guard: "the job's check that its try took the lock",
+      edits: [['jobUnderRecipe(env, false)', 'jobUnderRecipe(env, false, false)']],
+      store: 'zookeeper',
+    },
     {
       of: 'targets/redis/ioredis/job-checks-acquire.ts',
       guard: "the check of the acquire's result",

@@ -156,7 +156,7 @@ export default defineOracle({
     'A runs the job and writes once; A is stopped (SIGSTOP) until its lease lapses and B has taken the lock and written; then A resumes.',
   property:
     'A performs no accepted write after B acquired (B wrote), or the resource rejected every such write (fencing).',
-  stores: ['redis', 'valkey', 'postgres', 'cluster', 'fs', 'etcd'],
+  stores: ['redis', 'valkey', 'postgres', 'cluster', 'fs', 'etcd', 'zookeeper'],
   holders: ['A', 'B'],
   later: ['A'],
   params: v313Params,
@@ -197,6 +197,9 @@ export default defineOracle({
     { target: 'targets/redis/node-redis/lease-renew-checked.ts', expect: 'PASS' },
     { target: 'targets/redis/node-redis/lease-fenced.ts', expect: 'PASS' },
     { target: 'targets/redis/redlock/using-checks-signal-fenced.ts', expect: 'PASS' },
+    // ZooKeeper's lock recipe (Curator Tech Note 10): A stopped past its session writes on unless fenced by its node's czxid.
+    { target: 'targets/zookeeper/recipe-job.ts', expect: 'FAIL', store: 'zookeeper' },
+    { target: 'targets/zookeeper/recipe-job-fenced.ts', expect: 'PASS', store: 'zookeeper' },
     { target: 'targets/fs/lease-job.ts', expect: 'FAIL', store: 'fs' },
     { target: 'targets/fs/lease-job-fenced.ts', expect: 'PASS', store: 'fs' },
     // npm etcd3's Lock (Jepsen's etcd case): unfenced FAILs, fenced by the key's create revision PASSes.
@@ -393,6 +396,12 @@ export default defineOracle({
       of: 'targets/python/redis_py_job_fenced.py',
       guard: 'the fencing token passed with every write',
       edits: [['env.effect("write", fence=fence, value=i)', 'env.effect("write", value=i)']],
+    },
+    {
+      of: 'targets/zookeeper/recipe-job-fenced.ts',
+      guard: "the lock node's czxid carried with every write as its fence",
+      edits: [['jobUnderRecipe(env, true)', 'jobUnderRecipe(env, false)']],
+      store: 'zookeeper',
     },
     {
       of: 'targets/redis/job-claim/complete-checked.ts',

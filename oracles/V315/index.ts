@@ -84,7 +84,7 @@ export default defineOracle({
     "A leads and writes; A's connection is cut at its wire proxy (blackholed or dropped) so its renewals fail while it keeps running; its lease lapses (--fault failover: its leader key lost with the master, a replica promoted); B (or B, C, … together) becomes leader and writes.",
   property:
     "A's writes stop before B's first write: no accepted write by A after B's (overlap 0, by writer identity at the resource); with --contenders 3 or more, no two leaders act at once (every pair).",
-  stores: ['redis', 'valkey', 'postgres', 'fs', 'cluster', 'etcd'],
+  stores: ['redis', 'valkey', 'postgres', 'fs', 'cluster', 'etcd', 'zookeeper'],
   holders: ['A', 'B'],
   params: v315Params,
   preconditions: V315_PRECONDITIONS,
@@ -128,6 +128,9 @@ export default defineOracle({
       params: { fault: 'kill' },
     },
     // A file store: A's filesystem calls held (a blackhole, no wire), its owner-record lease file lapses.
+    // ZooKeeper's election recipe: a flag kept by a children watch vs a check with the server before each write.
+    { target: 'targets/zookeeper/election-cached-flag.ts', expect: 'FAIL', store: 'zookeeper' },
+    { target: 'targets/zookeeper/election-recheck.ts', expect: 'PASS', store: 'zookeeper' },
     { target: 'targets/fs/leader-cached-flag.ts', expect: 'FAIL', store: 'fs' },
     { target: 'targets/fs/leader-recheck-each-write.ts', expect: 'PASS', store: 'fs' },
     // A cluster of the target's own nodes (docs/cluster.md): A's node partitioned from the others.
@@ -166,6 +169,19 @@ export default defineOracle({
       of: 'targets/etcd/election-fenced.ts',
       guard: "the fence (the campaign key's create revision) on each write",
       edits: [['{ fence, value: i }', '{ value: i }']],
+    },
+    {
+      of: 'targets/zookeeper/election-recheck.ts',
+      // Removing the check outright has B write before it leads, which V315 cannot judge (INCONCLUSIVE).
+      guard: 'the leadership check with the server before each write (asked once, then trusted)',
+      edits: [
+        ['const validFor = ', 'let led = false;\n    const validFor = '],
+        [
+          'const leads = await within(leadsNow(env), validFor);',
+          'const leads = (led ||= await within(leadsNow(env), validFor));',
+        ],
+      ],
+      store: 'zookeeper',
     },
     {
       of: 'targets/redis/leader/recheck-each-write.ts',

@@ -188,6 +188,12 @@ export interface StoreFamily {
    * proxy, every other holder talks through a pass-through proxy so the bodies are learned.
    */
   readonly scriptsByDigest?: boolean;
+  /**
+   * The shortest lease the store grants (ZooKeeper: its minSessionTimeout), and why: a run asking a
+   * shorter --ttl is refused (a usage error), since the store would silently grant the floor instead.
+   * Absent: any TTL.
+   */
+  readonly leaseFloor?: { ms: number; why: string };
   /** npm packages whose import shows a target talks to this family (src/run/store-choice.ts). */
   readonly clients: readonly string[];
   /** A file store's directory, handed to every holder as env.dir; absent where locks are not files. */

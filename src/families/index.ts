@@ -9,8 +9,16 @@ import { etcdFamily } from './etcd/index.ts';
 import { fsFamily } from './fs/index.ts';
 import { postgresFamily } from './postgres/index.ts';
 import { redisFamily } from './redis/index.ts';
+import { zookeeperFamily } from './zookeeper/index.ts';
 
-export const FAMILIES: readonly StoreFamily[] = [redisFamily, postgresFamily, fsFamily, clusterFamily, etcdFamily];
+export const FAMILIES: readonly StoreFamily[] = [
+  redisFamily,
+  postgresFamily,
+  fsFamily,
+  clusterFamily,
+  etcdFamily,
+  zookeeperFamily,
+];
 
 export function familyOf(kind: StoreKind): StoreFamily {
   const family = FAMILIES.find((f) => kindsOf(f).includes(kind));

@@ -124,6 +124,11 @@ export class Scenario {
     this.key = options.key;
     this.ttlMs = options.ttlMs;
     this.point = options.point;
+    const floor = this.family.leaseFloor;
+    if (floor && options.ttlMs > 0 && options.ttlMs < floor.ms)
+      throw new UsageError(
+        `--ttl ${options.ttlMs} is under the ${this.family.name} store's floor: ${floor.why}. Give --ttl ${floor.ms} or more.`,
+      );
   }
 
   /**

@@ -20,7 +20,7 @@ import { postmasterSegment, removeSegment } from '../stores/sysv-shm.ts';
 /** A leftover without an owner (made before owners were recorded) counts as dead after this long. */
 const UNOWNED_AFTER_MS = 60 * 60 * 1000;
 /** Run dirs are named lock-oracles-<store kind or purpose>-XXXXXX (src/process/run-dir.ts). */
-export const RUN_DIR = /^lock-oracles-(redis|valkey|postgres|pgbouncer|fs|cluster|etcd|api|package)-/;
+export const RUN_DIR = /^lock-oracles-(redis|valkey|postgres|pgbouncer|fs|cluster|etcd|zookeeper|api|package)-/;
 
 export interface Reaped {
   /** What was removed, one line each (e.g. "dir /tmp/lock-oracles-redis-abc123 (run 123-…, pid 123 gone)"). */

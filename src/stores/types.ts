@@ -10,8 +10,8 @@ import type { StoreTopology, TopologyRequest } from './topology.ts';
 
 /** `fs`: a scratch directory on this machine's filesystem, for file locks (src/families/fs/). */
 /** `cluster`: the target's own nodes as processes, every link between them through the harness (src/families/cluster/). */
-/** `etcd`: one etcd member (src/families/etcd/). */
-export type StoreKind = 'redis' | 'valkey' | 'postgres' | 'pgbouncer' | 'fs' | 'cluster' | 'etcd';
+/** `etcd`: one etcd member (src/families/etcd/); `zookeeper`: one ZooKeeper server (src/families/zookeeper/). */
+export type StoreKind = 'redis' | 'valkey' | 'postgres' | 'pgbouncer' | 'fs' | 'cluster' | 'etcd' | 'zookeeper';
 
 /** Redis and Valkey speak the same protocol and commands: every Redis oracle runs on both. */
 export function speaksRedis(kind: StoreKind): boolean {

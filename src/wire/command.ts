@@ -5,12 +5,12 @@
  */
 import { createHash } from 'node:crypto';
 
-/** `grpc`: gRPC over HTTP/2 (etcd), src/wire/grpc-framer.ts. */
-export type WireProtocol = 'redis' | 'postgres' | 'grpc';
+/** `grpc`: gRPC over HTTP/2 (etcd), src/wire/grpc-framer.ts; `zookeeper`: ZooKeeper's jute packets, src/wire/zk-framer.ts. */
+export type WireProtocol = 'redis' | 'postgres' | 'grpc' | 'zookeeper';
 
 export interface WireCommand {
   readonly protocol: WireProtocol;
-  /** Redis: the command name upper-cased ("DEL", "EVALSHA"). Postgres: "Query" (simple) or "Bind" (extended). gRPC: the RPC ("KV/Txn"). */
+  /** Redis: the command name upper-cased ("DEL", "EVALSHA"). Postgres: "Query" (simple) or "Bind" (extended). gRPC: the RPC ("KV/Txn"). ZooKeeper: the request type ("delete", "ping"). */
   readonly name: string;
   /** Redis: the arguments after the name. Postgres: the bound parameters (binary ones as hex). */
   readonly args: readonly string[];

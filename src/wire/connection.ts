@@ -15,6 +15,7 @@ import { PostgresFrontendFramer } from './pg-framer.ts';
 import type { WireFaultLog, WireFaultRecord } from './records.ts';
 import { ReplyFramer } from './reply-framer.ts';
 import { RespRequestFramer } from './resp-framer.ts';
+import { ZkRequestFramer } from './zk-framer.ts';
 
 /** What a connection needs from its proxy: the faults in force and where to report. */
 export interface ConnectionHost {
@@ -56,7 +57,9 @@ export class ProxiedConnection {
         ? new RespRequestFramer()
         : host.protocol === 'grpc'
           ? new GrpcRequestFramer()
-          : new PostgresFrontendFramer();
+          : host.protocol === 'zookeeper'
+            ? new ZkRequestFramer()
+            : new PostgresFrontendFramer();
     this.replies = host.protocol === 'grpc' ? new GrpcResponseFramer() : new ReplyFramer(host.protocol);
     if (host.protocol === 'postgres') this.awaiting.push(null); // the startup packet's response ends at its first ReadyForQuery
     this.upstream = connect({ host: store.host, port: store.port, allowHalfOpen: true, noDelay: true });

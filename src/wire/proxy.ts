@@ -41,15 +41,16 @@ export interface ConnectionInfo {
   readonly upstream: string | null;
 }
 
-const DEFAULT_PORTS: Record<WireProtocol, number> = { redis: 6379, postgres: 5432, grpc: 2379 };
+const DEFAULT_PORTS: Record<WireProtocol, number> = { redis: 6379, postgres: 5432, grpc: 2379, zookeeper: 2181 };
 
 function protocolOf(url: URL): WireProtocol {
   if (url.protocol === 'redis:') return 'redis';
   if (url.protocol === 'postgres:' || url.protocol === 'postgresql:') return 'postgres';
   // etcd's client URL: gRPC over cleartext HTTP/2.
   if (url.protocol === 'http:') return 'grpc';
+  if (url.protocol === 'zookeeper:') return 'zookeeper';
   throw new Error(
-    `wire proxy: cannot proxy "${url.protocol}//" URLs; it understands redis://, postgres:// and http:// (etcd's gRPC) ` +
+    `wire proxy: cannot proxy "${url.protocol}//" URLs; it understands redis://, postgres://, http:// (etcd's gRPC) and zookeeper:// ` +
       `(TLS URLs such as rediss:// cannot be parsed, so commands could not be held).`,
   );
 }

@@ -2,12 +2,14 @@
  * The store's side of a proxied connection, split into responses so a hold can keep back the reply
  * to one command (the command ran in the store; the holder does not know yet). A response is one
  * RESP reply on Redis (an out-of-band RESP3 push or attribute is not a reply), or on Postgres every
- * backend message up to and including ReadyForQuery ('Z'). Responses arrive in the order the
+ * backend message up to and including ReadyForQuery ('Z'); on ZooKeeper one packet, a watch
+ * notification excepted (src/wire/zk-framer.ts). Responses arrive in the order the
  * commands were sent, which is how the proxy pairs a reply with its command. (gRPC answers by stream,
  * in no order across streams: grpc-reply-framer.ts.)
  */
 import { IncrementalFramer } from './framer.ts';
 import type { WireProtocol } from './command.ts';
+import { ZkReplyFramer } from './zk-framer.ts';
 
 export interface ReplyFrame {
   readonly bytes: Buffer;
@@ -67,13 +69,22 @@ export class ReplyFramer {
   private inResponse = false;
 
   constructor(private readonly protocol: Exclude<WireProtocol, 'grpc'>) {
-    this.framer = protocol === 'redis' ? new RespReplyFramer() : new PostgresBackendFramer();
+    this.framer =
+      protocol === 'redis'
+        ? new RespReplyFramer()
+        : protocol === 'zookeeper'
+          ? new ZkReplyFramer()
+          : new PostgresBackendFramer();
   }
 
   push(chunk: Buffer): ReplyFrame[] {
     return this.framer.push(chunk).map(({ bytes }) => {
       if (this.framer.opaqueReason !== null) return { bytes, starts: false, ends: false };
       const type = String.fromCharCode(bytes[0]!);
+      if (this.framer instanceof ZkReplyFramer) {
+        const reply = this.framer.isReply(bytes);
+        return { bytes, starts: reply, ends: reply };
+      }
       if (this.protocol === 'redis') {
         const reply = type !== '>' && type !== '|';
         return { bytes, starts: reply, ends: reply };

@@ -1,0 +1,75 @@
+/**
+ * ZooKeeper: a scratch standalone server on a loopback port. Local process: Debian's `zookeeper`
+ * 3.8 package run as `java -cp /usr/share/java/zookeeper.jar ZooKeeperServerMain <zoo.cfg>` (the
+ * jar's manifest names every jar it needs), its zoo.cfg and data dir inside the run dir, which the
+ * local runtime removes on every exit path. The JVM is started lean (serial GC, C1 only, no
+ * hsperfdata file in /tmp that a SIGKILL would leave behind): it answers in ~0.4 s on an idle
+ * machine. No container yet: `noContainer` says so.
+ */
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { StoreUnavailableError } from '../../core/errors.ts';
+import { binaryRuns } from '../../stores/binary-runs.ts';
+import { spawnServer, waitUntilReady } from '../../stores/server-process.ts';
+import type { StoreRecipe } from '../../stores/types.ts';
+import { serverVersion } from './four-letter.ts';
+import { zooCfg } from './zk-config.ts';
+
+const INSTALL = 'npm run setup   (runs: apt-get install -y zookeeper, which brings a Java runtime)';
+
+/** The JVM: LOCK_ORACLES_JAVA points at another one. */
+export const javaBinary = (): string => process.env.LOCK_ORACLES_JAVA || 'java';
+/** The server's jar: LOCK_ORACLES_ZOOKEEPER_JAR points at another build (its manifest must name its dependencies). */
+export const zookeeperJar = (): string => process.env.LOCK_ORACLES_ZOOKEEPER_JAR || '/usr/share/java/zookeeper.jar';
+
+/** JVM options for a quick start and nothing left behind: no /tmp/hsperfdata_<user>/<pid>, temp files in the run dir. */
+function jvmOptions(dir: string): string[] {
+  return [
+    '-XX:+UseSerialGC',
+    '-XX:TieredStopAtLevel=1',
+    '-XX:-UsePerfData',
+    '-Xmx256m',
+    `-Djava.io.tmpdir=${dir}`,
+    '-Dzookeeper.jmx.log4j.disable=true',
+  ];
+}
+
+export const zookeeperRecipe: StoreRecipe = {
+  kind: 'zookeeper',
+  noContainer:
+    "the ZooKeeper store runs as a local process only for now (no image is built from Debian's zookeeper package yet): use --runtime local",
+  async missing() {
+    if (!(await binaryRuns(javaBinary())))
+      return new StoreUnavailableError(
+        `no Java runtime ("${javaBinary()} --version" does not run) to start ZooKeeper.`,
+        INSTALL,
+      );
+    if (!existsSync(zookeeperJar()))
+      return new StoreUnavailableError(`ZooKeeper's server jar ${zookeeperJar()} is not on this machine.`, INSTALL);
+    return null;
+  },
+  async startLocal({ port, dir }) {
+    const dataDir = join(dir, 'data');
+    mkdirSync(dataDir, { recursive: true });
+    const cfg = join(dir, 'zoo.cfg');
+    writeFileSync(cfg, zooCfg(port, dataDir));
+    const server = spawnServer({
+      label: `zookeeper :${port}`,
+      command: javaBinary(),
+      args: [...jvmOptions(dir), '-cp', zookeeperJar(), 'org.apache.zookeeper.server.ZooKeeperServerMain', cfg],
+      cwd: dir,
+    });
+    // A loaded machine's JVM can take several seconds to load its classes.
+    const version = await waitUntilReady(server, () => serverVersion(port), 60_000);
+    return {
+      kind: 'zookeeper',
+      url: `zookeeper://127.0.0.1:${port}`,
+      host: '127.0.0.1',
+      port,
+      version: `ZooKeeper ${version}`,
+      capabilities: { pause: server.pause, resume: server.resume, kill: server.kill },
+      // Nothing to keep: the data dir goes with the run dir.
+      stop: () => server.stop(0),
+    };
+  },
+};

@@ -1,0 +1,58 @@
+/**
+ * The harness's own ZooKeeper client (node-zookeeper-client, pure JS), as promises: the reads the
+ * view makes (a node's data and stat, its children). One session, opened on first use.
+ */
+import { createClient, Exception, type Client, type Stat } from 'node-zookeeper-client';
+
+export interface NodeRead {
+  data: Buffer;
+  stat: Stat;
+}
+
+export class ZkReads {
+  readonly #client: Client;
+  readonly #connected: Promise<void>;
+
+  constructor(connectString: string) {
+    this.#client = createClient(connectString, { sessionTimeout: 10_000, retries: 0, spinDelay: 50 });
+    this.#connected = new Promise((resolve) => this.#client.once('connected', () => resolve()));
+    this.#client.connect();
+  }
+
+  /** The node's data and stat, or null when there is no such node. */
+  async node(path: string): Promise<NodeRead | null> {
+    await this.#connected;
+    return new Promise((resolve, reject) =>
+      this.#client.getData(path, (error, data, stat) => {
+        if (!error) resolve({ data: data ?? Buffer.alloc(0), stat });
+        else if (isNoNode(error)) resolve(null);
+        else reject(error);
+      }),
+    );
+  }
+
+  /** The node's children's names, or null when there is no such node. */
+  async children(path: string): Promise<string[] | null> {
+    await this.#connected;
+    return new Promise((resolve, reject) =>
+      this.#client.getChildren(path, (error, children) => {
+        if (!error) resolve(children);
+        else if (isNoNode(error)) resolve(null);
+        else reject(error);
+      }),
+    );
+  }
+
+  close(): void {
+    this.#client.close();
+  }
+}
+
+function isNoNode(error: unknown): boolean {
+  return (error as { getCode?: () => number }).getCode?.() === Exception.NO_NODE;
+}
+
+/** A zxid or session id (8 bytes, big-endian) as ZooKeeper prints it: "0x1000…"; "0x0" for none. */
+export function hexId(bytes: Buffer): string {
+  return `0x${bytes.readBigUInt64BE(0).toString(16)}`;
+}
