@@ -1,16 +1,37 @@
 /**
  * A holder process started by the launcher (bin/lock-oracles.js) before the CLI knows its target,
  * so that node boots while the CLI loads: the first run's first holder is then ready about as soon
- * as that run begins. It is still a fresh process, used by one run only. The harness's first
- * message turns it into a holder (src/holder/holder.ts): the command line it would have been
- * started with, and the compiled holder entry to import. Unused, it ends with the CLI.
+ * as that run begins. It is still a fresh process, used by one run only. The harness's first line
+ * on fd 3 (the holder protocol's requests pipe, docs/holder-protocol.md) turns it into a holder
+ * (src/holder/holder.ts): the command line it would have been started with, and the compiled holder
+ * entry to import. The socket it read that line with, and anything read past it, are left for the
+ * entry (src/holder/holder-pipes-child.ts), so that fd 3 has one reader. Unused, it ends with the CLI.
  */
-process.once('message', (message) => {
+import { Socket } from 'node:net';
+
+const input = new Socket({ fd: 3, readable: true, writable: false });
+let text = '';
+const onData = (chunk) => {
+  text += chunk.toString();
+  const newline = text.indexOf('\n');
+  if (newline < 0) return;
+  input.off('data', onData);
+  input.off('end', onEnd);
+  input.pause();
+  let message;
+  try {
+    message = JSON.parse(text.slice(0, newline));
+  } catch {
+    process.exit(1);
+  }
   if (!message || message.t !== 'become') process.exit(1);
+  globalThis[Symbol.for('lock-oracles.holder-input')] = { socket: input, rest: text.slice(newline + 1) };
   process.argv.splice(1, Infinity, ...message.argv);
   import(message.entryUrl).catch((error) => {
     process.stderr.write(`${error?.stack ?? error}\n`);
     process.exit(1);
   });
-});
-process.once('disconnect', () => process.exit(0));
+};
+const onEnd = () => process.exit(0);
+input.on('data', onData);
+input.once('end', onEnd);

@@ -89,8 +89,10 @@ async function startHolderShell(build) {
   shell.on('error', () => undefined); // never started: the holder is spawned as usual
   // Unused, it must not keep the CLI alive, and it ends with it.
   shell.unref();
-  shell.channel?.unref();
-  shell.stderr?.unref();
+  for (const stream of [shell.stderr, shell.stdio[3], shell.stdio[4]]) {
+    stream?.on('error', () => undefined);
+    stream?.unref?.();
+  }
   const slot = Symbol.for('lock-oracles.holder-shell');
   globalThis[slot] = shell;
   process.once('exit', () => {

@@ -3,10 +3,10 @@
  * socket in the store's run dir, where every call the holder makes under env.dir is reported
  * before it runs and once it ran. Each is put in the history (`fs`: "rmdir V310.lock", its form,
  * its result) and shown to observers (exploration's trace). While a hold is armed the holder is
- * gated (told over IPC, ahead of any later request): each report then waits, is offered to the
+ * gated (told on the protocol pipe, ahead of any later request): each report then waits, is offered to the
  * holds and answered at once unless a hold keeps it, when the holder's call (or its result) waits
  * until released. With none armed a report waits for nothing: the call goes on at once. The
- * holder's IPC messages are handled after the reports sent before them (Holder.orderAfterFsReports).
+ * holder's protocol messages are handled after the reports sent before them (Holder.orderAfterFsReports).
  */
 import { rmSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
@@ -39,7 +39,7 @@ export class FsBoundaries {
   #gated = false;
   readonly #observers: Array<(report: FsReport) => void> = [];
   readonly #sockets = new Set<Socket>();
-  /** The highest report id seen, and who waits for a later one (an IPC message sent after it). */
+  /** The highest report id seen, and who waits for a later one (a protocol message sent after it). */
   #lastSeen = 0;
   #waiters: Array<{ id: number; resolve: () => void }> = [];
   #closed = false;

@@ -15,7 +15,7 @@ export class FsChannel {
   readonly #pending = new Map<number, () => void>();
   #syncWait: FsSyncWait | undefined;
   #closed = false;
-  /** The last report written while the channel was open (the harness orders the holder's IPC after it). */
+  /** The last report written while the channel was open (the harness orders the holder's protocol messages after it). */
   #lastSent = 0;
 
   constructor(private readonly socketPath: string) {

@@ -4,7 +4,7 @@
  * and the built-in ES module exports synced, so `import { mkdir } from 'node:fs/promises'`,
  * `require('fs').mkdirSync` and graceful-fs (which calls through fs) all land here. Each call is
  * reported before it runs and after (its result). While the harness has a hold armed on this
- * holder (the gate, set over IPC before any later request), each report waits for the harness's
+ * holder (the gate, set on the protocol pipe before any later request), each report waits for the harness's
  * answer: a held boundary really blocks that call (an async one awaits; a sync one blocks the
  * thread, fs-sync-wait.ts). With no hold armed, a report is sent and the call goes on at once. The
  * real call still runs against the real filesystem. Calls on other paths, and every call before
@@ -203,7 +203,7 @@ export function gateFsBoundaries(wait: boolean): void {
   gated = wait;
 }
 
-/** The last report sent to the harness (0 before any): the holder's later IPC messages carry it. */
+/** The last report sent to the harness (0 before any): the holder's later protocol messages carry it. */
 export function lastFsReport(): number {
   return watched?.channel.lastSent ?? 0;
 }

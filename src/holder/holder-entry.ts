@@ -1,34 +1,50 @@
 /**
  * Runs inside each holder process (compiled, with plain node): loads the compiled target module and
- * does what the harness asks over IPC. Effects and seams are round trips to the harness, which
- * may hold the reply: that is how a latch really blocks this process.
+ * does what the harness asks over the holder protocol's pipes (docs/holder-protocol.md: requests on
+ * fd 3, messages on fd 4; the Node shim, as sdk/python/lock_oracles.py is Python's). Effects and
+ * seams are round trips to the harness, which may hold the reply: that is how a latch really blocks
+ * this process.
  */
 import { pathToFileURL } from 'node:url';
-import type {
-  EffectDetail,
-  EffectReceipt,
-  Lease,
-  ScheduleHandle,
-  StoreLocation,
-  Target,
-  TargetEnv,
-} from '../../targets/contract.ts';
-import type { DecideReply, FromHolder, HolderInit, InitReply, LeaseSummary, ToHolder } from './holder-protocol.ts';
+import type { EffectDetail, EffectReceipt, Lease, ScheduleHandle, Target, TargetEnv } from '../../targets/contract.ts';
+import {
+  HOLDER_PROTOCOL_VERSION,
+  type DecideReply,
+  type FromHolder,
+  type HolderErrorCode,
+  type HolderInit,
+  type InitReply,
+  type LeaseSummary,
+  type ToHolder,
+} from './holder-protocol.ts';
 import { gateFsBoundaries, installFsBoundaries, lastFsReport, watchFsBoundaries } from './fs-preload.ts';
+import { openChildPipes, type ChildPipes } from './holder-pipes-child.ts';
 
 /** The compiled module to load, this holder's id, and the target as the user named it. */
 const [modulePath, holderId, targetPath] = process.argv.slice(2) as [string, string, string];
-// Node's own IPC channel, in JSON mode (the parent side is node's child_process too, see
-// holder.ts): loading execa here would add ~130 ms to every holder's start.
+let pipes: ChildPipes | undefined;
 // Each message names the last filesystem report before it: the harness handles it after that report.
-const send = (message: FromHolder) =>
-  new Promise<void>((resolve) => {
-    if (!process.send || !process.connected) return resolve();
-    const fsSeq = lastFsReport();
-    process.send(fsSeq ? { ...message, fsSeq } : message, undefined, undefined, () => resolve());
-  });
+const send = (message: FromHolder): Promise<void> => {
+  const fsSeq = lastFsReport();
+  return pipes?.send(fsSeq ? { ...message, fsSeq } : message) ?? Promise.resolve();
+};
 
-const pendingEffects = new Map<number, (receipt: EffectReceipt) => void>();
+/** A request the shim refuses, with the protocol's stable code (docs/holder-protocol.md, "Errors"); any other throw is the member's own (`threw`). */
+class HolderError extends Error {
+  constructor(
+    readonly code: Exclude<HolderErrorCode, 'threw'>,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** What env.effect throws for an `indefinite` outcome: nobody can say whether the write reached the resource. */
+export class EffectIndefiniteError extends Error {
+  readonly code = 'EFFECT_INDEFINITE';
+}
+
+const pendingEffects = new Map<number, { resolve: (receipt: EffectReceipt) => void; reject: (error: Error) => void }>();
 const pendingSeams = new Map<number, () => void>();
 const leases = new Map<number, Lease>();
 const schedules: ScheduleHandle[] = [];
@@ -54,8 +70,8 @@ function makeEnv({ fsBoundaries: _, ...init }: HolderInit): TargetEnv {
     params: Object.freeze({ ...init.params }),
     effect(name: string, detail: EffectDetail = {}) {
       const id = nextId++;
-      return new Promise<EffectReceipt>((resolve) => {
-        pendingEffects.set(id, resolve);
+      return new Promise<EffectReceipt>((resolve, reject) => {
+        pendingEffects.set(id, { resolve, reject });
         void send({
           t: 'effect',
           id,
@@ -78,31 +94,6 @@ function makeEnv({ fsBoundaries: _, ...init }: HolderInit): TargetEnv {
   };
 }
 
-/** Why storeKey(env)'s result names no location, with the shapes to return instead; undefined when it names one. */
-function storeKeyProblem(location: StoreLocation): string | undefined {
-  const named = (value: unknown) => typeof value === 'string' && value !== '';
-  const ok =
-    named(location) ||
-    (typeof location === 'object' &&
-      location !== null &&
-      ('path' in location
-        ? named(location.path) &&
-          (location.staleMs === undefined || typeof location.staleMs === 'number') &&
-          (location.record === undefined ||
-            (named(location.record.owner) &&
-              (location.record.expiresAt === undefined || named(location.record.expiresAt))))
-        : named(location.key) &&
-          ('field' in location
-            ? named(location.field) && (location.expiresField === undefined || named(location.expiresField))
-            : named(location.table) &&
-              named(location.keyColumn) &&
-              named(location.expiresColumn) &&
-              (location.ownerColumn === undefined || named(location.ownerColumn)))));
-  return ok
-    ? undefined
-    : `storeKey(env) returned ${JSON.stringify(location)}: return a key ('lock.' + env.key), { key, field, expiresField? } for a lock kept in a hash field, { table, keyColumn, key, expiresColumn, ownerColumn? } for a Postgres lease row, or { path, owner?, staleMs?, record? } for a file lock`;
-}
-
 /**
  * The pure writer shape: build the record this write makes (stamp, on this holder's clock) and ask
  * decide whether it replaces the one the harness keeps (JSON, '' when there is none yet).
@@ -112,26 +103,29 @@ async function decideWrite(target: Target, env: TargetEnv, value: string, existi
   const incoming = target.stamp ? await target.stamp(env, value, existing) : { value, updatedAt: Date.now() };
   const replaces = await target.decide!(incoming, existing);
   if (typeof replaces !== 'boolean')
-    throw new Error(
+    throw new HolderError(
+      'bad-return',
       `decide() returned ${JSON.stringify(replaces)}: return true when incoming replaces existing, false when not`,
     );
   return { replaces, incoming: JSON.stringify(incoming ?? null) };
 }
 
 async function call(target: Target, member: string, leaseId: number | undefined, args: unknown[]): Promise<unknown> {
-  if (!env) throw new Error('holder called before init');
+  if (!env) throw new HolderError('not-ready', 'holder called before init');
   const fn = (target as Record<string, unknown>)[member];
-  if (typeof fn !== 'function') throw new Error(`the target has no "${member}" member`);
+  if (typeof fn !== 'function') throw new HolderError('no-member', `the target has no "${member}" member`);
   if (member === 'acquire') {
     const lease = (await fn.call(target, env)) as Lease | null | false | undefined;
     if (lease === undefined) {
-      throw new Error(
+      throw new HolderError(
+        'bad-return',
         'acquire() returned undefined: return a lease object when the lock was taken, or null when it was denied',
       );
     }
     if (lease === null || lease === false) return null;
     if (typeof lease !== 'object') {
-      throw new Error(
+      throw new HolderError(
+        'bad-return',
         `acquire() returned ${JSON.stringify(lease) ?? String(lease)} (a ${typeof lease}): return a lease object (e.g. { token }) when the lock was taken, or null when it was denied`,
       );
     }
@@ -146,7 +140,7 @@ async function call(target: Target, member: string, leaseId: number | undefined,
   if (member === 'decide') return decideWrite(target, env, String(args[0]), String(args[1] ?? ''));
   if (leaseId !== undefined) {
     const lease = leases.get(leaseId);
-    if (!lease) throw new Error(`unknown lease ${leaseId}`);
+    if (!lease) throw new HolderError('unknown-lease', `unknown lease ${leaseId}`);
     return fn.call(target, env, lease, ...args);
   }
   const value = await fn.call(target, env, ...args);
@@ -156,8 +150,37 @@ async function call(target: Target, member: string, leaseId: number | undefined,
   return undefined;
 }
 
+/** The conformance suite's probes (docs/holder-protocol.md, section 5): this shim's own env, used as a target would. */
+async function selftest(probe: Extract<ToHolder, { t: 'selftest' }>): Promise<unknown> {
+  if (!env) throw new HolderError('not-ready', 'selftest before init');
+  switch (probe.op) {
+    case 'effect':
+      try {
+        return await env.effect(probe.name, probe.detail);
+      } catch (error) {
+        if (error instanceof EffectIndefiniteError) return { raised: 'indefinite' };
+        throw error;
+      }
+    case 'seam':
+      await env.seam(probe.name);
+      return null;
+    case 'log':
+      env.log(probe.message);
+      return null;
+    case 'raise':
+      throw new Error(probe.message);
+  }
+}
+
 async function main(): Promise<void> {
   let target: Target;
+  // Listen first, then load and say ready: the harness's first message answers 'ready'. A harness
+  // that dies (even by SIGKILL) ends fd 3: a holder never outlives it.
+  pipes = openChildPipes(
+    (raw) => void handle(raw as ToHolder),
+    (line) => void send({ t: 'log', message: `bad-message: not JSON: ${line.slice(0, 200)}` }),
+    () => process.exit(0),
+  );
   // Before the target loads, so that every import of node:fs it makes sees the wrapped calls.
   installFsBoundaries();
   try {
@@ -177,16 +200,13 @@ async function main(): Promise<void> {
           t: 'result',
           id,
           ok: false,
+          code: error instanceof HolderError ? error.code : 'threw',
           error: (error as Error)?.stack ?? String(error),
           began,
           ended: performance.now(),
         }),
     );
   };
-  // Listen first, then say ready: the harness's first message answers 'ready'.
-  process.on('message', (raw) => void handle(raw as ToHolder));
-  // A harness that dies (even by SIGKILL) closes the channel: a holder never outlives it.
-  process.on('disconnect', () => process.exit(0));
   async function handle(message: ToHolder): Promise<void> {
     switch (message.t) {
       case 'init':
@@ -196,17 +216,21 @@ async function main(): Promise<void> {
         reply(message.id, async (): Promise<InitReply> => {
           await target.connect?.(env!);
           const storeKey = target.storeKey?.(env!);
-          if (storeKey === undefined) return {};
-          const problem = storeKeyProblem(storeKey);
-          return problem === undefined ? { storeKey } : { storeKeyProblem: problem };
+          return storeKey === undefined ? {} : { storeKey };
         });
         break;
       case 'call':
         reply(message.id, () => call(target, message.member, message.leaseId, message.args));
         break;
-      case 'effect-reply':
-        pendingEffects.get(message.id)?.(message.receipt);
+      case 'effect-reply': {
+        const pending = pendingEffects.get(message.id);
         pendingEffects.delete(message.id);
+        if (message.outcome === 'indefinite') pending?.reject(new EffectIndefiniteError(message.reason));
+        else pending?.resolve(message.receipt);
+        break;
+      }
+      case 'selftest':
+        reply(message.id, () => selftest(message));
         break;
       case 'seam-reply':
         pendingSeams.get(message.id)?.();
@@ -240,6 +264,9 @@ async function main(): Promise<void> {
   }
   await send({
     t: 'ready',
+    protocol: HOLDER_PROTOCOL_VERSION,
+    language: 'node',
+    runtime: process.versions.node,
     pid: process.pid,
     members,
     ...(target.name ? { name: target.name } : {}),

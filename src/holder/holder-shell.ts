@@ -13,10 +13,10 @@ export function takeHolderShell(): ChildProcess | undefined {
   const slots = globalThis as unknown as Record<symbol, ChildProcess | undefined>;
   const shell = slots[SLOT];
   slots[SLOT] = undefined;
-  if (!shell || shell.exitCode !== null || shell.signalCode !== null || !shell.connected) return undefined;
+  const requests = shell?.stdio[3] as { writable?: boolean } | null | undefined;
+  if (!shell || shell.exitCode !== null || shell.signalCode !== null || !requests?.writable) return undefined;
   // The launcher let it not keep the CLI alive while unused; as a holder it does, like any other.
   shell.ref();
-  shell.channel?.ref();
-  (shell.stderr as { ref?: () => void } | null)?.ref?.();
+  for (const stream of [shell.stderr, shell.stdio[3], shell.stdio[4]]) (stream as { ref?: () => void } | null)?.ref?.();
   return shell;
 }

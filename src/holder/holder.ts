@@ -1,11 +1,13 @@
 /**
- * A holder: one real OS process running the target, driven over IPC. The harness side of
- * src/holder/holder-entry.ts. Faults on it are real signals (SIGSTOP, SIGCONT, SIGKILL) and
+ * A holder: one real OS process running the target, driven over the holder protocol's pipes
+ * (docs/holder-protocol.md, holder-pipes.ts). The harness side of src/holder/holder-entry.ts (Node)
+ * and of every language's shim (sdk/). Faults on it are real signals (SIGSTOP, SIGCONT, SIGKILL) and
  * latches (the holder blocks on a reply the harness withholds).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { resolve } from 'node:path';
 import { compileModule } from '../build/compile-module.ts';
 import type { History } from '../core/history.ts';
 import type { Resource } from '../core/resource.ts';
@@ -15,8 +17,12 @@ import { waitUntilStopped } from '../process/process-tree.ts';
 import type { FaultLog, FaultRecord } from '../core/fault-log.ts';
 import { Latch } from './latch.ts';
 import { EffectGate, type EffectGateOptions } from './effect-gate.ts';
-import { spawnHolderProcess } from './holder-command.ts';
+import { spawnHolderProcess, spawnShimHolder } from './holder-command.ts';
+import { holderLanguage, pythonInterpreter, PYTHON_SDK, type HolderLanguage } from './holder-language.ts';
 import { takeHolderShell } from './holder-shell.ts';
+import { HolderPipes } from './holder-pipes.ts';
+import { storeKeyProblem } from './store-key-shape.ts';
+import { handshakeProblem, loadError } from './handshake.ts';
 import type {
   FromHolder,
   HolderInit,
@@ -34,12 +40,18 @@ import { TargetCallError, UsageError } from '../core/errors.ts';
 const CALL_DEADLINE_MS = 30_000;
 const ENTRY = fileURLToPath(new URL('./holder-entry.ts', import.meta.url));
 
-/** What a holder process runs with plain node: this side's entry and the target, both compiled. */
+/**
+ * What a holder process runs: with plain node, this side's entry and the target, both compiled; in
+ * another language, its interpreter, that language's shim (sdk/) and the target's file.
+ */
 export interface HolderModules {
   /** The target as the user named it (messages, evidence). */
   targetPath: string;
+  language: HolderLanguage;
   entry: string;
   target: string;
+  /** Python: the interpreter (holder-language.ts). */
+  interpreter?: string;
 }
 
 /**
@@ -48,13 +60,18 @@ export interface HolderModules {
  * syntax error, an import that resolves nowhere) fails here with esbuild's message.
  */
 export async function compileHolderModules(targetPath: string): Promise<HolderModules> {
+  const language = holderLanguage(targetPath);
+  if (language === 'python') {
+    if (!existsSync(targetPath)) throw new Error(`${targetPath} does not exist`);
+    return { targetPath, language, entry: PYTHON_SDK, target: resolve(targetPath), interpreter: pythonInterpreter() };
+  }
   const [entry, target] = await Promise.all([
     compileModule(ENTRY),
     compileModule(targetPath).catch((error: unknown) => {
       throw new Error(`could not compile the target ${targetPath}:\n${(error as Error).message}`);
     }),
   ]);
-  return { targetPath, entry, target };
+  return { targetPath, language, entry, target };
 }
 
 /** How one holder process starts, beyond the usual. */
@@ -116,6 +133,7 @@ export class Holder {
   readonly ready: Promise<ReadyInfo>;
   readonly exited: Promise<HolderExit>;
   #process: ChildProcess;
+  #pipes: HolderPipes;
   #nextId = 1;
   #calls = new Map<number, (result: { ok: boolean; value?: unknown; error?: string; threw?: true }) => void>();
   /** What each call in flight is, by request id: named when a run ends with calls still pending. */
@@ -154,14 +172,13 @@ export class Holder {
     // Node's own child_process, not execa: the launcher starts a holder shell (bin/holder-shell.js)
     // before the CLI, and with it execa, is loaded; both kinds start and are driven the same way.
     // The shell was started with the harness's environment: a holder that needs its own is spawned.
-    const shell = options.env ? undefined : takeHolderShell();
+    const shell = options.env || modules.language !== 'node' ? undefined : takeHolderShell();
     this.#fromShell = shell !== undefined;
-    if (shell) {
-      this.#process = shell;
-      shell.send({ t: 'become', entryUrl: pathToFileURL(modules.entry).href, argv }, () => undefined);
-    } else {
-      this.#process = spawnHolderProcess(argv, options.env);
-    }
+    this.#process =
+      shell ??
+      (modules.interpreter !== undefined
+        ? spawnShimHolder(modules.interpreter, [modules.entry, modules.target], { id, targetPath }, options.env)
+        : spawnHolderProcess(argv, options.env));
     let stderr = '';
     this.#process.stderr?.on('data', (chunk: Buffer) => {
       if (stderr.length < 32_000) stderr += chunk.toString();
@@ -188,14 +205,21 @@ export class Holder {
       this.#calls.clear();
       return this.#exit;
     });
-    this.ready = new Promise<ReadyInfo>((resolve, reject) => {
-      void this.exited.then(() =>
-        reject(new Error(`holder ${id} exited while loading ${targetPath}:\n${stderr.trim() || '(no output)'}`)),
-      );
-      this.#process.on('message', (message: FromHolder) =>
-        this.#inOrder(message, () => this.#onMessage(message, resolve, reject)),
-      );
-    });
+    let settle: { resolve: (info: ReadyInfo) => void; reject: (error: Error) => void } | undefined;
+    this.ready = new Promise<ReadyInfo>((resolve, reject) => (settle = { resolve, reject }));
+    const { resolve, reject } = settle!;
+    void this.exited.then(() =>
+      reject(new Error(`holder ${id} exited while loading ${targetPath}:\n${stderr.trim() || '(no output)'}`)),
+    );
+    this.#pipes = new HolderPipes(
+      this.#process,
+      (raw) => {
+        const message = raw as FromHolder;
+        this.#inOrder(message, () => this.#onMessage(message, resolve, reject));
+      },
+      (line) => this.ctx.history.add('log', this.id, { message: `not a protocol message: ${line.slice(0, 200)}` }),
+    );
+    if (shell) this.#pipes.send({ t: 'become', entryUrl: pathToFileURL(modules.entry).href, argv });
     this.ready.then(
       () => (this.#readySettled = true),
       () => (this.#readySettled = true),
@@ -269,16 +293,23 @@ export class Holder {
 
   #onMessage(message: FromHolder, resolve: (info: ReadyInfo) => void, reject: (error: Error) => void): void {
     switch (message.t) {
-      case 'ready':
+      case 'ready': {
+        const problem = handshakeProblem(message);
+        if (problem !== undefined) {
+          reject(new UsageError(`the holder for ${this.targetPath} ${problem}`));
+          break;
+        }
         this.ctx.history.add('holder-ready', this.id, {
           pid: message.pid,
           members: message.members,
+          ...(message.language !== 'node' ? { language: message.language, runtime: message.runtime } : {}),
           ...(this.#fromShell ? { bootedWithTheCli: true } : {}),
         });
         resolve(message);
         break;
+      }
       case 'load-error':
-        reject(new Error(`could not load the target ${this.targetPath}:\n${message.message}`));
+        reject(loadError(this.targetPath, message));
         break;
       case 'result':
         this.#calls.get(message.id)?.(message.ok ? message : { ...message, threw: true });
@@ -318,7 +349,7 @@ export class Holder {
     const latch = this.#effectLatches.shift();
     if (latch) await this.#hold(latch, { seq: record.seq, name });
     const receipt = { accepted: record.accepted, seq: record.seq, ...(record.reason ? { reason: record.reason } : {}) };
-    this.#send({ t: 'effect-reply', id, receipt });
+    this.#send({ t: 'effect-reply', id, outcome: 'definite', receipt });
   }
 
   /** Effects held on their way to the resource (EffectGate): recorded as faults, delivered in order on release. */
@@ -357,12 +388,7 @@ export class Holder {
 
   #send(message: ToHolder): void {
     if (this.#exit) return;
-    try {
-      // With a callback, a closed channel is reported there (and ignored), never thrown or emitted.
-      this.#process.send(message, () => undefined);
-    } catch {
-      /* the process exited between the check and the send: its exit settles every pending call */
-    }
+    this.#pipes.send(message);
   }
 
   /** One request to the holder; with `deadlineMs`, a call that never answers settles as an error. */
@@ -407,9 +433,10 @@ export class Holder {
     await this.ready;
     const result = await this.#request({ t: 'init', init }, CALL_DEADLINE_MS);
     if (!result.ok) throw new TargetCallError(this.id, 'connect', result.error ?? '');
-    const reply = result.value as InitReply | null;
-    if (reply?.storeKeyProblem !== undefined) throw new UsageError(reply.storeKeyProblem);
-    return reply?.storeKey;
+    const storeKey = (result.value as InitReply | null)?.storeKey;
+    const problem = storeKey === undefined ? undefined : storeKeyProblem(storeKey);
+    if (problem !== undefined) throw new UsageError(problem);
+    return storeKey;
   }
 
   /**
