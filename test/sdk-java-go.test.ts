@@ -14,12 +14,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
-import { compiledHolder, targetLanguage } from '../src/build/target-language.ts';
+import { goHolder } from '../src/build/go-holder.ts';
+import { javaHolder } from '../src/build/java-holder.ts';
+import { holderLanguage } from '../src/holder/holder-language.ts';
 import { dieWithHarness } from '../src/process/die-with-harness.ts';
 
 const FIXTURES = join(import.meta.dirname, 'fixtures', 'sdk');
 const TARGETS = { java: join(FIXTURES, 'ProtocolProbe.java'), go: join(FIXTURES, 'protocol_probe.go') } as const;
 const started: ChildProcess[] = [];
+const compiledHolder = (language: 'java' | 'go', target: string) =>
+  language === 'java' ? javaHolder(target) : goHolder(target);
 const scratch = mkdtempSync(join(tmpdir(), 'lock-oracles-sdk-test-'));
 
 afterAll(() => {
@@ -108,8 +112,8 @@ const INIT = { url: 'redis://127.0.0.1:1', key: 'lock:probe', ttlMs: 2000, param
 
 describe.each(['java', 'go'] as const)('the %s shim', (language) => {
   it('is chosen by the target file extension', () => {
-    expect(targetLanguage(TARGETS[language])).toBe(language);
-    expect(targetLanguage('lock_target.txt', language)).toBe(language);
+    expect(holderLanguage(TARGETS[language], '')).toBe(language);
+    expect(holderLanguage('lock_target.txt', language)).toBe(language);
   });
 
   it('answers every request kind of the protocol', async () => {
@@ -269,10 +273,5 @@ describe('a Java or Go target that cannot be built', () => {
     } finally {
       process.env.PATH = path;
     }
-  });
-
-  it('refuses a --lang it does not know and an extension it cannot tell', () => {
-    expect(() => targetLanguage('LockTarget.cs', 'dotnet')).toThrow(/--lang dotnet is not a language/);
-    expect(() => targetLanguage('LockTarget.cs')).toThrow(/cannot tell LockTarget\.cs's language/);
   });
 });

@@ -3,11 +3,13 @@
  * target (LockTarget.java), against the user's `--classpath` (Debian's /usr/share/java jars), into
  * the holder build cache (holder-build-cache.ts), so a second run compiles nothing; the holder is
  * then `java -cp <classes>:<classpath> LockOracles <target class>`, a real JVM the harness signals.
+ * The classpath is the target's own `//CLASSPATH <jar>[:<jar>…]` lines (as JBang's `//DEPS`: the
+ * target says what it needs) and then LOCK_ORACLES_CLASSPATH (`--classpath`), colon-separated.
  * A compile error is a usage error (exit 2) with javac's own lines: the file, the line, the fix.
  */
 import { execa } from 'execa';
 import { readFileSync } from 'node:fs';
-import { basename, resolve } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UsageError } from '../core/errors.ts';
 import { cachedHolderBuild } from './holder-build-cache.ts';
@@ -29,7 +31,7 @@ export async function javaHolder(target: string, classpath: string[] = []): Prom
   const java = requireTool('java', 'Java', JDK);
   const file = resolve(target);
   const source = readFileSync(file, 'utf8');
-  const jars = classpath.map((entry) => resolve(entry));
+  const jars = [...declaredClasspath(source), ...classpath].map((entry) => resolve(dirname(file), entry));
   const className = targetClass(file, source);
   const build = await cachedHolderBuild(
     'java',
@@ -73,4 +75,14 @@ function targetClass(file: string, source: string): string {
   const name = basename(file, '.java');
   const pkg = /^\s*package\s+([\w.]+)\s*;/m.exec(source)?.[1];
   return pkg ? `${pkg}.${name}` : name;
+}
+
+/** The `//CLASSPATH a.jar:b.jar` lines of a target's source, in order. */
+function declaredClasspath(source: string): string[] {
+  return [...source.matchAll(/^\/\/CLASSPATH\s+(\S+)\s*$/gm)].flatMap((m) => m[1]!.split(':').filter(Boolean));
+}
+
+/** The classpath a run names beyond the target's own (LOCK_ORACLES_CLASSPATH, set from --classpath). */
+export function javaClasspath(env: NodeJS.ProcessEnv = process.env): string[] {
+  return (env.LOCK_ORACLES_CLASSPATH ?? '').split(':').filter(Boolean);
 }
