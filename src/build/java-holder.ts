@@ -1,15 +1,16 @@
 /**
  * A Java target's holder: `javac` compiles the Java shim (sdk/java/LockOracles.java) with the
  * target (LockTarget.java), against the user's `--classpath` (Debian's /usr/share/java jars), into
- * the holder build cache (holder-build-cache.ts), so a second run compiles nothing; the holder is
+ * the holder build cache (keyed by every .java file beside the target too: javac's -sourcepath
+ * compiles the helper classes the target uses from its own directory) (holder-build-cache.ts), so a second run compiles nothing; the holder is
  * then `java -cp <classes>:<classpath> LockOracles <target class>`, a real JVM the harness signals.
  * The classpath is the target's own `//CLASSPATH <jar>[:<jar>…]` lines (as JBang's `//DEPS`: the
  * target says what it needs) and then LOCK_ORACLES_CLASSPATH (`--classpath`), colon-separated.
  * A compile error is a usage error (exit 2) with javac's own lines: the file, the line, the fix.
  */
 import { execa } from 'execa';
-import { readFileSync } from 'node:fs';
-import { basename, dirname, resolve } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UsageError } from '../core/errors.ts';
 import { cachedHolderBuild } from './holder-build-cache.ts';
@@ -35,11 +36,11 @@ export async function javaHolder(target: string, classpath: string[] = []): Prom
   const className = targetClass(file, source);
   const build = await cachedHolderBuild(
     'java',
-    [readFileSync(SDK, 'utf8'), file, source, javac.stamp, ...jars],
+    [readFileSync(SDK, 'utf8'), file, source, javac.stamp, ...jars, ...siblingSources(file)],
     async (dir) => {
       const compiled = await execa(
         javac.path,
-        ['-d', dir, '-encoding', 'UTF-8', '-cp', jars.join(':'), '-Xlint:none', SDK, file],
+        ['-d', dir, '-encoding', 'UTF-8', '-cp', jars.join(':'), '-sourcepath', dirname(file), '-Xlint:none', SDK, file],
         { reject: false, all: true },
       );
       if (compiled.exitCode !== 0) {
@@ -85,4 +86,13 @@ function declaredClasspath(source: string): string[] {
 /** The classpath a run names beyond the target's own (LOCK_ORACLES_CLASSPATH, set from --classpath). */
 export function javaClasspath(env: NodeJS.ProcessEnv = process.env): string[] {
   return (env.LOCK_ORACLES_CLASSPATH ?? '').split(':').filter(Boolean);
+}
+
+/** Every .java file beside the target, with its content: a helper class the target uses may change. */
+function siblingSources(file: string): string[] {
+  const dir = dirname(file);
+  return readdirSync(dir)
+    .filter((name) => name.endsWith('.java'))
+    .sort()
+    .map((name) => `${name}\0${readFileSync(join(dir, name), 'utf8')}`);
 }
