@@ -185,6 +185,13 @@ export default defineOracle({
       params: { ttl: 1000, poolerReset: 'none' },
       notExplored: 'explored with its --pooler-reset none among the explore references (alsoBad)',
     },
+    // Go, redigo 1.8.3: SET NX PX (PASS); SETNX then EXPIRE killed between them at its seam (FAIL; --explore finds it with no seam).
+    { target: 'targets/go/redigo_release_compare_delete.go', expect: 'PASS' },
+    {
+      target: 'targets/go/redigo_setnx_then_expire.go',
+      expect: 'FAIL',
+      params: { variant: 'between-commands' },
+    },
   ],
   // Each good reference with its guard removed must FAIL (lock-oracles selfcheck).
   mutations: [
@@ -210,6 +217,11 @@ export default defineOracle({
       ],
       params: { ttl: 1000 },
       store: 'postgres',
+    },
+    {
+      of: 'targets/go/redigo_release_compare_delete.go',
+      guard: 'the PX that gives the lock its TTL in the same SET (dropped: no expiry)',
+      edits: [['t.conn.Do("SET", env.Key, token, "NX", "PX", env.TTLMs)', 't.conn.Do("SET", env.Key, token, "NX")']],
     },
   ],
 

@@ -35,6 +35,7 @@ func (t *redigoSetnxExpire) Acquire(env *lockoracles.Env) (*lease, error) {
 	if err != nil || set == 0 {
 		return nil, err
 	}
+	env.Seam("acquire:after-set") // V311 --variant between-commands kills A here
 	seconds := (env.TTLMs + 999) / 1000
 	if _, err := t.conn.Do("EXPIRE", env.Key, seconds); err != nil {
 		return nil, err

@@ -18,15 +18,11 @@ public class AdvisoryLockPoolQuery {
   }
 
   public Object acquire(LockOracles.Env env) throws Exception {
-    try (Connection connection = pool.getConnection()) {
-      return PgJdbc.ask(connection, PgJdbc.TRY_LOCK, env.key) ? Map.of() : null;
-    }
+    return PgJdbc.askPool(pool, PgJdbc.TRY_LOCK, env.key) ? Map.of() : null;
   }
 
   public void release(LockOracles.Env env, Object lease) throws Exception {
-    try (Connection connection = pool.getConnection()) {
-      if (!PgJdbc.ask(connection, PgJdbc.UNLOCK, env.key)) env.log("pg_advisory_unlock returned false: this session did not hold the lock");
-    }
+    if (!PgJdbc.askPool(pool, PgJdbc.UNLOCK, env.key)) env.log("pg_advisory_unlock returned false: this session did not hold the lock");
   }
 
   public void query(LockOracles.Env env, String sql) throws Exception {

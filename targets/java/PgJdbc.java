@@ -11,6 +11,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import javax.sql.DataSource;
 import org.postgresql.ds.PGPoolingDataSource;
 
 final class PgJdbc {
@@ -37,6 +38,13 @@ final class PgJdbc {
     if (userInfo.length > 1) pool.setPassword(userInfo[1]);
     pool.setMaxConnections(((Number) env.param("poolMax", 2L)).intValue());
     return pool;
+  }
+
+  /** Runs a one-boolean-column query with the lock's key on a connection from `pool`, given back at once. */
+  static boolean askPool(DataSource pool, String sql, String key) throws SQLException {
+    try (Connection connection = pool.getConnection()) {
+      return ask(connection, sql, key);
+    }
   }
 
   /** Runs a one-boolean-column query with the lock's key on `connection`. */
