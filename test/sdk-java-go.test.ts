@@ -9,7 +9,7 @@
  * (test/fixtures/sdk/) touch no store: this is the protocol, not a lock.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
@@ -17,6 +17,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { goHolder } from '../src/build/go-holder.ts';
 import { javaHolder } from '../src/build/java-holder.ts';
 import { holderLanguage } from '../src/holder/holder-language.ts';
+import { writeJavaGoTarget } from '../src/cli/commands/init-java-go.ts';
 import { dieWithHarness } from '../src/process/die-with-harness.ts';
 
 const FIXTURES = join(import.meta.dirname, 'fixtures', 'sdk');
@@ -25,6 +26,7 @@ const started: ChildProcess[] = [];
 const compiledHolder = (language: 'java' | 'go', target: string) =>
   language === 'java' ? javaHolder(target) : goHolder(target);
 const scratch = mkdtempSync(join(tmpdir(), 'lock-oracles-sdk-test-'));
+mkdirSync(join(scratch, 'init'));
 
 afterAll(() => {
   for (const child of started) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
@@ -253,6 +255,17 @@ function alive(pid: number): boolean {
     return false;
   }
 }
+
+describe('init --lang java|go', () => {
+  it('writes a whole target that builds, and refuses to overwrite one', async () => {
+    const java = writeJavaGoTarget('java', join(scratch, 'init', 'LockTarget.java'));
+    const go = writeJavaGoTarget('go', join(scratch, 'init', 'lock_target.go'));
+    expect((await javaHolder(java)).args).toContain('LockTarget');
+    expect((await goHolder(go)).command).toMatch(/holder$/);
+    expect(() => writeJavaGoTarget('go', go)).toThrow(/already exists/);
+    expect(() => writeJavaGoTarget('java', join(scratch, 'init', 'Other.java'))).toThrow(/LockTarget\.java/);
+  });
+});
 
 describe('a Java or Go target that cannot be built', () => {
   it('names the file and line of a compile error', async () => {
