@@ -78,6 +78,8 @@ export default defineOracle({
         'targets/redis/ioredis/lock-prefixed-key.ts',
         'targets/redis/ioredis/lock-hash-field.ts',
         'targets/redis/job-claim/complete-empties-checked.ts',
+        // Go: redigo SET NX PX with a compare-and-delete release.
+        'targets/go/redigo_release_compare_delete.go',
         // A lease stamped before its wx create, and renewed through the fs boundaries' round trips: a longer TTL.
         { target: 'targets/fs/lease-file-fenced.ts', store: 'fs', params: { ttl: 5000, timeout: 12000 } },
         { target: 'targets/fs/lease-lib-fenced.ts', store: 'fs', params: { ttl: 5000, timeout: 12000 } },

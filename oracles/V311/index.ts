@@ -74,6 +74,8 @@ export default defineOracle({
         'targets/redis/ioredis/lock-correct.ts',
         'targets/redis/node-redis/lock-correct.ts',
         'targets/redis/ioredis/lock-prefixed-key.ts',
+        // Go: redigo SET NX PX with a compare-and-delete release.
+        'targets/go/redigo_release_compare_delete.go',
         // One contender cannot race itself: the DEL-then-SET NX takeover is sound with --contenders 2.
         // A TTL of a second: a held contender's attempt outlasting its lease proves nothing (INCONCLUSIVE) under load.
         { target: 'targets/redis/ioredis/stale-takeover-del.ts', params: { contenders: 2, ttl: 1000 } },
