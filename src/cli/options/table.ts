@@ -113,6 +113,17 @@ export const OPTIONS = {
       prove: { doc: 'local | container | auto, as for one oracle' },
     },
   },
+  classpath: {
+    arg: '<jar:jar…>',
+    kind: { type: 'text' },
+    for: {
+      run: {
+        doc:
+          "a Java target's classpath beyond its own //CLASSPATH lines, colon-separated " +
+          '(e.g. /usr/share/java/postgresql.jar)',
+      },
+    },
+  },
   runs: {
     arg: '<N>',
     kind: { type: 'whole', min: 1 },
