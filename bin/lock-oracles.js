@@ -100,8 +100,15 @@ async function startHolderShell(build) {
   });
 }
 const [first, ...rest] = process.argv.slice(2);
+// A target in another language (a .py file, or --lang) has holders of its own kind: no node shell for it.
+const target = rest[rest.indexOf('--target') + 1] ?? '';
+const nodeTarget = !target.endsWith('.py') && !rest.includes('--lang');
 const runsOneOracle =
-  /^V\d+$/i.test(first ?? '') && rest.includes('--target') && !rest.includes('--help') && !rest.includes('-h');
+  /^V\d+$/i.test(first ?? '') &&
+  rest.includes('--target') &&
+  nodeTarget &&
+  !rest.includes('--help') &&
+  !rest.includes('-h');
 
 // `--build-only` (npm's prepack): build dist/ now and start nothing.
 if (process.argv[2] === '--build-only') await rebuild();

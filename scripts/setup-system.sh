@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# System packages the harness needs on Debian 12: the real stores it starts, and gcc to build the
-# clock-offset library (store clock skew). Idempotent and non-interactive: installs only what is
+# System packages the harness needs on Debian 12: the real stores it starts, gcc to build the
+# clock-offset library (store clock skew), and Python with redis-py for the Python references. Idempotent and non-interactive: installs only what is
 # missing, and does nothing when everything is there. Where it cannot install (no apt-get, no root
 # or sudo) it says what is missing and exits 0, so the README's first command goes on to the oracle,
 # which names the store it needs.
@@ -17,6 +17,8 @@ packages=(
   pgbouncer          # PgBouncer 1.18 (V314)
   gcc                # builds docker/clock-offset/clock-offset.c
   libc6-dev          # its headers
+  python3            # Python holders (sdk/python/lock_oracles.py; the targets/python references)
+  python3-redis      # redis-py 4.3.4, the targets/python references' library
 )
 # A language's toolchain and the libraries its references use, only when asked for
 # (npm run setup -- java go): a Java or Go target needs them, a TypeScript one never does.

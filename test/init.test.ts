@@ -78,3 +78,24 @@ describe('lock-oracles init', () => {
     );
   });
 });
+
+describe('lock-oracles init --lang python', () => {
+  test("writes lock_target.py binding redis-py's Lock, which V311 FAILs (its default timeout=None)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lock-oracles-init-python-'));
+    projects.push(dir);
+    const run = await init(dir, ['--lang', 'python', '--client', 'redis-py']);
+    expect(run.exitCode).toBe(0);
+    expect(run.stdout).toContain('wrote lock_target.py');
+    expect(readFileSync(join(dir, 'lock_target.py'), 'utf8')).toContain('TIMEOUT = None');
+    const record = await runOracle({ oracle: 'V311', target: join(dir, 'lock_target.py'), params: {} });
+    expect(record.verdict).toBe('FAIL');
+  });
+
+  test('a Node client with --lang python is a usage error naming the Python one', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lock-oracles-init-python-'));
+    projects.push(dir);
+    const run = await init(dir, ['--lang', 'python', '--client', 'ioredis']);
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr).toContain('--client redis-py');
+  });
+});

@@ -95,6 +95,9 @@ export default defineOracle({
     trace: (s, tracer, p) => traceV310(s, tracer, p.ttl),
   },
   references: [
+    // Python (sdk/python): redis-py 4.3.4's Lock released with a bare delete, and with its own Lua compare-and-delete.
+    { target: 'targets/python/redis_py_release_bare_delete.py', expect: 'FAIL' },
+    { target: 'targets/python/redis_py_lock_timeout.py', expect: 'PASS' },
     { target: 'targets/redis/ioredis/release-bare-del.ts', expect: 'FAIL' },
     // A's lock lost in a failover (--topology replicated): B takes it on the promoted node while A's lease lives.
     { ...FAILOVER, target: 'targets/redis/ioredis/release-bare-del.ts', expect: 'FAIL' },
@@ -226,6 +229,13 @@ export default defineOracle({
   ],
   // Each good reference with its guard removed must FAIL (lock-oracles selfcheck).
   mutations: [
+    {
+      of: 'targets/python/redis_py_lock_timeout.py',
+      guard: "redis-py Lock's own Lua compare-and-delete release (a bare delete of the key instead)",
+      edits: [
+        ['        lease["lock"].release()\n        return True', '        client.delete(env.key)\n        return True'],
+      ],
+    },
     {
       of: 'targets/redis/job-claim/complete-checked.ts',
       guard: "complete()'s owner check (HDEL of the claim whoever holds it)",

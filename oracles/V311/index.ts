@@ -104,6 +104,9 @@ export default defineOracle({
     trace: traceV311,
   },
   references: [
+    // Python (sdk/python): redis-py 4.3.4's Lock with its default timeout=None, and with a timeout.
+    { target: 'targets/python/redis_py_lock_no_timeout.py', expect: 'FAIL' },
+    { target: 'targets/python/redis_py_lock_timeout.py', expect: 'PASS' },
     { target: 'targets/redis/ioredis/acquire-no-ttl.ts', expect: 'FAIL' },
     { target: 'targets/redis/node-redis/acquire-no-ttl.ts', expect: 'FAIL' },
     {
@@ -197,6 +200,11 @@ export default defineOracle({
   ],
   // Each good reference with its guard removed must FAIL (lock-oracles selfcheck).
   mutations: [
+    {
+      of: 'targets/python/redis_py_lock_timeout.py',
+      guard: "redis-py Lock's timeout (its default timeout=None: SET NX without PX)",
+      edits: [['timeout=env.ttl_ms / 1000, blocking=False', 'timeout=None, blocking=False']],
+    },
     {
       of: 'targets/redis/ioredis/acquire-nx-px.ts',
       guard: 'the TTL on the acquire (SET NX without PX)',

@@ -177,6 +177,9 @@ export default defineOracle({
         ]
       : [],
   references: [
+    // Python (sdk/python): a redis-py 4.3.4 Lock(timeout=ttl) job with no renewal, and fenced.
+    { target: 'targets/python/redis_py_job_no_renewal.py', expect: 'FAIL' },
+    { target: 'targets/python/redis_py_job_fenced.py', expect: 'PASS' },
     { target: 'targets/redis/ioredis/lease-no-renewal.ts', expect: 'FAIL' },
     { target: 'targets/redis/ioredis/lease-extend-ignored.ts', expect: 'FAIL' },
     { target: 'targets/redis/node-redis/lease-no-renewal.ts', expect: 'FAIL' },
@@ -365,6 +368,11 @@ export default defineOracle({
   ],
   // Each good reference with its guard removed must FAIL (lock-oracles selfcheck).
   mutations: [
+    {
+      of: 'targets/python/redis_py_job_fenced.py',
+      guard: 'the fencing token passed with every write',
+      edits: [['env.effect("write", fence=fence, value=i)', 'env.effect("write", value=i)']],
+    },
     {
       of: 'targets/redis/job-claim/complete-checked.ts',
       guard: 'the owner-checked renewal of the claim before each write',

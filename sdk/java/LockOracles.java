@@ -331,7 +331,9 @@ public final class LockOracles {
       case "effect":
         try {
           EffectReceipt r = effect(String.valueOf(m.get("name")), asMap(m.getOrDefault("detail", Map.of())));
-          Map<String, Object> seen = new LinkedHashMap<>(Map.of("accepted", r.accepted(), "seq", r.seq()));
+          Map<String, Object> seen = new LinkedHashMap<>();
+          seen.put("accepted", r.accepted());
+          seen.put("seq", r.seq());
           if (r.reason() != null) seen.put("reason", r.reason());
           return seen;
         } catch (EffectIndefinite e) {

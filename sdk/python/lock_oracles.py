@@ -264,7 +264,7 @@ class Holder:
             self.send({"t": "result", "id": request_id, "ok": False, "code": "unsupported",
                        "error": f"{SDK} does not implement {kind!r} (Node holders only)"})
         else:
-            self.send({"t": "log", "code": "bad-message", "message": f"unknown message type {kind!r}"})
+            self.send({"t": "log", "code": "bad-message", "message": f"bad-message: unknown message type {kind!r}"})
 
     def serve(self):
         """Reads fd 3 to its end; a torn last line is dropped; at the end, pending effects are indefinite."""
@@ -280,7 +280,7 @@ class Holder:
                 try:
                     message = json.loads(line)
                 except ValueError:
-                    self.send({"t": "log", "code": "bad-message", "message": f"not JSON: {line[:200]!r}"})
+                    self.send({"t": "log", "code": "bad-message", "message": f"bad-message: not JSON: {line[:200]!r}"})
                     continue
                 self.handle(message)
         for call_id in list(self.pending):
@@ -353,7 +353,7 @@ def _load(path):
     directory = os.path.dirname(os.path.abspath(path))
     if directory not in sys.path:
         sys.path.insert(0, directory)
-    name = os.path.splitext(os.path.basename(path))[0]
+    name = "".join(c if c.isalnum() or c == "_" else "_" for c in os.path.splitext(os.path.basename(path))[0])
     spec = importlib.util.spec_from_file_location(name, path)
     if spec is None or spec.loader is None:
         raise ImportError(f"{path} is not a Python module")
@@ -363,7 +363,20 @@ def _load(path):
     return module
 
 
+def _target_traceback(error):
+    """The error as Python shows it, without this shim's own frames: the target's file and line first."""
+    frames = [f for f in traceback.extract_tb(error.__traceback__) if os.path.abspath(f.filename) != os.path.abspath(__file__)
+              and "importlib" not in f.filename]
+    shown = "".join(traceback.format_list(frames)) if frames else ""
+    return ("Traceback (most recent call last):\n" + shown if shown else "") + "".join(
+        traceback.format_exception_only(type(error), error))
+
+
 def main():
+    if sys.version_info < (3, 9):
+        Holder(None, "?").send({"t": "load-error", "code": "load", "message": (
+            f"Python {platform.python_version()} is too old for {SDK}: it needs 3.9 or later (--python <path>)")})
+        sys.exit(1)
     # A target's `from lock_oracles import EffectIndefinite` must name this very module's classes.
     sys.modules.setdefault("lock_oracles", sys.modules[__name__])
     target_path = sys.argv[1]
@@ -373,8 +386,7 @@ def main():
     try:
         module = _load(target_path)
     except BaseException as error:
-        load_error = {"t": "load-error", "code": "load",
-                      "message": "".join(traceback.format_exception(type(error), error, error.__traceback__))}
+        load_error = {"t": "load-error", "code": "load", "message": _target_traceback(error)}
         if isinstance(error, ModuleNotFoundError) and error.name:
             load_error["missing"] = error.name
         sender.send(load_error)

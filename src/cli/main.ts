@@ -34,6 +34,7 @@ const RUN: { [C in CommandName]: (given: Given<C>) => Promise<number> } = {
   settle: async (g) => (await import('./commands/settle.ts')).settleCommand(g.args, g.values),
   init: async (g) => (await import('./commands/init.ts')).init(g.values),
   prove: async (g) => (await import('./commands/prove.ts')).proveCommand(g.args, g.values, g.params),
+  conformance: async (g) => (await import('./commands/conformance.ts')).conformanceCommand(g.values),
 };
 
 async function main(argv: string[]): Promise<number> {

@@ -34,15 +34,19 @@ const PYTHON_PACKAGES: Record<string, string> = {
 };
 
 /** A target that would not load: a usage error, with the install line when a module is missing. */
-export function loadError(targetPath: string, message: Extract<FromHolder, { t: 'load-error' }>): Error {
+export function loadError(
+  targetPath: string,
+  message: Extract<FromHolder, { t: 'load-error' }>,
+  interpreter?: string,
+): Error {
   const text = `could not load the target ${targetPath}:\n${message.message}`;
   if (message.missing === undefined && message.code === undefined) return new Error(text);
   const install = message.missing === undefined ? undefined : PYTHON_PACKAGES[message.missing.split('.')[0]!];
   const fix =
     message.missing === undefined
       ? ''
-      : install
+      : install && interpreter === '/usr/bin/python3'
         ? `\nInstall it: sudo apt-get install ${install} (or pass --python with an interpreter that has it, e.g. a venv's bin/python)`
-        : `\nInstall the module "${message.missing}" for the interpreter the holder ran (pip install in a venv, then --python <venv>/bin/python)`;
+        : `\nThe holders ran ${interpreter ?? 'the interpreter'}, which lacks the module "${message.missing}": install it there (${interpreter ?? 'python3'} -m pip install …)${install ? `, or use Debian's: sudo apt-get install ${install} and --python /usr/bin/python3` : ''}`;
   return new UsageError(`${text}${fix}`);
 }

@@ -16,14 +16,9 @@ export class HolderPipes {
 
   /**
    * `onMessage` gets each complete line parsed; `onBadLine` a complete line that is not a JSON
-   * object (a shim's bug), and `onTorn` the unterminated last line a killed holder left, which is dropped.
+   * object (a shim's bug). The unterminated last line a killed holder left is dropped.
    */
-  constructor(
-    child: ChildProcess,
-    onMessage: (message: unknown) => void,
-    onBadLine: (line: string) => void,
-    onTorn: (line: string) => void = () => undefined,
-  ) {
+  constructor(child: ChildProcess, onMessage: (message: unknown) => void, onBadLine: (line: string) => void) {
     const toHolder = child.stdio[3];
     const fromHolder = child.stdio[4];
     if (!toHolder || !fromHolder || !('write' in toHolder) || !('on' in fromHolder)) {
@@ -47,10 +42,7 @@ export class HolderPipes {
       onMessage(message);
     });
     this.#fromHolder.on('data', (chunk: Buffer) => reader.push(chunk));
-    this.#fromHolder.on('end', () => {
-      const torn = reader.end();
-      if (torn !== '') onTorn(torn);
-    });
+    this.#fromHolder.on('end', () => reader.end());
   }
 
   /** Writes one message; a holder already gone is ignored (its exit settles what waited on it). */
@@ -64,13 +56,5 @@ export class HolderPipes {
     if (this.#toHolder.destroyed || this.#toHolder.writableEnded) return;
     this.#toHolder.write(text);
     if (end) this.#toHolder.end();
-  }
-
-  /** Keep (or stop keeping) the harness alive for these pipes: an unused early holder must not. */
-  ref(on: boolean): void {
-    for (const stream of [this.#toHolder, this.#fromHolder] as unknown as Array<{ ref?(): void; unref?(): void }>) {
-      if (on) stream.ref?.();
-      else stream.unref?.();
-    }
   }
 }

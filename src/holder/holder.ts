@@ -176,6 +176,9 @@ export class Holder {
   #inbox: Promise<void> | undefined;
 
   readonly targetPath: string;
+  /** A holder in another language: the interpreter it runs with (named when a module it imports is missing). */
+  readonly #interpreter: string | undefined;
+  readonly #language: HolderLanguage;
 
   constructor(
     readonly id: string,
@@ -184,6 +187,8 @@ export class Holder {
     options: HolderSpawnOptions = {},
   ) {
     const targetPath = (this.targetPath = modules.targetPath);
+    this.#interpreter = modules.interpreter;
+    this.#language = modules.language;
     const argv = [modules.entry, modules.target, id, targetPath];
     // Node's own child_process, not execa: the launcher starts a holder shell (bin/holder-shell.js)
     // before the CLI, and with it execa, is loaded; both kinds start and are driven the same way.
@@ -297,6 +302,10 @@ export class Holder {
 
   /** Tell a file store's holder that a hold is armed on its filesystem boundaries (each call waits), or that none is. */
   gateFs(wait: boolean): void {
+    this.#refuseNodeOnly(
+      'a hold on its filesystem calls',
+      "the node:fs preload that reports and holds them wraps Node's fs module inside the holder",
+    );
     this.#send({ t: 'fs-gate', wait });
   }
 
@@ -330,7 +339,7 @@ export class Holder {
         break;
       }
       case 'load-error':
-        reject(loadError(this.targetPath, message));
+        reject(loadError(this.targetPath, message, this.#interpreter));
         break;
       case 'result':
         this.#calls.get(message.id)?.(message.ok ? message : { ...message, threw: true });
@@ -616,6 +625,10 @@ export class Holder {
    * unless `record` is false (a simulated day's thousands of quiet advances).
    */
   async clock(command: ClockCommand, record = true): Promise<ClockReply> {
+    this.#refuseNodeOnly(
+      `its own clock (${command.op})`,
+      "V316's Date-only step and V319's simulated day fake JavaScript's Date and timers inside a Node holder",
+    );
     const sentAt = this.ctx.history.now();
     const result = await this.#request({ t: 'clock', command });
     if (!result.ok) throw new Error(`holder ${this.id}: clock ${command.op} failed:\n${result.error ?? ''}`);
@@ -674,6 +687,15 @@ export class Holder {
       clearTimeout(timer);
     }
     await this.#unregister();
+  }
+
+  /** A fault only a Node holder supports (docs/holder-protocol.md, "Capabilities by language"): a usage error for the others. */
+  #refuseNodeOnly(what: string, why: string): void {
+    if (this.#language === 'node') return;
+    throw new UsageError(
+      `holder ${this.id} runs ${this.targetPath} in ${this.#language}: this run needs ${what}, which only a Node holder has (${why}). ` +
+        'Run a fault every language gets (SIGSTOP, SIGKILL, wire holds, the clock-offset library); see docs/holder-protocol.md, "Capabilities by language".',
+    );
   }
 
   #signal(name: NodeJS.Signals): void {

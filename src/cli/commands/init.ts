@@ -23,8 +23,10 @@ import { commandHelp } from '../options/help.ts';
 import { unresolvedPackages } from '../../run/reference-packages.ts';
 import { CLIENTS, SCOPES, SHAPES } from '../options/table.ts';
 import { toValue, useOf, type Values } from '../options/values.ts';
+import { initPython, PYTHON_CLIENTS } from './init-python.ts';
 
-type Client = (typeof CLIENTS)[number];
+/** The Node clients (the Python ones: init-python.ts). */
+type Client = Exclude<(typeof CLIENTS)[number], (typeof PYTHON_CLIENTS)[number]>;
 
 /** How each client is imported and built from the harness's URL (`url`). */
 const CLIENT_CODE: Record<Client, { imports: string[]; build: string }> = {
@@ -41,6 +43,9 @@ const CLIENT_CODE: Record<Client, { imports: string[]; build: string }> = {
   pg: { imports: ["import pg from 'pg';"], build: 'new pg.Pool({ connectionString: url, max: 2 })' },
 };
 
+const isNodeClient = (c: string): c is Client => !(PYTHON_CLIENTS as readonly string[]).includes(c);
+const NODE_CLIENTS = CLIENTS.filter(isNodeClient);
+
 interface Answers {
   client: Client;
   shape: (typeof SHAPES)[number];
@@ -51,9 +56,12 @@ interface Answers {
 }
 
 export async function init(values: Values<'init'>): Promise<number> {
+  if (values.lang === 'python') return initPython(values);
   const ask = process.stdin.isTTY ? asker() : undefined;
   try {
-    const client = values.client ?? (await askFor('client', CLIENTS, ask));
+    const chosen = values.client ?? (await askFor('client', NODE_CLIENTS, ask));
+    if (!isNodeClient(chosen)) throw new UsageError(`--client ${chosen} is a Python library: add --lang python`);
+    const client = chosen;
     const shape = values.shape ?? (await askFor('shape', SHAPES, ask));
     let helper = values.helper;
     if (shape === 'with-lock' && !helper) {

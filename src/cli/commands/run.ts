@@ -26,6 +26,9 @@ import { writableReportDir } from './report-dir.ts';
 export async function runCommand(id: string, values: Values<'run'>, params: Record<string, string>): Promise<number> {
   const oracle = await loadOracle(id);
   refuseUnknownOptions(oracle, Object.keys(params));
+  // Read where a holder starts (src/holder/holder-language.ts), for every run of this process.
+  if (values.lang) process.env.LOCK_ORACLES_LANG = values.lang;
+  if (values.python) process.env.LOCK_ORACLES_PYTHON = values.python;
   if (!values.target)
     throw new UsageError(
       `${oracle.id}: --target <path> is required (e.g. --target ${oracle.references[0]?.target ?? 'targets/...'})`,

@@ -100,6 +100,13 @@ export const COMMANDS: Record<CommandName, CommandSpec> = {
     arguments: false,
     params: false,
   },
+  conformance: {
+    forms: ['conformance --target <target> [--lang <language>] [--python <path>]'],
+    summary: 'check a holder shim (any language) speaks the holder protocol (docs/holder-protocol.md)',
+    footer: 'Exit: 0 when every check passes; 1 naming each missing piece; 2 for bad input.',
+    arguments: false,
+    params: false,
+  },
   prove: {
     forms: [
       'prove <ID> --before <target> --after <target> [options] [--<param> <value> ...]',

@@ -7,6 +7,7 @@
  */
 import { defaultJobs, defaultReferenceJobs } from '../../run/run-pool.ts';
 import { RUNTIME_CHOICES } from '../../stores/runtime-choice.ts';
+import { HOLDER_LANGUAGES } from '../../holder/holder-language.ts';
 
 /** The commands: `run` is `<ID> --target …` (with `--explore`, an exploration), the rest are sub-commands. */
 export const COMMAND_NAMES = [
@@ -19,6 +20,7 @@ export const COMMAND_NAMES = [
   'settle',
   'init',
   'prove',
+  'conformance',
 ] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 
@@ -52,7 +54,7 @@ export interface OptionSpec {
   for: Partial<Record<CommandName, Use>>;
 }
 
-export const CLIENTS = ['ioredis', 'node-redis', 'redlock', '@sesamecare-oss/redlock', 'pg'] as const;
+export const CLIENTS = ['ioredis', 'node-redis', 'redlock', '@sesamecare-oss/redlock', 'pg', 'redis-py'] as const;
 export const SHAPES = ['with-lock', 'binding'] as const;
 export const SCOPES = ['session', 'transaction', 'session-via-pool'] as const;
 export const FAIL_ON = ['confirmed', 'unconfirmed', 'never'] as const;
@@ -70,8 +72,32 @@ export const OPTIONS = {
     kind: { type: 'text' },
     for: {
       run: { doc: 'the target module binding your helper (see targets/contract.ts)' },
+      conformance: { doc: 'a target in the language whose shim to check (e.g. sdk/python/conformance_target.py)' },
       replay: { doc: 'run the schedule against another target, e.g. the fixed one (default: the one it was found on)' },
       prove: { doc: 'the target both --before-ref and --after-ref sides run (a path in the repository)' },
+    },
+  },
+  lang: {
+    arg: '<language>',
+    kind: { type: 'choice', choices: HOLDER_LANGUAGES },
+    for: {
+      run: {
+        doc: "the target's language when its extension does not say (node | python; .py is python, the rest node)",
+      },
+      init: { doc: 'the language of the target to write: node (TypeScript, default) | python', default: 'node' },
+      conformance: { doc: "the target's language when its extension does not say" },
+    },
+  },
+  python: {
+    arg: '<path>',
+    kind: { type: 'text' },
+    for: {
+      run: {
+        doc:
+          "the Python interpreter a .py target's holders run with (a venv's bin/python works); default: an active " +
+          "venv's, else /usr/bin/python3, else python3 on PATH",
+      },
+      conformance: { doc: 'the Python interpreter the shim runs with' },
     },
   },
   store: {
