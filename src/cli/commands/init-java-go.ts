@@ -1,6 +1,6 @@
 /**
- * `init --lang java|go`: writes a whole Java or Go target beside the user's code — the targets the
- * README's "Your helper in Java / Go" sections show. Java: a session advisory lock with pgjdbc
+ * `init --lang java|go`: writes a whole Java or Go target beside the user's code — the targets
+ * docs/helpers-java-go.md shows (wired in init.ts). Java: a session advisory lock with pgjdbc
  * (Debian's /usr/share/java/postgresql.jar, named by the file's //CLASSPATH line) on one
  * connection held for the lease (V314 PASS). Go: redigo SET NX PX with a
  * compare-and-delete release (V310 PASS). Each is a starting point: replace the lock calls with

@@ -82,9 +82,12 @@ export const OPTIONS = {
     kind: { type: 'choice', choices: HOLDER_LANGUAGES },
     for: {
       run: {
-        doc: "the target's language when its extension does not say (node | python; .py is python, the rest node)",
+        doc: "the target's language when its extension does not say (node | python | java | go; .py, .java and .go say it, the rest is node)",
       },
-      init: { doc: 'the language of the target to write: node (TypeScript, default) | python', default: 'node' },
+      init: {
+        doc: 'the language of the target to write: node (TypeScript, default) | python | java | go',
+        default: 'node',
+      },
       conformance: { doc: "the target's language when its extension does not say" },
     },
   },
