@@ -4,7 +4,7 @@
  * handshake, init with storeKey, acquire/extend/release with leases, the error codes, the
  * selftest probes (effect's definite and indefinite outcomes, a held seam, log, raise), a bad
  * line, a torn last line then end of file, close; that a target's prints stay off fd 4; that a
- * second build is cached; that a compile error and a missing toolchain are usage errors naming
+ * second build is cached; that the conformance suite (src/holder/conformance.ts) passes both; that a compile error and a missing toolchain are usage errors naming
  * the fix; and that no holder outlives a harness killed with kill -9. The targets
  * (test/fixtures/sdk/) touch no store: this is the protocol, not a lock.
  */
@@ -18,6 +18,7 @@ import { goHolder } from '../src/build/go-holder.ts';
 import { javaHolder } from '../src/build/java-holder.ts';
 import { holderLanguage } from '../src/holder/holder-language.ts';
 import { writeJavaGoTarget } from '../src/cli/commands/init-java-go.ts';
+import { runConformance } from '../src/holder/conformance.ts';
 import { dieWithHarness } from '../src/process/die-with-harness.ts';
 
 const FIXTURES = join(import.meta.dirname, 'fixtures', 'sdk');
@@ -209,6 +210,14 @@ describe.each(['java', 'go'] as const)('the %s shim', (language) => {
     holder.raw('{"t":"call","id":50,"member":"acquire","args":[]}', true);
     expect(await holder.exited).toBe(0);
     expect(holder.messages.some((m) => m.id === 50)).toBe(false);
+  });
+
+  it('passes the conformance suite, every check', async () => {
+    const checks = await runConformance(TARGETS[language]);
+    expect(checks.filter((c) => !c.ok)).toEqual([]);
+    expect(checks.map((c) => c.name)).toEqual(
+      expect.arrayContaining(['handshake', 'effect indefinite', 'seam', 'close']),
+    );
   });
 
   it('answers close, then exits 0', async () => {
