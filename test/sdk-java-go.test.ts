@@ -4,8 +4,9 @@
  * handshake, init with storeKey, acquire/extend/release with leases, the error codes, the
  * selftest probes (effect's definite and indefinite outcomes, a held seam, log, raise), a bad
  * line, a torn last line then end of file, close; that a target's prints stay off fd 4; that a
- * second build is cached; that the conformance suite (src/holder/conformance.ts) passes both; that a compile error and a missing toolchain are usage errors naming
- * the fix; and that no holder outlives a harness killed with kill -9. The targets
+ * second build is cached; that the conformance suite (src/holder/conformance.ts) passes both; that
+ * a compile error and a missing toolchain are usage errors naming the fix; and that no holder
+ * outlives a harness killed with kill -9. The targets
  * (test/fixtures/sdk/) touch no store: this is the protocol, not a lock.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
