@@ -43,6 +43,8 @@ public final class LockOracles {
 
   /** Thrown by {@link Env#effect} when nobody can say whether the write reached the resource. */
   public static final class EffectIndefinite extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
     public EffectIndefinite(String reason) {
       super("the effect's outcome is indefinite: " + reason);
     }
@@ -471,6 +473,7 @@ public final class LockOracles {
   // ---- output ----
 
   static final class ShimError extends RuntimeException {
+    private static final long serialVersionUID = 1L;
     final String code;
 
     ShimError(String code, String message) {
