@@ -23,6 +23,15 @@ packages=(
   python3            # Python holders (sdk/python/lock_oracles.py; the targets/python references)
   python3-redis      # redis-py 4.3.4, the targets/python references' library
 )
+# A language's toolchain and the libraries its references use, only when asked for
+# (npm run setup -- java go): a Java or Go target needs them, a TypeScript one never does.
+for language in "$@"; do
+  case "$language" in
+    java) packages+=(openjdk-17-jdk-headless libpostgresql-jdbc-java) ;; # javac/java; pgjdbc (targets/java/)
+    go) packages+=(golang-go golang-github-gomodule-redigo-dev) ;;        # go 1.19; redigo (targets/go/)
+    *) echo "setup-system: no packages for the language \"$language\": name java and/or go" >&2; exit 2 ;;
+  esac
+done
 BACKPORTS_LIST=/etc/apt/sources.list.d/lock-oracles-backports.sources
 
 missing=()

@@ -29,6 +29,9 @@ describe('the packages the reference targets import', () => {
     ]);
     // createRequire(import.meta.url)('proper-lockfile'), beside a relative import of the shared target.
     expect(packagesImported(join(REPO, 'targets/fs/proper-lockfile.ts'), 'lock-oracles')).toContain('proper-lockfile');
+    // A Go or Java target's imports (Go's `import (\n\t"crypto/rand"` reads like an import of a quoted name) are no npm packages.
+    expect(packagesImported(join(REPO, 'targets/go/redigo_release_bare_del.go'), 'lock-oracles').size).toBe(0);
+    expect(packagesImported(join(REPO, 'targets/java/AdvisoryLockPoolQuery.java'), 'lock-oracles').size).toBe(0);
   });
 
   test('are each pinned in package.json, and the references only need the devDependencies beside the dependencies', async () => {

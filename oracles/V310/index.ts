@@ -86,6 +86,8 @@ export default defineOracle({
         'targets/redis/ioredis/lock-prefixed-key.ts',
         'targets/redis/ioredis/lock-hash-field.ts',
         'targets/redis/job-claim/complete-empties-checked.ts',
+        // Go: redigo SET NX PX with a compare-and-delete release.
+        'targets/go/redigo_release_compare_delete.go',
         // A lease stamped before its wx create, and renewed through the fs boundaries' round trips: a longer TTL.
         { target: 'targets/fs/lease-file-fenced.ts', store: 'fs', params: { ttl: 5000, timeout: 12000 } },
         { target: 'targets/fs/lease-lib-fenced.ts', store: 'fs', params: { ttl: 5000, timeout: 12000 } },
@@ -244,6 +246,10 @@ export default defineOracle({
         "the library's renewal and release read the record, check it, then act by pathname: A resumes from SIGSTOP, reads B's record and leaves it; --explore holds its renewal's write after its check, its rm after its compare, and each lands on B's lock",
     },
     { target: 'targets/fs/lease-lib-fenced.ts', expect: 'PASS', store: 'fs', params: { ttl: 1000 } },
+    // Go, redigo 1.8.3 (Debian's golang-github-gomodule-redigo-dev; sdk/go/lockoracles.go).
+    { target: 'targets/go/redigo_release_bare_del.go', expect: 'FAIL' },
+    { target: 'targets/go/redigo_release_compare_delete.go', expect: 'PASS' },
+    { target: 'targets/go/redigo_release_compare_delete.go', expect: 'PASS', params: { variant: 'narrow' } },
   ],
   // Each good reference with its guard removed must FAIL (lock-oracles selfcheck).
   mutations: [
@@ -362,6 +368,11 @@ export default defineOracle({
       guard: "the unlock's check that the path still names the directory it made (rm -r by path)",
       edits: [['{ checked: true }', '{ checked: false }']],
       store: 'fs',
+    },
+    {
+      of: 'targets/go/redigo_release_compare_delete.go',
+      guard: "the release script's token comparison (a bare DEL instead)",
+      edits: [['_, err := compareAndDelete.Do(t.conn, env.Key, l.Token)', '_, err := t.conn.Do("DEL", env.Key)']],
     },
   ],
 

@@ -74,6 +74,8 @@ export default defineOracle({
         'targets/redis/ioredis/lock-correct.ts',
         'targets/redis/node-redis/lock-correct.ts',
         'targets/redis/ioredis/lock-prefixed-key.ts',
+        // Go: redigo SET NX PX with a compare-and-delete release.
+        'targets/go/redigo_release_compare_delete.go',
         // One contender cannot race itself: the DEL-then-SET NX takeover is sound with --contenders 2.
         // A TTL of a second: a held contender's attempt outlasting its lease proves nothing (INCONCLUSIVE) under load.
         { target: 'targets/redis/ioredis/stale-takeover-del.ts', params: { contenders: 2, ttl: 1000 } },
@@ -196,6 +198,13 @@ export default defineOracle({
       params: { ttl: 1000, poolerReset: 'none' },
       notExplored: 'explored with its --pooler-reset none among the explore references (alsoBad)',
     },
+    // Go, redigo 1.8.3: SET NX PX (PASS); SETNX then EXPIRE killed between them at its seam (FAIL; --explore finds it with no seam).
+    { target: 'targets/go/redigo_release_compare_delete.go', expect: 'PASS' },
+    {
+      target: 'targets/go/redigo_setnx_then_expire.go',
+      expect: 'FAIL',
+      params: { variant: 'between-commands' },
+    },
   ],
   // Each good reference with its guard removed must FAIL (lock-oracles selfcheck).
   mutations: [
@@ -237,6 +246,11 @@ export default defineOracle({
       ],
       params: { ttl: 1000 },
       store: 'postgres',
+    },
+    {
+      of: 'targets/go/redigo_release_compare_delete.go',
+      guard: 'the PX that gives the lock its TTL in the same SET (dropped: no expiry)',
+      edits: [['t.conn.Do("SET", env.Key, token, "NX", "PX", env.TTLMs)', 't.conn.Do("SET", env.Key, token, "NX")']],
     },
   ],
 

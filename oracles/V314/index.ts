@@ -71,6 +71,9 @@ export default defineOracle({
       store: 'pgbouncer',
       params: { scenario: 'pooler', poolMode: 'session' },
     },
+    // Java, pgjdbc 42.5 (Debian's libpostgresql-jdbc-java; sdk/java/LockOracles.java).
+    { target: 'targets/java/AdvisoryLockPoolQuery.java', expect: 'FAIL' },
+    { target: 'targets/java/AdvisoryLockDedicatedConnection.java', expect: 'PASS' },
   ],
   // Each good reference with its guard removed must FAIL (lock-oracles selfcheck).
   mutations: [
@@ -81,6 +84,16 @@ export default defineOracle({
         [
           'if (ok(await client.query(TRY_LOCK, [env.key]))) return { client };',
           'if (ok(await pool.get().query(TRY_LOCK, [env.key]))) return { client };',
+        ],
+      ],
+    },
+    {
+      of: 'targets/java/AdvisoryLockDedicatedConnection.java',
+      guard: 'the lock taken on the checked-out connection that unlocks it (taken through the pool instead)',
+      edits: [
+        [
+          'if (PgJdbc.ask(connection, PgJdbc.TRY_LOCK, env.key))',
+          'if (PgJdbc.askPool(pool, PgJdbc.TRY_LOCK, env.key))',
         ],
       ],
     },

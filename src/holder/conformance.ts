@@ -69,7 +69,10 @@ class RawHolder {
 function start(modules: HolderModules, id: string): RawHolder {
   const child =
     modules.interpreter !== undefined
-      ? spawnShimHolder(modules.interpreter, [modules.entry, modules.target], { id, targetPath: modules.targetPath })
+      ? spawnShimHolder(modules.interpreter, modules.args ?? [modules.entry, modules.target], {
+          id,
+          targetPath: modules.targetPath,
+        })
       : spawnHolderProcess([modules.entry, modules.target, id, modules.targetPath]);
   return new RawHolder(child);
 }

@@ -1,20 +1,23 @@
 /**
  * Which language a target is written in, and how a holder in that language starts. Chosen by the
- * target's extension (`.py`: Python; `.ts`, `.js`, `.mts`, …: Node), or forced with `--lang`
+ * target's extension (`.py`: Python; `.java`: Java; `.go`: Go; `.ts`, `.js`, `.mts`, …: Node), or forced with `--lang`
  * (LOCK_ORACLES_LANG). A Python holder is `python3 sdk/python/lock_oracles.py <target>` with the
  * interpreter from `--python` (LOCK_ORACLES_PYTHON), else an active virtualenv's, else Debian's
  * /usr/bin/python3 (where `npm run setup`'s apt packages install: python3-redis, …), else `python3`
- * on PATH. Both speak the holder protocol (docs/holder-protocol.md).
+ * on PATH. Java and Go targets are compiled first (src/build/java-holder.ts, go-holder.ts). All speak the holder protocol (docs/holder-protocol.md).
  */
 import { accessSync, constants, existsSync } from 'node:fs';
 import { delimiter, extname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UsageError } from '../core/errors.ts';
 
-export const HOLDER_LANGUAGES = ['node', 'python'] as const;
+export const HOLDER_LANGUAGES = ['node', 'python', 'java', 'go'] as const;
 export type HolderLanguage = (typeof HOLDER_LANGUAGES)[number];
 
 export const PYTHON_SDK = fileURLToPath(new URL('../../sdk/python/lock_oracles.py', import.meta.url));
+
+/** The languages told by extension; any other file is Node's (.ts, .js, .mts, …). */
+const BY_EXTENSION: Record<string, HolderLanguage> = { '.py': 'python', '.java': 'java', '.go': 'go' };
 
 /** The language of `targetPath`: --lang when given, else its extension. */
 export function holderLanguage(targetPath: string, forced = process.env.LOCK_ORACLES_LANG): HolderLanguage {
@@ -24,7 +27,7 @@ export function holderLanguage(targetPath: string, forced = process.env.LOCK_ORA
     }
     return forced as HolderLanguage;
   }
-  return extname(targetPath) === '.py' ? 'python' : 'node';
+  return BY_EXTENSION[extname(targetPath)] ?? 'node';
 }
 
 /** The Python interpreter a holder runs with, checked to exist and be executable (exit 2 naming the fix when not). */

@@ -9,6 +9,8 @@ import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
 import { compileModule } from '../build/compile-module.ts';
+import { goHolder } from '../build/go-holder.ts';
+import { javaClasspath, javaHolder } from '../build/java-holder.ts';
 import type { History } from '../core/history.ts';
 import type { Resource } from '../core/resource.ts';
 import { cleanupProcess } from '../process/cleanup.ts';
@@ -50,8 +52,10 @@ export interface HolderModules {
   language: HolderLanguage;
   entry: string;
   target: string;
-  /** Python: the interpreter (holder-language.ts). */
+  /** Python: the interpreter (holder-language.ts); Java and Go: the built holder's command (java, the binary). */
   interpreter?: string;
+  /** Java and Go: the command's arguments, in place of `entry target`. */
+  args?: string[];
 }
 
 /**
@@ -64,6 +68,18 @@ export async function compileHolderModules(targetPath: string): Promise<HolderMo
   if (language === 'python') {
     if (!existsSync(targetPath)) throw new Error(`${targetPath} does not exist`);
     return { targetPath, language, entry: PYTHON_SDK, target: resolve(targetPath), interpreter: pythonInterpreter() };
+  }
+  if (language === 'java' || language === 'go') {
+    if (!existsSync(targetPath)) throw new Error(`${targetPath} does not exist`);
+    const built = language === 'java' ? await javaHolder(targetPath, javaClasspath()) : await goHolder(targetPath);
+    return {
+      targetPath,
+      language,
+      entry: built.command,
+      target: resolve(targetPath),
+      interpreter: built.command,
+      args: built.args,
+    };
   }
   const [entry, target] = await Promise.all([
     compileModule(ENTRY),
@@ -182,7 +198,12 @@ export class Holder {
     this.#process =
       shell ??
       (modules.interpreter !== undefined
-        ? spawnShimHolder(modules.interpreter, [modules.entry, modules.target], { id, targetPath }, options.env)
+        ? spawnShimHolder(
+            modules.interpreter,
+            modules.args ?? [modules.entry, modules.target],
+            { id, targetPath },
+            options.env,
+          )
         : spawnHolderProcess(argv, options.env));
     let stderr = '';
     this.#process.stderr?.on('data', (chunk: Buffer) => {

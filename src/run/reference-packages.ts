@@ -28,7 +28,8 @@ function packageOf(specifier: string, self: string): string | undefined {
 /** Every package the file and the files it imports by relative path (within the package) name. */
 export function packagesImported(file: string, self: string, seen = new Set<string>()): Set<string> {
   const found = new Set<string>();
-  if (seen.has(file) || !existsSync(file)) return found;
+  // A Java, Go or Python target's imports are its toolchain's, never npm packages (setup-system.sh installs them).
+  if (seen.has(file) || !existsSync(file) || !/\.[cm]?[jt]sx?$/.test(file)) return found;
   seen.add(file);
   for (const [, specifier] of readFileSync(file, 'utf8').matchAll(SPECIFIER)) {
     const name = packageOf(specifier!, self);

@@ -21,6 +21,7 @@ import { EXIT } from '../exit-codes.ts';
 import { COMMAND } from '../../core/invocation.ts';
 import { commandHelp } from '../options/help.ts';
 import { unresolvedPackages } from '../../run/reference-packages.ts';
+import { writeJavaGoTarget } from './init-java-go.ts';
 import { CLIENTS, SCOPES, SHAPES } from '../options/table.ts';
 import { toValue, useOf, type Values } from '../options/values.ts';
 import { initPython, PYTHON_CLIENTS } from './init-python.ts';
@@ -57,6 +58,14 @@ interface Answers {
 
 export async function init(values: Values<'init'>): Promise<number> {
   if (values.lang === 'python') return initPython(values);
+  if (values.lang === 'java' || values.lang === 'go') {
+    // --out's default names a TypeScript file; a Java or Go target has its own (LockTarget.java, lock_target.go).
+    const path = writeJavaGoTarget(values.lang, values.out === 'lock.target.ts' ? undefined : values.out);
+    console.error(
+      `wrote ${path}; run it: ${COMMAND} ${values.lang === 'java' ? 'V314 --store postgres' : 'V310 --store redis'} --target ${relative(process.cwd(), path)}`,
+    );
+    return EXIT.PASS;
+  }
   const ask = process.stdin.isTTY ? asker() : undefined;
   try {
     const chosen = values.client ?? (await askFor('client', NODE_CLIENTS, ask));

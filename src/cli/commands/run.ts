@@ -36,6 +36,8 @@ export async function runCommand(id: string, values: Values<'run'>, given: Recor
       `${oracle.id}: --target <path> is required (e.g. --target ${oracle.references[0]?.target ?? 'targets/...'})`,
     );
   const target = values.target;
+  // Read where a Java target's holders are compiled (src/build/java-holder.ts), for every run of this process.
+  if (values.classpath) process.env.LOCK_ORACLES_CLASSPATH = values.classpath;
   const { runs, jobs, expect } = values;
   const progress = progressPrinter(!values.quiet);
   const reportDir = values['no-report'] ? undefined : writableReportDir(values['report-dir']);

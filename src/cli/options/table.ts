@@ -82,9 +82,12 @@ export const OPTIONS = {
     kind: { type: 'choice', choices: HOLDER_LANGUAGES },
     for: {
       run: {
-        doc: "the target's language when its extension does not say (node | python; .py is python, the rest node)",
+        doc: "the target's language when its extension does not say (node | python | java | go; .py, .java and .go say it, the rest is node)",
       },
-      init: { doc: 'the language of the target to write: node (TypeScript, default) | python', default: 'node' },
+      init: {
+        doc: 'the language of the target to write: node (TypeScript, default) | python | java | go',
+        default: 'node',
+      },
       conformance: { doc: "the target's language when its extension does not say" },
     },
   },
@@ -137,6 +140,17 @@ export const OPTIONS = {
       replay: { doc: 'local | container | auto, as for one oracle', default: 'local' },
       settle: { doc: 'local | container | auto, as for one oracle', default: 'local' },
       prove: { doc: 'local | container | auto, as for one oracle' },
+    },
+  },
+  classpath: {
+    arg: '<jar:jar…>',
+    kind: { type: 'text' },
+    for: {
+      run: {
+        doc:
+          "a Java target's classpath beyond its own //CLASSPATH lines, colon-separated " +
+          '(e.g. /usr/share/java/postgresql.jar)',
+      },
     },
   },
   runs: {
