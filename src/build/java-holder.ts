@@ -40,7 +40,19 @@ export async function javaHolder(target: string, classpath: string[] = []): Prom
     async (dir) => {
       const compiled = await execa(
         javac.path,
-        ['-d', dir, '-encoding', 'UTF-8', '-cp', jars.join(':'), '-sourcepath', dirname(file), '-Xlint:none', SDK, file],
+        [
+          '-d',
+          dir,
+          '-encoding',
+          'UTF-8',
+          '-cp',
+          jars.join(':'),
+          '-sourcepath',
+          dirname(file),
+          '-Xlint:none',
+          SDK,
+          file,
+        ],
         { reject: false, all: true },
       );
       if (compiled.exitCode !== 0) {
