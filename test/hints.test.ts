@@ -61,7 +61,7 @@ const HINTS: Hint[] = [
     verdict: 'PASS',
   },
   {
-    from: 'src/holder/holder-entry.ts: a storeKey that names no location',
+    from: 'src/holder/store-key-shape.ts: a storeKey that names no location',
     printed: 'return a key',
     provoke: ['V310', '--target', 'test/fixtures/targets/hints/store-key-not-a-location.ts'],
     exit: 2,
@@ -276,6 +276,16 @@ const NOT_FOLLOWED: Record<string, string> = {
     "the fs store's hint (followed above) for a cluster, whose nodes cost a run of their own",
   'src/stores/container-engine.ts use --runtime': 'printed only on a machine without a container engine',
   'src/stores/container-runtime.ts use --runtime': 'printed only on a machine without a container engine',
+  'src/holder/handshake.ts pass --python':
+    'a Python interpreter that is missing or lacks a module: test/python-holder.test.ts provokes it; following it needs a second interpreter this machine may not have',
+  'src/cli/commands/init-python.ts pass --force':
+    'init writes a file, no run: test/init.test.ts follows the same hint for TypeScript',
+  'src/cli/commands/init-java-go.ts pass --out':
+    'init writes a file, no run: test/sdk-java-go.test.ts writes both init targets',
+  'src/families/etcd/index.ts return the key the lock lives under':
+    "the Redis family's hint of the same words is followed above; etcd's (a file path or a lease row declared on etcd) not yet",
+  'src/families/zookeeper/recipe.ts use --runtime':
+    "the fs store's hint (followed above) for ZooKeeper, whose store has no container image yet",
 };
 
 /** Where the harness's sources print a hint: "file phrase", comments left out. */

@@ -204,13 +204,20 @@ export default defineOracle({
     { target: 'targets/fs/lease-job-fenced.ts', expect: 'PASS', store: 'fs' },
     // npm etcd3's Lock (Jepsen's etcd case): unfenced FAILs, fenced by the key's create revision PASSes.
     // A 2 s lease: etcd reports a lease's TTL in whole seconds, rounded down (the lower bound the judge reads).
-    { target: 'targets/etcd/lock-job.ts', expect: 'FAIL', store: 'etcd', params: { ttl: 2000 } },
+    {
+      target: 'targets/etcd/lock-job.ts',
+      expect: 'FAIL',
+      store: 'etcd',
+      params: { ttl: 2000 },
+      exploredWith: { ttl: 2000 },
+    },
     { target: 'targets/etcd/lock-job-fenced.ts', expect: 'PASS', store: 'etcd', params: { ttl: 2000 } },
     {
       target: 'targets/etcd/lock-job.ts',
       expect: 'FAIL',
       store: 'etcd',
       params: { ttl: 2000, variant: 'renewal-wire', steps: 10, stepMs: 400 },
+      exploredWith: { ttl: 2000 },
     },
     {
       target: 'targets/etcd/lock-job-fenced.ts',
