@@ -1,0 +1,50 @@
+/*
+ * Apache Curator 5.4 (Debian's libcurator-recipes-java) on the harness's ZooKeeper: one
+ * CuratorFramework per holder, its session timeout the run's TTL (env.ttlMs; the server's floor is
+ * 200 ms), on the URL the harness hands out (zookeeper://host:port, A's or B's wire proxy) made a
+ * connect string. The lock's path is /locks/<key>, what storeKey returns for the harness to read.
+ * Not a reference by itself: the Curator*.java targets beside it use it.
+ */
+import java.net.URI;
+import java.util.concurrent.TimeUnit;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryNTimes;
+
+final class Curator {
+  private Curator() {}
+
+  /** The lock's (or the election's) ZooKeeper path for the oracle's key. */
+  static String lockPath(LockOracles.Env env) {
+    return "/locks/" + env.key;
+  }
+
+  /** A started client with a live session, or an exception naming the URL when none comes in 10 s. */
+  static CuratorFramework start(LockOracles.Env env) throws InterruptedException {
+    URI url = URI.create(env.url);
+    if (!"zookeeper".equals(url.getScheme()) || url.getPort() < 0) {
+      throw new IllegalArgumentException("expected a zookeeper://host:port URL (run with --store zookeeper), got " + env.url);
+    }
+    CuratorFramework client = CuratorFrameworkFactory.builder()
+        .connectString(url.getHost() + ":" + url.getPort())
+        .sessionTimeoutMs((int) env.ttlMs)
+        .connectionTimeoutMs((int) env.ttlMs)
+        .retryPolicy(new RetryNTimes(3, 50))
+        .build();
+    client.start();
+    if (!client.blockUntilConnected(10, TimeUnit.SECONDS)) {
+      client.close();
+      throw new IllegalStateException("no ZooKeeper session at " + env.url + " within 10 s");
+    }
+    return client;
+  }
+
+  /** The job's parameters (V312, V313): how many writes, and the work after each, ms. */
+  static int steps(LockOracles.Env env) {
+    return Integer.parseInt(String.valueOf(env.param("steps", 3)));
+  }
+
+  static int stepMs(LockOracles.Env env) {
+    return Integer.parseInt(String.valueOf(env.param("stepMs", 20)));
+  }
+}
