@@ -131,6 +131,10 @@ export default defineOracle({
     // ZooKeeper's election recipe: a flag kept by a children watch vs a check with the server before each write.
     { target: 'targets/zookeeper/election-cached-flag.ts', expect: 'FAIL', store: 'zookeeper' },
     { target: 'targets/zookeeper/election-recheck.ts', expect: 'PASS', store: 'zookeeper' },
+    // Java, Curator 5.4's LeaderLatch kept through SUSPENDED (SessionConnectionStateErrorPolicy): the cached
+    // hasLeadership() FAILs, the latch node's czxid as the fence PASSes.
+    { target: 'targets/java/curator/CuratorLeaderLatchCached.java', expect: 'FAIL', store: 'zookeeper' },
+    { target: 'targets/java/curator/CuratorLeaderLatchFenced.java', expect: 'PASS', store: 'zookeeper' },
     { target: 'targets/fs/leader-cached-flag.ts', expect: 'FAIL', store: 'fs' },
     { target: 'targets/fs/leader-recheck-each-write.ts', expect: 'PASS', store: 'fs' },
     // A cluster of the target's own nodes (docs/cluster.md): A's node partitioned from the others.
@@ -181,6 +185,12 @@ export default defineOracle({
           'const leads = (led ||= await within(leadsNow(env), validFor));',
         ],
       ],
+      store: 'zookeeper',
+    },
+    {
+      of: 'targets/java/curator/CuratorLeaderLatchFenced.java',
+      guard: "the latch node's czxid carried with every write as its fence",
+      edits: [['Map.of("value", i, "fence", fence)', 'Map.of("value", i)']],
       store: 'zookeeper',
     },
     {

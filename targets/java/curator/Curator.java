@@ -9,6 +9,8 @@ import java.net.URI;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.framework.state.ConnectionStateErrorPolicy;
+import org.apache.curator.framework.state.StandardConnectionStateErrorPolicy;
 import org.apache.curator.retry.RetryNTimes;
 
 final class Curator {
@@ -21,6 +23,11 @@ final class Curator {
 
   /** A started client with a live session, or an exception naming the URL when none comes in 10 s. */
   static CuratorFramework start(LockOracles.Env env) throws InterruptedException {
+    return start(env, new StandardConnectionStateErrorPolicy());
+  }
+
+  /** The same, with the policy that says which connection states the recipes treat as lost. */
+  static CuratorFramework start(LockOracles.Env env, ConnectionStateErrorPolicy policy) throws InterruptedException {
     URI url = URI.create(env.url);
     if (!"zookeeper".equals(url.getScheme()) || url.getPort() < 0) {
       throw new IllegalArgumentException("expected a zookeeper://host:port URL (run with --store zookeeper), got " + env.url);
@@ -30,6 +37,7 @@ final class Curator {
         .sessionTimeoutMs((int) env.ttlMs)
         .connectionTimeoutMs((int) env.ttlMs)
         .retryPolicy(new RetryNTimes(3, 50))
+        .connectionStateErrorPolicy(policy)
         .build();
     client.start();
     if (!client.blockUntilConnected(10, TimeUnit.SECONDS)) {
