@@ -47,12 +47,22 @@ final class Curator {
     return client;
   }
 
-  /** The job's parameters (V312, V313): how many writes, and the work after each, ms. */
+  /** The job's parameters (V312, V313, V315): how many writes (`steps`, default 3), and the work after each, ms (`stepMs`, default 20). */
   static int steps(LockOracles.Env env) {
-    return Integer.parseInt(String.valueOf(env.param("steps", 3)));
+    return whole(env, "steps", 3, 1);
   }
 
   static int stepMs(LockOracles.Env env) {
-    return Integer.parseInt(String.valueOf(env.param("stepMs", 20)));
+    return whole(env, "stepMs", 20, 0);
+  }
+
+  /** A parameter as a whole number at least `min` (a JSON number or the command line's string). */
+  private static int whole(LockOracles.Env env, String name, int fallback, int min) {
+    Object raw = env.param(name, fallback);
+    double value = raw instanceof Number number ? number.doubleValue() : Double.parseDouble(String.valueOf(raw));
+    if (value != Math.rint(value) || value < min) {
+      throw new IllegalArgumentException("parameter " + name + " must be an integer >= " + min + " (got " + raw + "); pass e.g. --" + name + " " + fallback);
+    }
+    return (int) value;
   }
 }
