@@ -27,7 +27,7 @@ packages=(
 # (npm run setup -- java go): a Java or Go target needs them, a TypeScript one never does.
 for language in "$@"; do
   case "$language" in
-    java) packages+=(openjdk-17-jdk-headless libpostgresql-jdbc-java) ;; # javac/java; pgjdbc (targets/java/)
+    java) packages+=(openjdk-17-jdk-headless libpostgresql-jdbc-java libcurator-recipes-java libzookeeper-java libslf4j-java) ;; # javac/java; pgjdbc, Curator 5.4 + ZooKeeper client (targets/java/)
     go) packages+=(golang-go golang-github-gomodule-redigo-dev) ;;        # go 1.19; redigo (targets/go/)
     *) echo "setup-system: no packages for the language \"$language\": name java and/or go" >&2; exit 2 ;;
   esac

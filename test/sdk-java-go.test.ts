@@ -287,6 +287,14 @@ describe('a Java or Go target that cannot be built', () => {
     await expect(compiledHolder('go', go)).rejects.toThrow(/broken\.go:5:\d+/);
   });
 
+  it('names a classpath jar that does not exist, and how to get it', async () => {
+    const java = join(scratch, 'MissingJar.java');
+    writeFileSync(java, '//CLASSPATH /usr/share/java/no-such-library.jar\npublic class MissingJar {}\n');
+    await expect(javaHolder(java)).rejects.toThrow(
+      /no-such-library\.jar, which does not exist[^]*npm run setup -- java/,
+    );
+  });
+
   it('names the install line when the toolchain is missing', async () => {
     const path = process.env.PATH;
     process.env.PATH = scratch;

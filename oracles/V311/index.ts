@@ -149,6 +149,8 @@ export default defineOracle({
     // ZooKeeper's lock recipe: an ephemeral node goes with the killed holder's session, a persistent one never.
     { target: 'targets/zookeeper/recipe-persistent.ts', expect: 'FAIL', store: 'zookeeper' },
     { target: 'targets/zookeeper/recipe-lock.ts', expect: 'PASS', store: 'zookeeper' },
+    // Java, Curator 5.4's InterProcessMutex: its EPHEMERAL_SEQUENTIAL node goes with a killed holder's session.
+    { target: 'targets/java/curator/CuratorMutexLock.java', expect: 'PASS', store: 'zookeeper' },
     { target: 'targets/fs/mkdir-no-stale.ts', expect: 'FAIL', store: 'fs' },
     // Taken over late, by a stale rule a second past the TTL: the lock frees (its lifetime reported);
     // held to its TTL (--strict-ttl on), it frees but not within it.

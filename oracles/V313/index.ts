@@ -200,6 +200,9 @@ export default defineOracle({
     // ZooKeeper's lock recipe (Curator Tech Note 10): A stopped past its session writes on unless fenced by its node's czxid.
     { target: 'targets/zookeeper/recipe-job.ts', expect: 'FAIL', store: 'zookeeper' },
     { target: 'targets/zookeeper/recipe-job-fenced.ts', expect: 'PASS', store: 'zookeeper' },
+    // Java, Apache Curator 5.4's InterProcessMutex (Debian's libcurator-recipes-java): the same, TN10 as written.
+    { target: 'targets/java/curator/CuratorMutexJob.java', expect: 'FAIL', store: 'zookeeper' },
+    { target: 'targets/java/curator/CuratorMutexJobFenced.java', expect: 'PASS', store: 'zookeeper' },
     { target: 'targets/fs/lease-job.ts', expect: 'FAIL', store: 'fs' },
     { target: 'targets/fs/lease-job-fenced.ts', expect: 'PASS', store: 'fs' },
     // npm etcd3's Lock (Jepsen's etcd case): unfenced FAILs, fenced by the key's create revision PASSes.
@@ -408,6 +411,12 @@ export default defineOracle({
       of: 'targets/zookeeper/recipe-job-fenced.ts',
       guard: "the lock node's czxid carried with every write as its fence",
       edits: [['jobUnderRecipe(env, true)', 'jobUnderRecipe(env, false)']],
+      store: 'zookeeper',
+    },
+    {
+      of: 'targets/java/curator/CuratorMutexJobFenced.java',
+      guard: "the lock node's czxid carried with every write as its fence",
+      edits: [['Map.of("value", i, "fence", fence)', 'Map.of("value", i)']],
       store: 'zookeeper',
     },
     {

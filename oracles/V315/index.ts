@@ -144,6 +144,21 @@ export default defineOracle({
         "V315's explored boundaries are the leader's store commands on the lock; a ZooKeeper leader's only traffic after it leads is its session's pings, on no node",
     },
     { target: 'targets/zookeeper/election-recheck.ts', expect: 'PASS', store: 'zookeeper' },
+    // Java, Curator 5.4's LeaderLatch kept through SUSPENDED (SessionConnectionStateErrorPolicy): the cached
+    // hasLeadership() FAILs, the latch node's czxid as the fence PASSes. A 1 s session: A calls itself LOST
+    // 5/3 of a session after its last answer, so a 300 ms session left B (a loaded JVM) ~150 ms to write first.
+    {
+      target: 'targets/java/curator/CuratorLeaderLatchCached.java',
+      expect: 'FAIL',
+      store: 'zookeeper',
+      params: { ttl: 1000 },
+    },
+    {
+      target: 'targets/java/curator/CuratorLeaderLatchFenced.java',
+      expect: 'PASS',
+      store: 'zookeeper',
+      params: { ttl: 1000 },
+    },
     { target: 'targets/fs/leader-cached-flag.ts', expect: 'FAIL', store: 'fs' },
     { target: 'targets/fs/leader-recheck-each-write.ts', expect: 'PASS', store: 'fs' },
     // A cluster of the target's own nodes (docs/cluster.md): A's node partitioned from the others.
@@ -195,6 +210,13 @@ export default defineOracle({
         ],
       ],
       store: 'zookeeper',
+    },
+    {
+      of: 'targets/java/curator/CuratorLeaderLatchFenced.java',
+      guard: "the latch node's czxid carried with every write as its fence",
+      edits: [['Map.of("value", i, "fence", fence)', 'Map.of("value", i)']],
+      store: 'zookeeper',
+      params: { ttl: 1000 },
     },
     {
       of: 'targets/redis/leader/recheck-each-write.ts',

@@ -6,10 +6,11 @@
  * then `java -cp <classes>:<classpath> LockOracles <target class>`, a real JVM the harness signals.
  * The classpath is the target's own `//CLASSPATH <jar>[:<jar>…]` lines (as JBang's `//DEPS`: the
  * target says what it needs) and then LOCK_ORACLES_CLASSPATH (`--classpath`), colon-separated.
- * A compile error is a usage error (exit 2) with javac's own lines: the file, the line, the fix.
+ * A compile error is a usage error (exit 2) with javac's own lines: the file, the line, the fix; so
+ * is a classpath jar that does not exist (named, with the install line), before javac runs.
  */
 import { execa } from 'execa';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UsageError } from '../core/errors.ts';
@@ -33,6 +34,15 @@ export async function javaHolder(target: string, classpath: string[] = []): Prom
   const file = resolve(target);
   const source = readFileSync(file, 'utf8');
   const jars = [...declaredClasspath(source), ...classpath].map((entry) => resolve(dirname(file), entry));
+  const missing = jars.filter((jar) => !existsSync(jar));
+  if (missing.length > 0) {
+    throw new UsageError(
+      `${target}'s classpath names ${missing.join(', ')}, which ${missing.length === 1 ? 'does' : 'do'} not exist.\n` +
+        `  To fix: install the library (the references' jars come from Debian: npm run setup -- java installs ` +
+        `libpostgresql-jdbc-java, libcurator-recipes-java, libzookeeper-java, libslf4j-java), or correct the ` +
+        `//CLASSPATH line or --classpath`,
+    );
+  }
   const className = targetClass(file, source);
   const build = await cachedHolderBuild(
     'java',
