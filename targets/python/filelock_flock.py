@@ -1,7 +1,7 @@
 """GOOD for V311 on --store fs: filelock 3.9's FileLock, which on Linux is flock(2) on an open lock
 file. A killed holder's open file descriptions close with it and the kernel drops their flock; the
 lock file itself stays (filelock never removes it), so the lock is free while the file is there.
-The storeKey says so ({"flock": True}): the harness reads /proc/locks, not the file's existence."""
+The storeKey declares it a flock: the harness reads /proc/locks, not the file's existence."""
 import filelock
 
 name = "filelock FileLock (flock)"
