@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # System packages the harness needs on Debian 12: the real stores it starts, gcc to build the
-# clock-offset library (store clock skew), and Python with redis-py for the Python references. Idempotent and non-interactive: installs only what is
+# clock-offset library (store clock skew), and Python with redis-py, psycopg, filelock and kazoo for the Python references. Idempotent and non-interactive: installs only what is
 # missing, and does nothing when everything is there. Where it cannot install (no apt-get, no root
 # or sudo) it says what is missing and exits 0, so the README's first command goes on to the oracle,
 # which names the store it needs.
@@ -22,6 +22,10 @@ packages=(
   libc6-dev          # its headers
   python3            # Python holders (sdk/python/lock_oracles.py; the targets/python references)
   python3-redis      # redis-py 4.3.4, the targets/python references' library
+  python3-psycopg    # psycopg 3.1 (targets/python's V314 references)
+  python3-psycopg-pool # psycopg_pool 3.1, their ConnectionPool
+  python3-filelock   # filelock 3.9 (targets/python's V311 reference on --store fs)
+  python3-kazoo      # kazoo 2.8 (targets/python's V313 references on --store zookeeper)
 )
 # A language's toolchain and the libraries its references use, only when asked for
 # (npm run setup -- java go): a Java or Go target needs them, a TypeScript one never does.

@@ -186,6 +186,13 @@ export interface FileLock {
    * machine's. Either field empty, blank, null or absent is the app's "free": no lease is held.
    */
   record?: { owner: string; expiresAt?: string };
+  /**
+   * The lock is a kernel lock on this file (flock(2), or an fcntl/OFD lock), as Python's filelock
+   * takes it: held while /proc/locks lists one on the file's inode, whatever the file's existence
+   * says (such a library leaves its lock file behind). The evidence names the pid holding it and
+   * the holder that pid is: `{ path: env.key + '.lock', flock: true }`.
+   */
+  flock?: boolean;
 }
 
 /**

@@ -57,6 +57,16 @@ describe('conformance', () => {
     );
   });
 
+  it('compares JSON values, not key order: a receipt with its members in another order passes', async () => {
+    const checks = await brokenShim(
+      'seq-first',
+      'out = {"accepted": receipt.accepted, "seq": receipt.seq}',
+      'out = {"seq": receipt.seq, "accepted": receipt.accepted}',
+    );
+    expect(checks.filter((c) => !c.ok)).toEqual([]);
+    expect(checks.map((c) => c.name)).toEqual(expect.arrayContaining(['effect definite accepted']));
+  });
+
   it('fails a shim whose handshake has no runtime, naming the field', async () => {
     const checks = await brokenShim('no-runtime', '"runtime": platform.python_version(),', '');
     const handshake = checks.find((c) => c.name === 'handshake');

@@ -1,7 +1,8 @@
 /**
  * Holders in Python (sdk/python/lock_oracles.py) through the CLI, with real python processes and a
  * real redis-server: a harness killed outright leaves none behind (even a stopped one), and bad input
- * exits 2 naming the fix (no interpreter, a syntax error with its file and line, a Node-only fault).
+ * exits 2 naming the fix (no interpreter, a syntax error with its file and line, a missing member in
+ * Python's spelling, a Node-only fault).
  */
 import { afterAll, describe, expect, test } from 'vitest';
 import { execa } from 'execa';
@@ -74,6 +75,16 @@ describe('bad input for a Python target: exit 2, the fix named', () => {
     expect(run.exitCode).toBe(2);
     expect(run.stderr).toContain(`File "${target}", line 2`);
     expect(run.stderr).toContain('SyntaxError');
+  });
+
+  test("a member the oracle needs is missing: named in Python's spelling", async () => {
+    const target = file(
+      'release_only.py',
+      'def store_key(env):\n    return env.key + ".lock"\n\ndef release(env, lease):\n    pass\n',
+    );
+    const run = await cli(['V311', '--store', 'fs', '--target', target, '--no-report']);
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr).toMatch(/it has no acquire member\(s\) \(it has: store_key, release\)/);
   });
 
   test("V316's Date-only step is refused for a Python holder, naming why", async () => {

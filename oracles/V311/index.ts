@@ -109,6 +109,10 @@ export default defineOracle({
     // Python (sdk/python): redis-py 4.3.4's Lock with its default timeout=None, and with a timeout.
     { target: 'targets/python/redis_py_lock_no_timeout.py', expect: 'FAIL' },
     { target: 'targets/python/redis_py_lock_timeout.py', expect: 'PASS' },
+    // Python on --store fs: filelock 3.9's FileLock (flock; the kernel frees a killed holder's lock, read
+    // in /proc/locks) and a hand-written O_CREAT|O_EXCL lock file with no staleness rule.
+    { target: 'targets/python/filelock_flock.py', expect: 'PASS', store: 'fs' },
+    { target: 'targets/python/lock_file_o_excl.py', expect: 'FAIL', store: 'fs' },
     { target: 'targets/redis/ioredis/acquire-no-ttl.ts', expect: 'FAIL' },
     {
       target: 'targets/etcd/lock-no-lease.ts',
@@ -225,6 +229,16 @@ export default defineOracle({
       of: 'targets/python/redis_py_lock_timeout.py',
       guard: "redis-py Lock's timeout (its default timeout=None: SET NX without PX)",
       edits: [['timeout=env.ttl_ms / 1000, blocking=False', 'timeout=None, blocking=False']],
+    },
+    {
+      of: 'targets/python/filelock_flock.py',
+      guard:
+        "filelock's kernel lock (its SoftFileLock instead: a lock file whose existence is the lock, left by a killed holder)",
+      edits: [
+        ['filelock.FileLock(', 'filelock.SoftFileLock('],
+        ['"flock": True', '"flock": False'],
+      ],
+      store: 'fs',
     },
     {
       of: 'targets/zookeeper/recipe-lock.ts',

@@ -291,6 +291,9 @@ export function judgeV311(
       return `${killed} ${atOnce.map(pairInWords).join('; ')}: two contenders took the dead holder's lock and held it at once. A takeover that checks the lock is stale and then removes and re-creates it lets a contender delayed between its check and its removal delete the lock another contender has just taken; take it over in one atomic step (on Redis a compare-and-swap script on the value seen; a file lock: claim it by an atomic rename and check it is still the stale one).`;
     if (held && late)
       return `${killed} The lock freed late: ${lateWords}${immortal.length ? `; the key had no expiry in the store (PTTL -1), so the helper's own staleness rule took it over` : ''}${others}. The lock frees, so this PASSes with its lifetime; run with --strict-ttl on to hold it to its TTL.`;
+    // A flock lock: the kernel dropped it with A's open file; its lock file stays behind.
+    if (held && afterKill?.kernelLocks && !afterKill.exists)
+      return `${killed} The lock is a kernel lock on its file (flock): /proc/locks listed no lock on it right after the kill (${afterKill.ino === undefined ? 'no file was there' : `its file stayed, inode ${afterKill.ino}`}): the kernel had dropped it with A's open file, and ${taker} took the lock ${life} ms after A had taken it (TTL ${p.ttl} ms)${others}.`;
     if (held)
       return immortal.length
         ? `${killed} The key had no expiry in the store (PTTL -1), but the helper's own staleness rule took it over: ${taker} took the lock ${life} ms after A had taken it (TTL ${p.ttl} ms)${others}.`

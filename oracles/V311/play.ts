@@ -185,7 +185,7 @@ export async function playV311(s: Scenario, p: ParamValues<typeof v311Params>): 
 }
 
 /** The reading itself (its PTTL: -1 for no expiry; a lapsed record the store kept), without the harness times an ObservedLock adds. */
-function lockState({ where, exists, value, pttlMs, lapsedRecord, free, ino }: LockState): LockState {
+function lockState({ where, exists, value, pttlMs, lapsedRecord, free, ino, kernelLocks }: LockState): LockState {
   return {
     where,
     exists,
@@ -195,6 +195,8 @@ function lockState({ where, exists, value, pttlMs, lapsedRecord, free, ino }: Lo
     ...(free ? { free } : {}),
     // A file lock's inode: a lock made again at the path is not A's, whatever it holds (sameLock).
     ...(typeof ino === 'number' ? { ino } : {}),
+    // A flock lock: the kernel's locks on the file, with the holder each is (held or free by the kernel).
+    ...(kernelLocks ? { kernelLocks } : {}),
   };
 }
 

@@ -180,6 +180,9 @@ export default defineOracle({
     // Python (sdk/python): a redis-py 4.3.4 Lock(timeout=ttl) job with no renewal, and fenced.
     { target: 'targets/python/redis_py_job_no_renewal.py', expect: 'FAIL' },
     { target: 'targets/python/redis_py_job_fenced.py', expect: 'PASS' },
+    // Python on --store zookeeper: a kazoo 2.8 Lock job, unfenced (its Lock never reacts to SUSPENDED/LOST), and fenced by the lock node's czxid.
+    { target: 'targets/python/kazoo_lock_job.py', expect: 'FAIL', store: 'zookeeper' },
+    { target: 'targets/python/kazoo_lock_job_fenced.py', expect: 'PASS', store: 'zookeeper' },
     { target: 'targets/redis/ioredis/lease-no-renewal.ts', expect: 'FAIL' },
     { target: 'targets/redis/ioredis/lease-extend-ignored.ts', expect: 'FAIL' },
     { target: 'targets/redis/node-redis/lease-no-renewal.ts', expect: 'FAIL' },
@@ -406,6 +409,12 @@ export default defineOracle({
       of: 'targets/python/redis_py_job_fenced.py',
       guard: 'the fencing token passed with every write',
       edits: [['env.effect("write", fence=fence, value=i)', 'env.effect("write", value=i)']],
+    },
+    {
+      of: 'targets/python/kazoo_lock_job_fenced.py',
+      guard: "the lock node's czxid carried with every write as its fence",
+      edits: [['env.effect("write", fence=fence, value=i)', 'env.effect("write", value=i)']],
+      store: 'zookeeper',
     },
     {
       of: 'targets/zookeeper/recipe-job-fenced.ts',

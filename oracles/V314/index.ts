@@ -74,6 +74,9 @@ export default defineOracle({
     // Java, pgjdbc 42.5 (Debian's libpostgresql-jdbc-java; sdk/java/LockOracles.java).
     { target: 'targets/java/AdvisoryLockPoolQuery.java', expect: 'FAIL' },
     { target: 'targets/java/AdvisoryLockDedicatedConnection.java', expect: 'PASS' },
+    // Python, psycopg 3.1 with psycopg_pool 3.1 (Debian's python3-psycopg, python3-psycopg-pool; sdk/python).
+    { target: 'targets/python/psycopg_advisory_lock_pool.py', expect: 'FAIL' },
+    { target: 'targets/python/psycopg_advisory_lock_checked_out.py', expect: 'PASS' },
   ],
   // Each good reference with its guard removed must FAIL (lock-oracles selfcheck).
   mutations: [
@@ -94,6 +97,18 @@ export default defineOracle({
         [
           'if (PgJdbc.ask(connection, PgJdbc.TRY_LOCK, env.key))',
           'if (PgJdbc.askPool(pool, PgJdbc.TRY_LOCK, env.key))',
+        ],
+      ],
+    },
+    {
+      of: 'targets/python/psycopg_advisory_lock_checked_out.py',
+      guard: 'the lock taken on the checked-out connection that unlocks it (taken through the pool instead)',
+      edits: [
+        [
+          '        if connection.execute(TRY_LOCK, (env.key,)).fetchone()[0]:\n',
+          '        with pool.connection() as borrowed:\n' +
+            '            locked = borrowed.execute(TRY_LOCK, (env.key,)).fetchone()[0]\n' +
+            '        if locked:\n',
         ],
       ],
     },

@@ -57,6 +57,23 @@ export interface LockState {
    * left at the lock's path, it tells whose call made what is there (src/judging/ownership.ts).
    */
   ino?: number | null;
+  /**
+   * A kernel lock on a file (a flock lock: src/families/fs/kernel-locks.ts): the granted locks
+   * /proc/locks lists on its inode, each with the pid that took it and, named by the scenario
+   * that knows the holders' pids, its holder. Empty when the file is there unlocked.
+   */
+  kernelLocks?: KernelLock[];
+}
+
+/** One granted kernel lock on a file, as /proc/locks lists it. */
+export interface KernelLock {
+  /** FLOCK (flock(2)), POSIX (fcntl F_SETLK), OFDLCK (fcntl F_OFD_SETLK). */
+  type: 'FLOCK' | 'POSIX' | 'OFDLCK';
+  mode: 'READ' | 'WRITE';
+  /** The process that took it, as /proc/locks names it (-1 for an open-file-description lock). */
+  pid: number;
+  /** The holder that process is, when it is one of the run's holders. */
+  holder?: string;
 }
 
 /** A lease end the app writes on its own clock (storeKey's expiresField), as the harness read and compared it. */

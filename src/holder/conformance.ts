@@ -6,6 +6,7 @@
  * Each failed check names the missing piece. Any language's shim runs it before its first oracle.
  */
 import type { ChildProcess } from 'node:child_process';
+import { isDeepStrictEqual } from 'node:util';
 import { compileHolderModules, type HolderModules } from './holder.ts';
 import { spawnHolderProcess, spawnShimHolder } from './holder-command.ts';
 import { HolderPipes } from './holder-pipes.ts';
@@ -164,7 +165,7 @@ async function converse(holder: RawHolder, check: (name: string, problem: string
       continue;
     }
     const detail = effect.detail as { fence?: unknown; value?: unknown } | undefined;
-    if (detail?.fence !== 7 || JSON.stringify(detail.value) !== JSON.stringify({ n: index })) {
+    if (detail?.fence !== 7 || !isDeepStrictEqual(detail.value, { n: index })) {
       check(
         `${name}: fence and value`,
         `the "effect" message's detail is ${JSON.stringify(detail)}: it must carry the fence (7) and the value`,
@@ -175,7 +176,7 @@ async function converse(holder: RawHolder, check: (name: string, problem: string
     const got = JSON.stringify(result?.value);
     check(
       name,
-      result?.ok === true && got === JSON.stringify(want)
+      result?.ok === true && isDeepStrictEqual(result.value, want)
         ? undefined
         : reply.outcome === 'indefinite'
           ? `effect's indefinite outcome came back as ${got ?? String(result?.error)}: raise the SDK's indefinite error instead of returning a receipt`

@@ -27,6 +27,7 @@ export function handshakeProblem(message: object): string | undefined {
 const PYTHON_PACKAGES: Record<string, string> = {
   redis: 'python3-redis',
   psycopg: 'python3-psycopg',
+  psycopg_pool: 'python3-psycopg-pool',
   psycopg2: 'python3-psycopg2',
   filelock: 'python3-filelock',
   kazoo: 'python3-kazoo',

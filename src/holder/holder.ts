@@ -268,6 +268,11 @@ export class Holder {
     ];
   }
 
+  /** The language the target is written in (its members are spelled that way: member-spelling.ts). */
+  get language(): HolderLanguage {
+    return this.#language;
+  }
+
   get pid(): number | undefined {
     return this.#process.pid;
   }

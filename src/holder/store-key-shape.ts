@@ -16,6 +16,7 @@ export function storeKeyProblem(location: StoreLocation): string | undefined {
       ('path' in location
         ? named(location.path) &&
           (location.staleMs === undefined || typeof location.staleMs === 'number') &&
+          (location.flock === undefined || typeof location.flock === 'boolean') &&
           (location.record === undefined ||
             (named(location.record.owner) &&
               (location.record.expiresAt === undefined || named(location.record.expiresAt))))
@@ -28,5 +29,5 @@ export function storeKeyProblem(location: StoreLocation): string | undefined {
               (location.ownerColumn === undefined || named(location.ownerColumn)))));
   return ok
     ? undefined
-    : `storeKey(env) returned ${JSON.stringify(location)}: return a key ('lock.' + env.key), { key, field, expiresField? } for a lock kept in a hash field, { table, keyColumn, key, expiresColumn, ownerColumn? } for a Postgres lease row, or { path, owner?, staleMs?, record? } for a file lock`;
+    : `storeKey(env) returned ${JSON.stringify(location)}: return a key ('lock.' + env.key), { key, field, expiresField? } for a lock kept in a hash field, { table, keyColumn, key, expiresColumn, ownerColumn? } for a Postgres lease row, or { path, owner?, staleMs?, record?, flock? } for a file lock`;
 }

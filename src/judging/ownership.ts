@@ -11,9 +11,12 @@
  * - Redis and Valkey: the holder whose acquire (SET … NX, SETNX, HSETNX, seen at its wire proxy)
  *   wrote the value read, or who handed it to a script naming the lock (EVAL … ARGV), when no other
  *   holder did the same with that value.
+ * A flock lock (a kernel lock on the file) is the holder's whose pid /proc/locks names, before all else.
  * Neither: the owner is unknown, and `evidence` says what was compared. Postgres names a session
  * lock's holder by its connection already (session-locks.ts).
  */
+
+import type { KernelLock } from '../families/family.ts';
 
 /** One holder's own call that made or wrote the lock's location, as the harness traced it. */
 export interface OwnerFact {
@@ -40,6 +43,8 @@ export interface OwnedReading {
   ino?: number | null;
   /** Harness ms the read was answered: only calls seen before it made what it found. */
   receivedAt: number;
+  /** A flock lock's granted kernel locks (the family's read of /proc/locks), with the holder each pid is. */
+  kernelLocks?: readonly KernelLock[];
 }
 
 export interface Owner {
@@ -60,6 +65,14 @@ export function ownerOf(
   facts: readonly OwnerFact[],
 ): Owner {
   if (!reading.exists) return { holder: null, how: 'unknown', evidence: 'nothing was there' };
+  // A kernel lock's owner is the process the kernel names: nothing a file holds can overrule it.
+  const locked = reading.kernelLocks?.find((lock) => lock.holder !== undefined);
+  if (locked)
+    return {
+      holder: locked.holder!,
+      how: 'observed',
+      evidence: `observed: /proc/locks lists ${locked.holder}'s ${locked.type} ${locked.mode} lock on inode ${reading.ino ?? '?'} (pid ${locked.pid})`,
+    };
   const declared = Object.entries(tokens).filter(([, token]) => token !== undefined && token === reading.value);
   if (declared.length === 1) {
     const [holder] = declared[0]!;

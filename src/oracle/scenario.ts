@@ -453,10 +453,21 @@ export class Scenario {
   }
 
   /** Read the lock's location now, without recording it (a poll). */
-  readLock(location: StoreLocation = this.lockLocation): Promise<LockState> {
+  async readLock(location: StoreLocation = this.lockLocation): Promise<LockState> {
     const why = this.family.unreadable(location) ?? this.#startedNodes?.unreadable;
     if (why) throw new UsageError(why);
-    return this.view().lock(location);
+    return this.#namingKernelLockHolders(await this.view().lock(location));
+  }
+
+  /** A kernel lock's pid named as the holder it is (a flock lock's evidence: "held by B's pid 4242"). */
+  #namingKernelLockHolders(state: LockState): LockState {
+    if (!state.kernelLocks?.length) return state;
+    const byPid = new Map(this.holders().map((h) => [h.pid, h.id]));
+    const kernelLocks = state.kernelLocks.map((lock) => {
+      const holder = byPid.get(lock.pid);
+      return holder === undefined ? lock : { ...lock, holder };
+    });
+    return { ...state, kernelLocks };
   }
 
   /**

@@ -451,3 +451,30 @@ describe("V311 judge: where the lock lives, inferred from A's own acquire", () =
     expect(existed(declared.judgement)).not.toMatch(/inferred/);
   });
 });
+
+describe('V311 judge: a flock lock on --store fs (filelock), read in /proc/locks', () => {
+  const flock = load(`${FIXTURES}/V311/good-python-filelock-flock.json`);
+
+  it("PASSes the recorded run and says the kernel dropped the killed A's lock; had the read after the kill not been the kernel's, it would not say so", async () => {
+    const { verdict, judgement } = await rejudge(flock);
+    expect(verdict).toBe('PASS');
+    expect(observed(flock).afterKill).toMatchObject({ exists: false, kernelLocks: [] });
+    expect(judgement.explanation).toMatch(
+      /kernel lock on its file \(flock\).*listed no lock on it right after the kill/,
+    );
+
+    const fileRead = structuredClone(flock);
+    delete observed(fileRead).afterKill!.kernelLocks;
+    const { verdict: same, judgement: plain } = await rejudge(fileRead);
+    expect(same).toBe('PASS');
+    expect(plain.explanation).not.toMatch(/flock/);
+  });
+
+  it("records A's pid in /proc/locks as A's while it held the lock", () => {
+    const atKill = reads(flock).find((e) => e.detail.label === 'A acquired; about to kill A');
+    expect(atKill?.detail).toMatchObject({
+      exists: true,
+      kernelLocks: [{ type: 'FLOCK', mode: 'WRITE', holder: 'A' }],
+    });
+  });
+});

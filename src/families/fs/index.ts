@@ -3,7 +3,7 @@
  * run). A lock lives at a path under it (a `mkdir` lock's directory, a `wx`-created lease file),
  * named by the target's storeKey (a path, or { path, owner, staleMs }) or by env.key itself, taken
  * in relative to the directory (lock-path.ts) as the holders' calls name it. The harness reads it
- * with lstat and readFile (view.ts). No container, no server, no session
+ * with lstat and readFile (view.ts), a flock lock in /proc/locks (kernel-locks.ts). No container, no server, no session
  * locks; its clock is the kernel's, read as the mtime it stamps; a holder's filesystem calls are
  * its boundaries (docs/store-families.md).
  */

@@ -6,13 +6,15 @@
  * mtime + staleMs - this machine's wall clock (the kernel's, which also stamped the mtime). A lease
  * file's JSON record, when declared, gives the value (its owner field) and the expiry it carries
  * (ms since the epoch or ISO 8601); a blank owner or expiry there is the app's "free"
- * (../lease-fields.ts).
+ * (../lease-fields.ts). A lock declared `flock: true` is a kernel lock on the file instead: held while
+ * /proc/locks lists one on the file's inode (kernel-locks.ts), free while the file sits there unlocked.
  */
 import { lstat, readFile, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { FileLock } from '../../../targets/contract.ts';
 import type { LockState } from '../family.ts';
 import { recordLease } from '../lease-fields.ts';
+import { kernelLocksOn } from './kernel-locks.ts';
 import { lockPathIn } from './lock-path.ts';
 
 /** What the harness read at a file lock, beyond what every family reports. */
@@ -39,6 +41,7 @@ export async function readFileLock(dir: string, lock: FileLock): Promise<FileLoc
   if (!stat)
     return { where, exists: false, value: null, pttlMs: -2, kind: 'none', mtimeMs: null, ageMs: null, ino: null };
   const kind = stat.isFile() ? 'file' : stat.isDirectory() ? 'dir' : 'other';
+  if (lock.flock) return readFlock(path, where, kind, stat);
   const contentOf = kind === 'file' ? path : kind === 'dir' && lock.owner ? join(path, lock.owner) : undefined;
   const content = contentOf === undefined ? null : await readFile(contentOf, 'utf8').catch(() => null);
   const now = Date.now();
@@ -68,6 +71,36 @@ export async function readFileLock(dir: string, lock: FileLock): Promise<FileLoc
   };
 }
 
+/**
+ * A flock lock's state: held while the kernel lists a granted lock on the inode now at the path (a
+ * lock on a file since removed or replaced holds nothing here). No expiry: the kernel drops it when
+ * the holder's open file closes or its process dies (PTTL -1 while held).
+ */
+async function readFlock(
+  path: string,
+  where: string,
+  kind: FileLockState['kind'],
+  file: { mtimeMs: number; ino: number },
+): Promise<FileLockState> {
+  const now = Date.now();
+  const kernel = await kernelLocksOn(path);
+  const locks = kernel?.ino === file.ino ? kernel.locks : [];
+  const content = kind === 'file' ? await readFile(path, 'utf8').catch(() => null) : null;
+  const held = locks.length > 0;
+  return {
+    where,
+    exists: held,
+    value: held ? content : null,
+    pttlMs: held ? -1 : -2,
+    kind,
+    mtimeMs: file.mtimeMs,
+    ageMs: Math.round(now - file.mtimeMs),
+    ino: file.ino,
+    kernelLocks: locks,
+    ...(held ? {} : { free: `the file is there (inode ${file.ino}) but /proc/locks lists no lock on it` }),
+  };
+}
+
 /** A lease file's JSON record, or undefined when it is not one (empty, torn, not an object). */
 function recordOf(content: string): Record<string, unknown> | undefined {
   try {
@@ -80,6 +113,8 @@ function recordOf(content: string): Record<string, unknown> | undefined {
 
 /** "stat k.lock + owner (live until mtime + 300 ms, the target's stale rule)". */
 export function whereOf(lock: FileLock): string {
+  if (lock.flock)
+    return `/proc/locks on the inode at ${lock.path} (a flock: held while the kernel lists a lock on the file; no expiry, the kernel drops it with its holder's open file)`;
   const owner = lock.owner ? ` + ${lock.owner}` : lock.record ? `, record ${lock.record.owner}` : '';
   const expiry = lock.record?.expiresAt
     ? `live until its ${lock.record.expiresAt}`

@@ -9,6 +9,7 @@ import { relative } from 'node:path';
 import { FaultLog } from '../../core/fault-log.ts';
 import { History } from '../../core/history.ts';
 import { Resource } from '../../core/resource.ts';
+import { memberSpelling } from '../../holder/member-spelling.ts';
 import { UsageError } from '../../core/errors.ts';
 import {
   compileHolderModules,
@@ -79,9 +80,11 @@ export class RunHolders {
     });
     const missing = fit.needs.filter((member) => !info.members.includes(member));
     if (missing.length) {
+      // Named as the target's own language spells them (Python store_key, Go StoreKey).
+      const spelled = (members: readonly string[]) => members.map((m) => memberSpelling(holder.language, m)).join(', ');
       throw new UsageError(
-        `${relative(process.cwd(), fit.targetPath)} does not fit ${fit.oracleId}: it has no ${missing.join(', ')} member(s) ` +
-          `(it has: ${info.members.join(', ') || 'none'}). ${fit.oracleId} calls ${fit.needs.join(', ')}; see targets/contract.ts.`,
+        `${relative(process.cwd(), fit.targetPath)} does not fit ${fit.oracleId}: it has no ${spelled(missing)} member(s) ` +
+          `(it has: ${spelled(info.members) || 'none'}). ${fit.oracleId} calls ${spelled(fit.needs)}; see targets/contract.ts${holder.language === 'node' ? '' : ` (spelled in ${holder.language} as docs/holder-protocol.md's "Names" says)`}.`,
       );
     }
     return info;
