@@ -257,6 +257,8 @@ export default defineOracle({
       of: 'targets/etcd/release-checked.ts',
       guard: "the Txn's compare on the key's create revision (any holder's key deleted)",
       edits: [[".if(env.key, 'Create', '==', held.revision)", ".if(env.key, 'Create', '>', 0)"]],
+      params: { ttl: 1000 },
+      store: 'etcd',
     },
     {
       of: 'targets/python/redis_py_lock_timeout.py',

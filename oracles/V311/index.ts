@@ -224,6 +224,8 @@ export default defineOracle({
       of: 'targets/etcd/lock-leased.ts',
       guard: 'the lease the key is put on',
       edits: [['.value(token).lease(id))', '.value(token))']],
+      params: { ttl: 1000 },
+      store: 'etcd',
     },
     {
       of: 'targets/python/redis_py_lock_timeout.py',

@@ -404,6 +404,8 @@ export default defineOracle({
       of: 'targets/etcd/lock-job-fenced.ts',
       guard: "the fence (the lock key's create revision) on each write",
       edits: [['{ fence, value: i }', '{ value: i }']],
+      params: { ttl: 2000 },
+      store: 'etcd',
     },
     {
       of: 'targets/python/redis_py_job_fenced.py',

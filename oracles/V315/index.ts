@@ -197,6 +197,8 @@ export default defineOracle({
       of: 'targets/etcd/election-fenced.ts',
       guard: "the fence (the campaign key's create revision) on each write",
       edits: [['{ fence, value: i }', '{ value: i }']],
+      params: { ttl: 2000 },
+      store: 'etcd',
     },
     {
       of: 'targets/zookeeper/election-recheck.ts',
