@@ -201,12 +201,17 @@ export default defineOracle({
     // ZooKeeper's lock recipe (Curator Tech Note 10): A stopped past its session writes on unless fenced by its node's czxid.
     { target: 'targets/zookeeper/recipe-job.ts', expect: 'FAIL', store: 'zookeeper' },
     { target: 'targets/zookeeper/recipe-job-fenced.ts', expect: 'PASS', store: 'zookeeper' },
+    // With B and C running the job together while A is stopped: the same verdicts.
+    { target: 'targets/zookeeper/recipe-job.ts', expect: 'FAIL', store: 'zookeeper', params: { contenders: 3 } },
+    { target: 'targets/zookeeper/recipe-job-fenced.ts', expect: 'PASS', store: 'zookeeper', params: { contenders: 3 } },
     { target: 'targets/fs/lease-job.ts', expect: 'FAIL', store: 'fs' },
     { target: 'targets/fs/lease-job-fenced.ts', expect: 'PASS', store: 'fs' },
     // npm etcd3's Lock (Jepsen's etcd case): unfenced FAILs, fenced by the key's create revision PASSes.
     // A 2 s lease: etcd reports a lease's TTL in whole seconds, rounded down (the lower bound the judge reads).
     { target: 'targets/etcd/lock-job.ts', expect: 'FAIL', store: 'etcd', params: { ttl: 2000 } },
     { target: 'targets/etcd/lock-job-fenced.ts', expect: 'PASS', store: 'etcd', params: { ttl: 2000 } },
+    { target: 'targets/etcd/lock-job.ts', expect: 'FAIL', store: 'etcd', params: { ttl: 2000, contenders: 3 } },
+    { target: 'targets/etcd/lock-job-fenced.ts', expect: 'PASS', store: 'etcd', params: { ttl: 2000, contenders: 3 } },
     {
       target: 'targets/etcd/lock-job.ts',
       expect: 'FAIL',
