@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A local container engine for the container store runtime (--runtime container), with no
 # registry: installs Debian's docker.io, starts dockerd if none answers, and builds one image per
-# store (Redis, Valkey, PostgreSQL, PgBouncer) from this machine's own Debian binaries (docker
+# store (Redis, Valkey, etcd, ZooKeeper, PostgreSQL, PgBouncer) from this machine's own Debian binaries (docker
 # import of the binaries, the libraries they link and the data files they read; no pull). The
 # image tags are pinned in docker/images.json. Idempotent and non-interactive: an image is rebuilt
 # only when this machine's server version differs from the one recorded in its label.
@@ -46,14 +46,15 @@ fi
 image_tag() { node -p "require('./docker/images.json')['$1'].local"; }
 
 # build_image <kind> <version> <rootfs> <import -c changes...>: the rootfs already holds the
-# store's own files; this adds every library its ELF files link, then imports it.
+# store's own files; this adds every library its ELF files link from outside it (the JVM's own
+# libraries link each other inside it), then imports it.
 build_image() {
   local kind=$1 version=$2 rootfs=$3
   shift 3
   local image
   image=$(image_tag "$kind")
   local libs
-  libs=$(find "$rootfs" -type f \( -perm -u+x -o -name '*.so*' \) -exec sh -c 'ldd "$1" 2>/dev/null' _ {} \; | grep -oE '/[^ ]+\.so[^ ]*' | sort -u)
+  libs=$(find "$rootfs" -type f \( -perm -u+x -o -name '*.so*' \) -exec sh -c 'ldd "$1" 2>/dev/null' _ {} \; | grep -oE '/[^ ]+\.so[^ ]*' | grep -vF "$rootfs/" | sort -u)
   mkdir -p "$rootfs/tmp" && chmod 1777 "$rootfs/tmp"
   # -h stores each symlink's target under the link's name (libssl.so.3 -> ...).
   # shellcheck disable=SC2086
@@ -107,6 +108,26 @@ else
     rootfs=$work/etcd && mkdir -p "$rootfs/data"
     copy_into "$rootfs" /usr/bin/etcd
     build_image etcd "$version" "$rootfs" 'CMD ["etcd"]' 'WORKDIR /data' 'ENV PATH=/usr/bin:/bin'
+  fi
+fi
+
+# ZooKeeper: Debian's server jar and the jars its manifest names, and the Java runtime that runs it
+# (its modules and conf, no jmods): the same java -cp command as the local process (src/families/zookeeper/recipe.ts).
+zkjar=/usr/share/java/zookeeper.jar
+jvm=$(dirname "$(dirname "$(readlink -f "$(command -v java 2>/dev/null || echo /nonexistent/bin/java)")")")
+if [ ! -f "$zkjar" ] || [ ! -x "$jvm/bin/java" ]; then
+  echo "container-engine: $zkjar or a Java runtime is missing (no zookeeper image): run npm run setup first" >&2
+else
+  version=$(dpkg-query -W -f='${Version}' zookeeper 2>/dev/null || echo unknown)
+  if [ "$(have_version zookeeper)" = "$version" ]; then echo "container-engine: $(image_tag zookeeper) (zookeeper $version) is there"; else
+    rootfs=$work/zookeeper && mkdir -p "$rootfs/data"
+    jars=$(unzip -p "$zkjar" META-INF/MANIFEST.MF | tr -d '\r' | awk '/^Class-Path: /{on=1; printf "%s", substr($0, 13); next} on && /^ /{printf "%s", substr($0, 2); next} {on=0}' | tr ' ' '\n' | grep '\.jar$')
+    # What is there of both (the manifest names jline.jar, not installed; lib/src.zip is a dangling link).
+    present=$(for path in $jars "$jvm"/lib/*; do if [ -e "$path" ]; then echo "$path"; fi; done)
+    # shellcheck disable=SC2086
+    copy_into "$rootfs" "$zkjar" $present "$jvm/bin/java" "$jvm/conf" "$jvm/release"
+    mkdir -p "$rootfs/usr/bin" && ln -s "$jvm/bin/java" "$rootfs/usr/bin/java"
+    build_image zookeeper "$version" "$rootfs" 'CMD ["java", "-version"]' 'WORKDIR /data' 'ENV PATH=/usr/bin:/bin'
   fi
 fi
 

@@ -80,7 +80,7 @@ describe('runtime choice (no engine needed)', () => {
       expect.stringMatching(/^postgres:15\.\d+-bookworm$/),
     ]);
     expect(imageCandidates('valkey', { LOCK_ORACLES_VALKEY_IMAGE: 'my/valkey:1' })).toEqual(['my/valkey:1']);
-    for (const kind of ['redis', 'valkey', 'postgres', 'pgbouncer'] as const) {
+    for (const kind of ['redis', 'valkey', 'postgres', 'pgbouncer', 'etcd', 'zookeeper'] as const) {
       for (const image of imageCandidates(kind, {})) expect(image, 'pinned, never :latest').toMatch(/:[\w.-]+$/);
     }
   });

@@ -15,7 +15,7 @@ import V311 from '../oracles/V311/index.ts';
 import V313 from '../oracles/V313/index.ts';
 import V315 from '../oracles/V315/index.ts';
 import { holdKeepalivesUntilLeaseEnds } from '../src/families/etcd/faults/keepalives-held.ts';
-import { revokeLockLease } from '../src/families/etcd/faults/lease-revoked.ts';
+import { revokeHolderLease } from '../src/families/etcd/faults/lease-revoked.ts';
 import { etcdFamily } from '../src/families/etcd/index.ts';
 import { etcdTtlProblem } from '../src/families/etcd/lease-floor.ts';
 import { startStore } from '../src/families/start-store.ts';
@@ -130,16 +130,39 @@ describe('the gRPC framer on real etcd3 traffic', () => {
 });
 
 describe("the etcd family's faults on a real member", () => {
-  it('lease-revoked ends the lock at once, and says it does not apply to a key with no lease', async () => {
-    const lease = client.lease(30);
-    await lease.put('fault.revoked').value('A');
-    const view = etcdFamily.view(store);
-    const revoked = await revokeLockLease(store.url, view, 'fault.revoked');
-    expect(revoked).toMatchObject({ landed: true, key: 'fault.revoked', after: { exists: false } });
-    await client.put('fault.bare').value('A');
-    const bare = await revokeLockLease(store.url, view, 'fault.bare');
-    expect(bare).toMatchObject({ landed: false });
-    expect((bare as { why: string }).why).toMatch(/has no lease/);
+  it("lease-revoked revokes the lease A's proxy saw granted: the lock ends at once", async () => {
+    const proxy = await WireProxy.start({ holder: 'A', storeUrl: store.url });
+    const through = new Etcd3({ hosts: etcdFamily.holderUrl(proxy.url, 'A') });
+    try {
+      const lease = through.lease(30);
+      await lease.put('fault.revoked').value('A');
+      // Read off A's connection (the LeaseGrant's reply), not asked of A's client.
+      expect(proxy.latestLease()).toMatchObject({ kind: 'lease', id: await lease.grant(), ttlS: 30 });
+      const view = etcdFamily.view(store);
+      const revoked = await revokeHolderLease(store.url, proxy, view, 'fault.revoked');
+      expect(revoked).toMatchObject({ landed: true, key: 'fault.revoked', after: { exists: false } });
+      // The other holders' leases are not A's: a key on one of them is out of reach.
+      await client.lease(30).put('fault.theirs').value('B');
+      const other = await revokeHolderLease(store.url, proxy, view, 'fault.theirs');
+      expect((other as { why: string }).why).toMatch(/not on holder A's lease/);
+    } finally {
+      through.close();
+      await proxy.close();
+    }
+  });
+
+  it('lease-revoked does not apply to a holder granted no lease (a key put without one)', async () => {
+    const proxy = await WireProxy.start({ holder: 'A', storeUrl: store.url });
+    const through = new Etcd3({ hosts: etcdFamily.holderUrl(proxy.url, 'A') });
+    try {
+      await through.put('fault.bare').value('A');
+      const bare = await revokeHolderLease(store.url, proxy, etcdFamily.view(store), 'fault.bare');
+      expect(bare).toMatchObject({ landed: false });
+      expect((bare as { why: string }).why).toMatch(/holder A was granted no lease/);
+    } finally {
+      through.close();
+      await proxy.close();
+    }
   });
 
   it("keepalives-held holds a holder's keepalives until the member ends its lease, while its other calls flow", async () => {

@@ -221,6 +221,15 @@ describe('zookeeper wire', () => {
 });
 
 describe('zookeeper faults', () => {
+  it('expire-session says so when the holder has no session yet (nothing reached its proxy)', async () => {
+    const proxy = await WireProxy.start({ holder: 'A', storeUrl: store.url });
+    try {
+      await expect(expireHolderSession(proxy, store.port)).rejects.toThrow(/holder A has no ZooKeeper session yet/);
+    } finally {
+      await proxy.close();
+    }
+  });
+
   it("expire-session: a second handle with the session's id and password closes it; its ephemeral node goes while the client runs on", async () => {
     const proxy = await WireProxy.start({ holder: 'A', storeUrl: store.url });
     try {
@@ -231,7 +240,10 @@ describe('zookeeper faults', () => {
       const node = await create(a, '/locks/expire/lock-', CreateMode.EPHEMERAL_SEQUENTIAL);
       expect((await view.lock('/locks/expire')).value).toBe(node);
       const id = a.getSessionId().readBigUInt64BE(0);
-      const said = await expireHolderSession(proxy, store.port, { id, password: a.getSessionPassword() });
+      // The proxy read the session off A's connection: the client's own id and password, not handed over.
+      expect(proxy.latestSession()).toMatchObject({ kind: 'session', id, timeoutMs: 5000 });
+      expect(proxy.latestSession()!.password.equals(a.getSessionPassword())).toBe(true);
+      const said = await expireHolderSession(proxy, store.port);
       expect(said).toBe(`attached to session 0x${id.toString(16)} with its password and closed it`);
       // Gone at once, long before the 5 s timeout: the server ended the session.
       expect((await view.lock('/locks/expire')).exists).toBe(false);

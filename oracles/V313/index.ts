@@ -119,6 +119,7 @@
  */
 import { UsageError } from '../../src/core/errors.ts';
 import { defineOracle } from '../../src/oracle/definition.ts';
+import { renewsOnOwnTimer } from '../../src/oracle/explore-spec.ts';
 import { traceFromFirstWrite } from '../../src/oracle/traces.ts';
 import { judgeV313, V313_PRECONDITIONS } from './judge.ts';
 import { v313Params } from './params.ts';
@@ -206,6 +207,9 @@ export default defineOracle({
     // Java, Apache Curator 5.4's InterProcessMutex (Debian's libcurator-recipes-java): the same, TN10 as written.
     { target: 'targets/java/curator/CuratorMutexJob.java', expect: 'FAIL', store: 'zookeeper' },
     { target: 'targets/java/curator/CuratorMutexJobFenced.java', expect: 'PASS', store: 'zookeeper' },
+    // With B and C running the job together while A is stopped: the same verdicts.
+    { target: 'targets/zookeeper/recipe-job.ts', expect: 'FAIL', store: 'zookeeper', params: { contenders: 3 } },
+    { target: 'targets/zookeeper/recipe-job-fenced.ts', expect: 'PASS', store: 'zookeeper', params: { contenders: 3 } },
     { target: 'targets/fs/lease-job.ts', expect: 'FAIL', store: 'fs' },
     { target: 'targets/fs/lease-job-fenced.ts', expect: 'PASS', store: 'fs' },
     // npm etcd3's Lock (Jepsen's etcd case): unfenced FAILs, fenced by the key's create revision PASSes.
@@ -218,6 +222,8 @@ export default defineOracle({
       exploredWith: { ttl: 2000 },
     },
     { target: 'targets/etcd/lock-job-fenced.ts', expect: 'PASS', store: 'etcd', params: { ttl: 2000 } },
+    { target: 'targets/etcd/lock-job.ts', expect: 'FAIL', store: 'etcd', params: { ttl: 2000, contenders: 3 } },
+    { target: 'targets/etcd/lock-job-fenced.ts', expect: 'PASS', store: 'etcd', params: { ttl: 2000, contenders: 3 } },
     {
       target: 'targets/etcd/lock-job.ts',
       expect: 'FAIL',
@@ -550,15 +556,19 @@ export default defineOracle({
     // On a cluster (docs/cluster.md): a write's receipt held or A stopped at it; a message to or from
     // A's node held on its link, or A's node stopped as it arrives (a delay, drop, duplicate or
     // reorder of one lands no V313 point: why in docs/cluster.md).
-    // On etcd as on Redis, but no reply held: a write's receipt held lands on no etcd client (its
-    // lease is kept alive on the client's own timer), and the job's only later command is its release.
+    // Where clients renew on their own timer (etcd, ZooKeeper: renewsOnOwnTimer) as on Redis, but no
+    // reply held and no seam held: A waiting on a held reply or at a seam latch renews all the same,
+    // so its lease never lapses. A is stopped, cut off, or held before a command (on ZooKeeper's one
+    // ordered connection that holds its pings too; on etcd only that RPC's stream).
     faultsAt: (boundary, store) =>
       store === 'cluster'
         ? ['hold-before', 'hold-reply', 'hold-message', 'pause', 'pause-node']
-        : store === 'etcd'
+        : renewsOnOwnTimer(store)
           ? boundary.kind === 'effect'
             ? ['pause', 'partition']
-            : ['hold-before', 'partition']
+            : boundary.kind === 'command'
+              ? ['hold-before', 'partition']
+              : []
           : store !== 'redis' && store !== 'valkey'
             ? ['hold-before', 'hold-reply', 'pause']
             : boundary.kind === 'effect'
@@ -568,7 +578,7 @@ export default defineOracle({
     dimensions: (kind) => ({
       contender: kind === 'redis' || kind === 'valkey' ? ['hold', 'come-and-go', 'after-lift'] : ['hold'],
     }),
-    doc: "every command on the lock key and every write of A's job after its first write: held before it, or its reply held from A (Postgres: a write's receipt held), or (a write) A stopped by SIGSTOP at its receipt, its timers too, or (Redis) A cut off from there on — its store connections both ways and its writes on their way to the resource held while A runs —, or (--store cluster) a message on a link to or from A's node held there or A's node stopped (SIGSTOP) as it arrived, until A's lease lapsed and the contenders acted (each --contender schedule on Redis); then A goes on, what was held delivered in order",
+    doc: "every command on the lock key and every write of A's job after its first write: held before it, or its reply held from A (Postgres: a write's receipt held; none on etcd or ZooKeeper, whose clients renew on their own timer through a held reply or a seam), or (a write) A stopped by SIGSTOP at its receipt, its timers too, or (Redis, etcd, ZooKeeper) A cut off from there on — its store connections both ways and its writes on their way to the resource held while A runs —, or (--store cluster) a message on a link to or from A's node held there or A's node stopped (SIGSTOP) as it arrived, until A's lease lapsed and the contenders acted (each --contender schedule on Redis); then A goes on, what was held delivered in order",
     // node-redis/lease-fenced.ts (the same fence on another client) PASSes all 18 points too
     // (docs/benchmarks.md), and redlock/using-checks-signal-fenced.ts all 21 (19 s at load 4,
     // targets/redis/README.md); both are left out of the suite for their cost (~80 s at load 30).
@@ -613,6 +623,9 @@ export default defineOracle({
         { target: 'targets/fs/lease-job-fenced-absolute.ts', store: 'fs' },
         // npm etcd3's Lock fenced by its key's create revision: 4 points (2 writes × pause, partition), all PASS.
         { target: 'targets/etcd/lock-job-fenced.ts', store: 'etcd', params: { ttl: 2000 } },
+        // The ZooKeeper recipe fenced by its node's czxid: 8 points (2 writes × pause, partition; a read
+        // and the delete × hold-before, partition), all PASS; its seam is no point (renewsOnOwnTimer).
+        { target: 'targets/zookeeper/recipe-job-fenced.ts', store: 'zookeeper' },
       ],
     },
     async trace(s, tracer, p) {

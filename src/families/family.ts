@@ -211,6 +211,13 @@ export interface StoreFamily {
    * Absent: any TTL.
    */
   readonly leaseFloor?: { ms: number; why: string };
+  /**
+   * Its clients keep their lease alive on their own timer, on a stream of their own (etcd's
+   * LeaseKeepAlive, ZooKeeper's pings): a reply held from a holder does not stop its renewals, so
+   * holding one never lets its lease lapse. An exploration lands no held reply there: it cuts the
+   * holder off (a partition) instead. Absent: a held reply can outlast the lease (Redis, Postgres).
+   */
+  readonly renewsOnOwnTimer?: true;
   /** npm packages whose import shows a target talks to this family (src/run/store-choice.ts). */
   readonly clients: readonly string[];
   /** A file store's directory, handed to every holder as env.dir; absent where locks are not files. */

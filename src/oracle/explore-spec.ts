@@ -160,6 +160,16 @@ export function faultsOnStore(spec: ExploreSpec, store: StoreKind): Array<{ wher
   ].filter((line) => line.faults.length > 0);
 }
 
+/**
+ * Whether the store's clients renew their lease on their own timer (the family's renewsOnOwnTimer:
+ * etcd's keepalive stream, ZooKeeper's pings), so a reply held from a holder never lets its lease
+ * lapse: a spec's faultsAt cuts such a holder off instead. Data of the family, asked for by oracles
+ * that may not import one.
+ */
+export function renewsOnOwnTimer(store: StoreKind): boolean {
+  return familyOf(store).renewsOnOwnTimer === true;
+}
+
 /** A boundary of this kind, for a spec's faultsAt, which tells faults apart by the boundary's kind and the store. */
 function anyBoundaryOf(kind: BoundaryKind): Boundary {
   return { part: 'any', index: 1, kind, name: kind, nth: 1, text: kind };

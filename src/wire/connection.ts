@@ -13,6 +13,7 @@ import { GrpcRequestFramer } from './grpc-framer.ts';
 import { GrpcResponseFramer } from './grpc-reply-framer.ts';
 import { PostgresFrontendFramer } from './pg-framer.ts';
 import type { WireFaultLog, WireFaultRecord } from './records.ts';
+import { leaseGranted, sessionGranted, type StoreGrant } from './store-grants.ts';
 import { ReplyFramer } from './reply-framer.ts';
 import { RespRequestFramer } from './resp-framer.ts';
 import { ZkRequestFramer } from './zk-framer.ts';
@@ -28,6 +29,8 @@ export interface ConnectionHost {
   activeBlackhole(): WireFaultRecord | null;
   activeDelay(): { ms: number; record: WireFaultRecord } | null;
   emit(event: WireEvent): void;
+  /** A session or lease the store granted on this connection (src/wire/store-grants.ts). */
+  granted(grant: StoreGrant): void;
   closed(connection: ProxiedConnection): void;
 }
 
@@ -44,6 +47,8 @@ export class ProxiedConnection {
   private readonly replies: ReplyFramer | GrpcResponseFramer;
   private how: string | undefined;
   private finished = false;
+  /** ZooKeeper: the bytes of the first reply (the ConnectResponse) until it ends; null once read. */
+  private connectReply: Buffer[] | null;
 
   constructor(
     readonly id: number,
@@ -61,6 +66,7 @@ export class ProxiedConnection {
             ? new ZkRequestFramer()
             : new PostgresFrontendFramer();
     this.replies = host.protocol === 'grpc' ? new GrpcResponseFramer() : new ReplyFramer(host.protocol);
+    this.connectReply = host.protocol === 'zookeeper' ? [] : null;
     if (host.protocol === 'postgres') this.awaiting.push(null); // the startup packet's response ends at its first ReadyForQuery
     this.upstream = connect({ host: store.host, port: store.port, allowHalfOpen: true, noDelay: true });
     client.setNoDelay(true);
@@ -127,6 +133,7 @@ export class ProxiedConnection {
   private fromStore(chunk: Buffer): void {
     if (this.replies instanceof GrpcResponseFramer) return this.fromGrpcStore(this.replies, chunk);
     for (const frame of this.replies.push(chunk)) {
+      if (this.connectReply) this.readConnectReply(this.connectReply, frame.bytes, frame.ends);
       const command = frame.starts ? this.awaiting[0] : undefined;
       const gate = command ? this.host.armedReplyHolds().find((hold) => hold.offer(this.id, command)) : undefined;
       const answered = frame.ends ? this.awaiting.shift() : undefined;
@@ -142,12 +149,23 @@ export class ProxiedConnection {
     }
   }
 
+  /** ZooKeeper's first reply is the ConnectResponse: the session the server granted, read once it is whole. */
+  private readConnectReply(parts: Buffer[], bytes: Buffer, ends: boolean): void {
+    parts.push(bytes);
+    if (!ends) return;
+    this.connectReply = null;
+    const session = sessionGranted(this.id, Buffer.concat(parts));
+    if (session) this.host.granted(session);
+  }
+
   /** The same for gRPC: a reply is its stream's next response message, paired with that stream's oldest request. */
   private fromGrpcStore(framer: GrpcResponseFramer, chunk: Buffer): void {
     for (const frame of framer.push(chunk)) {
       const answered =
         frame.reply && frame.stream !== undefined ? this.awaitingOnStream.get(frame.stream)?.shift() : undefined;
       const gate = answered ? this.host.armedReplyHolds().find((hold) => hold.offer(this.id, answered)) : undefined;
+      const lease = answered?.name === 'Lease/LeaseGrant' ? leaseGranted(this.id, frame.bytes) : null;
+      if (lease) this.host.granted(lease);
       this.toClient.push(frame.bytes, 0, gate, frame.stream);
       if (answered)
         this.host.emit({

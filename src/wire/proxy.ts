@@ -12,6 +12,7 @@ import { ProxiedConnection, type ConnectionHost } from './connection.ts';
 import type { WireEvent, WireListener } from './events.ts';
 import { WireHold, type HoldOptions } from './hold.ts';
 import { WireFaultLog, type WireFaultRecord } from './records.ts';
+import type { LeaseGrant, SessionGrant, StoreGrant } from './store-grants.ts';
 
 export interface WireProxyOptions {
   /** The holder whose connections go through this proxy ("A"). */
@@ -67,6 +68,7 @@ export class WireProxy implements ConnectionHost {
   private delayFault: { ms: number; record: WireFaultRecord } | null = null;
   private refusing: WireFaultRecord | null = null;
   private nextConnection = 1;
+  private readonly grants: StoreGrant[] = [];
   private closing: Promise<void> | null = null;
   private unregister: () => Promise<void> = async () => {};
 
@@ -338,6 +340,20 @@ export class WireProxy implements ConnectionHost {
 
   closed(connection: ProxiedConnection): void {
     this.live.delete(connection);
+  }
+
+  granted(grant: StoreGrant): void {
+    this.grants.push(grant);
+  }
+
+  /** The ZooKeeper session the store granted this holder last (its ConnectResponse), or undefined. */
+  latestSession(): SessionGrant | undefined {
+    return this.grants.filter((grant): grant is SessionGrant => grant.kind === 'session').at(-1);
+  }
+
+  /** The etcd lease the store granted this holder last (its LeaseGrant's reply), or undefined. */
+  latestLease(): LeaseGrant | undefined {
+    return this.grants.filter((grant): grant is LeaseGrant => grant.kind === 'lease').at(-1);
   }
 
   private accept(socket: Socket): void {

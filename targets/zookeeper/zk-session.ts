@@ -73,7 +73,7 @@ export class ZkSession {
   }
 
   /**
-   * A read or a delete, tried again for up to 5 s when the connection was lost or the session had
+   * A read, a delete or a mkdirp, tried again for up to 5 s when the connection was lost or the session had
    * ended before it was answered, as Curator's RetryLoop does: on the session the client holds by
    * then (a new one once the old one's expiry was heard). A create is never retried (it may have
    * been made before the answer was lost).
@@ -97,9 +97,12 @@ export class ZkSession {
     );
   }
 
+  /** Make the persistent node and its parents; tried again on a lost connection like a read (it is idempotent), as Curator's ensurePath is. */
   async mkdirp(path: string): Promise<void> {
-    const client = await this.ready();
-    await new Promise<void>((resolve, reject) => client.mkdirp(path, (error) => (error ? reject(error) : resolve())));
+    await this.#retried(
+      (client) =>
+        new Promise<void>((resolve, reject) => client.mkdirp(path, (error) => (error ? reject(error) : resolve()))),
+    );
   }
 
   /** The node's data and stat, or null when it is not there. */

@@ -4,8 +4,8 @@
  * as the local reference test (test/reference-targets.test.ts), which asserts the same expected
  * verdict on local processes: an entry that differs between runtimes fails one of the two.
  *
- * Not part of `npm test` (about 140 runs): `npm run test:containers`, which .ci/run runs when a
- * Docker engine is up. Needs the images: bash scripts/container-engine.sh. A store with no
+ * Not part of `npm test` (about 400 runs, etcd and ZooKeeper among them): `npm run
+ * test:containers`, which .ci/run runs when a Docker engine is up. Needs the images: bash scripts/container-engine.sh. A store with no
  * container (a scratch directory, --store fs) is left out, and a test names each one left out with
  * its recipe's reason. The references on several nodes (--topology) run here too, every node in
  * its own container (docs/topologies.md).

@@ -50,5 +50,6 @@ export const etcdFamily: StoreFamily = {
   ttlProblem: etcdTtlProblem,
   // etcd3 (grpc-js) reads a trailing slash as part of the port: http://127.0.0.1:PORT, as the recipe gives it.
   holderUrl: (url) => url.replace(/\/$/, ''),
+  renewsOnOwnTimer: true,
   clients: ['etcd3'],
 };

@@ -22,8 +22,12 @@ function etcdBinary(): string {
   return process.env.LOCK_ORACLES_ETCD_SERVER || 'etcd';
 }
 
-/** One member named m1, listening for clients on `clientPort` and for peers on `peerPort`, loopback only. */
-export function memberArgs(clientPort: number, peerPort: number, dataDir: string): string[] {
+/**
+ * One member named m1, listening for clients on `clientPort` and for peers on `peerPort`, loopback
+ * only. `logLevel` info in a container: the line the container runtime waits for ("serving client
+ * traffic insecurely", 3.4's zap logger; it prints no "ready to serve client requests") is at info.
+ */
+export function memberArgs(clientPort: number, peerPort: number, dataDir: string, logLevel = 'warn'): string[] {
   const client = `http://127.0.0.1:${clientPort}`;
   const peer = `http://127.0.0.1:${peerPort}`;
   return [
@@ -38,7 +42,7 @@ export function memberArgs(clientPort: number, peerPort: number, dataDir: string
     `--heartbeat-interval=${HEARTBEAT_MS}`,
     `--election-timeout=${ELECTION_TIMEOUT_MS}`,
     '--logger=zap',
-    '--log-level=warn',
+    `--log-level=${logLevel}`,
   ];
 }
 
@@ -46,8 +50,8 @@ export const etcdRecipe: StoreRecipe = {
   kind: 'etcd',
   container: {
     // The peer port is the client port + 1 inside the host network: the runtime picks only one free port.
-    command: (port) => ['etcd', ...memberArgs(port, port + 1, '/data/member')],
-    readyLog: /ready to serve client requests/,
+    command: (port) => ['etcd', ...memberArgs(port, port + 1, '/data/member', 'info')],
+    readyLog: /serving client traffic/,
     url: (port) => `http://127.0.0.1:${port}`,
     version: etcdVersion,
   },

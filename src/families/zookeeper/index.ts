@@ -57,5 +57,6 @@ export const zookeeperFamily: StoreFamily = {
     why: `a holder's session timeout is its lease, and the scratch server grants none under ${SESSION_FLOOR_MS} ms (minSessionTimeout, 2 × tickTime ${TICK_MS} ms)`,
   },
   holderUrl: (url) => url,
+  renewsOnOwnTimer: true,
   clients: ['node-zookeeper-client', 'zookeeper'],
 };

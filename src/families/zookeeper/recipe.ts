@@ -4,7 +4,9 @@
  * jar's manifest names every jar it needs), its zoo.cfg and data dir inside the run dir, which the
  * local runtime removes on every exit path. The JVM is started lean (serial GC, C1 only, no
  * hsperfdata file in /tmp that a SIGKILL would leave behind): it answers in ~0.4 s on an idle
- * machine. No container yet: `noContainer` says so.
+ * machine. Container: the same java command in its image (docker/images.json: Debian's jars and
+ * JVM, built by scripts/container-engine.sh), its zoo.cfg written into the container, on the host
+ * network. Its classpath names the official image's jars too (/apache-zookeeper-<v>-bin/lib).
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -34,10 +36,31 @@ function jvmOptions(dir: string): string[] {
   ];
 }
 
+/** Inside a container: its configuration and data, and the jars of both images (Debian's, then the official one's). */
+const IN_CONTAINER = {
+  cfg: '/tmp/zoo.cfg',
+  dataDir: '/tmp/zookeeper-data',
+  classpath: '/usr/share/java/zookeeper.jar:/apache-zookeeper-3.8.0-bin/lib/*',
+};
+
 export const zookeeperRecipe: StoreRecipe = {
   kind: 'zookeeper',
-  noContainer:
-    "the ZooKeeper store runs as a local process only for now (no image is built from Debian's zookeeper package yet): use --runtime local",
+  container: {
+    command: () => [
+      'java',
+      ...jvmOptions('/tmp'),
+      '-cp',
+      IN_CONTAINER.classpath,
+      'org.apache.zookeeper.server.ZooKeeperServerMain',
+      IN_CONTAINER.cfg,
+    ],
+    files: (port) => [{ path: IN_CONTAINER.cfg, content: zooCfg(port, IN_CONTAINER.dataDir) }],
+    // Debian's jar logs nothing (SLF4J falls back to its no-op logger, and says so as the JVM starts);
+    // the official image's logback logs its binding. Either way the runtime then waits for srvr's answer.
+    readyLog: /Defaulting to no-operation \(NOP\) logger|binding to port/,
+    url: (port) => `zookeeper://127.0.0.1:${port}`,
+    version: async (port) => `ZooKeeper ${await serverVersion(port)}`,
+  },
   async missing() {
     if (!(await binaryRuns(javaBinary())))
       return new StoreUnavailableError(

@@ -3,9 +3,12 @@
  * session expiry would end it: every key on the lease goes at once, while the holder runs on and
  * still believes it holds the lock (its keepalives now answer TTL −1, which npm etcd3 reports only
  * as the lease's `lost` event). Declared in the fault registry's shape (src/core/fault.ts on the
- * `faults` branch: the lead wires it in); landed by `revokeLockLease`, which says why it does not
- * apply where the lock's key has no lease.
+ * `faults` branch: the lead wires it in); landed by `revokeHolderLease`: the lease revoked is the
+ * one the member granted the holder last, read in the LeaseGrant reply on the holder's own
+ * connection at its wire proxy (src/wire/store-grants.ts), with no help from its client; it says
+ * why it does not apply where the holder was granted no lease, or the lock's key is not on it.
  */
+import type { WireProxy } from '../../../wire/proxy.ts';
 import type { StoreView } from '../../family.ts';
 import { EtcdGateway } from '../gateway.ts';
 import type { EtcdLockFields } from '../view.ts';
@@ -24,20 +27,31 @@ export const LEASE_REVOKED = {
 export type LeaseRevoked =
   { landed: true; lease: string; key: string; after: { exists: boolean } } | { landed: false; why: string };
 
-/** Revoke the lease of whatever holds `location` now; the read after it confirms the key went. */
-export async function revokeLockLease(storeUrl: string, view: StoreView, location: string): Promise<LeaseRevoked> {
-  const before = (await view.lock(location)) as Awaited<ReturnType<StoreView['lock']>> & EtcdLockFields;
-  if (!before.exists || !before.holderKey)
-    return { landed: false, why: `nothing holds ${location}: no lease to revoke` };
-  if (!before.lease || before.lease === '0')
+/** Revoke the lease the holder behind `proxy` was granted last; the reads around it confirm the lock's key was on it and went. */
+export async function revokeHolderLease(
+  storeUrl: string,
+  proxy: WireProxy,
+  view: StoreView,
+  location: string,
+): Promise<LeaseRevoked> {
+  const lease = proxy.latestLease();
+  if (!lease)
     return {
       landed: false,
-      why: `${before.holderKey} has no lease (put without one): revoking cannot end it (lease-revoked does not apply)`,
+      why: `holder ${proxy.holder} was granted no lease (no LeaseGrant answered on its connection): revoking cannot end its lock (lease-revoked does not apply)`,
     };
-  await new EtcdGateway(storeUrl).revoke(before.lease);
+  const before = (await view.lock(location)) as Awaited<ReturnType<StoreView['lock']>> & EtcdLockFields;
+  if (!before.exists || !before.holderKey)
+    return { landed: false, why: `nothing holds ${location}: revoking lease ${lease.id} cannot end the lock` };
+  if (before.lease !== lease.id)
+    return {
+      landed: false,
+      why: `${before.holderKey} is on lease ${before.lease ?? 'none'}, not on holder ${proxy.holder}'s lease ${lease.id} (lease-revoked does not apply)`,
+    };
+  await new EtcdGateway(storeUrl).revoke(lease.id);
   const after = await view.lock(location);
   const gone = !after.exists || (after as EtcdLockFields).holderKey !== before.holderKey;
   return gone
-    ? { landed: true, lease: before.lease, key: before.holderKey, after: { exists: after.exists } }
-    : { landed: false, why: `${before.holderKey} was still there after its lease ${before.lease} was revoked` };
+    ? { landed: true, lease: lease.id, key: before.holderKey, after: { exists: after.exists } }
+    : { landed: false, why: `${before.holderKey} was still there after its lease ${lease.id} was revoked` };
 }

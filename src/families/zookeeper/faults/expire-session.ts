@@ -9,8 +9,8 @@
  * handle before its closeSession: measured, 2 of 3 tries without it), `expireSession` over a raw
  * socket (ZooKeeper's ConnectRequest, then closeSession: neither npm client lets a caller name the
  * session to attach to), the blackhole lifted once the server answered. The holder's session id
- * and password are those its wire proxy saw in the server's ConnectResponse
- * (src/wire/zk-framer.ts `connectResponse`). Not applicable: on a topology (one server only), and
+ * and password are those its wire proxy read in the server's ConnectResponse on the holder's own
+ * connection (src/wire/store-grants.ts): no help from its client. Not applicable: on a topology (one server only), and
  * where the store is not ZooKeeper (the family's own fault).
  */
 import { connect } from 'node:net';
@@ -111,16 +111,17 @@ export function expireSession(port: number, session: SessionCredentials, withinM
 }
 
 /**
- * Expire the session of the holder behind `proxy`: its traffic blackholed so its client cannot
- * re-attach first, the session ended with `expireSession`, then its traffic let through again (its
- * client then learns its session is gone).
+ * Expire the session of the holder behind `proxy`, the one the server granted it last (read at the
+ * proxy): its traffic blackholed so its client cannot re-attach first, the session ended with
+ * `expireSession`, then its traffic let through again (its client then learns its session is gone).
+ * Rejects, saying so, when the holder has no session yet.
  */
-export async function expireHolderSession(
-  proxy: WireProxy,
-  port: number,
-  session: SessionCredentials,
-  withinMs = 5000,
-): Promise<string> {
+export async function expireHolderSession(proxy: WireProxy, port: number, withinMs = 5000): Promise<string> {
+  const session = proxy.latestSession();
+  if (!session)
+    throw new Error(
+      `expire-session: holder ${proxy.holder} has no ZooKeeper session yet (no ConnectResponse reached its wire proxy): land it after the holder connected`,
+    );
   const cut = proxy.blackhole();
   try {
     return await expireSession(port, session, withinMs);
