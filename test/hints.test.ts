@@ -284,8 +284,6 @@ const NOT_FOLLOWED: Record<string, string> = {
     'init writes a file, no run: test/sdk-java-go.test.ts writes both init targets',
   'src/families/etcd/index.ts return the key the lock lives under':
     "the Redis family's hint of the same words is followed above; etcd's (a file path or a lease row declared on etcd) not yet",
-  'src/families/zookeeper/recipe.ts use --runtime':
-    "the fs store's hint (followed above) for ZooKeeper, whose store has no container image yet",
 };
 
 /** Where the harness's sources print a hint: "file phrase", comments left out. */
