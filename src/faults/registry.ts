@@ -9,6 +9,7 @@ import { whyNotApplicable, type Boundary, type BoundaryKind, type ExploreFault, 
 import { FAMILIES } from '../families/index.ts';
 import { CLOCK_AHEAD } from './generic/clock-ahead.ts';
 import { CLOCK_BACK } from './generic/clock-back.ts';
+import { CONNECTION_KILLED } from './generic/connection-killed.ts';
 import { DELAY_WRITE } from './generic/delay-write.ts';
 import { HOLD_BEFORE } from './generic/hold-before.ts';
 import { HOLD_REPLY } from './generic/hold-reply.ts';
@@ -21,6 +22,7 @@ const GENERIC: readonly Fault[] = [
   HOLD_BEFORE,
   HOLD_REPLY,
   REPLY_DROPPED,
+  CONNECTION_KILLED,
   CLOCK_AHEAD,
   CLOCK_BACK,
   PAUSE,
