@@ -31,6 +31,10 @@ export interface Landed {
   readonly reached: true;
   /** The holder's wire record that stays in force while the fault does (it counts what it stopped). */
   readonly record: WireFaultRecord;
+  /** Whether it did anything to the holder (connection-killed: the store closed at least one connection). */
+  readonly took: boolean;
+  /** What it did, in words, for the verdict's explanation. */
+  readonly words: string;
   /** What the fault did, for the evidence ("CLIENT KILL ADDR …", connections killed). */
   readonly facts: { readonly action: string } & Readonly<Record<string, unknown>>;
   /** Lift it; safe to call twice. */

@@ -7,6 +7,7 @@
  */
 import { whyNotApplicable, type Boundary, type BoundaryKind, type ExploreFault, type Fault } from '../core/fault.ts';
 import { FAMILIES } from '../families/index.ts';
+import { landsItself, type LandableFault } from './landing.ts';
 import { CLOCK_AHEAD } from './generic/clock-ahead.ts';
 import { CLOCK_BACK } from './generic/clock-back.ts';
 import { CONNECTION_KILLED } from './generic/connection-killed.ts';
@@ -42,6 +43,9 @@ export function faultNamed(name: ExploreFault): Fault {
   if (!fault) throw new Error(`no fault is called "${name}" (known: ${FAULT_ORDER.join(', ')})`);
   return fault;
 }
+
+/** The faults that land themselves (`land`): an oracle that names a moment for them runs each with `--fault NAME`. */
+export const LANDING_FAULTS: readonly LandableFault[] = FAULTS.filter(landsItself);
 
 /** Every fault's name, smallest first: shrinking picks the smallest failing fault. */
 export const FAULT_ORDER: readonly ExploreFault[] = FAULTS.map((f) => f.name);

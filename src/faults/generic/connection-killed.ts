@@ -37,6 +37,8 @@ export const CONNECTION_KILLED: LandableFault = {
     return {
       reached: true,
       record: refuse.record,
+      took: kill.killed > 0,
+      words: `the store closed ${kill.killed} of A's connection(s) (${kill.command}) and A's wire proxy refused its reconnects`,
       facts: { action: kill.command, killed: kill.killed, addresses },
       lift: () => refuse.lift(),
     };
