@@ -46,7 +46,7 @@ describe("V313 judge: a connection killed by the store at A's first write", () =
       const all = effects(f);
       const b = bFirst(f);
       for (const e of all) if (e.seq > b.seq) e.seq += 1;
-      const write = { ...b, seq: b.seq + 1, holder: 'A', t: b.t + 1, holderAt: b.holderAt + 1 };
+      const write = { ...b, seq: b.seq + 1, holder: 'A', t: b.t + 1, holderAt: (b.holderAt ?? b.t) + 1 };
       all.splice(all.indexOf(b) + 1, 0, write);
       const lease = observed(f).bLease!;
       lease.atAWrites.push({ seq: write.seq, reading: lease.atFirstWrite });
