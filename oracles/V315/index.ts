@@ -129,6 +129,19 @@ export default defineOracle({
       store: 'postgres',
       params: { fault: 'connection-killed' },
     },
+    // A session advisory lock: the server ends A's session and frees its lock, B leads at once.
+    {
+      target: 'targets/postgres/leader/session-lock-cached.ts',
+      expect: 'FAIL',
+      store: 'postgres',
+      params: { fault: 'connection-killed' },
+    },
+    {
+      target: 'targets/postgres/leader/session-lock-recheck.ts',
+      expect: 'PASS',
+      store: 'postgres',
+      params: { fault: 'connection-killed' },
+    },
     // A file store: A's filesystem calls held (a blackhole, no wire), its owner-record lease file lapses.
     // ZooKeeper's election recipe: a flag kept by a children watch vs a check with the server before each write.
     { target: 'targets/zookeeper/election-cached-flag.ts', expect: 'FAIL', store: 'zookeeper' },
@@ -167,6 +180,19 @@ export default defineOracle({
   ],
   // Each good reference with its guard removed must FAIL (lock-oracles selfcheck).
   mutations: [
+    {
+      of: 'targets/postgres/leader/session-lock-recheck.ts',
+      // Removing the check outright leaves A silent while cut off, which V315 cannot judge (INCONCLUSIVE).
+      guard: 'the session checked (the same backend) before each write (asked, its answer ignored)',
+      store: 'postgres',
+      params: { fault: 'connection-killed' },
+      edits: [
+        [
+          'if (leadingOn !== undefined && (await session!.pid()) !== leadingOn) leadingOn = undefined;',
+          'if (leadingOn !== undefined) await session!.pid();',
+        ],
+      ],
+    },
     {
       of: 'targets/etcd/election-fenced.ts',
       guard: "the fence (the campaign key's create revision) on each write",
