@@ -238,6 +238,8 @@ export default defineOracle({
       target: 'targets/postgres/job-session-lock-unchecked.ts',
       expect: 'FAIL',
       store: 'postgres',
+      notExplored:
+        '--explore does not land connection-killed yet (an explored point lands no fault that lands itself): held or paused, its session lives on and its lock is never freed',
       params: { landedFault: 'connection-killed' },
     },
     {
