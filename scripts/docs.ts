@@ -17,6 +17,7 @@ import { FAULT_WORDS } from '../src/faults/registry.ts';
 import type { OracleDefinition } from '../src/oracle/definition.ts';
 import { faultsOnStore } from '../src/oracle/explore-spec.ts';
 import { faultRunText } from '../src/cli/commands/fault-option.ts';
+import { faultRunsOf } from '../src/oracle/landed-fault.ts';
 import type { ReferenceRun } from '../src/oracle/reference-run.ts';
 import { READS_JUDGEABLE, READS_JUDGEABLE_CHECKS } from '../src/judging/unreadable-reads.ts';
 
@@ -190,10 +191,10 @@ export function renderOraclePage(o: Oracle): string {
             '',
           ]
         : []),
-      ...(o.faultRuns
+      ...(Object.keys(faultRunsOf(o)).length
         ? [
             `One fault on a plain run (\`--fault NAME\`, the variant it was before still taken): ${Object.entries(
-              o.faultRuns,
+              faultRunsOf(o),
             )
               .map(([fault, params]) => `\`${fault}\` (\`${faultRunText(params)}\`)`)
               .join(', ')}.`,

@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { withFaultOption } from '../src/cli/commands/fault-option.ts';
 import { FAULT_ORDER } from '../src/faults/registry.ts';
+import { faultRunsOf } from '../src/oracle/landed-fault.ts';
 import { loadAllOracles, loadOracle } from '../src/run/registry.ts';
 
 describe('--fault', () => {
@@ -17,6 +18,16 @@ describe('--fault', () => {
     });
     expect(withFaultOption(v313, { variant: 'pause' }, false)).toEqual({ variant: 'pause' });
     expect(withFaultOption(v313, { fault: 'failover', variant: 'failover' }, false)).toEqual({ variant: 'failover' });
+  });
+
+  it("runs a fault that lands itself as the oracle's landedFault, from the registry with no oracle naming it", async () => {
+    const v313 = await loadOracle('V313');
+    expect(withFaultOption(v313, { fault: 'connection-killed', ttl: '400' }, false)).toEqual({
+      landedFault: 'connection-killed',
+      ttl: '400',
+    });
+    expect(Object.keys(faultRunsOf(v313))).toContain('connection-killed');
+    expect(v313.faultRuns).not.toHaveProperty('connection-killed');
   });
 
   it('refuses a clash, an unknown fault and --fault with --explore, naming what would do', async () => {

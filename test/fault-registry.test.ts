@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { whyNotApplicable } from '../src/core/fault.ts';
+import { landsItself } from '../src/faults/landing.ts';
 import { FAULT_ORDER, FAULTS, FAULTS_BY_KIND, faultNamed } from '../src/faults/registry.ts';
 import { faultsOnStore } from '../src/oracle/explore-spec.ts';
 import { loadAllOracles, loadOracle } from '../src/run/registry.ts';
@@ -16,6 +17,7 @@ describe('fault registry', () => {
       'hold-reply',
       'hold-message',
       'reply-dropped',
+      'connection-killed',
       'clock-ahead',
       'clock-back',
       'pause',
@@ -39,6 +41,7 @@ describe('fault registry', () => {
     expect(FAULTS_BY_KIND.message).toEqual(['hold-message', 'pause-node', 'node-clock-ahead', 'node-clock-back']);
     expect(FAULTS_BY_KIND.effect).toEqual([
       'hold-reply',
+      'connection-killed',
       'pause',
       'delay-write',
       'partition',
@@ -46,6 +49,10 @@ describe('fault registry', () => {
       'node-restart',
       'failover',
     ]);
+  });
+
+  it('tells the faults that land themselves (their landing in their own file) from those an oracle flow lands', () => {
+    expect(FAULTS.filter(landsItself).map((f) => f.name)).toEqual(['connection-killed']);
   });
 
   it('says why a fault cannot land somewhere', () => {

@@ -251,6 +251,22 @@ export default defineOracle({
       exploredWith: { ttl: 1000 },
     },
     { target: 'targets/postgres/job-lease-row-renew-checked.ts', expect: 'PASS', store: 'postgres' },
+    // connection-killed (a fault that lands itself: src/faults/generic/connection-killed.ts): the server
+    // ends A's session, and its advisory lock with it; B takes the lock at once.
+    {
+      target: 'targets/postgres/job-session-lock-unchecked.ts',
+      expect: 'FAIL',
+      store: 'postgres',
+      notExplored:
+        '--explore does not land connection-killed yet (an explored point lands no fault that lands itself): held or paused, its session lives on and its lock is never freed',
+      params: { landedFault: 'connection-killed' },
+    },
+    {
+      target: 'targets/postgres/job-session-lock-checked.ts',
+      expect: 'PASS',
+      store: 'postgres',
+      params: { landedFault: 'connection-killed' },
+    },
     // A 1 s lease for the same reason: the server ends the transaction idle past it, and at 300 ms a
     // loaded machine stalled B's solo job that long between two writes (ERROR: its client cut off).
     {
@@ -525,6 +541,18 @@ export default defineOracle({
       guard: "close() waiting for the running job before it stops the mutexes' refresh",
       edits: [["mutexWorker('jobs-first')", "mutexWorker('stop-refresh-first')"]],
       params: { variant: 'shutdown' },
+    },
+    {
+      of: 'targets/postgres/job-session-lock-checked.ts',
+      guard: 'the session checked (the same backend) before each write',
+      store: 'postgres',
+      params: { landedFault: 'connection-killed' },
+      edits: [
+        [
+          "if ((await backendPid()) !== session) throw new Error('the session holding the lock is gone; stopping');",
+          '',
+        ],
+      ],
     },
     {
       of: 'targets/fs/lease-job-fenced.ts',

@@ -161,6 +161,7 @@ function stopInWords(stop: AStop | undefined): string {
   if (stop?.kind === 'renewal-wire' && stop.at) return `held: its renewal's grant kept on ${stop.at}`;
   if (stop?.kind === 'partition' || stop?.kind === 'delay-write') return `cut off (${stop.words})`;
   if (stop?.kind === 'staged') return `held between a staged write and its commit (${stop.words})`;
+  if (stop?.kind === 'landed') return `held at its first write while ${stop.words}`;
   return stop?.kind === 'renewal-wire' ? "held at the wire (its renewal kept at A's proxy)" : 'stopped (SIGSTOP)';
 }
 

@@ -50,6 +50,11 @@ export type AStop =
    * resource (partition), or only that write held on its way to the resource (delay-write).
    */
   | { kind: 'partition' | 'delay-write'; landed: StopLanding; since: number; words: string }
+  /**
+   * --fault NAME of a fault that lands itself (--landed-fault): landed on A held at its first
+   * write; `took` whether it did anything there (connections closed), `words` what it did.
+   */
+  | { kind: 'landed'; fault: ExploreFault; took: boolean; since: number; words: string }
   /** --variant staged: A held at its seam between a staged write and its commit. */
   | { kind: 'staged'; landed: StopLanding; since: number; words: string }
   /** --explore: A stopped at the point's boundary. */

@@ -1,5 +1,6 @@
 /** V313's parameters. */
 import { contendersParam } from '../../scenarios/contenders.ts';
+import { landedFaultParam } from '../../src/oracle/landed-fault.ts';
 
 export const v313Params = {
   ttl: { kind: 'ms', default: 300, min: 20, doc: 'lease TTL the target is asked to use' },
@@ -56,6 +57,9 @@ export const v313Params = {
     min: 100,
     doc: 'longest wait for any step (A reaching a write, B taking the lock, A finishing)',
   },
+  landedFault: landedFaultParam(
+    'on A at its first write (A held there), in force until its lease lapsed and B took the lock and wrote, then lifted and A let go (--variant pause)',
+  ),
   contenders: {
     ...contendersParam,
     doc: `${contendersParam.doc} (--variant pause, --contender hold; the other schedules keep one successor)`,

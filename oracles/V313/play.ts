@@ -3,7 +3,9 @@
  * after its first write (./stop-a.ts); the contenders act around the stop (./contenders.ts); A
  * runs on. Records what happened (./observations.ts); judges nothing.
  */
+import { UsageError } from '../../src/core/errors.ts';
 import type { ParamValues } from '../../src/core/params.ts';
+import { NO_LANDED_FAULT } from '../../src/oracle/landed-fault.ts';
 import { throwIfTargetThrew } from '../../src/holder/holder.ts';
 import type { Scenario } from '../../src/oracle/scenario.ts';
 import { runJobUntilFirstEffect } from '../../scenarios/run-job-until-effect.ts';
@@ -30,10 +32,16 @@ export async function playV313(s: Scenario, p: ParamValues<typeof v313Params>): 
   // Where the family can tell a lock from a command, A talks through its wire proxy on the plain
   // variants too: a target that declares no storeKey then has its lock's location inferred from A's job.
   // (One server: on a --topology the lock lives on several nodes, read node by node.)
+  // A fault that lands itself (--fault NAME) is landed at A's first write by ./stop-a.ts.
+  const landing = p.landedFault !== NO_LANDED_FAULT;
+  if (landing && (p.variant !== 'pause' || s.point))
+    throw new UsageError(
+      `--fault ${p.landedFault} lands at A's first write: it does not run with --variant ${p.variant} or --explore`,
+    );
   const inferable =
     s.family.commands.lockLocations !== undefined && s.store.topology === undefined && INFERRED_ON.includes(p.variant);
   const wireA =
-    (p.variant === 'renewal-wire' || p.variant === 'partition' || s.point || inferable) && !s.family.ownNodes
+    (p.variant === 'renewal-wire' || p.variant === 'partition' || s.point || inferable || landing) && !s.family.ownNodes
       ? await s.wire('A')
       : undefined;
   // A (and come-and-go's C) load while B counts the job's writes alone: both are awaited before

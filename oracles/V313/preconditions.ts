@@ -20,6 +20,7 @@ export const A_STOPPED_AT_POINT = 'A was stopped at the explored point';
 export const RENEWAL_HELD = "A's renewal was held at the wire";
 export const CUT_OFF = "A's next write was held on its way to the resource";
 export const STAGED_HELD = 'A was held between a staged write and its commit';
+export const FAULT_LANDED = 'the fault landed on A at its first write';
 export const SHUTDOWN_LANDED = "A's shutdown began while its job ran";
 export const A_LEASE_AT_SHUTDOWN = "A's lease was live until its shutdown took effect";
 export const B_DENIED_PAST_LEASE = 'B was denied past the end of a lease A stopped renewing';
@@ -55,6 +56,11 @@ export const V313_PRECONDITIONS = [
     name: STAGED_HELD,
     checks:
       '--variant staged: after its first write A reached its seam write:staged-before-commit (a write staged under the lock and unlocked, not yet committed) and was held there',
+  },
+  {
+    name: FAULT_LANDED,
+    checks:
+      "--fault NAME of a fault that lands itself (--landed-fault): landed on A held at its first write, it did something there (connection-killed: the store closed at least one of A's connections)",
   },
   {
     name: SHUTDOWN_LANDED,
@@ -126,6 +132,7 @@ export function scenarioChecks(o: V313Observations, effects: readonly EffectReco
   if (o.stop?.kind === 'renewal-wire') checks.push(renewalHeld(o.stop, p));
   if (o.stop?.kind === 'partition' || o.stop?.kind === 'delay-write') checks.push(cutOff(o.stop, p));
   if (o.stop?.kind === 'staged') checks.push(stagedHeld(o.stop, p));
+  if (o.stop?.kind === 'landed') checks.push(faultLanded(o.stop));
   if (o.shutdown) checks.push(...shutdownChecks(o.shutdown, o.aResumed?.job ?? null, bFirst, p));
   if (o.bWhileStopped) {
     const { wrote, attempts, aStopped } = o.bWhileStopped;
@@ -333,6 +340,16 @@ function cutOff(stop: Extract<AStop, { kind: 'partition' | 'delay-write' }>, p: 
         : stop.landed === 'ended'
           ? "A's job ended without another write after its first: nothing to hold"
           : `A made no other write within ${p.timeout} ms of its first`,
+  };
+}
+
+function faultLanded(stop: Extract<AStop, { kind: 'landed' }>): Check {
+  return {
+    name: FAULT_LANDED,
+    held: stop.took,
+    detail: stop.took
+      ? `${stop.words}, from ${stop.since.toFixed(1)} ms`
+      : `${stop.fault} did nothing at A's first write (${stop.words})`,
   };
 }
 

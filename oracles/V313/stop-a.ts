@@ -1,7 +1,7 @@
 /**
  * How V313 stops A after its first write, as a Stop (src/oracle/stops.ts): SIGSTOP (--variant
- * pause), its next renewal held at its wire proxy (--variant renewal-wire), or the explored point's
- * boundary (--explore). Records whether and when the stop landed; a stop that did not land lets A
+ * pause), its next renewal held at its wire proxy (--variant renewal-wire), the explored point's
+ * boundary (--explore), or held at its first write under a fault that lands itself (--fault NAME). Records whether and when the stop landed; a stop that did not land lets A
  * go and waits for its job. Then marks when A's lease runs out while A is stopped.
  */
 import type { ParamValues } from '../../src/core/params.ts';
@@ -16,6 +16,8 @@ import type { WireProxy } from '../../src/wire/proxy.ts';
 import { armAfterFirstWrite } from './arm-after-first-write.ts';
 import { holdGrantToA } from './link-renewal.ts';
 import { landing, type StoppedA } from './landing.ts';
+import { landFault } from '../../src/oracle/land-fault.ts';
+import { NO_LANDED_FAULT } from '../../src/oracle/landed-fault.ts';
 import type { AStop, V313Observations } from './observations.ts';
 import type { v313Params } from './params.ts';
 
@@ -45,6 +47,7 @@ export async function stopA(
     }
     return { observed, stopped: { stop: describedAs(at, `held at ${label} (${words})`), since } };
   }
+  if (p.landedFault !== NO_LANDED_FAULT) return landAtFirstWrite(s, p, a, first, wireA);
   // --variant renewal-wire on a cluster store: the grant answering A's node's next renewal, held on its link.
   if (p.variant === 'renewal-wire' && s.family.ownNodes) return holdGrantToA(s, p, first, aJob);
   if (p.variant === 'staged') {
@@ -114,6 +117,32 @@ export async function stopA(
   const stop = pauseAtLatch(first, a, 'stopped (SIGSTOP)', 'never: A is already at the write it is stopped at');
   await stop.reached;
   return { observed: { kind: 'pause', since }, stopped: { stop, since } };
+}
+
+/**
+ * A fault that lands itself (--fault NAME, src/faults/landing.ts), landed while A is held at its
+ * first write; A stays held there until it is lifted, then goes on with what the fault left it.
+ */
+async function landAtFirstWrite(
+  s: Scenario,
+  p: Params,
+  a: Holder,
+  first: Latch,
+  wireA: WireProxy | undefined,
+): Promise<{ observed: AStop; stopped: StoppedA }> {
+  const landed = await landFault(s, p.landedFault, a, wireA);
+  const since = s.now();
+  const observed: AStop = { kind: 'landed', fault: p.landedFault, took: landed.took, since, words: landed.words };
+  const stop: Stop = {
+    what: `held at its first write, ${landed.words}`,
+    missed: 'never: A is already at the write the fault lands at',
+    reached: Promise.resolve(),
+    release: () => (landed.lift(), first.release()),
+    get isReleased() {
+      return first.isReleased;
+    },
+  };
+  return { observed, stopped: { stop, since } };
 }
 
 /**

@@ -10,11 +10,13 @@ import type { Stop } from '../../src/oracle/stops.ts';
 import type { WireProxy } from '../../src/wire/proxy.ts';
 import type { WireFaultRecord } from '../../src/wire/records.ts';
 import { UsageError } from '../../src/core/errors.ts';
+import { landFault } from '../../src/oracle/land-fault.ts';
+import { cutFaultName } from './params.ts';
 
 export interface Cut extends Stop {
   /** The proxy fault in force: its record counts what it stopped. */
   readonly record: WireFaultRecord;
-  /** Connections the store closed (--fault kill), else 0. */
+  /** Connections the store closed (--fault connection-killed), else 0. */
   readonly killed: number;
 }
 
@@ -26,8 +28,8 @@ interface CutHandle {
 
 /**
  * Cuts A off by `fault`: blackhole, partition (a blackhole, and A's writes held on their way to the
- * resource), drop (reconnects refused), or kill (the store closes A's connections, reconnects
- * refused). With no wire (a file store) the blackhole holds A's filesystem calls.
+ * resource), drop (reconnects refused), or connection-killed (alias kill: the registry's fault, the
+ * store closes A's connections, reconnects refused). With no wire (a file store) the blackhole holds A's filesystem calls.
  */
 export async function cutOff(s: Scenario, a: Holder, wire: WireProxy | undefined, fault: string): Promise<Cut> {
   const blackhole = (): CutHandle => (wire ? wire.blackhole() : s.fsBoundaries(a.id).blackhole());
@@ -43,17 +45,9 @@ export async function cutOff(s: Scenario, a: Holder, wire: WireProxy | undefined
       `--fault ${fault} drops A's connections, which a ${s.store.kind} store does not have: its calls can be held (--fault blackhole or partition)`,
     );
   if (fault === 'drop') return inForce(wire.drop({ refuseNew: true }), fault);
-  const refuse = wire.refuse();
-  const addresses = wire.connections().flatMap((c) => (c.upstream ? [c.upstream] : []));
-  const view = s.view();
-  if (!view.killClients)
-    throw new UsageError(
-      `--fault kill closes A's connections from the store's side, which a ${s.store.kind} store cannot`,
-    );
-  const kill = await view.killClients(addresses);
-  const record = s.faults.apply('wire', wire.holder, kill.command, { killed: kill.killed, addresses });
-  s.faults.lift(record);
-  return inForce(refuse, kill.command, kill.killed);
+  // connection-killed (its old name here: kill) lands itself: src/faults/generic/connection-killed.ts.
+  const killed = await landFault(s, cutFaultName(fault), a, wire);
+  return inForce(killed, killed.facts.action, Number(killed.facts.killed));
 }
 
 /** An explored point A is held at, with everything else A sends blackholed: one cut, in force until the point is let go. */

@@ -15,7 +15,8 @@ import { fencesAfterFailover } from '../../src/judging/failover-loss.ts';
 import { CONTENDER_PRECONDITIONS, judgeContenders } from './judge-contenders.ts';
 import { failoverChecks, FAILOVER_PRECONDITIONS } from './failover-checks.ts';
 import type { V315Observations } from './observations.ts';
-import type { v315Params } from './params.ts';
+import { cutFaultName, type v315Params } from './params.ts';
+import { CONNECTION_KILLED } from '../../src/faults/generic/connection-killed.ts';
 
 export const A_LED = 'A led and wrote';
 export const HELD_AT_POINT = 'A was held at the explored point';
@@ -101,8 +102,8 @@ export function judgeV315({ observations: o, effects: all }: Recorded<V315Observ
               blackhole: 'blackholed at its wire proxy',
               partition: 'blackholed at its wire proxy and its writes held on their way to the resource',
               drop: 'dropped at its wire proxy (reset, reconnects refused)',
-              kill: 'killed by the store (reconnects refused at its wire proxy)',
-            }[p.fault];
+              'connection-killed': 'killed by the store (reconnects refused at its wire proxy)',
+            }[cutFaultName(p.fault)];
     const f = o.failover;
     const how = f
       ? `A led with a ${p.ttl} ms lease and wrote, its leader key on the master alone (replication held); at ${o.point ? `${o.point.label} (the command run on the master, its reply held; everything else A sent blackholed)` : 'that write'} the master (${f.killed}) was SIGKILLed and ${f.promoted} promoted (${f.how}), so the key was lost and B became leader there and wrote inside A's lease, while A ran on with its store traffic held at its proxy (until ${p.observe} ms after B's first write)`
@@ -164,7 +165,7 @@ function renewalsStopped(
     };
   if (!stopped) throw new Error('V315: a cut at the wire or the filesystem has no record of what it held');
   const stoppedA = stopped.commandsAffected + stopped.refusedConnections;
-  const killedOk = p.fault !== 'kill' || killed > 0;
+  const killedOk = cutFaultName(p.fault) !== CONNECTION_KILLED.name || killed > 0;
   return {
     name: RENEWALS_STOPPED,
     held: stoppedA > 0 && killedOk,
@@ -173,7 +174,7 @@ function renewalsStopped(
       : stoppedA > 0
         ? p.fault === 'blackhole' || p.fault === 'partition'
           ? `${atFilesystem ? "A's filesystem boundaries held" : "A's wire proxy stopped"} ${stopped.commandsAffected} ${atFilesystem ? 'call(s) A made' : 'command(s) A sent'} while cut off (${stopped.sampleCommands.slice(0, 2).join('; ')})`
-          : `${p.fault === 'kill' ? `the store closed ${killed} of A's connection(s) (${how}) and` : `A's wire proxy reset ${stopped.connections.length} connection(s) and`} refused ${stopped.refusedConnections} reconnect(s) while A was cut off`
+          : `${cutFaultName(p.fault) === CONNECTION_KILLED.name ? `the store closed ${killed} of A's connection(s) (${how}) and` : `A's wire proxy reset ${stopped.connections.length} connection(s) and`} refused ${stopped.refusedConnections} reconnect(s) while A was cut off`
         : "A sent nothing to the store while it was cut off: it never tried to renew, so its lease lapsing is not V315's fault (a lease with no renewal is V313's)",
   };
 }

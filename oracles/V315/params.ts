@@ -1,5 +1,6 @@
 /** V315's parameters. */
 import { contendersParam } from '../../scenarios/contenders.ts';
+import { CONNECTION_KILLED } from '../../src/faults/generic/connection-killed.ts';
 
 export const v315Params = {
   ttl: { kind: 'ms', default: 300, min: 20, doc: 'leader lease the target is asked to use' },
@@ -12,8 +13,8 @@ export const v315Params = {
   fault: {
     kind: 'choice',
     default: 'blackhole',
-    choices: ['blackhole', 'partition', 'drop', 'kill', 'failover'],
-    doc: "how A is cut off: blackhole (its proxy delivers nothing either way, the connection stays open), partition (a blackhole, and A's writes from its next one on held on their way to the resource, delivered in order when the cut is lifted), drop (its proxy resets its connections and refuses reconnects), kill (the store closes A's connections: CLIENT KILL / pg_terminate_backend; its proxy refuses reconnects), failover (--topology replicated or sentinel: the master's replication held from before A leads, at A's first write its store traffic held at its proxy, the master SIGKILLed and a replica promoted, so B leads there at once inside A's lease; A goes on once B wrote)",
+    choices: ['blackhole', 'partition', 'drop', 'connection-killed', 'kill', 'failover'],
+    doc: `how A is cut off: blackhole (its proxy delivers nothing either way, the connection stays open), partition (a blackhole, and A's writes from its next one on held on their way to the resource, delivered in order when the cut is lifted), drop (its proxy resets its connections and refuses reconnects), connection-killed (the registry's fault: ${CONNECTION_KILLED.doc}; kill is its old name, still taken), failover (--topology replicated or sentinel: the master's replication held from before A leads, at A's first write its store traffic held at its proxy, the master SIGKILLed and a replica promoted, so B leads there at once inside A's lease; A goes on once B wrote)`,
   },
   observe: {
     kind: 'ms',
@@ -29,3 +30,8 @@ export const v315Params = {
   },
   contenders: contendersParam,
 } as const;
+
+/** The cut --fault names, its old names read as the new ones (kill: connection-killed). */
+export function cutFaultName(fault: string): string {
+  return fault === 'kill' ? CONNECTION_KILLED.name : fault;
+}

@@ -10,6 +10,7 @@ import { builtDir, loadAllOracles } from '../run/registry.ts';
 import { optionName, type ParamSpecs } from '../core/params.ts';
 import type { OracleDefinition } from '../oracle/definition.ts';
 import { faultRunText } from './commands/fault-option.ts';
+import { faultRunsOf } from '../oracle/landed-fault.ts';
 
 type FaultsOnStore = typeof import('../oracle/explore-spec.ts').faultsOnStore;
 
@@ -141,9 +142,9 @@ function describe(o: OracleDefinition<ParamSpecs>, faultsOnStore: FaultsOnStore)
     ...(o.explore?.contenders
       ? [`            ${o.explore.contenders.doc} (faults: ${o.explore.contenders.faults.join(', ')})`]
       : []),
-    ...(o.faultRuns
+    ...(Object.keys(faultRunsOf(o)).length
       ? [
-          `--fault:    ${Object.entries(o.faultRuns)
+          `--fault:    ${Object.entries(faultRunsOf(o))
             .map(([fault, params]) => `${fault} (${faultRunText(params)})`)
             .join(', ')}`,
         ]

@@ -7,8 +7,10 @@
  */
 import { whyNotApplicable, type Boundary, type BoundaryKind, type ExploreFault, type Fault } from '../core/fault.ts';
 import { FAMILIES } from '../families/index.ts';
+import { landsItself, type LandableFault } from './landing.ts';
 import { CLOCK_AHEAD } from './generic/clock-ahead.ts';
 import { CLOCK_BACK } from './generic/clock-back.ts';
+import { CONNECTION_KILLED } from './generic/connection-killed.ts';
 import { DELAY_WRITE } from './generic/delay-write.ts';
 import { HOLD_BEFORE } from './generic/hold-before.ts';
 import { HOLD_REPLY } from './generic/hold-reply.ts';
@@ -21,6 +23,7 @@ const GENERIC: readonly Fault[] = [
   HOLD_BEFORE,
   HOLD_REPLY,
   REPLY_DROPPED,
+  CONNECTION_KILLED,
   CLOCK_AHEAD,
   CLOCK_BACK,
   PAUSE,
@@ -40,6 +43,9 @@ export function faultNamed(name: ExploreFault): Fault {
   if (!fault) throw new Error(`no fault is called "${name}" (known: ${FAULT_ORDER.join(', ')})`);
   return fault;
 }
+
+/** The faults that land themselves (`land`): an oracle that names a moment for them runs each with `--fault NAME`. */
+export const LANDING_FAULTS: readonly LandableFault[] = FAULTS.filter(landsItself);
 
 /** Every fault's name, smallest first: shrinking picks the smallest failing fault. */
 export const FAULT_ORDER: readonly ExploreFault[] = FAULTS.map((f) => f.name);

@@ -1,11 +1,13 @@
 /**
  * `--fault NAME` on a plain run: the oracle's parameters that land that fault (its `faultRuns`:
  * `--fault node-restart` is `--variant quorum --node-fault restart`). An oracle whose own parameter
- * is called `fault` (V315: how A is cut off) takes it as that parameter.
+ * is called `fault` (V315: how A is cut off) takes it as that parameter. An oracle with a `landedFault`
+ * parameter also runs every fault that lands itself (src/oracle/landed-fault.ts).
  */
 import { UsageError } from '../../core/errors.ts';
 import { optionName, type ParamSpecs } from '../../core/params.ts';
 import type { OracleDefinition } from '../../oracle/definition.ts';
+import { faultRunsOf } from '../../oracle/landed-fault.ts';
 
 export function withFaultOption(
   oracle: OracleDefinition<ParamSpecs>,
@@ -14,7 +16,7 @@ export function withFaultOption(
 ): Record<string, string> {
   const { fault, ...rest } = params;
   if (fault === undefined || 'fault' in oracle.params) return params;
-  const runs = oracle.faultRuns ?? {};
+  const runs = faultRunsOf(oracle);
   if (exploring)
     throw new UsageError(
       `--fault picks one fault for a plain run; --explore lands every fault that applies (${oracle.id} --help lists them by store)`,

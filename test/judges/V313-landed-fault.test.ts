@@ -1,0 +1,56 @@
+/**
+ * V313's judge on recorded runs of a fault that lands itself (connection-killed: the server ended
+ * A's session, its advisory lock with it, while A was held at its first write), with no store and
+ * no process: each recorded verdict, and one fact changed at a time moving it the way the property
+ * and the preconditions say.
+ */
+import { describe, expect, it } from 'vitest';
+import type { EffectRecord } from '../../src/core/resource.ts';
+import { FIXTURES, load, rejudge, type JudgeFixture } from './recorded.ts';
+import { FAULT_LANDED } from '../../oracles/V313/preconditions.ts';
+import type { V313Observations } from '../../oracles/V313/observations.ts';
+
+const fixture = (name: string) => load(`${FIXTURES}/V313/${name}.json`);
+const bad = fixture('bad-session-lock-connection-killed');
+const good = fixture('good-session-lock-checked-connection-killed');
+
+const observed = (f: JudgeFixture) => f.observations as V313Observations;
+const effects = (f: JudgeFixture) => f.effects as EffectRecord[];
+const bFirst = (f: JudgeFixture) => effects(f).find((e) => e.holder === 'B' && e.seq > observed(f).solo.lastSeq)!;
+const aAfterB = (f: JudgeFixture) => effects(f).filter((e) => e.holder === 'A' && e.seq > bFirst(f).seq);
+const unmet = (j: { preconditions: Array<{ name: string; held: boolean }> }) =>
+  j.preconditions.filter((c) => !c.held).map((c) => c.name);
+
+describe("V313 judge: a connection killed by the store at A's first write", () => {
+  it("FAILs the session-locked job that writes on: its writes after B's, the kill named", async () => {
+    const { verdict, judgement } = await rejudge(bad);
+    expect(verdict).toBe('FAIL');
+    expect(aAfterB(bad).length).toBeGreaterThan(0);
+    expect(judgement.explanation).toContain('pg_terminate_backend');
+  });
+
+  it("is INCONCLUSIVE, naming the fault, when the store closed none of A's connections", async () => {
+    const { verdict, judgement } = await rejudge(bad, (f) => {
+      const stop = observed(f).stop as { took: boolean };
+      stop.took = false;
+    });
+    expect(verdict).toBe('INCONCLUSIVE');
+    expect(unmet(judgement)).toContain(FAULT_LANDED);
+  });
+
+  it("PASSes the twin that checks its session before each write, and FAILs it with a write of A after B's", async () => {
+    expect((await rejudge(good)).verdict).toBe('PASS');
+    expect(aAfterB(good)).toEqual([]);
+    const { verdict } = await rejudge(good, (f) => {
+      // A's write right after B's first, B's session lock read in pg_locks as the harness accepted it.
+      const all = effects(f);
+      const b = bFirst(f);
+      for (const e of all) if (e.seq > b.seq) e.seq += 1;
+      const write = { ...b, seq: b.seq + 1, holder: 'A', t: b.t + 1, holderAt: (b.holderAt ?? b.t) + 1 };
+      all.splice(all.indexOf(b) + 1, 0, write);
+      const lease = observed(f).bLease!;
+      lease.atAWrites.push({ seq: write.seq, reading: lease.atFirstWrite });
+    });
+    expect(verdict).toBe('FAIL');
+  });
+});
