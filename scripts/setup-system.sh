@@ -26,16 +26,14 @@ packages=(
   python3-psycopg-pool # psycopg_pool 3.1, their ConnectionPool
   python3-filelock   # filelock 3.9 (targets/python's V311 reference on --store fs)
   python3-kazoo      # kazoo 2.8 (targets/python's V313 references on --store zookeeper)
+  openjdk-17-jdk-headless  # javac/java for Java holders (sdk/java/LockOracles.java; targets/java/)
+  libpostgresql-jdbc-java  # pgjdbc (targets/java's V314 references)
+  libcurator-recipes-java  # Apache Curator 5.4 (targets/java/curator/ on --store zookeeper)
+  libzookeeper-java        # the ZooKeeper client Curator runs on
+  libslf4j-java            # the logging API both load
+  golang-go                # go 1.19 for Go holders (sdk/go/lockoracles.go; targets/go/)
+  golang-github-gomodule-redigo-dev # redigo (targets/go/)
 )
-# A language's toolchain and the libraries its references use, only when asked for
-# (npm run setup -- java go): a Java or Go target needs them, a TypeScript one never does.
-for language in "$@"; do
-  case "$language" in
-    java) packages+=(openjdk-17-jdk-headless libpostgresql-jdbc-java libcurator-recipes-java libzookeeper-java libslf4j-java) ;; # javac/java; pgjdbc, Curator 5.4 + ZooKeeper client (targets/java/)
-    go) packages+=(golang-go golang-github-gomodule-redigo-dev) ;;        # go 1.19; redigo (targets/go/)
-    *) echo "setup-system: no packages for the language \"$language\": name java and/or go" >&2; exit 2 ;;
-  esac
-done
 BACKPORTS_LIST=/etc/apt/sources.list.d/lock-oracles-backports.sources
 
 missing=()

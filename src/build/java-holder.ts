@@ -38,7 +38,7 @@ export async function javaHolder(target: string, classpath: string[] = []): Prom
   if (missing.length > 0) {
     throw new UsageError(
       `${target}'s classpath names ${missing.join(', ')}, which ${missing.length === 1 ? 'does' : 'do'} not exist.\n` +
-        `  To fix: install the library (the references' jars come from Debian: npm run setup -- java installs ` +
+        `  To fix: install the library (the references' jars come from Debian: npm run setup installs ` +
         `libpostgresql-jdbc-java, libcurator-recipes-java, libzookeeper-java, libslf4j-java), or correct the ` +
         `//CLASSPATH line or --classpath`,
     );
