@@ -222,7 +222,13 @@ export default defineOracle({
       exploredWith: { ttl: 2000 },
     },
     { target: 'targets/etcd/lock-job-fenced.ts', expect: 'PASS', store: 'etcd', params: { ttl: 2000 } },
-    { target: 'targets/etcd/lock-job.ts', expect: 'FAIL', store: 'etcd', params: { ttl: 2000, contenders: 3 } },
+    {
+      target: 'targets/etcd/lock-job.ts',
+      expect: 'FAIL',
+      store: 'etcd',
+      params: { ttl: 2000, contenders: 3 },
+      exploredWith: { ttl: 2000 },
+    },
     { target: 'targets/etcd/lock-job-fenced.ts', expect: 'PASS', store: 'etcd', params: { ttl: 2000, contenders: 3 } },
     {
       target: 'targets/etcd/lock-job.ts',

@@ -9,10 +9,13 @@ import { join } from 'node:path';
 import { builtDir, loadAllOracles } from '../run/registry.ts';
 import { optionName, type ParamSpecs } from '../core/params.ts';
 import type { OracleDefinition } from '../oracle/definition.ts';
-import { faultRunText } from './commands/fault-option.ts';
-import { faultRunsOf } from '../oracle/landed-fault.ts';
 
-type FaultsOnStore = typeof import('../oracle/explore-spec.ts').faultsOnStore;
+/** What the listing reads from the fault registry, loaded only when a listing is made (the registry loads every family and its client). */
+interface FaultTables {
+  faultsOnStore: typeof import('../oracle/explore-spec.ts').faultsOnStore;
+  faultRunsOf: typeof import('../oracle/landed-fault.ts').faultRunsOf;
+  faultRunText: typeof import('./commands/fault-option.ts').faultRunText;
+}
 
 export interface Listing {
   /** Per oracle id, its description as `list` prints it. */
@@ -42,10 +45,15 @@ export async function writeListing(buildDir: string): Promise<void> {
 
 async function makeListing(): Promise<Listing> {
   // Imported here, not at the top: a built listing is read without loading the registry's families.
-  const { faultsOnStore } = await import('../oracle/explore-spec.ts');
+  const [{ faultsOnStore }, { faultRunsOf }, { faultRunText }] = await Promise.all([
+    import('../oracle/explore-spec.ts'),
+    import('../oracle/landed-fault.ts'),
+    import('./commands/fault-option.ts'),
+  ]);
+  const faults: FaultTables = { faultsOnStore, faultRunsOf, faultRunText };
   const oracles = await loadAllOracles();
   return {
-    text: Object.fromEntries(oracles.map((o) => [o.id, describe(o, faultsOnStore)])),
+    text: Object.fromEntries(oracles.map((o) => [o.id, describe(o, faults)])),
     json: { oracles: oracles.map(listed) },
   };
 }
@@ -91,7 +99,7 @@ function listed(o: OracleDefinition<ParamSpecs>): unknown {
 }
 
 /** The faults --explore lands on each store the oracle runs on (src/faults/registry.ts). */
-function faultLines(o: OracleDefinition<ParamSpecs>, faultsOnStore: FaultsOnStore): string[] {
+function faultLines(o: OracleDefinition<ParamSpecs>, { faultsOnStore }: FaultTables): string[] {
   const explore = o.explore;
   if (!explore) return [];
   const lines = o.stores.flatMap((store) => faultsOnStore(explore, store));
@@ -103,7 +111,8 @@ function needsAtDefaults(o: OracleDefinition<ParamSpecs>): string[] {
   return o.needs(Object.fromEntries(Object.entries(o.params).map(([k, s]) => [k, s.default])) as never);
 }
 
-function describe(o: OracleDefinition<ParamSpecs>, faultsOnStore: FaultsOnStore): string {
+function describe(o: OracleDefinition<ParamSpecs>, faults: FaultTables): string {
+  const { faultRunsOf, faultRunText } = faults;
   const params = Object.entries(o.params).map(([name, spec]) => {
     const range = spec.kind === 'choice' ? ` (${spec.choices.join(' | ')})` : '';
     return `  ${optionName(name).padEnd(16)} ${spec.doc}${range}; default ${spec.default}`;
@@ -149,7 +158,7 @@ function describe(o: OracleDefinition<ParamSpecs>, faultsOnStore: FaultsOnStore)
             .join(', ')}`,
         ]
       : []),
-    ...faultLines(o, faultsOnStore),
+    ...faultLines(o, faults),
     'Reference targets (expected verdict):',
     ...refs,
     '',
