@@ -8,6 +8,7 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { once } from 'node:events';
+import { createInterface } from 'node:readline';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
@@ -71,8 +72,9 @@ describe('a real flock on the fs store', () => {
       ],
       { stdio: ['ignore', 'pipe', 'inherit'] },
     );
-    const [line] = (await once(holder.stdout!, 'data')) as [Buffer];
-    expect(line.toString()).toBe('locked\n');
+    // A whole line: print's text and its newline may reach the pipe as two chunks.
+    const [line] = (await once(createInterface({ input: holder.stdout! }), 'line')) as [string];
+    expect(line).toBe('locked');
     const held = await readFileLock(dir, lock);
     expect(held).toMatchObject({
       exists: true,
