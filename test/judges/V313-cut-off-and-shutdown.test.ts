@@ -4,8 +4,8 @@
  * changed at a time moving it the way the property and the preconditions say.
  */
 import { describe, expect, it } from 'vitest';
-import type { EffectRecord } from '../../src/core/resource.ts';
-import { FIXTURES, load, rejudge, type JudgeFixture } from './recorded.ts';
+import { FIXTURES, load, rejudge } from './recorded.ts';
+import { aAfterB, effects, observed, unmet } from './v313-facts.ts';
 import {
   A_LEASE_AT_SHUTDOWN,
   B_DENIED_PAST_LEASE,
@@ -25,12 +25,6 @@ const goodShutdown = fixture('good-worker-close-waits-shutdown');
 const lapsedFirst = load(`${FIXTURES}/../wrong-verdicts/V313-shutdown-sigterm-lease-lapsed-first.json`);
 
 type LockRead = Extract<NonNullable<NonNullable<V313Observations['shutdown']>['aLockAtStart']>, { sentAt: number }>;
-const observed = (f: JudgeFixture) => f.observations as V313Observations;
-const effects = (f: JudgeFixture) => f.effects as EffectRecord[];
-const bFirst = (f: JudgeFixture) => effects(f).find((e) => e.holder === 'B' && e.seq > observed(f).solo.lastSeq)!;
-const aAfterB = (f: JudgeFixture) => effects(f).filter((e) => e.holder === 'A' && e.seq > bFirst(f).seq);
-const unmet = (j: { preconditions: Array<{ name: string; held: boolean }> }) =>
-  j.preconditions.filter((c) => !c.held).map((c) => c.name);
 
 describe('V313 judge: a partition and a delayed write', () => {
   it("FAILs the unfenced Mutex job cut off at its next write: that write arrived after B's", async () => {

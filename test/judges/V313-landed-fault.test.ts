@@ -5,21 +5,13 @@
  * and the preconditions say.
  */
 import { describe, expect, it } from 'vitest';
-import type { EffectRecord } from '../../src/core/resource.ts';
-import { FIXTURES, load, rejudge, type JudgeFixture } from './recorded.ts';
+import { FIXTURES, load, rejudge } from './recorded.ts';
+import { aAfterB, bFirst, effects, observed, unmet } from './v313-facts.ts';
 import { FAULT_LANDED } from '../../oracles/V313/preconditions.ts';
-import type { V313Observations } from '../../oracles/V313/observations.ts';
 
 const fixture = (name: string) => load(`${FIXTURES}/V313/${name}.json`);
 const bad = fixture('bad-session-lock-connection-killed');
 const good = fixture('good-session-lock-checked-connection-killed');
-
-const observed = (f: JudgeFixture) => f.observations as V313Observations;
-const effects = (f: JudgeFixture) => f.effects as EffectRecord[];
-const bFirst = (f: JudgeFixture) => effects(f).find((e) => e.holder === 'B' && e.seq > observed(f).solo.lastSeq)!;
-const aAfterB = (f: JudgeFixture) => effects(f).filter((e) => e.holder === 'A' && e.seq > bFirst(f).seq);
-const unmet = (j: { preconditions: Array<{ name: string; held: boolean }> }) =>
-  j.preconditions.filter((c) => !c.held).map((c) => c.name);
 
 describe("V313 judge: a connection killed by the store at A's first write", () => {
   it("FAILs the session-locked job that writes on: its writes after B's, the kill named", async () => {

@@ -5,8 +5,8 @@
  * stop, a contender or a lease that did not land makes the run INCONCLUSIVE.
  */
 import { describe, expect, it } from 'vitest';
-import type { EffectRecord } from '../../src/core/resource.ts';
 import { FIXTURES, load, rejudge, type JudgeFixture } from './recorded.ts';
+import { aAfterB, bFirst, effects, observed, unmet } from './v313-facts.ts';
 import {
   A_LEASE_LAPSED,
   A_ON_OLD_LEASE,
@@ -32,15 +32,6 @@ const badComeAndGo = fixture('bad-renew-resurrects-come-and-go');
 const badAfterLift = fixture('bad-no-renewal-after-lift');
 const goodAfterLift = fixture('good-renew-checked-after-lift');
 const retakes = fixture('inconclusive-retakes-free-lock');
-
-const observed = (f: JudgeFixture) => f.observations as V313Observations;
-const effects = (f: JudgeFixture) => f.effects as EffectRecord[];
-/** B's first write of the scenario proper (after the solo run). */
-const bFirst = (f: JudgeFixture) => effects(f).find((e) => e.holder === 'B' && e.seq > observed(f).solo.lastSeq)!;
-/** A's writes that reached the resource after B's first. */
-const aAfterB = (f: JudgeFixture) => effects(f).filter((e) => e.holder === 'A' && e.seq > bFirst(f).seq);
-const unmet = (j: { preconditions: Array<{ name: string; held: boolean }> }) =>
-  j.preconditions.filter((c) => !c.held).map((c) => c.name);
 
 describe('V313 judge: the property', () => {
   it("FAILs the recorded no-renewal run, offending with A's accepted writes after B's first", async () => {
