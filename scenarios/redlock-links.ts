@@ -4,12 +4,15 @@
  * own addresses (the other holders reach the masters directly). Through them the scenario cuts
  * the holder off from some masters (its requests kept from them, so its acquire can only win the
  * others) or keeps every master's replies from it (its acquire's replies in flight). Each hold
- * goes into the fault log; the relays close with the run.
+ * goes into the fault log; the relays close with the run. `flowThroughALinks` makes a fault's flow
+ * (./fault-flow.ts) that starts A's links before A.
  */
 import { UsageError } from '../src/core/errors.ts';
+import type { Holder } from '../src/holder/holder.ts';
 import type { Scenario } from '../src/oracle/scenario.ts';
 import type { StoreTopology, TopologyNode } from '../src/stores/topology.ts';
 import { LinkRelay, type LinkHold } from '../src/wire/link-relay.ts';
+import type { FaultFlow, FlowParams, FlowRecords } from './fault-flow.ts';
 
 /** The Redlock masters of the run's topology; a usage error on any other store. */
 export function redlockMasters(s: Scenario, why: string): { topology: StoreTopology; masters: TopologyNode[] } {
@@ -71,4 +74,20 @@ export async function startHolderLinks(s: Scenario, holder: string, masters: rea
       ),
   };
   return links;
+}
+
+/**
+ * A fault's flow on Redlock's masters (./fault-flow.ts): A's own links to every master started
+ * before A is (a usage error naming `why` off a Redlock topology), then `play` with them.
+ */
+export function flowThroughALinks<Records extends FlowRecords>(
+  why: string,
+  play: (s: Scenario, p: FlowParams, a: Holder, b: Holder, aLinks: HolderLinks) => Promise<Records>,
+): FaultFlow<Records> {
+  return {
+    async prepare(s, p) {
+      const aLinks = await startHolderLinks(s, 'A', redlockMasters(s, why).masters);
+      return { aConnects: { urls: aLinks.urls }, play: ({ a, b }) => play(s, p, a, b, aLinks) };
+    },
+  };
 }

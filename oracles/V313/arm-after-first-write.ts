@@ -12,6 +12,7 @@ import { FAULT_WORDS } from '../../src/faults/registry.ts';
 import type { Scenario } from '../../src/oracle/scenario.ts';
 import { latchStop, pauseAtLatch, type Stop } from '../../src/oracle/stops.ts';
 import type { WireProxy } from '../../src/wire/proxy.ts';
+import { targetNodesIfAny } from '../../scenarios/holder-wire.ts';
 
 export async function armAfterFirstWrite(
   s: Scenario,
@@ -28,7 +29,7 @@ export async function armAfterFirstWrite(
     return point.fault === 'pause' ? pauseAtLatch(first, a, label, missed) : latchStop(first, label, missed);
   }
   const counted = fromJobStart ? { ...point, boundary: { ...boundary, nth: boundary.nth - 1 } } : point;
-  const at = armPoint(counted, a, wireA, s.lockKey, s.family.ownNodes ? await s.nodes() : undefined);
+  const at = armPoint(counted, a, wireA, s.lockKey, await targetNodesIfAny(s));
   first.release();
   return at;
 }

@@ -14,7 +14,7 @@ import { runJobUntilFirstEffect } from '../../scenarios/run-job-until-effect.ts'
 import { readLease, readLeaseAtWrites } from '../../scenarios/lease-at-writes.ts';
 import type { KeyReading, V313Observations } from './observations.ts';
 import type { v313Params } from './params.ts';
-import type { StoppedA } from './landing.ts';
+import type { StoppedA } from '../../scenarios/stop-landing.ts';
 
 const AT_FIRST_WRITE = 'B in its critical section (held at its first write)';
 

@@ -7,7 +7,7 @@ import { firstLine, type Check } from '../../src/core/judgement.ts';
 import type { EffectRecord } from '../../src/core/resource.ts';
 import type { Takeover } from '../../src/judging/takeover.ts';
 import { fencesAfterFailover, nodesInWords } from '../../src/judging/failover-loss.ts';
-import type { FailoverObservation } from './observations.ts';
+import type { FailoverObservation } from '../../scenarios/failover-flow.ts';
 
 export const LOCK_NOT_REPLICATED = "A's lock reached no replica before the master died";
 export const B_TOOK_PROMOTED = 'B took the lock on the promoted replica and wrote';

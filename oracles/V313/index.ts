@@ -122,7 +122,7 @@ import { defineOracle } from '../../src/oracle/definition.ts';
 import { renewsOnOwnTimer } from '../../src/oracle/explore-spec.ts';
 import { traceFromFirstWrite } from '../../src/oracle/traces.ts';
 import { judgeV313, V313_PRECONDITIONS } from './judge.ts';
-import { v313Params } from './params.ts';
+import { V313_FAULT_RUNS, v313Params } from './params.ts';
 import { playV313 } from './play.ts';
 import { TAKEOVER, traceTakeover } from './race.ts';
 
@@ -569,15 +569,7 @@ export default defineOracle({
   ],
 
   // --fault NAME: the variants that are only which fault lands after A's first write.
-  faultRuns: {
-    pause: { variant: 'pause' },
-    'pause-in-acquire': { variant: 'pause-in-acquire' },
-    'delay-write': { variant: 'delay-write' },
-    partition: { variant: 'partition' },
-    'master-clock-ahead': { variant: 'quorum', nodeFault: 'clock-ahead' },
-    'node-restart': { variant: 'quorum', nodeFault: 'restart' },
-    failover: { variant: 'failover' },
-  },
+  faultRuns: V313_FAULT_RUNS,
 
   explore: {
     part: 'job',

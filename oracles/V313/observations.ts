@@ -3,14 +3,16 @@
  * never got to is absent (the solo run left nothing to judge, A never reached its first write, the
  * stop did not land, or the step belongs to another --contender schedule).
  */
-import type { InferredLocation, LockState, ObservedLock } from '../../src/oracle/scenario.ts';
+import type { InferredLocation, LockState } from '../../src/oracle/scenario.ts';
 import type { ReadingBeforeWrite } from '../../src/judging/leaders-at-once.ts';
-import type { CallOutcome, ShutdownOutcome } from '../../src/holder/holder.ts';
+import type { CallOutcome } from '../../src/holder/holder.ts';
 import type { ExploreFault } from '../../src/oracle/explore-point.ts';
 import type { LeaseReading, ReadingAtWrite } from '../../src/judging/lease-at-write.ts';
-import type { NodeFault, NodeFaultOutcome } from '../../scenarios/node-faults.ts';
-import type { QuorumAtWrite, QuorumReading } from './quorum-reading.ts';
-import type { NodeLock } from '../../src/judging/failover-loss.ts';
+import type { FailoverObservation } from '../../scenarios/failover-flow.ts';
+import type { AcquireStopObservation } from '../../scenarios/redlock-pause-in-acquire.ts';
+import type { QuorumObservation } from '../../scenarios/redlock-quorum.ts';
+import type { ShutdownObservation } from '../../scenarios/shutdown.ts';
+import type { PointStop, RenewalHeldStop, StopLanding } from '../../scenarios/stop-landing.ts';
 
 /** The lock's location as the harness read it: there or not, and the time it had left (PTTL, ms). */
 export type KeyReading = Pick<LockState, 'exists' | 'pttlMs'>;
@@ -24,27 +26,12 @@ export interface BLease {
   atAWrites: ReadingAtWrite[];
 }
 
-/** Which came first after A's stop was armed: A stopped there, A's job ended, or neither within --timeout. */
-export type StopLanding = 'held' | 'ended' | 'timeout';
-
 /** How A was stopped after its first write, and from when (harness ms). */
 export type AStop =
   /** --variant pause: SIGSTOP, which always lands (A is at its first write). */
   | { kind: 'pause'; since: number }
-  /** --variant renewal-wire: A's next renewal held at its wire proxy. */
-  | {
-      kind: 'renewal-wire';
-      landed: StopLanding;
-      /** The renewal held and when it reached the proxy; null when none was. */
-      held: { command: string; atMs: number } | null;
-      /** What the hold looked for, in words. */
-      holdWhat: string;
-      lockKey: string;
-      /** Whether the harness can read where the lock lives on this store. */
-      lockReadable: boolean;
-      /** Where it was held, when not at A's wire proxy: a cluster's link ("the link n3→n1"). */
-      at?: string;
-    }
+  /** --variant renewal-wire: A's next renewal held at its wire proxy (a cluster: the grant on its node's link). */
+  | RenewalHeldStop
   /**
    * --variant partition / delay-write: from A's next write on, A cut off from the store and the
    * resource (partition), or only that write held on its way to the resource (delay-write).
@@ -58,92 +45,7 @@ export type AStop =
   /** --variant staged: A held at its seam between a staged write and its commit. */
   | { kind: 'staged'; landed: StopLanding; since: number; words: string }
   /** --explore: A stopped at the point's boundary. */
-  | {
-      kind: 'point';
-      landed: StopLanding;
-      /** The boundary ("job#3 EVALSHA") and the point in words. */
-      label: string;
-      words: string;
-      /** Why the point was missed, when A's job ended first. */
-      missed: string;
-      since: number;
-      /** The point's fault (absent in runs recorded before it was kept). */
-      fault?: ExploreFault;
-    };
-
-/** --variant failover: A's run with replication held, the lock on every node at the failover, the failover, and B on the new master. */
-export interface FailoverObservation {
-  /** A reached its first write (held there); else its job ended (denied) first: `aEnded`. */
-  aReached: boolean;
-  aEnded: CallOutcome | null;
-  /** The lock on every data node just before the master was killed. */
-  nodes: NodeLock[];
-  /** Harness ms until which A's lease surely lived by the master's clock (its PTTL read at the failover); null: the master held no key of A's then. */
-  aLeaseUntil: number | null;
-  /** Replication bytes the replicas were kept from (A's writes on the master among them). */
-  heldBytes: number;
-  killed: string;
-  promoted: string;
-  how: string;
-  promotedAt: number;
-  bWrote: boolean;
-  bAttempts: number;
-}
-
-/**
- * --variant quorum (--topology redlock:N): A cut off from a minority of the masters across its
- * acquire, so its lock lives on a bare majority; at A's first write (held there) one of that
- * majority is faulted (--node-fault); B tries inside A's lease; A is let go. See ./quorum.ts.
- */
-export interface QuorumObservation {
-  quorum: number;
-  /** The masters A's requests were kept from across its acquire. */
-  cutOff: string[];
-  fault: NodeFault;
-  /** The masters as A sat at its first write, before the fault. */
-  atAFirstWrite: QuorumReading;
-  /** The masters once the fault had landed (a restart: the node up again; restart-late: the node down). */
-  afterFault: QuorumReading | null;
-  outcome: NodeFaultOutcome | null;
-  /** Harness ms until which A's token lived on a majority by the PTTLs read at its first write; null: it never did. */
-  aLeaseUntil: number | null;
-  /** Until when B tried inside A's lease (half the time A's lease had left once the fault landed). */
-  bWindowUntil: number;
-  /** B's tries inside that window: whether one wrote, how many, and the masters at its first write. */
-  bInWindow: { wrote: boolean; attempts: number; atFirstWrite: QuorumReading | null };
-  /** B's tries after A's job ended (when none wrote inside the window): whether one wrote. */
-  bLater?: { wrote: boolean; attempts: number };
-  /** The masters before each of A's writes once it was let go. */
-  atAWrites: QuorumAtWrite[];
-}
-
-/**
- * --variant pause-in-acquire (--topology redlock:N): every master's reply to A's acquire kept from
- * A until each had sent one, A then SIGSTOPped and the replies delivered into its sockets; A stays
- * stopped until its keys lapsed and B took the lock and wrote. See ./pause-in-acquire.ts.
- */
-export interface AcquireStopObservation {
-  quorum: number;
-  /** Reply bytes each master's link kept before A was stopped (every master answered A's acquire). */
-  repliesKept: Record<string, number>;
-  /** Whether every master's reply came within --timeout (else A was never stopped). */
-  repliesInFlight: boolean;
-  /** Harness ms A was SIGSTOPped (null: it was not). */
-  stoppedAt: number | null;
-  /** The masters just after A was stopped: its keys there. */
-  atStop: QuorumReading | null;
-  /** B's tries while A was stopped, and the masters at B's first write. */
-  bWhileStopped: { wrote: boolean; attempts: number; atFirstWrite: QuorumReading | null; aStopped: boolean } | null;
-  /** The masters before each of A's writes after it resumed. */
-  atAWrites: QuorumAtWrite[];
-}
-
-/** B's tries for the lock: whether one reached its first write, how many, and when the last denied one began (harness ms). */
-export interface BTries {
-  wrote: boolean;
-  attempts: number;
-  lastDeniedAt: number | null;
-}
+  | PointStop;
 
 export interface V313Observations {
   /** B running the job alone before A starts (counts the writes, not judged): how it ended (null: not within --timeout) and the resource's last sequence number then. */
@@ -171,32 +73,14 @@ export interface V313Observations {
   aLeaseLapsed?: { lapsed: boolean; seen: KeyReading; readAt: number; aStopped: boolean };
   /** after-lift: B's tries after A resumed, and whether A was then held at its next write. */
   bAfterLift?: { wrote: boolean; attempts: number; aAtNextWrite: boolean };
-  /** --variant failover (./failover.ts). */
+  /** --variant failover (scenarios/failover-flow.ts). */
   failover?: FailoverObservation;
-  /** --variant quorum (./quorum.ts). */
+  /** --variant quorum (scenarios/redlock-quorum.ts). */
   quorum?: QuorumObservation;
-  /** --variant pause-in-acquire (./pause-in-acquire.ts). */
+  /** --variant pause-in-acquire (scenarios/redlock-pause-in-acquire.ts). */
   acquireStop?: AcquireStopObservation;
-  /**
-   * --variant shutdown: how and when (harness ms) A's shutdown began, and A's lock as read just
-   * before (or why the store cannot show it; absent in runs recorded before it was read); whether A then reached its next write (held
-   * there, from `heldAt`), ended its job, or neither within --timeout; B's tries while A was held
-   * there (until 2 × --ttl after `heldAt`) and, when none wrote, the lock as read then and B's
-   * tries after A was let go; how the shutdown itself ended (null: not within --timeout).
-   */
-  shutdown?: {
-    by: 'close' | 'sigterm';
-    at: number;
-    aLockAtStart?:
-      Pick<ObservedLock, 'where' | 'exists' | 'value' | 'pttlMs' | 'sentAt' | 'liveUntil'> | { unreadable: string };
-    aNextWrite: 'held' | 'ended' | 'timeout';
-    /** Harness ms A was seen held at its next write: its shutdown had begun inside it by then. */
-    heldAt?: number;
-    bWhileHeld?: BTries;
-    aLockAfter?: Pick<LockState, 'where' | 'exists' | 'value' | 'pttlMs'> & { sentAt: number };
-    bAfter?: BTries;
-    outcome?: ShutdownOutcome | null;
-  };
+  /** --variant shutdown (scenarios/shutdown.ts). */
+  shutdown?: ShutdownObservation;
   /** A's job after A resumed: how it ended (null: not within --timeout). */
   aResumed?: { job: CallOutcome | null };
   /** --contenders 3 or more (./race.ts): what the successors B, C, … did, and the lock read before every write. */

@@ -1,6 +1,30 @@
-/** V313's parameters. */
+/** V313's parameters, and the faults its --variant names stand for (--fault NAME). */
 import { contendersParam } from '../../scenarios/contenders.ts';
+import type { ExploreFault } from '../../src/core/fault.ts';
 import { landedFaultParam } from '../../src/oracle/landed-fault.ts';
+
+/**
+ * --fault NAME: the variants that are only which fault lands after A's first write (or, a fault
+ * with its own flow, which fault A and B go through: scenarios/fault-flows.ts).
+ */
+export const V313_FAULT_RUNS = {
+  pause: { variant: 'pause' },
+  'pause-in-acquire': { variant: 'pause-in-acquire' },
+  'delay-write': { variant: 'delay-write' },
+  partition: { variant: 'partition' },
+  'master-clock-ahead': { variant: 'quorum', nodeFault: 'clock-ahead' },
+  'node-restart': { variant: 'quorum', nodeFault: 'restart' },
+  failover: { variant: 'failover' },
+} as const satisfies Readonly<Record<ExploreFault, Readonly<Record<string, string>>>>;
+
+/**
+ * The fault a --variant stands for: the first --fault entry that sets it (quorum: a master of A's
+ * majority faulted, --node-fault saying how, restart-late too); undefined for a variant that is no
+ * fault of the registry (renewal-wire, shutdown, staged).
+ */
+export function faultOfVariant(variant: string): ExploreFault | undefined {
+  return Object.entries(V313_FAULT_RUNS).find(([, run]) => run.variant === variant)?.[0];
+}
 
 export const v313Params = {
   ttl: { kind: 'ms', default: 300, min: 20, doc: 'lease TTL the target is asked to use' },

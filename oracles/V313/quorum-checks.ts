@@ -8,8 +8,10 @@ import { firstLine, type Check } from '../../src/core/judgement.ts';
 import type { EffectRecord } from '../../src/core/resource.ts';
 import type { Takeover } from '../../src/judging/takeover.ts';
 import { nodeFaultInWords } from '../../scenarios/node-faults.ts';
-import type { AcquireStopObservation, QuorumObservation, V313Observations } from './observations.ts';
-import { majorityToken, nodesHolding, quorumInWords, type QuorumReading } from './quorum-reading.ts';
+import type { AcquireStopObservation } from '../../scenarios/redlock-pause-in-acquire.ts';
+import type { QuorumObservation } from '../../scenarios/redlock-quorum.ts';
+import { majorityToken, nodesHolding, quorumInWords, type QuorumReading } from '../../scenarios/redlock-reading.ts';
+import type { V313Observations } from './observations.ts';
 
 export const BARE_MAJORITY = "A's lock lived on a bare majority, the faulted master among it";
 export const NODE_FAULT_LANDED = "the master's fault landed";

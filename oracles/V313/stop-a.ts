@@ -9,13 +9,13 @@ import type { CallOutcome, Holder } from '../../src/holder/holder.ts';
 import type { Latch } from '../../src/holder/latch.ts';
 import { boundaryLabel, pointInWords } from '../../src/oracle/explore-point.ts';
 import type { Scenario } from '../../src/oracle/scenario.ts';
-import { heldStop, latchStop, pauseAtLatch, type Stop } from '../../src/oracle/stops.ts';
+import { latchStop, pauseAtLatch, type Stop } from '../../src/oracle/stops.ts';
 import { STAGED_WRITE_SEAM } from '../../targets/contract.ts';
 import { delayedWriteStop, partitionStop } from '../../src/oracle/partition.ts';
 import type { WireProxy } from '../../src/wire/proxy.ts';
 import { armAfterFirstWrite } from './arm-after-first-write.ts';
-import { holdGrantToA } from './link-renewal.ts';
-import { landing, type StoppedA } from './landing.ts';
+import { holdRenewalOfA } from '../../scenarios/renewal-hold.ts';
+import { landing, type StoppedA } from '../../scenarios/stop-landing.ts';
 import { landFault } from '../../src/oracle/land-fault.ts';
 import { NO_LANDED_FAULT } from '../../src/oracle/landed-fault.ts';
 import type { AStop, V313Observations } from './observations.ts';
@@ -35,7 +35,7 @@ export async function stopA(
   const point = s.point;
   if (point) {
     const at = await armAfterFirstWrite(s, point, a, first, wireA);
-    const landed = await landing(s, p, at.reached, aJob);
+    const landed = await landing(s, p.timeout, at.reached, aJob);
     const since = s.now();
     const label = boundaryLabel(point.boundary);
     const words = pointInWords(point);
@@ -48,12 +48,12 @@ export async function stopA(
     return { observed, stopped: { stop: describedAs(at, `held at ${label} (${words})`), since } };
   }
   if (p.landedFault !== NO_LANDED_FAULT) return landAtFirstWrite(s, p, a, first, wireA);
-  // --variant renewal-wire on a cluster store: the grant answering A's node's next renewal, held on its link.
-  if (p.variant === 'renewal-wire' && s.family.ownNodes) return holdGrantToA(s, p, first, aJob);
+  // --variant renewal-wire: A's next renewal held at its wire proxy (a cluster: the grant to its node, on its link).
+  if (p.variant === 'renewal-wire') return holdRenewalOfA(s, p.timeout, first, aJob, wireA);
   if (p.variant === 'staged') {
     const latch = a.holdSeam(STAGED_WRITE_SEAM);
     first.release();
-    const landed = await landing(s, p, latch.reached, aJob);
+    const landed = await landing(s, p.timeout, latch.reached, aJob);
     const since = s.now();
     const words = `A was held at its seam ${STAGED_WRITE_SEAM}: its next write staged under the lock and unlocked, not yet committed`;
     const observed: AStop = { kind: 'staged', landed, since, words };
@@ -80,7 +80,7 @@ export async function stopA(
         ? partitionStop(a, wireA, { effect: 1 }, 'cut off (partition)', missed)
         : delayedWriteStop(a, 1, 'its next write held on its way to the resource', missed);
     first.release();
-    const landed = await landing(s, p, stop.reached, aJob);
+    const landed = await landing(s, p.timeout, stop.reached, aJob);
     const since = s.now();
     const observed: AStop = { kind: p.variant, landed, since, words };
     if (landed !== 'held') {
@@ -89,29 +89,6 @@ export async function stopA(
       return { observed };
     }
     return { observed, stopped: { stop, since } };
-  }
-  if (p.variant === 'renewal-wire' && wireA) {
-    // --variant renewal-wire (A is behind its wire proxy for it)
-    const hold = wireA.hold(s.lockCommands('renewal'));
-    first.release();
-    const landed = await landing(s, p, hold.reached, aJob);
-    const held = landed === 'held' ? await hold.reached : undefined;
-    const observed: AStop = {
-      kind: 'renewal-wire',
-      landed,
-      held: held ? { command: held.command.text, atMs: held.atMs } : null,
-      holdWhat: hold.record.what,
-      lockKey: s.lockKey,
-      lockReadable: s.lockUnreadable === undefined,
-    };
-    if (!held) {
-      hold.release();
-      await s.within(aJob, p.timeout);
-      return { observed };
-    }
-    const what = `held its renewal (${held.command.text.slice(0, 60)}) at the wire`;
-    const stop = heldStop(hold, what, `A's job ended without renewing its lease (${hold.record.what})`);
-    return { observed, stopped: { stop, since: held.atMs } };
   }
   const since = s.now();
   const stop = pauseAtLatch(first, a, 'stopped (SIGSTOP)', 'never: A is already at the write it is stopped at');

@@ -1,31 +1,68 @@
 /**
- * V313 --variant pause-in-acquire (--topology redlock:N): A stopped in the middle of its acquire.
+ * The Redlock pause-in-acquire flow (--topology redlock:N; V313 --variant pause-in-acquire, --fault
+ * pause-in-acquire): A stopped in the middle of its acquire.
  * Every master's reply to A is kept at A's own link to it until each master has answered (A's
  * requests went through: its keys are set on every node), A is SIGSTOPped, and the replies are
  * delivered into its sockets while it is stopped. A stays stopped until its keys lapsed and B took
  * the lock and wrote (held there); then A resumes, reads the replies, and its acquire returns — a
  * quorum won, with its validity already spent. A helper that checks that validity before acting
  * does nothing; one that acts on what acquire returned writes beside B. Records
- * V313Observations.acquireStop. An explored point pause-in-acquire (--explore --topology redlock:N, at
+ * AcquireStopRecords.acquireStop. An explored point pause-in-acquire (--explore --topology redlock:N, at
  * A's first command on the lock key) is played by this same flow.
  */
-import type { ParamValues } from '../../src/core/params.ts';
-import type { Holder } from '../../src/holder/holder.ts';
-import type { Scenario } from '../../src/oracle/scenario.ts';
-import { quorumOf, redlockMasters, type HolderLinks } from '../../scenarios/redlock-links.ts';
-import { runJobUntilFirstEffect } from '../../scenarios/run-job-until-effect.ts';
-import type { V313Observations } from './observations.ts';
-import type { v313Params } from './params.ts';
-import { readQuorum, readQuorumAtWrites, untilNoMasterHoldsIt } from './quorum-reading.ts';
+import type { Holder } from '../src/holder/holder.ts';
+import type { Scenario } from '../src/oracle/scenario.ts';
+import type { FaultFlow, FlowParams, FlowRecords } from './fault-flow.ts';
+import { flowThroughALinks, quorumOf, redlockMasters, type HolderLinks } from './redlock-links.ts';
+import {
+  readQuorum,
+  readQuorumAtWrites,
+  untilNoMasterHoldsIt,
+  type QuorumAtWrite,
+  type QuorumReading,
+} from './redlock-reading.ts';
+import { runJobUntilFirstEffect } from './run-job-until-effect.ts';
 
-export async function playPauseInAcquire(
+/**
+ * Every master's reply to A's acquire kept from A until each had sent one, A then SIGSTOPped and
+ * the replies delivered into its sockets; A stays stopped until its keys lapsed and B took the lock
+ * and wrote.
+ */
+export interface AcquireStopObservation {
+  quorum: number;
+  /** Reply bytes each master's link kept before A was stopped (every master answered A's acquire). */
+  repliesKept: Record<string, number>;
+  /** Whether every master's reply came within --timeout (else A was never stopped). */
+  repliesInFlight: boolean;
+  /** Harness ms A was SIGSTOPped (null: it was not). */
+  stoppedAt: number | null;
+  /** The masters just after A was stopped: its keys there. */
+  atStop: QuorumReading | null;
+  /** B's tries while A was stopped, and the masters at B's first write. */
+  bWhileStopped: { wrote: boolean; attempts: number; atFirstWrite: QuorumReading | null; aStopped: boolean } | null;
+  /** The masters before each of A's writes after it resumed. */
+  atAWrites: QuorumAtWrite[];
+}
+
+/** What the flow saw. */
+export interface AcquireStopRecords extends FlowRecords {
+  acquireStop?: AcquireStopObservation;
+}
+
+/** The flow: A's own links to every master, started before A is. */
+export const PAUSE_IN_ACQUIRE_FLOW: FaultFlow<AcquireStopRecords> = flowThroughALinks(
+  '--variant pause-in-acquire',
+  playPauseInAcquire,
+);
+
+async function playPauseInAcquire(
   s: Scenario,
-  p: ParamValues<typeof v313Params>,
+  p: FlowParams,
   a: Holder,
   b: Holder,
   aLinks: HolderLinks,
-  o: V313Observations,
-): Promise<void> {
+): Promise<AcquireStopRecords> {
+  const o: AcquireStopRecords = {};
   const { masters } = redlockMasters(s, '--variant pause-in-acquire');
   const quorum = quorumOf(masters.length);
   s.phase('scenario', "A stopped with its acquire's replies in flight; B contends");
@@ -49,12 +86,12 @@ export async function playPauseInAcquire(
     repliesInFlight: inFlight,
     stoppedAt: stop?.appliedAt ?? null,
     atStop: inFlight ? await readQuorum(s, "A stopped, its acquire's replies in flight: every master") : null,
-    bWhileStopped: null as NonNullable<V313Observations['acquireStop']>['bWhileStopped'],
+    bWhileStopped: null as AcquireStopObservation['bWhileStopped'],
     atAWrites: readQuorumAtWrites(s, a),
   });
   if (!inFlight) {
     o.aResumed = { job: (await s.within(aJob, p.timeout)) ?? null };
-    return;
+    return o;
   }
   s.progress(
     `A stopped (SIGSTOP) inside its acquire; waiting for its ${p.ttl} ms keys to lapse and B to take the lock`,
@@ -71,4 +108,5 @@ export async function playPauseInAcquire(
   o.aResumed = { job: (await s.within(aJob, p.timeout)) ?? null };
   bIn.latch.release();
   if (bIn.job) await s.within(bIn.job, p.timeout);
+  return o;
 }

@@ -1,38 +1,69 @@
 /**
- * V313 --variant failover (a replicated topology): the master's replication is held across A's
+ * The failover flow (a replicated topology: --topology replicated|sentinel; V313 --variant failover,
+ * --fault failover): the master's replication is held across A's
  * acquire, so A's lock lives on the master alone; at A's first write (held there) the master is
  * SIGKILLed and a replica promoted; B takes the lock on the new master and writes (held there);
  * A is let go and finishes. A helper that made sure its lock reached a replica before acting (SET
  * then WAIT on the same connection, result checked) never gets there: its job ends denied, which
- * is judged (no write after B's). Records V313Observations.failover.
+ * is judged (no write after B's). Records FailoverRecords.failover.
  *
  * Explored (--explore --topology replicated|sentinel, a point's fault "failover"): the same, with A
  * stopped at the point's boundary of its job instead of its first write — a command run on the
  * master with its reply withheld, or a write recorded with its receipt withheld — and A's store
  * traffic held at its proxy from the kill until B wrote (A's client reconnecting and re-sending
  * what the kill cut off must not race B to the promoted node). A whose job ended before the
- * boundary is recorded as such (./judge.ts names the point not applicable) and nothing fails over.
+ * boundary is recorded as such (the oracle's judge names the point not applicable) and nothing fails over.
  */
-import type { ParamValues } from '../../src/core/params.ts';
-import type { Holder } from '../../src/holder/holder.ts';
-import { armPoint } from '../../src/oracle/arm-point.ts';
-import { boundaryLabel, pointInWords } from '../../src/oracle/explore-point.ts';
-import type { Scenario } from '../../src/oracle/scenario.ts';
-import { latchStop, type Stop } from '../../src/oracle/stops.ts';
-import type { WireProxy } from '../../src/wire/proxy.ts';
-import { failOver, holdReplication, lockOnNodes, replicatedTopology } from '../../scenarios/failover.ts';
-import { runJobUntilFirstEffect } from '../../scenarios/run-job-until-effect.ts';
-import type { V313Observations } from './observations.ts';
-import type { v313Params } from './params.ts';
+import type { CallOutcome, Holder } from '../src/holder/holder.ts';
+import type { NodeLock } from '../src/judging/failover-loss.ts';
+import { armPoint } from '../src/oracle/arm-point.ts';
+import { boundaryLabel, pointInWords } from '../src/oracle/explore-point.ts';
+import type { Scenario } from '../src/oracle/scenario.ts';
+import { latchStop, type Stop } from '../src/oracle/stops.ts';
+import type { WireProxy } from '../src/wire/proxy.ts';
+import { failOver, holdReplication, lockOnNodes, replicatedTopology } from './failover.ts';
+import type { FaultFlow, FlowParams, FlowRecords } from './fault-flow.ts';
+import { runJobUntilFirstEffect } from './run-job-until-effect.ts';
 
-export async function playFailover(
+/** A's run with replication held, the lock on every node at the failover, the failover, and B on the new master. */
+export interface FailoverObservation {
+  /** A reached its first write (held there); else its job ended (denied) first: `aEnded`. */
+  aReached: boolean;
+  aEnded: CallOutcome | null;
+  /** The lock on every data node just before the master was killed. */
+  nodes: NodeLock[];
+  /** Harness ms until which A's lease surely lived by the master's clock (its PTTL read at the failover); null: the master held no key of A's then. */
+  aLeaseUntil: number | null;
+  /** Replication bytes the replicas were kept from (A's writes on the master among them). */
+  heldBytes: number;
+  killed: string;
+  promoted: string;
+  how: string;
+  promotedAt: number;
+  bWrote: boolean;
+  bAttempts: number;
+}
+
+/** The flow: nothing before the holders start; the replication is held once B ran alone. */
+/** What the flow saw. */
+export interface FailoverRecords extends FlowRecords {
+  failover?: FailoverObservation;
+}
+
+export const FAILOVER_FLOW: FaultFlow<FailoverRecords> = {
+  async prepare(s, p) {
+    return { aConnects: {}, play: ({ a, b, wireA }) => playFailover(s, p, a, b, wireA) };
+  },
+};
+
+async function playFailover(
   s: Scenario,
-  p: ParamValues<typeof v313Params>,
+  p: FlowParams,
   a: Holder,
   b: Holder,
-  o: V313Observations,
   wireA: WireProxy | undefined,
-): Promise<void> {
+): Promise<FailoverRecords> {
+  const o: FailoverRecords = {};
   const topology = replicatedTopology(
     s,
     s.point ? `--explore --topology ${s.store.topology?.name}` : '--variant failover',
@@ -64,7 +95,7 @@ export async function playFailover(
       stop.release();
       replication.lift();
       o.aResumed = { job: (await s.within(aJob, p.timeout)) ?? null };
-      return;
+      return o;
     }
   }
   // A's lease by the master's own clock: B must take the lock inside it, or the lease's lapse let B in, not the failover.
@@ -98,6 +129,7 @@ export async function playFailover(
   if (aReached) o.aResumed = { job: (await s.within(aJob, p.timeout)) ?? null };
   bIn.latch.release();
   if (bIn.job) await s.within(bIn.job, p.timeout);
+  return o;
 }
 
 /** Where A is stopped for the failover: at its first write (--variant failover), or at the explored point's boundary. */

@@ -1,5 +1,5 @@
 /**
- * V313 --variant shutdown: A's graceful shutdown begins while its job runs, as a deploy stops a
+ * A's graceful shutdown at its first write (V313 --variant shutdown): A's graceful shutdown begins while its job runs, as a deploy stops a
  * worker — the target's own close member (--shutdown close) or SIGTERM to A's process (--shutdown
  * sigterm, for a target that handles it). A, at its first write, is told to shut down and let go;
  * it is held at its next write (its receipt withheld: the process runs, its timers and renewals
@@ -8,27 +8,65 @@
  * harness's or A's own lag under load does not shorten the window). A's lock is read just before
  * the shutdown begins: a PASS needs the shutdown to take effect inside that lease, not after a
  * lapse the load caused. Then A is let go and runs on; B, if it had not yet, tries again until it
- * writes. Records what happened; judges nothing.
+ * writes. Returns what happened; judges nothing.
  */
-import type { ParamValues } from '../../src/core/params.ts';
-import type { CallOutcome, Holder } from '../../src/holder/holder.ts';
-import type { Latch } from '../../src/holder/latch.ts';
-import type { Scenario } from '../../src/oracle/scenario.ts';
-import { readLease, readLeaseAtWrites } from '../../scenarios/lease-at-writes.ts';
-import type { BTries, V313Observations } from './observations.ts';
-import type { v313Params } from './params.ts';
+import type { CallOutcome, Holder, ShutdownOutcome } from '../src/holder/holder.ts';
+import type { Latch } from '../src/holder/latch.ts';
+import type { LeaseReading, ReadingAtWrite } from '../src/judging/lease-at-write.ts';
+import type { LockState, ObservedLock, Scenario } from '../src/oracle/scenario.ts';
+import { readLease, readLeaseAtWrites } from './lease-at-writes.ts';
 
-type Params = ParamValues<typeof v313Params>;
+/** B's tries for the lock: whether one reached its first write, how many, and when the last denied one began (harness ms). */
+export interface BTries {
+  wrote: boolean;
+  attempts: number;
+  lastDeniedAt: number | null;
+}
+
+/**
+ * How and when (harness ms) A's shutdown began, and A's lock as read just before (or why the store
+ * cannot show it; absent in runs recorded before it was read); whether A then reached its next
+ * write (held there, from `heldAt`), ended its job, or neither within --timeout; B's tries while A
+ * was held there (until 2 × --ttl after `heldAt`) and, when none wrote, the lock as read then and
+ * B's tries after A was let go; how the shutdown itself ended (null: not within --timeout).
+ */
+export interface ShutdownObservation {
+  by: 'close' | 'sigterm';
+  at: number;
+  aLockAtStart?:
+    Pick<ObservedLock, 'where' | 'exists' | 'value' | 'pttlMs' | 'sentAt' | 'liveUntil'> | { unreadable: string };
+  aNextWrite: 'held' | 'ended' | 'timeout';
+  /** Harness ms A was seen held at its next write: its shutdown had begun inside it by then. */
+  heldAt?: number;
+  bWhileHeld?: BTries;
+  aLockAfter?: Pick<LockState, 'where' | 'exists' | 'value' | 'pttlMs'> & { sentAt: number };
+  bAfter?: BTries;
+  outcome?: ShutdownOutcome | null;
+}
+
+/** What the shutdown step saw: the shutdown, A's job once let go, and (B wrote) B's lease at its first write and at A's writes. */
+export interface ShutdownRecords {
+  shutdown: ShutdownObservation;
+  aResumed: { job: CallOutcome | null };
+  bLease?: { atFirstWrite: LeaseReading; atAWrites: ReadingAtWrite[] };
+}
+
+/** The run's parameters the step reads (an oracle's params satisfy it). */
+export interface ShutdownParams {
+  ttl: number;
+  timeout: number;
+  /** How A's shutdown begins: 'close' (its target's close member) or 'sigterm' (to its process). */
+  shutdown: string;
+}
 
 export async function shutDownA(
   s: Scenario,
-  p: Params,
+  p: ShutdownParams,
   holders: { a: Holder; b: Holder },
   first: Latch,
   aJob: Promise<CallOutcome>,
   retryEvery: number,
-  o: V313Observations,
-): Promise<void> {
+): Promise<ShutdownRecords> {
   const { a, b } = holders;
   const by = p.shutdown === 'sigterm' ? 'sigterm' : 'close';
   const unreadable = s.lockUnreadable;
@@ -43,12 +81,11 @@ export async function shutDownA(
     Promise.race([aNext.reached.then(() => 'held' as const), aJob.then(() => 'ended' as const)]),
     p.timeout,
   );
-  const shutdown: NonNullable<V313Observations['shutdown']> = { by, at, aNextWrite: next ?? 'timeout' };
+  const shutdown: ShutdownObservation = { by, at, aNextWrite: next ?? 'timeout' };
   if (aLockAtStart) {
     const { where, exists, value, pttlMs, sentAt, liveUntil } = aLockAtStart;
     shutdown.aLockAtStart = { where, exists, value, pttlMs, sentAt, liveUntil };
   } else if (unreadable !== undefined) shutdown.aLockAtStart = { unreadable };
-  o.shutdown = shutdown;
   const bLatch = b.holdNextEffect();
   const bJobs: Array<Promise<CallOutcome>> = [];
   if (next === 'held') {
@@ -69,13 +106,13 @@ export async function shutDownA(
       }
     : undefined;
   aNext.release();
-  o.aResumed = { job: (await s.within(aJob, p.timeout)) ?? null };
+  const aResumed = { job: (await s.within(aJob, p.timeout)) ?? null };
   if (!shutdown.bWhileHeld?.wrote) shutdown.bAfter = await bTries(s, b, bLatch, bJobs, s.now() + p.timeout, retryEvery);
-  if (bLease) o.bLease = bLease;
   bLatch.release();
   await Promise.all(bJobs.map((job) => s.within(job, p.timeout)));
   const outcome = await s.within(closing, p.timeout);
   shutdown.outcome = outcome ?? null;
+  return { shutdown, aResumed, ...(bLease ? { bLease } : {}) };
 }
 
 /** B's jobs, one after another, until one reaches its first write (held there) or `until` (harness ms) passed. */

@@ -4,9 +4,9 @@
  * Pure helpers say which holder held a majority in a reading; the reads themselves are the
  * scenario's (observeLock reads every node of a topology).
  */
-import type { Holder } from '../../src/holder/holder.ts';
-import type { Scenario } from '../../src/oracle/scenario.ts';
-import type { NodeLock } from '../../src/judging/failover-loss.ts';
+import type { Holder } from '../src/holder/holder.ts';
+import type { Scenario } from '../src/oracle/scenario.ts';
+import type { NodeLock } from '../src/judging/failover-loss.ts';
 
 /** The lock on every master at one read: harness ms it was sent, and each node's key. */
 export interface QuorumReading {
