@@ -110,7 +110,7 @@ async function playQuorum(
     return o;
   }
   const aJob = aIn.job;
-  // An explored point: the master is faulted at the point's write (./quorum-point.ts), A held there.
+  // An explored point: the master is faulted at the point's write (./redlock-quorum-point.ts), A held there.
   const atPoint = s.point ? await holdAtPointWrite(s, p.timeout, a, aIn.latch, aJob) : undefined;
   const held = atPoint?.held ?? aIn.latch;
   if (atPoint) o.stop = atPoint.stop;

@@ -163,7 +163,6 @@ const NAMES = new Set([
 ]);
 
 const STILL_BRANCHING = [
-  'oracles/V310/renewal.ts',
   'oracles/V311/index.ts',
   'oracles/V312/play.ts',
   'oracles/V313/index.ts',

@@ -12,9 +12,9 @@ import type { Tracer } from '../../src/oracle/tracer.ts';
 /** The trace's part and the points' part for A's renewal. */
 export const RENEWAL = 'renewal';
 
-/** Whether A renews between its acquire and its release in this run: on a file store, when the target can. */
+/** Whether A renews between its acquire and its release in this run: where locks are files (the family hands holders a directory), when the target can. */
 export async function renewsBeforeRelease(s: Scenario, a: Holder): Promise<boolean> {
-  return s.store.kind === 'fs' && (await a.ready).members.includes('extend');
+  return s.family.holderDir !== undefined && (await a.ready).members.includes('extend');
 }
 
 /** A acquires (traced as "acquire"), renews when it does here (RENEWAL) and releases ("release"). */

@@ -1,5 +1,5 @@
 /**
- * V313 --variant failover's preconditions and explanation, pure over what ./failover.ts recorded:
+ * V313 --variant failover's preconditions and explanation, pure over what scenarios/failover-flow.ts recorded:
  * the master's writes reached no replica (the lock lived on the master alone when it died), a
  * replica was promoted and B took the lock there and wrote.
  */

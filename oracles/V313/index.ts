@@ -36,7 +36,7 @@
  * A sees its answer. Needs no seam and no signal: the target runs exactly as in production. On a
  * cluster of the target's own nodes (--store cluster) the renewal is A's node asking the key's home
  * again: the home's grant answering it (the message the node declares as its grant) is held on the
- * link to A's node (./link-renewal.ts), and the store's view is the home's inspect report.
+ * link to A's node (scenarios/cluster-grant-hold.ts), and the store's view is the home's inspect report.
  *
  * Variant "quorum" (--topology redlock:N, Redlock's own failure cases on real masters): A's requests
  * are kept from a minority of the masters across its acquire (A cut off from them at its own link
@@ -50,14 +50,14 @@
  * B was denied inside A's lease it tries again once the master is back (it must get in, or its
  * denials prove nothing). Every master is read at A's first write, after the fault, at B's first
  * write and before each of A's later writes; A's writes after B's count only while B's token was
- * on a majority and A's still lived on a master (./quorum.ts, ./quorum-checks.ts).
+ * on a majority and A's still lived on a master (scenarios/redlock-quorum.ts, ./quorum-checks.ts).
  *
  * Variant "pause-in-acquire" (--topology redlock:N): every master's reply to A's acquire is kept at
  * A's link until each master has answered; A is SIGSTOPped and the replies delivered into its
  * sockets while it is stopped; its keys lapse, B takes the lock and writes; A resumes and its
  * acquire returns a quorum whose validity is spent. A helper that checks the lock's validity
  * (lock.expiration > Date.now()) before acting PASSes; one that acts on what acquire returned
- * FAILs (./pause-in-acquire.ts). A pause after the acquire is --variant pause on redlock:N: only a
+ * FAILs (scenarios/redlock-pause-in-acquire.ts). A pause after the acquire is --variant pause on redlock:N: only a
  * fence from a counter that is not one of the masters (env.counterUrl) closes it.
  *
  * Variant "staged": A, released from its first write, is held at its seam write:staged-before-commit
@@ -76,7 +76,7 @@
  * Variant "shutdown": at A's first write its graceful shutdown begins while its job runs (the
  * target's own close member, --shutdown close; or SIGTERM to its process, --shutdown sigterm); A
  * is held at its next write (its process, timers and renewals running) while B tries for the lock
- * for 2 × --ttl from then; then A runs on and B tries until it writes (./shutdown.ts).
+ * for 2 × --ttl from then; then A runs on and B tries until it writes (scenarios/shutdown.ts).
  * A close() that stops renewing before the running job ends FAILs; one that waits for it PASSes
  * (B was denied past the end of any lease not renewed since A was held there, and A's lease, read
  * as the shutdown began, was live until it took effect: a lease the load let lapse first, which a
@@ -107,9 +107,9 @@
  * first write and, its lease lapsed, B is held inside its take of the lock while C, D, … run the job.
  *
  * Explored on a topology (--explore --topology): replicated|sentinel, the master failing over at each
- * boundary of A's whole job (./failover.ts); redlock:N, at each of A's writes, A paused there (after
+ * boundary of A's whole job (scenarios/failover-flow.ts); redlock:N, at each of A's writes, A paused there (after
  * its acquire: ./arm-after-first-write.ts) or the last master of A's bare majority restarted empty or
- * its clock stepped ahead there (the quorum flow, ./quorum-point.ts); and at A's first command on the
+ * its clock stepped ahead there (the quorum flow, scenarios/redlock-quorum-point.ts); and at A's first command on the
  * lock key, A paused inside its acquire, every master's reply in flight (the pause-in-acquire flow).
  *
  * Files: play.ts runs the scenario (stop-a.ts stops A and lets it go, contenders.ts is what the other
@@ -610,8 +610,8 @@ export default defineOracle({
     // targets/redis/README.md); both are left out of the suite for their cost (~80 s at load 30).
     // --topology replicated|sentinel: each boundary of A's whole job (its acquire too) with the master failing over there.
     // --topology redlock:N: each write of A's job with a master of A's bare majority restarted empty or
-    // its clock stepped ahead there (./quorum-point.ts), or A paused there (after its acquire); and A
-    // paused inside its acquire, at its first command on the lock key (./pause-in-acquire.ts).
+    // its clock stepped ahead there (scenarios/redlock-quorum-point.ts), or A paused there (after its acquire); and A
+    // paused inside its acquire, at its first command on the lock key (scenarios/redlock-pause-in-acquire.ts).
     topology: {
       faults: ['failover', 'node-restart', 'master-clock-ahead', 'pause', 'pause-in-acquire'],
       params: (kind) =>

@@ -1,6 +1,6 @@
 /**
  * V313's Redlock variants (--variant quorum, pause-in-acquire on --topology redlock:N): their
- * preconditions and explanations, pure over what ./quorum.ts and ./pause-in-acquire.ts recorded —
+ * preconditions and explanations, pure over what scenarios/redlock-quorum.ts and scenarios/redlock-pause-in-acquire.ts recorded —
  * every master read at A's first write (or at A's stop), after the fault, at B's first write, and
  * before each of A's later writes.
  */

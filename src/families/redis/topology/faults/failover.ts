@@ -1,6 +1,7 @@
 /**
  * Failover (a master and replicas: --topology replicated|sentinel); the flow that plays it is
- * V313's failover flow and scenarios/failover.ts.
+ * scenarios/failover-flow.ts (scenarios/fault-flows.ts finds it by this fault's name), its steps
+ * scenarios/failover.ts.
  */
 import type { Fault } from '../../../../core/fault.ts';
 

@@ -1,6 +1,7 @@
 /**
  * A master of A's bare majority with its wall clock stepped ahead past the TTL (--topology
- * redlock:N); played by V313's quorum flow.
+ * redlock:N); played by the quorum flow,
+ * scenarios/redlock-quorum.ts (scenarios/fault-flows.ts finds it by this fault's name).
  */
 import type { Fault } from '../../../../core/fault.ts';
 

@@ -1,6 +1,6 @@
 /**
- * A master of A's bare majority restarted empty (--topology redlock:N); played by V313's quorum
- * flow.
+ * A master of A's bare majority restarted empty (--topology redlock:N); played by the quorum flow,
+ * scenarios/redlock-quorum.ts (scenarios/fault-flows.ts finds it by this fault's name).
  */
 import type { Fault } from '../../../../core/fault.ts';
 

@@ -1,6 +1,7 @@
 /**
  * A stopped inside its multi-master acquire, every master's reply in flight (--topology redlock:N);
- * played by V313's pause-in-acquire flow.
+ * played by the pause-in-acquire flow, scenarios/redlock-pause-in-acquire.ts
+ * (scenarios/fault-flows.ts finds it by this fault's name).
  */
 import type { Fault } from '../../../../core/fault.ts';
 
