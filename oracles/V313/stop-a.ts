@@ -1,8 +1,10 @@
 /**
  * How V313 stops A after its first write, as a Stop (src/oracle/stops.ts): SIGSTOP (--variant
- * pause), its next renewal held at its wire proxy (--variant renewal-wire), the explored point's
- * boundary (--explore), or held at its first write under a fault that lands itself (--fault NAME). Records whether and when the stop landed; a stop that did not land lets A
- * go and waits for its job. Then marks when A's lease runs out while A is stopped.
+ * pause), its next renewal held (--variant renewal-wire: scenarios/renewal-hold.ts, at its wire
+ * proxy or on its cluster node's link), the explored point's boundary (--explore), or held at its
+ * first write under a fault that lands itself (--fault NAME). Records whether and when the stop
+ * landed; a stop that did not land lets A go and waits for its job. Then marks when A's lease runs
+ * out while A is stopped.
  */
 import type { ParamValues } from '../../src/core/params.ts';
 import type { CallOutcome, Holder } from '../../src/holder/holder.ts';
