@@ -20,9 +20,10 @@ import { armPoint } from '../src/oracle/arm-point.ts';
 import { boundaryLabel, pointInWords } from '../src/oracle/explore-point.ts';
 import type { Scenario } from '../src/oracle/scenario.ts';
 import { latchStop, type Stop } from '../src/oracle/stops.ts';
+import type { StoreTopology } from '../src/stores/topology.ts';
 import type { WireProxy } from '../src/wire/proxy.ts';
 import { failOver, holdReplication, lockOnNodes, replicatedTopology } from './failover.ts';
-import type { FaultFlow, FlowParams, FlowRecords } from './fault-flow.ts';
+import type { FaultFlow, FlowHolders, FlowParams, FlowRecords } from './fault-flow.ts';
 import { runJobUntilFirstEffect } from './run-job-until-effect.ts';
 
 /** A's run with replication held, the lock on every node at the failover, the failover, and B on the new master. */
@@ -44,30 +45,30 @@ export interface FailoverObservation {
   bAttempts: number;
 }
 
-/** The flow: nothing before the holders start; the replication is held once B ran alone. */
 /** What the flow saw. */
 export interface FailoverRecords extends FlowRecords {
   failover?: FailoverObservation;
 }
 
+/**
+ * The flow: before the holders start, only its not-applicable rule (a master with replicas to
+ * fail over to, else a usage error); the replication is held once B ran alone.
+ */
 export const FAILOVER_FLOW: FaultFlow<FailoverRecords> = {
   async prepare(s, p) {
-    return { aConnects: {}, play: ({ a, b, wireA }) => playFailover(s, p, a, b, wireA) };
+    const why = s.point ? `--explore --topology ${s.store.topology?.name}` : '--variant failover';
+    const topology = replicatedTopology(s, why);
+    return { aConnects: {}, play: (holders) => playFailover(s, p, topology, holders) };
   },
 };
 
 async function playFailover(
   s: Scenario,
   p: FlowParams,
-  a: Holder,
-  b: Holder,
-  wireA: WireProxy | undefined,
+  topology: StoreTopology,
+  { a, b, wireA }: FlowHolders,
 ): Promise<FailoverRecords> {
   const o: FailoverRecords = {};
-  const topology = replicatedTopology(
-    s,
-    s.point ? `--explore --topology ${s.store.topology?.name}` : '--variant failover',
-  );
   const replication = await holdReplication(s, topology, p.timeout);
   const stop = stopOfA(s, a, wireA);
   s.progress(`A runs the job once, its master's replication held; A stopped at ${stop.what}`);
