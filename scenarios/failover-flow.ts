@@ -12,8 +12,10 @@
  * master with its reply withheld, or a write recorded with its receipt withheld — and A's store
  * traffic held at its proxy from the kill until B wrote (A's client reconnecting and re-sending
  * what the kill cut off must not race B to the promoted node). A whose job ended before the
- * boundary is recorded as such (the oracle's judge names the point not applicable) and nothing fails over.
+ * boundary is recorded as such (`failoverCannotLand`, its not-applicable rule, names the point not
+ * applicable) and nothing fails over.
  */
+import type { EffectRecord } from '../src/core/resource.ts';
 import type { CallOutcome, Holder } from '../src/holder/holder.ts';
 import type { NodeLock } from '../src/judging/failover-loss.ts';
 import { armPoint } from '../src/oracle/arm-point.ts';
@@ -25,6 +27,7 @@ import type { WireProxy } from '../src/wire/proxy.ts';
 import { failOver, holdReplication, lockOnNodes, replicatedTopology } from './failover.ts';
 import type { FaultFlow, FlowHolders, FlowParams, FlowRecords } from './fault-flow.ts';
 import { runJobUntilFirstEffect } from './run-job-until-effect.ts';
+import type { PointStop } from './stop-landing.ts';
 
 /** A's run with replication held, the lock on every node at the failover, the failover, and B on the new master. */
 export interface FailoverObservation {
@@ -139,4 +142,23 @@ function stopOfA(s: Scenario, a: Holder, wireA: WireProxy | undefined): Stop {
   // A command's reply withheld (it ran on the master), or a write's receipt withheld (it was recorded).
   if (point) return armPoint({ ...point, fault: 'hold-reply' }, a, wireA, s.lockKey);
   return latchStop(a.holdNextEffect(), 'its first write', "A's job ended before its first write");
+}
+
+/**
+ * An explored failover that cannot land where it was put: A's job ended before the boundary with
+ * no write (its own check refused the lock: a WAIT that saw no replica), or A had released its
+ * lock by then (the master held no key when it was killed). Pure: the oracle's judge asks it.
+ */
+export function failoverCannotLand(
+  stop: PointStop | undefined,
+  failover: FailoverObservation | undefined,
+  effects: readonly EffectRecord[],
+): string | undefined {
+  if (stop?.fault !== 'failover') return undefined;
+  if (stop.landed === 'ended' && !effects.some((e) => e.holder === 'A'))
+    return `A's job ended before ${stop.label} without a write (it refused its lock first), so a failover there cannot land; the boundaries A did reach judge it`;
+  const master = failover?.nodes.find((n) => n.node === failover.killed);
+  if (failover?.aReached && master && !master.exists)
+    return `the master held no lock at ${stop.label} (A had released it), so the failover there had no lock of A's to lose`;
+  return undefined;
 }

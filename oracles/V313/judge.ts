@@ -10,6 +10,7 @@ import type { EffectRecord } from '../../src/core/resource.ts';
 import { leaseAtWrites, leaseAtWritesInWords } from '../../src/judging/lease-at-write.ts';
 import { takeoverCounts, takeoverDetail, takeoverWindow, writesAfterTakeover } from '../../src/judging/takeover.ts';
 import type { Recorded } from '../../src/oracle/definition.ts';
+import { failoverCannotLand } from '../../scenarios/failover-flow.ts';
 import type { AStop, BLease, V313Observations } from './observations.ts';
 import type { v313Params } from './params.ts';
 import { aLeaseAtShutdown, B_LEASE_LIVE, scenarioChecks, soloWrites } from './preconditions.ts';
@@ -59,7 +60,7 @@ export function judgeV313({ observations: o, effects: all }: Recorded<V313Observ
   if (atShutdown) preconditions.push(atShutdown);
   // On Redlock masters: only while B's token was on a majority, read before each of A's writes.
   if (!held && (o.quorum || o.acquireStop)) preconditions.push(twoLocksAtWrites(o, aAcceptedAfter));
-  const cannot = failoverCannotLand(o, effects);
+  const cannot = failoverCannotLand(o.stop?.kind === 'point' ? o.stop : undefined, o.failover, effects);
   return {
     ...(cannot ? { notApplicable: cannot } : {}),
     preconditions,
@@ -130,24 +131,6 @@ function explainShutdown(by: 'close' | 'sigterm', held: boolean, accepted: numbe
 function bLeaseLive(bLease: BLease, aAcceptedAfter: readonly EffectRecord[]): Check {
   const judged = leaseAtWrites(aAcceptedAfter, bLease.atAWrites, bLease.atFirstWrite);
   return { name: B_LEASE_LIVE, held: judged.some((w) => w.live), detail: leaseAtWritesInWords(judged) };
-}
-
-/**
- * An explored failover that cannot land where it was put: A's job ended before the boundary with
- * no write (its own check refused the lock: a WAIT that saw no replica), or A had released its
- * lock by then (the master held no key when it was killed).
- */
-function failoverCannotLand(
-  { stop, failover }: V313Observations,
-  effects: readonly EffectRecord[],
-): string | undefined {
-  if (stop?.kind !== 'point' || stop.fault !== 'failover') return undefined;
-  if (stop.landed === 'ended' && !effects.some((e) => e.holder === 'A'))
-    return `A's job ended before ${stop.label} without a write (it refused its lock first), so a failover there cannot land; the boundaries A did reach judge it`;
-  const master = failover?.nodes.find((n) => n.node === failover.killed);
-  if (failover?.aReached && master && !master.exists)
-    return `the master held no lock at ${stop.label} (A had released it), so the failover there had no lock of A's to lose`;
-  return undefined;
 }
 
 /** A fault that holds A's writes on their way: what A sent while holding the lock can arrive after B's. */
