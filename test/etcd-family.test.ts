@@ -12,6 +12,7 @@ import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import V310 from '../oracles/V310/index.ts';
 import V311 from '../oracles/V311/index.ts';
+import V312 from '../oracles/V312/index.ts';
 import V313 from '../oracles/V313/index.ts';
 import V315 from '../oracles/V315/index.ts';
 import { holdKeepalivesUntilLeaseEnds } from '../src/families/etcd/faults/keepalives-held.ts';
@@ -217,13 +218,13 @@ describe("etcd 3.4.23's own Lock RPC (Jepsen 2020; fixed in 3.5.0 by etcd PR #11
 
 describe('the etcd references give their verdicts on local processes', () => {
   // The same runner and checks as test/reference-targets.test.ts, on the etcd rows only.
-  const entries = referenceMatrix([V310, V311, V313, V315]).filter((entry) => entry.store === 'etcd');
+  const entries = referenceMatrix([V310, V311, V312, V313, V315]).filter((entry) => entry.store === 'etcd');
   let outcomes: ReferenceOutcome[] = [];
   beforeAll(async () => {
     outcomes = await runReferences(entries, { jobs: 2, runtime: 'local' });
   }, 10 * 60_000);
   it('has a bad and a good etcd reference for each oracle', () => {
-    for (const id of ['V310', 'V311', 'V313', 'V315'])
+    for (const id of ['V310', 'V311', 'V312', 'V313', 'V315'])
       expect(new Set(entries.filter((e) => e.oracle.id === id).map((e) => e.reference.expect))).toEqual(
         new Set(['FAIL', 'PASS']),
       );
