@@ -218,8 +218,13 @@ export interface StoreFamily {
    * holder off (a partition) instead. Absent: a held reply can outlast the lease (Redis, Postgres).
    */
   readonly renewsOnOwnTimer?: true;
-  /** npm packages whose import shows a target talks to this family (src/run/store-choice.ts). */
-  readonly clients: readonly string[];
+  /**
+   * The client libraries whose import shows a target talks to this family (src/run/store-choice.ts),
+   * by the target's language: npm packages; Python modules; Java packages; Go import paths. A
+   * library names its submodules, classes and subpackages too (`org.apache.curator` covers
+   * `org.apache.curator.framework.CuratorFramework`).
+   */
+  readonly clients: Readonly<Record<TargetLanguage, readonly string[]>>;
   /** A file store's directory, handed to every holder as env.dir; absent where locks are not files. */
   holderDir?(store: StartedStore): string;
   /**
@@ -249,6 +254,9 @@ export interface OwnNodes {
   layout(url: string): ClusterLayout;
   view(inspect: NodeInspector): StoreView;
 }
+
+/** The languages a target is written in (src/holder/holder-language.ts's HolderLanguage). */
+export type TargetLanguage = 'node' | 'python' | 'java' | 'go';
 
 /** The kinds a family starts. */
 export function kindsOf(family: StoreFamily): StoreKind[] {

@@ -51,5 +51,10 @@ export const etcdFamily: StoreFamily = {
   // etcd3 (grpc-js) reads a trailing slash as part of the port: http://127.0.0.1:PORT, as the recipe gives it.
   holderUrl: (url) => url.replace(/\/$/, ''),
   renewsOnOwnTimer: true,
-  clients: ['etcd3'],
+  clients: {
+    node: ['etcd3'],
+    python: ['etcd3'],
+    java: ['io.etcd.jetcd'],
+    go: ['go.etcd.io/etcd', 'github.com/coreos/etcd'],
+  },
 };

@@ -58,5 +58,10 @@ export const zookeeperFamily: StoreFamily = {
   },
   holderUrl: (url) => url,
   renewsOnOwnTimer: true,
-  clients: ['node-zookeeper-client', 'zookeeper'],
+  clients: {
+    node: ['node-zookeeper-client', 'zookeeper'],
+    python: ['kazoo'],
+    java: ['org.apache.curator', 'org.apache.zookeeper'],
+    go: ['github.com/go-zookeeper/zk', 'github.com/samuel/go-zookeeper'],
+  },
 };
