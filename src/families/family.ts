@@ -94,7 +94,10 @@ export interface StoreView {
   lock(location: StoreLocation): Promise<LockState>;
   /** Optional capability: session locks and the sessions holding them (Postgres advisory locks). */
   readonly sessionLocks?: SessionLocks;
-  /** Optional capability: the server's own wall clock, epoch ms, by its own time query (Redis TIME, clock_timestamp()). */
+  /**
+   * Optional capability: the server's own wall clock, epoch ms, by its own time query (Redis TIME,
+   * clock_timestamp(), etcd's Date header), as of when the read resolves.
+   */
   clockMs?(): Promise<number>;
   /**
    * Optional capability: close clients' connections from the store's side, as an operator or a
