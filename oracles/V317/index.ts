@@ -45,7 +45,7 @@ export default defineOracle({
   scenario:
     "A takes a lease; B tries halfway through it and again just after it lapses. Postgres: the app clocks ahead of the database's, then the database's ahead; Redis: A's clock ahead of B's, then B's ahead of A's.",
   property: 'No early takeover (no overlap) and no skipped takeover, whichever clock is ahead.',
-  stores: ['postgres', 'redis', 'valkey', 'fs', 'cluster', 'etcd'],
+  stores: ['postgres', 'redis', 'valkey', 'fs', 'cluster', 'etcd', 'zookeeper'],
   holders: ['A', 'B'],
   params: v317Params,
   preconditions: V317_PRECONDITIONS,
@@ -91,6 +91,9 @@ export default defineOracle({
       exploredWith: { margin: 1500 },
     },
     { target: 'targets/etcd/lease-record-etcd-lease.ts', expect: 'PASS', store: 'etcd', params: { margin: 1500 } },
+    // ZooKeeper: a record node's expiry on the holders' clocks against its mtime on the server's.
+    { target: 'targets/zookeeper/lease-record-holder-clock.ts', expect: 'FAIL', store: 'zookeeper' },
+    { target: 'targets/zookeeper/lease-record-server-clock.ts', expect: 'PASS', store: 'zookeeper' },
     // A cluster of the target's own nodes (docs/cluster.md): the key's home's clocks skewed.
     {
       target: 'targets/cluster/clock-remote-wall.ts',
@@ -139,6 +142,13 @@ export default defineOracle({
       store: 'etcd',
       params: { margin: 1500 },
       edits: [["'etcd-lease',", "'holder-clock',"]],
+    },
+    {
+      of: 'targets/zookeeper/lease-record-server-clock.ts',
+      guard:
+        "the lapse judged on the server's clock (the node's mtime against a probe's; expiresAt against the contender's Date.now() instead)",
+      store: 'zookeeper',
+      edits: [["'server-clock',", "'holder-clock',"]],
     },
     {
       of: 'targets/fs/mkdir-monotonic-stale.ts',

@@ -40,6 +40,7 @@ export const zookeeperFamily: StoreFamily = {
     const view = new ZkView(store.port);
     return {
       lock: async (location) => ({ where: describe(location), ...(await view.lock(pathOf(location))) }),
+      clockMs: () => view.clockMs(),
       close: async () => view.close(),
     };
   },
