@@ -18,6 +18,7 @@ import { dockerSocketPath, engineAnswers } from '../src/stores/engine-socket.ts'
 import { OWNER_PID_LABEL, RUN_LABEL, STORE_LABEL } from '../src/stores/labels.ts';
 import { runOwner } from '../src/process/run-owner.ts';
 import { chooseRuntime, startStore } from '../src/families/start-store.ts';
+import { fourLetterWord } from '../src/families/zookeeper/four-letter.ts';
 import type { StartedStore, StoreKind } from '../src/stores/types.ts';
 
 const socket = dockerSocketPath();
@@ -100,7 +101,16 @@ describe('runtime choice (no engine needed)', () => {
 /** One question to the store over its own protocol; resolves with the answer (rejects when the store is gone). */
 type Ask = () => Promise<string>;
 
+/** The answer each kind's question gets: PONG, SELECT 1's 1, etcd's version, ZooKeeper's imok. */
+const ANSWER = /^(PONG|1|3\.\d+\.\d+|imok)$/;
+
 function asker(store: StartedStore, closers: Array<() => void>): Ask {
+  // etcd: its HTTP /version; ZooKeeper: the ruok four-letter word. Neither times out by itself, so a
+  // question asked while the container is paused is answered once it resumes.
+  if (store.kind === 'etcd')
+    return async () =>
+      ((await (await fetch(`${store.url.replace(/\/$/, '')}/version`)).json()) as { etcdserver: string }).etcdserver;
+  if (store.kind === 'zookeeper') return () => fourLetterWord(store.port, 'ruok', 60_000);
   if (store.kind === 'redis' || store.kind === 'valkey') {
     const client = new Redis(store.url, { maxRetriesPerRequest: 0, retryStrategy: () => null });
     client.on('error', () => undefined);
@@ -143,7 +153,10 @@ async function storeNowMs(store: StartedStore): Promise<number> {
 const containerIds = async (filter: string) =>
   (await execa('docker', ['ps', '-aq', '--no-trunc', '--filter', filter])).stdout.split('\n').filter(Boolean);
 
-describe.each(['redis', 'valkey', 'postgres', 'pgbouncer'] as const)(
+/** The kinds whose container recipe offsets the server's wall clock (V317's store-clock variants). */
+const CLOCKED: readonly StoreKind[] = ['redis', 'valkey', 'postgres', 'pgbouncer'];
+
+describe.each(['redis', 'valkey', 'postgres', 'pgbouncer', 'etcd', 'zookeeper'] as const)(
   '%s in a container against a real engine',
   (kind: StoreKind) => {
     let store: StartedStore | undefined;
@@ -160,7 +173,7 @@ describe.each(['redis', 'valkey', 'postgres', 'pgbouncer'] as const)(
         store = await startStore({ kind }, 'container');
         expect(store.runtime).toBe('container');
         expect(store.url).toContain(`127.0.0.1:${store.port}`);
-        expect(store.version).toMatch(kind === 'valkey' ? /^8\./ : /\d+\.\d+/);
+        expect(store.version).toMatch(kind === 'valkey' ? /^8\./ : kind === 'etcd' ? /^3\.4\./ : /\d+\.\d+/);
         const [id, ...others] = await containerIds(`label=${RUN_LABEL}=${runOwner().runId}`)
           .then((ids) =>
             Promise.all(
@@ -180,7 +193,7 @@ describe.each(['redis', 'valkey', 'postgres', 'pgbouncer'] as const)(
         ).toBe(String(process.pid));
 
         const ask = asker(store, closers);
-        expect(await ask()).toMatch(/PONG|1/);
+        expect(await ask()).toMatch(ANSWER);
 
         // Paused: a question asked now gets no answer while the engine reports the container paused.
         await store.capabilities.pause!();
@@ -190,7 +203,7 @@ describe.each(['redis', 'valkey', 'postgres', 'pgbouncer'] as const)(
         await new Promise((r) => setTimeout(r, 200));
         expect(answered).toBe(false);
         await store.capabilities.resume!();
-        expect(await pending).toMatch(/PONG|1/);
+        expect(await pending).toMatch(ANSWER);
 
         await store.capabilities.kill!();
         expect((await execa('docker', ['inspect', '-f', '{{.State.Running}} {{.State.ExitCode}}', id!])).stdout).toBe(
@@ -202,7 +215,7 @@ describe.each(['redis', 'valkey', 'postgres', 'pgbouncer'] as const)(
       },
     );
 
-    test.skipIf(!engineUp)(
+    test.skipIf(!engineUp || !CLOCKED.includes(kind))(
       `its wall clock is offset and stepped at run time (clock-offset library bind-mounted)${noEngine}`,
       async () => {
         store = await startStore({ kind, clockOffsetMs: 3_600_000 }, 'container');

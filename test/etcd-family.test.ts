@@ -12,8 +12,10 @@ import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import V310 from '../oracles/V310/index.ts';
 import V311 from '../oracles/V311/index.ts';
+import V312 from '../oracles/V312/index.ts';
 import V313 from '../oracles/V313/index.ts';
 import V315 from '../oracles/V315/index.ts';
+import V317 from '../oracles/V317/index.ts';
 import { holdKeepalivesUntilLeaseEnds } from '../src/families/etcd/faults/keepalives-held.ts';
 import { revokeHolderLease } from '../src/families/etcd/faults/lease-revoked.ts';
 import { etcdFamily } from '../src/families/etcd/index.ts';
@@ -83,6 +85,15 @@ describe("the harness's view of an etcd lock", () => {
     // Created first, b holds although a sorts first by name; rewriting b keeps its create revision.
     expect(state).toMatchObject({ exists: true, holderKey: 'view.queue/b', value: 'second, rewritten' });
     expect((state as { waiters?: Array<{ key: string }> }).waiters?.map((w) => w.key)).toEqual(['view.queue/a']);
+  });
+
+  it("reads the member's wall clock by its gateway's Date header, to the turn of a second", async () => {
+    // A local member runs on this machine's clock: the read must land on it, far inside V317's
+    // ±500 ms precondition, although one Date header is a whole second wide.
+    const serverMs = await etcdFamily.view(store).clockMs!();
+    const offset = serverMs - Date.now();
+    expect(Math.abs(offset), `the read gave ${offset.toFixed(1)} ms off this machine's clock`).toBeLessThan(250);
+    expect(serverMs % 1000, 'a read is not the header itself (whole seconds)').not.toBe(0);
   });
 });
 
@@ -217,13 +228,13 @@ describe("etcd 3.4.23's own Lock RPC (Jepsen 2020; fixed in 3.5.0 by etcd PR #11
 
 describe('the etcd references give their verdicts on local processes', () => {
   // The same runner and checks as test/reference-targets.test.ts, on the etcd rows only.
-  const entries = referenceMatrix([V310, V311, V313, V315]).filter((entry) => entry.store === 'etcd');
+  const entries = referenceMatrix([V310, V311, V312, V313, V315, V317]).filter((entry) => entry.store === 'etcd');
   let outcomes: ReferenceOutcome[] = [];
   beforeAll(async () => {
     outcomes = await runReferences(entries, { jobs: 2, runtime: 'local' });
   }, 10 * 60_000);
   it('has a bad and a good etcd reference for each oracle', () => {
-    for (const id of ['V310', 'V311', 'V313', 'V315'])
+    for (const id of ['V310', 'V311', 'V312', 'V313', 'V315', 'V317'])
       expect(new Set(entries.filter((e) => e.oracle.id === id).map((e) => e.reference.expect))).toEqual(
         new Set(['FAIL', 'PASS']),
       );

@@ -4,10 +4,14 @@
  * failing in its client's connect; the evidence says how the store was chosen.
  */
 import { describe, expect, it } from 'vitest';
-import { chooseStore, packagesImportedBy } from '../src/run/store-choice.ts';
+import { chooseStore } from '../src/run/store-choice.ts';
+import { librariesImportedBy, packagesImportedBy } from '../src/run/target-imports.ts';
 import { runOracle } from '../src/run/run-oracle.ts';
 
 const V317_STORES = ['postgres', 'redis', 'valkey'] as const;
+/** V312's stores: every family with a lock a job can ignore, Redis first. */
+const V312_STORES = ['redis', 'valkey', 'postgres', 'fs', 'zookeeper', 'etcd'] as const;
+const IMPORTS = 'test/fixtures/targets/imports';
 
 describe('the store a target needs', () => {
   it("reads the packages a target imports through its own files (redlock's target imports ioredis too)", async () => {
@@ -27,7 +31,54 @@ describe('the store a target needs', () => {
   it('falls back to the default, naming the flag, when the target imports no known client', async () => {
     const choice = await chooseStore('V317', V317_STORES, 'test/fixtures/targets/acquire-returns-42.ts');
     expect(choice.kind).toBe('postgres');
-    expect(choice.why).toMatch(/imports no client the harness knows.*--store redis or --store valkey picks another/);
+    expect(choice.why).toMatch(
+      /imports no node client the harness knows.*--store redis or --store valkey picks another/,
+    );
+  });
+
+  it.each([
+    ['Java on Curator', 'targets/java/curator/CuratorMutexJob.java', 'zookeeper', /org\.apache\.curator/],
+    ['Java on pgjdbc', 'targets/java/AdvisoryLockPoolQuery.java', 'postgres', /org\.postgresql/],
+    ['Java on jetcd', `${IMPORTS}/JetcdLock.java`, 'etcd', /io\.etcd\.jetcd/],
+    ['Go on etcd concurrency.Mutex', `${IMPORTS}/etcd_mutex.go`, 'etcd', /go\.etcd\.io\/etcd/],
+    ['Python on kazoo', 'targets/python/kazoo_lock_job.py', 'zookeeper', /kazoo/],
+    ['Python on psycopg', 'targets/python/psycopg_advisory_lock_pool.py', 'postgres', /psycopg/],
+    ['Python on kazoo through a helper module beside it', `${IMPORTS}/kazoo_helper_user.py`, 'zookeeper', /kazoo/],
+  ])('picks the store a %s target imports', async (_name, target, kind, by) => {
+    const choice = await chooseStore('V312', V312_STORES, target);
+    expect(choice.kind).toBe(kind);
+    expect(choice.why).toMatch(by);
+  });
+
+  it('picks Redis for a Go redigo target on an oracle whose default is Postgres', async () => {
+    const choice = await chooseStore('V317', V317_STORES, 'targets/go/redigo_release_bare_del.go');
+    expect(choice.kind).toBe('redis');
+    expect(choice.why).toMatch(/github\.com\/gomodule\/redigo.*V317's default is postgres/);
+  });
+
+  it("reads a Go file's import block, a Java file's and its siblings' imports", async () => {
+    expect([...(await librariesImportedBy(`${IMPORTS}/etcd_mutex.go`, 'go'))].sort()).toEqual([
+      'context',
+      'go.etcd.io/etcd/client/v3',
+      'go.etcd.io/etcd/client/v3/concurrency',
+      'lockoracles',
+    ]);
+    expect(await librariesImportedBy(`${IMPORTS}/JetcdLock.java`, 'java')).toEqual(
+      new Set(['io.etcd.jetcd.ByteSequence', 'io.etcd.jetcd.Client']),
+    );
+  });
+
+  it('falls back to the default for a Python target that imports only the standard library, naming its language', async () => {
+    const choice = await chooseStore('V317', V317_STORES, 'targets/python/lock_file_o_excl.py');
+    expect(choice.kind).toBe('postgres');
+    expect(choice.why).toMatch(/imports no python client the harness knows \(.*kazoo.*\)/);
+  });
+
+  it('a real run of the Curator mutex job on V313 without --store is judged on ZooKeeper', async () => {
+    const record = await runOracle({ oracle: 'V313', target: 'targets/java/curator/CuratorMutexJob.java' });
+    expect(record.store?.kind).toBe('zookeeper');
+    expect(record.store?.chosenBy).toMatch(/org\.apache\.curator/);
+    expect(record.verdict, record.explanation).toBe('FAIL');
   });
 
   it('a real run of the Redis queue target on V317 without --store is judged on Redis', async () => {

@@ -13,6 +13,7 @@ import V311 from '../oracles/V311/index.ts';
 import V312 from '../oracles/V312/index.ts';
 import V313 from '../oracles/V313/index.ts';
 import V315 from '../oracles/V315/index.ts';
+import V317 from '../oracles/V317/index.ts';
 import { zookeeperFamily } from '../src/families/zookeeper/index.ts';
 import { fourLetterWord, liveSessions } from '../src/families/zookeeper/four-letter.ts';
 import { SESSION_FLOOR_MS, TICK_MS } from '../src/families/zookeeper/zk-config.ts';
@@ -142,6 +143,18 @@ describe('zookeeper view', () => {
     expect(single).toMatchObject({ exists: true, value: 'token-A' });
     expect(single.pttlMs).toBeGreaterThan(0);
     expect(zookeeperFamily.unreadable('lock-oracles:V310')).toMatch(/absolute path/);
+    await view.close();
+  });
+
+  it("reads the server's wall clock by the mtime it stamps on the harness's probe node", async () => {
+    // A local server runs on this machine's clock: the probe's mtime, carried on by half the
+    // write's round trip, must land on it, well inside V317's ±500 ms precondition.
+    const view = zookeeperFamily.view(store);
+    const serverMs = await view.clockMs!();
+    const offset = serverMs - Date.now();
+    expect(Math.abs(offset), `the read gave ${offset.toFixed(1)} ms off this machine's clock`).toBeLessThan(250);
+    const again = await view.clockMs!();
+    expect(again, 'a second read writes the probe again: a later mtime').toBeGreaterThan(serverMs);
     await view.close();
   });
 });
@@ -298,7 +311,7 @@ describe('zookeeper faults', () => {
   });
 });
 
-const zookeeperReferences = [V310, V311, V312, V313, V315].flatMap((oracle) =>
+const zookeeperReferences = [V310, V311, V312, V313, V315, V317].flatMap((oracle) =>
   oracle.references
     .filter((reference) => reference.store === 'zookeeper')
     .map((reference) => ({ oracle: oracle.id, ...reference })),
@@ -306,7 +319,7 @@ const zookeeperReferences = [V310, V311, V312, V313, V315].flatMap((oracle) =>
 
 describe('zookeeper references', () => {
   it('every oracle that lists zookeeper ships a bad and a good reference there', () => {
-    for (const oracle of [V310, V311, V312, V313, V315]) {
+    for (const oracle of [V310, V311, V312, V313, V315, V317]) {
       expect(oracle.stores).toContain('zookeeper');
       const verdicts = zookeeperReferences.filter((r) => r.oracle === oracle.id).map((r) => r.expect);
       expect(verdicts).toEqual(expect.arrayContaining(['FAIL', 'PASS']));

@@ -37,7 +37,7 @@ export default defineOracle({
   scenario:
     'Holder P takes the lock through the job and is held at its first write; then A runs the same job to the end.',
   property: 'A performs 0 effects while the lock is held by another holder.',
-  stores: ['redis', 'valkey', 'postgres', 'fs', 'zookeeper'],
+  stores: ['redis', 'valkey', 'postgres', 'fs', 'zookeeper', 'etcd'],
   holders: ['P', 'A'],
   params: v312Params,
   preconditions: V312_PRECONDITIONS,
@@ -58,6 +58,8 @@ export default defineOracle({
     { target: 'targets/postgres/job-checks-try-lock.ts', expect: 'PASS', store: 'postgres' },
     { target: 'targets/zookeeper/recipe-job-ignores-acquire.ts', expect: 'FAIL', store: 'zookeeper' },
     { target: 'targets/zookeeper/recipe-job.ts', expect: 'PASS', store: 'zookeeper' },
+    { target: 'targets/etcd/job-ignores-lock.ts', expect: 'FAIL', store: 'etcd' },
+    { target: 'targets/etcd/job-checks-lock.ts', expect: 'PASS', store: 'etcd' },
     { target: 'targets/fs/job-ignores-create.ts', expect: 'FAIL', store: 'fs' },
     { target: 'targets/fs/job-checks-create.ts', expect: 'PASS', store: 'fs' },
     {
@@ -75,6 +77,12 @@ export default defineOracle({
       guard: "the job's check that its try took the lock",
       edits: [['jobUnderRecipe(env, false)', 'jobUnderRecipe(env, false, false)']],
       store: 'zookeeper',
+    },
+    {
+      of: 'targets/etcd/job-checks-lock.ts',
+      guard: "the job's return on etcd3's EtcdLockFailedError",
+      edits: [['writeSteps(env), true)', 'writeSteps(env), false)']],
+      store: 'etcd',
     },
     {
       of: 'targets/redis/ioredis/job-checks-acquire.ts',

@@ -48,6 +48,15 @@ export const CANDIDATE_PRECONDITIONS = [
 
 type Params = ParamValues<typeof v313Params>;
 
+/**
+ * What to do about two holders writing at once, for both ways a lock changes hands: the takers
+ * themselves (a Redis key or a lock file found stale, then deleted and re-created) or the store
+ * (an etcd lease or a ZooKeeper session the server ended, its key or ephemeral node gone with it).
+ */
+const TWO_AT_ONCE_ADVICE =
+  'Where the takers take a stale lock over themselves (a check that it is stale, then a delete and a re-create), a successor delayed between its check and its delete removes the lock another has just taken: take it over in one atomic step (a compare-and-swap on the value seen). ' +
+  "Where the store ends the lease itself (an etcd lease, a ZooKeeper session), the earlier holder wrote on after its lease or session was gone and learnt it too late: stop the work when the client reports the loss (etcd3's lease 'lost', Curator's and kazoo's SUSPENDED/LOST) and, since that report can come late, fence each write with a token that only grows (the lock key's create revision on etcd, the lock node's czxid or sequence number on ZooKeeper), checked at the resource.";
+
 export function judgeCandidates(
   c: CandidatesSeen,
   effects: readonly EffectRecord[],
@@ -143,7 +152,7 @@ export function judgeCandidates(
     if (!held)
       return (
         `${how}. ${atOnce.map((pair) => `${pair.earlier} went on writing after ${pair.later} took the lock: ${pair.takeover.staleAcceptedAfter.length} accepted write(s) after ${pair.later}'s first, inside ${pair.later}'s live lease`).join('; ')}: two holders wrote under the lock at once. ` +
-        'A takeover that checks the lock is stale and then removes and re-creates it lets a successor delayed between its check and its removal delete the lock another has just taken; take it over in one atomic step (a compare-and-swap on the value seen), and fence each write.'
+        TWO_AT_ONCE_ADVICE
       );
     return `${how}. No two of the ${1 + c.ids.length} holders wrote under the lock at once: each one's accepted writes came before the next one's first${rejected ? ` (${rejected} later write(s) rejected by the fence)` : ''}.`;
   }

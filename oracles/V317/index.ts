@@ -8,8 +8,9 @@
  * B tries halfway through it, and again --margin ms after it should have lapsed.
  * Legs: --variant both = app-ahead, store-ahead (the app's clock against the store's); holders =
  * a-ahead, b-ahead (holder against holder: an expiry written on A's clock and compared on B's);
- * auto (default) = both on Postgres, holders on Redis (a Redis TTL is a duration the store counts
- * itself, so the comparison that can go wrong there is one holder's clock against another's).
+ * auto (default) = both on Postgres, holders elsewhere (a Redis TTL or an etcd lease is a duration
+ * the store counts itself, so the comparison that can go wrong there is one holder's clock against
+ * another's).
  * Property: no early takeover (B denied while A's lease is live: no overlap) and no skipped event
  * (B takes over once the lease has lapsed), timed on the harness's monotonic clock.
  * Preconditions: the skew was in force when the lease was written and compared (the holders'
@@ -44,7 +45,7 @@ export default defineOracle({
   scenario:
     "A takes a lease; B tries halfway through it and again just after it lapses. Postgres: the app clocks ahead of the database's, then the database's ahead; Redis: A's clock ahead of B's, then B's ahead of A's.",
   property: 'No early takeover (no overlap) and no skipped takeover, whichever clock is ahead.',
-  stores: ['postgres', 'redis', 'valkey', 'fs', 'cluster'],
+  stores: ['postgres', 'redis', 'valkey', 'fs', 'cluster', 'etcd', 'zookeeper'],
   holders: ['A', 'B'],
   params: v317Params,
   preconditions: V317_PRECONDITIONS,
@@ -80,6 +81,19 @@ export default defineOracle({
       notExplored: "V317's explored boundaries are store commands; a file lock's calls are not explored on V317 yet",
     },
     { target: 'targets/fs/mkdir-monotonic-stale.ts', expect: 'PASS', store: 'fs' },
+    // etcd: a lease record's expiry on the holders' clocks against one etcd's lease clock counts. The
+    // member revokes an expired lease on a 500 ms tick: B's late try comes 1500 ms after the TTL.
+    {
+      target: 'targets/etcd/lease-record-holder-clock.ts',
+      expect: 'FAIL',
+      store: 'etcd',
+      params: { margin: 1500 },
+      exploredWith: { margin: 1500 },
+    },
+    { target: 'targets/etcd/lease-record-etcd-lease.ts', expect: 'PASS', store: 'etcd', params: { margin: 1500 } },
+    // ZooKeeper: a record node's expiry on the holders' clocks against its mtime on the server's.
+    { target: 'targets/zookeeper/lease-record-holder-clock.ts', expect: 'FAIL', store: 'zookeeper' },
+    { target: 'targets/zookeeper/lease-record-server-clock.ts', expect: 'PASS', store: 'zookeeper' },
     // A cluster of the target's own nodes (docs/cluster.md): the key's home's clocks skewed.
     {
       target: 'targets/cluster/clock-remote-wall.ts',
@@ -120,6 +134,21 @@ export default defineOracle({
           'eval(CLAIM_ON_CALLER_CLOCK, 1, env.key, env.holder, env.ttlMs, Date.now())',
         ],
       ],
+    },
+    {
+      of: 'targets/etcd/lease-record-etcd-lease.ts',
+      guard:
+        "the record on an etcd lease, taken once etcd removed it (its expiresAt compared on the contender's clock instead)",
+      store: 'etcd',
+      params: { margin: 1500 },
+      edits: [["'etcd-lease',", "'holder-clock',"]],
+    },
+    {
+      of: 'targets/zookeeper/lease-record-server-clock.ts',
+      guard:
+        "the lapse judged on the server's clock (the node's mtime against a probe's; expiresAt against the contender's Date.now() instead)",
+      store: 'zookeeper',
+      edits: [["'server-clock',", "'holder-clock',"]],
     },
     {
       of: 'targets/fs/mkdir-monotonic-stale.ts',

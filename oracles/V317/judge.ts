@@ -137,7 +137,7 @@ export function judgeV317(
     return (
       `${setting} ${[...early, ...skipped].map(describe).join('; ')}. ` +
       `The lease's expiry was computed on one clock and compared on another, so the skew between them moved the expiry by ${p.skew} ms. ` +
-      `Write and compare on the same clock: \`lease_until = now() + interval\` in SQL, a store-side TTL (Redis PX), or for a file lock its mtime aged on the contender's own monotonic clock since it first saw it.`
+      `Write and compare on the same clock: \`lease_until = now() + interval\` in SQL, a store-side TTL (Redis PX, an etcd lease), the store's own stamp against its own clock (a ZooKeeper node's mtime against a probe's), or for a file lock its mtime aged on the contender's own monotonic clock since it first saw it.`
     );
   }
 }

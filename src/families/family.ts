@@ -94,7 +94,10 @@ export interface StoreView {
   lock(location: StoreLocation): Promise<LockState>;
   /** Optional capability: session locks and the sessions holding them (Postgres advisory locks). */
   readonly sessionLocks?: SessionLocks;
-  /** Optional capability: the server's own wall clock, epoch ms, by its own time query (Redis TIME, clock_timestamp()). */
+  /**
+   * Optional capability: the server's own wall clock, epoch ms, by its own time query (Redis TIME,
+   * clock_timestamp(), etcd's Date header), as of when the read resolves.
+   */
   clockMs?(): Promise<number>;
   /**
    * Optional capability: close clients' connections from the store's side, as an operator or a
@@ -218,8 +221,13 @@ export interface StoreFamily {
    * holder off (a partition) instead. Absent: a held reply can outlast the lease (Redis, Postgres).
    */
   readonly renewsOnOwnTimer?: true;
-  /** npm packages whose import shows a target talks to this family (src/run/store-choice.ts). */
-  readonly clients: readonly string[];
+  /**
+   * The client libraries whose import shows a target talks to this family (src/run/store-choice.ts),
+   * by the target's language: npm packages; Python modules; Java packages; Go import paths. A
+   * library names its submodules, classes and subpackages too (`org.apache.curator` covers
+   * `org.apache.curator.framework.CuratorFramework`).
+   */
+  readonly clients: Readonly<Record<TargetLanguage, readonly string[]>>;
   /** A file store's directory, handed to every holder as env.dir; absent where locks are not files. */
   holderDir?(store: StartedStore): string;
   /**
@@ -249,6 +257,9 @@ export interface OwnNodes {
   layout(url: string): ClusterLayout;
   view(inspect: NodeInspector): StoreView;
 }
+
+/** The languages a target is written in (src/holder/holder-language.ts's HolderLanguage). */
+export type TargetLanguage = 'node' | 'python' | 'java' | 'go';
 
 /** The kinds a family starts. */
 export function kindsOf(family: StoreFamily): StoreKind[] {

@@ -34,7 +34,7 @@ export const clusterFamily: StoreFamily = {
     const node = nodes[(id.charCodeAt(0) - 65 + nodes.length) % nodes.length]!;
     return `tcp://${node.host}:${node.port}`;
   },
-  clients: [],
+  clients: { node: [], python: [], java: [], go: [] },
   faults: LINK_FAULTS,
   boundaryKinds: ['message', 'seam', 'effect'],
   ownNodes: { layout: clusterLayout, view: inspectedView },

@@ -13,6 +13,7 @@ import { ETCD_RENEWAL, etcdLockLocations, etcdRelease, touchesEtcd } from './com
 import { EtcdGateway } from './gateway.ts';
 import { etcdTtlProblem } from './lease-floor.ts';
 import { etcdRecipe } from './recipe.ts';
+import { etcdClockMs } from './server-clock.ts';
 import { describeEtcd, readEtcdLock } from './view.ts';
 
 /** Why a location cannot be an etcd key, or undefined when it is one. */
@@ -38,6 +39,8 @@ export const etcdFamily: StoreFamily = {
         if (typeof location !== 'string') throw new Error(unreadable(location));
         return readEtcdLock(gateway, location);
       },
+      // The member's wall clock by its gateway's Date header (server-clock.ts: up to a second a read).
+      clockMs: () => etcdClockMs(store.url),
       close: async () => undefined,
     };
   },
@@ -51,5 +54,10 @@ export const etcdFamily: StoreFamily = {
   // etcd3 (grpc-js) reads a trailing slash as part of the port: http://127.0.0.1:PORT, as the recipe gives it.
   holderUrl: (url) => url.replace(/\/$/, ''),
   renewsOnOwnTimer: true,
-  clients: ['etcd3'],
+  clients: {
+    node: ['etcd3'],
+    python: ['etcd3'],
+    java: ['io.etcd.jetcd'],
+    go: ['go.etcd.io/etcd', 'github.com/coreos/etcd'],
+  },
 };

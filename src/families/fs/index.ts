@@ -49,7 +49,12 @@ export const fsFamily: StoreFamily = {
     touches: ({ text }, location) => onLockPath(text.slice(text.indexOf(' ') + 1), keyOf(location)),
   },
   holderUrl: (url) => url,
-  clients: ['proper-lockfile', '@bybrave/proper-lockfile2', 'lockfile'],
+  clients: {
+    node: ['proper-lockfile', '@bybrave/proper-lockfile2', 'lockfile'],
+    python: ['filelock', 'fasteners', 'portalocker'],
+    java: [],
+    go: ['github.com/gofrs/flock'],
+  },
   holderDir: (store) => fileURLToPath(store.url),
   boundaryKinds: ['fs', 'seam', 'effect'],
 };

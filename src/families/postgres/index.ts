@@ -133,5 +133,10 @@ export const postgresFamily: StoreFamily = {
       /pg_\w*advisory\w*lock/i.test(text) || text.includes(keyOf(location)) || args.includes(keyOf(location)),
   },
   holderUrl: urlForHolder,
-  clients: ['pg', 'pg-pool', 'postgres'],
+  clients: {
+    node: ['pg', 'pg-pool', 'postgres'],
+    python: ['psycopg', 'psycopg2', 'psycopg_pool', 'asyncpg'],
+    java: ['org.postgresql'],
+    go: ['github.com/jackc/pgx', 'github.com/lib/pq'],
+  },
 };

@@ -72,5 +72,16 @@ export const redisFamily: StoreFamily = {
   holderUrl: (url) => url,
   scriptsByDigest: true,
   faults: TOPOLOGY_FAULTS,
-  clients: ['ioredis', 'redis', '@redis/client', 'redlock', '@sesamecare-oss/redlock', 'redis-semaphore'],
+  clients: {
+    node: ['ioredis', 'redis', '@redis/client', 'redlock', '@sesamecare-oss/redlock', 'redis-semaphore'],
+    python: ['redis', 'valkey', 'redis_lock', 'pottery'],
+    java: ['redis.clients.jedis', 'io.lettuce', 'org.redisson'],
+    go: [
+      'github.com/gomodule/redigo',
+      'github.com/redis/go-redis',
+      'github.com/go-redis/redis',
+      'github.com/go-redsync/redsync',
+      'github.com/bsm/redislock',
+    ],
+  },
 };

@@ -40,6 +40,7 @@ export const zookeeperFamily: StoreFamily = {
     const view = new ZkView(store.port);
     return {
       lock: async (location) => ({ where: describe(location), ...(await view.lock(pathOf(location))) }),
+      clockMs: () => view.clockMs(),
       close: async () => view.close(),
     };
   },
@@ -58,5 +59,10 @@ export const zookeeperFamily: StoreFamily = {
   },
   holderUrl: (url) => url,
   renewsOnOwnTimer: true,
-  clients: ['node-zookeeper-client', 'zookeeper'],
+  clients: {
+    node: ['node-zookeeper-client', 'zookeeper'],
+    python: ['kazoo'],
+    java: ['org.apache.curator', 'org.apache.zookeeper'],
+    go: ['github.com/go-zookeeper/zk', 'github.com/samuel/go-zookeeper'],
+  },
 };

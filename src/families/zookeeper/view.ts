@@ -107,6 +107,11 @@ export class ZkView {
     return { exists: true, value, pttlMs: Math.max(1, Math.round(end + TICK_MS - now)), nodes: all };
   }
 
+  /** The server's wall clock (zk-reads.ts: a probe node's mtime). */
+  clockMs(): Promise<number> {
+    return this.#reads.clockMs();
+  }
+
   close(): void {
     this.#reads.close();
   }

@@ -1,6 +1,7 @@
 /**
  * The harness's own ZooKeeper client (node-zookeeper-client, pure JS), as promises: the reads the
- * view makes (a node's data and stat, its children). One session, opened on first use.
+ * view makes (a node's data and stat, its children), and the server's wall clock by the mtime of
+ * a probe node it writes. One session, opened on first use.
  */
 import { createClient, Exception, type Client, type Stat } from 'node-zookeeper-client';
 
@@ -43,9 +44,34 @@ export class ZkReads {
     );
   }
 
+  /**
+   * The server's wall clock, epoch ms, as of when the call resolves: the mtime the leader stamps
+   * (its System.currentTimeMillis) on a write of the harness's own probe node (CLOCK_PROBE),
+   * carried on by half the write's round trip. The harness's one write to the store.
+   */
+  async clockMs(): Promise<number> {
+    await this.#connected;
+    await new Promise<void>((resolve, reject) =>
+      this.#client.create(CLOCK_PROBE, (error) => (!error || isNodeExists(error) ? resolve() : reject(error))),
+    );
+    const sentAt = performance.now();
+    const stat = await new Promise<Stat>((resolve, reject) =>
+      this.#client.setData(CLOCK_PROBE, Buffer.alloc(0), (error, stat) => (error ? reject(error) : resolve(stat))),
+    );
+    const receivedAt = performance.now();
+    return Number(stat.mtime.readBigInt64BE(0)) + (performance.now() - (sentAt + receivedAt) / 2);
+  }
+
   close(): void {
     this.#client.close();
   }
+}
+
+/** The node whose mtime tells the server's clock (clockMs): the harness's own, outside any lock's path. */
+export const CLOCK_PROBE = '/lock-oracles-clock';
+
+function isNodeExists(error: unknown): boolean {
+  return (error as { getCode?: () => number }).getCode?.() === Exception.NODE_EXISTS;
 }
 
 function isNoNode(error: unknown): boolean {
