@@ -1,12 +1,12 @@
 /**
- * How V315 cuts A off from the store while its process keeps running, as a Stop (src/oracle/stops.ts):
+ * How V315 cuts A off from the store while its process keeps running, as a Stop (src/faults/stops.ts):
  * in force (`reached`) once applied, `release()` lifts it. Its wire record counts the commands it
  * stopped and the reconnects it refused; a kill also says how many connections the store closed.
  * A file store has no wire: A's filesystem calls are held there instead (blackhole, partition).
  */
 import type { Holder } from '../../src/holder/holder.ts';
 import type { Scenario } from '../../src/oracle/scenario.ts';
-import type { Stop } from '../../src/oracle/stops.ts';
+import type { Stop } from '../../src/faults/stops.ts';
 import type { WireProxy } from '../../src/wire/proxy.ts';
 import type { WireFaultRecord } from '../../src/wire/records.ts';
 import { UsageError } from '../../src/core/errors.ts';

@@ -4,6 +4,9 @@
  * returns a handle — reached, with the facts the evidence records and a way to lift it — or says
  * why it does not apply here. The oracle names the moment ("A at its first write, until its lease
  * lapsed and B wrote"); the fault file owns what is done then, so a new fault is added in its file.
+ * A fault that lands at an explored point (`PointFault.landAt`) is armed instead, before the holder
+ * runs, at the boundary ./point.ts found: it returns a stop (./stops.ts) that is reached when the
+ * holder gets there, which the oracle's flow then waits on and lets go.
  */
 import type { Fault } from '../core/fault.ts';
 import type { FaultLog } from '../core/fault-log.ts';
@@ -11,6 +14,8 @@ import type { StoreView } from '../families/family.ts';
 import type { Holder } from '../holder/holder.ts';
 import type { WireProxy } from '../wire/proxy.ts';
 import type { WireFaultRecord } from '../wire/records.ts';
+import type { PointContext } from './point.ts';
+import type { Stop } from './stops.ts';
 
 /** What a scenario offers a fault at the moment it lands. */
 export interface LandingContext {
@@ -56,4 +61,14 @@ export interface LandableFault extends Fault {
 /** Whether the fault lands itself (its landing lives in its file, not in an oracle's flow). */
 export function landsItself(fault: Fault): fault is LandableFault {
   return typeof (fault as Partial<LandableFault>).land === 'function';
+}
+
+/** A fault that lands at a boundary of a holder's run (an explored point): armed before the holder runs. */
+export interface PointFault extends Fault {
+  landAt(ctx: PointContext): Stop;
+}
+
+/** Whether the fault lands at a point by itself (its file holds how). */
+export function landsAtPoint(fault: Fault): fault is PointFault {
+  return typeof (fault as Partial<PointFault>).landAt === 'function';
 }
