@@ -47,7 +47,12 @@ export async function cutOff(s: Scenario, a: Holder, wire: WireProxy | undefined
   if (fault === 'drop') return inForce(wire.drop({ refuseNew: true }), fault);
   // connection-killed (its old name here: kill) lands itself: src/faults/generic/connection-killed.ts.
   const killed = await landFault(s, cutFaultName(fault), a, wire);
-  return inForce(killed, killed.facts.action, Number(killed.facts.killed));
+  if (!killed.record) throw new Error(`--fault ${fault} landed with no record at A's wire proxy to count what it cut`);
+  return inForce(
+    { record: killed.record, lift: () => killed.lift() },
+    killed.facts.action,
+    Number(killed.facts.killed),
+  );
 }
 
 /** An explored point A is held at, with everything else A sends blackholed: one cut, in force until the point is let go. */
