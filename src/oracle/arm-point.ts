@@ -1,6 +1,6 @@
 /**
  * Lands one explored point in a running scenario: armed right before A's part starts, it finds the
- * point's boundary (./../faults/point.ts) and asks the point's fault to land there (`landAt`, in
+ * point's boundary (src/faults/point.ts) and asks the point's fault to land there (`landAt`, in
  * the fault's own file under src/faults/), which returns a stop resolving `reached` when A got
  * there. What happens then (B takes the lock, A is killed...) is the oracle's own flow. A point at
  * a cluster's link message is landed on the cluster's nodes (./arm-link-point.ts).
