@@ -163,11 +163,7 @@ const NAMES = new Set([
 ]);
 
 const STILL_BRANCHING = [
-  'oracles/V311/index.ts',
-  'oracles/V312/play.ts',
   'oracles/V313/index.ts',
-  'oracles/V314/index.ts',
-  'oracles/V314/pooler.ts',
   'oracles/V315/explore.ts',
   'oracles/V315/play.ts',
   'oracles/V317/index.ts',

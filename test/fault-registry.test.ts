@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { whyNotApplicable } from '../src/core/fault.ts';
-import { landsItself } from '../src/faults/landing.ts';
+import { landsAtPoint, landsItself } from '../src/faults/landing.ts';
 import { FAULT_ORDER, FAULTS, FAULTS_BY_KIND, faultNamed } from '../src/faults/registry.ts';
 import { faultsOnStore } from '../src/oracle/explore-spec.ts';
 import { loadAllOracles, loadOracle } from '../src/run/registry.ts';
@@ -22,8 +22,12 @@ describe('fault registry', () => {
       'clock-back',
       'pause',
       'pause-in-acquire',
+      'keepalives-held',
       'pause-node',
+      'hold-pings',
+      'expire-session',
       'node-clock-ahead',
+      'lease-revoked',
       'node-clock-back',
       'delay-write',
       'partition',
@@ -36,13 +40,23 @@ describe('fault registry', () => {
   });
 
   it('gives each boundary kind the faults that land there', () => {
-    expect(FAULTS_BY_KIND.seam).toEqual(['hold-before']);
+    expect(FAULTS_BY_KIND.seam).toEqual([
+      'hold-before',
+      'keepalives-held',
+      'hold-pings',
+      'expire-session',
+      'lease-revoked',
+    ]);
     expect(FAULTS_BY_KIND.fs).toEqual(['hold-before', 'hold-reply', 'kill-after-reply']);
     expect(FAULTS_BY_KIND.message).toEqual(['hold-message', 'pause-node', 'node-clock-ahead', 'node-clock-back']);
     expect(FAULTS_BY_KIND.effect).toEqual([
       'hold-reply',
       'connection-killed',
       'pause',
+      'keepalives-held',
+      'hold-pings',
+      'expire-session',
+      'lease-revoked',
       'delay-write',
       'partition',
       'master-clock-ahead',
@@ -52,7 +66,23 @@ describe('fault registry', () => {
   });
 
   it('tells the faults that land themselves (their landing in their own file) from those an oracle flow lands', () => {
-    expect(FAULTS.filter(landsItself).map((f) => f.name)).toEqual(['connection-killed']);
+    expect(FAULTS.filter(landsItself).map((f) => f.name)).toEqual([
+      'connection-killed',
+      'keepalives-held',
+      'hold-pings',
+      'expire-session',
+      'lease-revoked',
+    ]);
+    // At an explored point, each generic fault lands itself too (landAt); a cluster's or a topology's is landed by name.
+    expect(FAULTS.filter(landsAtPoint).map((f) => f.name)).toEqual([
+      'hold-before',
+      'hold-reply',
+      'reply-dropped',
+      'pause',
+      'delay-write',
+      'partition',
+      'kill-after-reply',
+    ]);
   });
 
   it('says why a fault cannot land somewhere', () => {

@@ -15,7 +15,7 @@ import { Resource } from '../src/core/resource.ts';
 import { startStore } from '../src/families/start-store.ts';
 import { compileHolderModules, Holder, type HolderModules } from '../src/holder/holder.ts';
 import { Scenario } from '../src/oracle/scenario.ts';
-import { heldStop } from '../src/oracle/stops.ts';
+import { heldStop } from '../src/faults/stops.ts';
 import type { StartedStore } from '../src/stores/types.ts';
 
 const TARGET = 'test/fixtures/targets/fs-forms.ts';

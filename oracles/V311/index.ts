@@ -51,16 +51,14 @@ export default defineOracle({
   params: v311Params,
   validate: validateV311,
   deadlineMs: deadlineV311,
-  // Through PgBouncer, session pooling: each holder's connection keeps one server session (a session
-  // lock on it is the holder's), and --pooler-reset says what happens to that session when it leaves.
-  storeRequest: (p, kind) =>
-    kind === 'pgbouncer'
-      ? {
-          kind,
-          poolMode: 'session',
-          serverResetQuery: SERVER_RESET_QUERY[p.poolerReset as keyof typeof SERVER_RESET_QUERY],
-        }
-      : { kind },
+  // Through a pooler (PgBouncer), session pooling: each holder's connection keeps one server session
+  // (a session lock on it is the holder's), and --pooler-reset says what happens to that session when
+  // it leaves. A store with no pooler reads neither setting.
+  storeRequest: (p, kind) => ({
+    kind,
+    poolMode: 'session',
+    serverResetQuery: SERVER_RESET_QUERY[p.poolerReset as keyof typeof SERVER_RESET_QUERY],
+  }),
   preconditions: V311_PRECONDITIONS,
   needs: () => ['acquire'],
   explore: {

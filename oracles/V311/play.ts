@@ -12,7 +12,7 @@ import type { ParamValues } from '../../src/core/params.ts';
 import type { LockState, Scenario } from '../../src/oracle/scenario.ts';
 import { asOne, contenderIds, raceTogether, tryOnce, type ContenderTry } from '../../scenarios/contenders.ts';
 import { armPoint } from '../../src/oracle/arm-point.ts';
-import { latchStop, type Stop } from '../../src/oracle/stops.ts';
+import { latchStop, type Stop } from '../../src/faults/stops.ts';
 import type { V311Observations } from './observations.ts';
 import { grantedSessionLocks, onSessionLock } from './session-lock.ts';
 import { patienceMs, type v311Params } from './params.ts';

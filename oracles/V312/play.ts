@@ -17,8 +17,7 @@ export async function playV312(s: Scenario, p: ParamValues<typeof v312Params>): 
   // A talks to the store through a pass-through wire proxy, so the run can show A really tried
   // the lock (a job that returns or throws before contending would make 0 writes and prove nothing);
   // a file store has no wire: A's filesystem calls on the lock's path show it.
-  const onFiles = s.store.kind === 'fs';
-  const wireA = onFiles ? undefined : await s.wire('A');
+  const wireA = await s.wireWhereCommands('A');
   const [holderP, a] = await Promise.all([s.holder('P'), s.holder('A', wireA ? { url: wireA.url } : {})]);
   // Where the store shows the lock itself (a Redis key), it is read before and after A's job.
   const readable = s.lockUnreadable === undefined;

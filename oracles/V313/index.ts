@@ -422,6 +422,37 @@ export default defineOracle({
     redlock('redlock-acquire-checked-fenced.ts', 'PASS', { variant: 'pause-in-acquire' }),
     { target: 'targets/redis/job-claim/no-renewal.ts', expect: 'FAIL' },
     { target: 'targets/redis/job-claim/complete-checked.ts', expect: 'PASS' },
+    // The etcd and ZooKeeper families' own faults (src/families/etcd|zookeeper/faults/), landed at A's
+    // first write by --fault NAME: each lands (the unfenced recipe FAILs under it), and the fence holds.
+    ...(['lease-revoked', 'keepalives-held'] as const).flatMap((landedFault) => [
+      {
+        target: 'targets/etcd/lock-job.ts',
+        expect: 'FAIL' as const,
+        store: 'etcd' as const,
+        params: { ttl: 2000, landedFault },
+        exploredWith: { ttl: 2000 },
+      },
+      {
+        target: 'targets/etcd/lock-job-fenced.ts',
+        expect: 'PASS' as const,
+        store: 'etcd' as const,
+        params: { ttl: 2000, landedFault },
+      },
+    ]),
+    ...(['expire-session', 'hold-pings'] as const).flatMap((landedFault) => [
+      {
+        target: 'targets/zookeeper/recipe-job.ts',
+        expect: 'FAIL' as const,
+        store: 'zookeeper' as const,
+        params: { landedFault },
+      },
+      {
+        target: 'targets/zookeeper/recipe-job-fenced.ts',
+        expect: 'PASS' as const,
+        store: 'zookeeper' as const,
+        params: { landedFault },
+      },
+    ]),
     // The claim cleared by emptying its fields (lockId '', lockExpiresAt ''), as queue libraries do: read as free.
     { target: 'targets/redis/job-claim/no-renewal-empties.ts', expect: 'FAIL' },
     { target: 'targets/redis/job-claim/complete-empties-checked.ts', expect: 'PASS' },

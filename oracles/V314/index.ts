@@ -38,11 +38,12 @@ export default defineOracle({
   params: v314Params,
   preconditions: V314_PRECONDITIONS,
   needs: (p) => (p.scenario === 'pool' ? ['acquire', 'release', 'query'] : ['acquire', 'release']),
-  // The pooler scenario always runs through a scratch PgBouncer (in front of its own Postgres).
-  storeRequest: (p, kind) =>
-    p.scenario === 'pooler' || kind === 'pgbouncer'
-      ? { kind: 'pgbouncer', poolMode: p.poolMode as 'transaction' | 'session' }
-      : { kind },
+  // The pooler scenario always runs through a scratch PgBouncer (in front of its own Postgres); its
+  // pool mode is --pool-mode (a store with no pooler reads none).
+  storeRequest: (p, kind) => ({
+    kind: p.scenario === 'pooler' ? 'pgbouncer' : kind,
+    poolMode: p.poolMode as 'transaction' | 'session',
+  }),
   references: [
     { target: 'targets/postgres/advisory-lock-pool-query.ts', expect: 'FAIL' },
     { target: 'targets/postgres/advisory-lock-checked-out-client.ts', expect: 'PASS' },

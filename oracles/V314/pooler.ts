@@ -10,8 +10,10 @@ import type { V314PoolerObservations } from './observations.ts';
 import type { V314Params } from './params.ts';
 
 export async function playPooler(s: Scenario, p: V314Params): Promise<V314PoolerObservations> {
-  if (s.store.kind !== 'pgbouncer')
-    throw new Error(`V314's pooler scenario runs through PgBouncer, but the store is ${s.store.kind}`);
+  if (!s.store.backend)
+    throw new Error(
+      `V314's pooler scenario runs through a pooler in front of the store (PgBouncer), but the ${s.store.kind} store has none`,
+    );
   const [a, b] = await Promise.all([s.holder('A'), s.holder('B')]);
 
   const leaseA = await a.acquire();

@@ -1,12 +1,12 @@
 /**
- * How V315 cuts A off from the store while its process keeps running, as a Stop (src/oracle/stops.ts):
+ * How V315 cuts A off from the store while its process keeps running, as a Stop (src/faults/stops.ts):
  * in force (`reached`) once applied, `release()` lifts it. Its wire record counts the commands it
  * stopped and the reconnects it refused; a kill also says how many connections the store closed.
  * A file store has no wire: A's filesystem calls are held there instead (blackhole, partition).
  */
 import type { Holder } from '../../src/holder/holder.ts';
 import type { Scenario } from '../../src/oracle/scenario.ts';
-import type { Stop } from '../../src/oracle/stops.ts';
+import type { Stop } from '../../src/faults/stops.ts';
 import type { WireProxy } from '../../src/wire/proxy.ts';
 import type { WireFaultRecord } from '../../src/wire/records.ts';
 import { UsageError } from '../../src/core/errors.ts';
@@ -47,7 +47,12 @@ export async function cutOff(s: Scenario, a: Holder, wire: WireProxy | undefined
   if (fault === 'drop') return inForce(wire.drop({ refuseNew: true }), fault);
   // connection-killed (its old name here: kill) lands itself: src/faults/generic/connection-killed.ts.
   const killed = await landFault(s, cutFaultName(fault), a, wire);
-  return inForce(killed, killed.facts.action, Number(killed.facts.killed));
+  if (!killed.record) throw new Error(`--fault ${fault} landed with no record at A's wire proxy to count what it cut`);
+  return inForce(
+    { record: killed.record, lift: () => killed.lift() },
+    killed.facts.action,
+    Number(killed.facts.killed),
+  );
 }
 
 /** An explored point A is held at, with everything else A sends blackholed: one cut, in force until the point is let go. */

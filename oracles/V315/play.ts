@@ -37,7 +37,7 @@ export async function playV315(s: Scenario, p: ParamValues<typeof v315Params>): 
   // --fault failover, or a failover point of --explore --topology: replication held from before A leads.
   const failingOver = p.fault === 'failover' || s.point?.fault === 'failover' ? await failoverStep(s, p) : undefined;
   // A file store has no wire: A is cut off at its filesystem calls instead (cut.ts).
-  const wireA = s.store.kind === 'fs' ? undefined : await s.wire('A');
+  const wireA = await s.wireWhereCommands('A');
   const point = s.point;
   const onCandidate = point?.holder !== undefined && point.holder !== 'A' ? point.holder : undefined;
   const wireHeld = onCandidate ? await s.wire(onCandidate) : undefined;

@@ -8,7 +8,7 @@
  */
 import type { ExplorePoint } from './explore-point.ts';
 import type { ClusterNodes } from './cluster-nodes.ts';
-import { heldStop, type Stop } from './stops.ts';
+import { heldStop, type Stop } from '../faults/stops.ts';
 
 export function armLinkPoint(point: ExplorePoint, nodes: ClusterNodes, label: string, missed: string): Stop {
   const { boundary, fault } = point;

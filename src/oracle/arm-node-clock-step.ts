@@ -5,7 +5,7 @@
  * NTP step; its monotonic clock untouched), and the message goes on. Arm it right before A's part;
  * call `settle` once A's part ended: a hold still waiting is disarmed and `landed` resolves false.
  */
-import type { ClockStep } from './arm-point.ts';
+import type { ClockStep } from '../faults/generic/clock-step.ts';
 import type { ClusterNodes } from './cluster-nodes.ts';
 import { boundaryLabel, type ExplorePoint } from './explore-point.ts';
 

@@ -24,7 +24,9 @@ export async function landFault(
     holder,
     wire,
     view: () => s.view(),
-    storeKind: s.store.kind,
+    store: s.store,
+    lockLocation: s.lockLocation,
+    ttlMs: s.ttlMs,
     faults: s.faults,
   });
   if (!landing.reached) throw new UsageError(`--fault ${name}: ${landing.why}`);

@@ -486,6 +486,15 @@ export class Scenario {
   }
 
   /**
+   * Holder `id`'s wire proxy where its store traffic is commands (the family's boundaries include
+   * them); undefined where it is not: a file store's holder makes filesystem calls, held at its
+   * filesystem boundaries instead (`fsBoundaries`).
+   */
+  async wireWhereCommands(id: string): Promise<WireProxy | undefined> {
+    return (this.family.boundaryKinds ?? ['command']).includes('command') ? this.wire(id) : undefined;
+  }
+
+  /**
    * A wire proxy in front of holder `id`, for faults on its connections alone (drop, blackhole,
    * delay, hold one command). Start it before the holder and give the holder its URL:
    * `s.holder('A', { url: (await s.wire('A')).url })`. Its faults go into the fault log. On Redis,

@@ -9,6 +9,8 @@
 import type { StoreLocation } from '../../../targets/contract.ts';
 import { isFileLock, isLeaseRow } from '../../stores/store-location.ts';
 import type { StoreFamily } from '../family.ts';
+import { KEEPALIVES_HELD } from './faults/keepalives-held.ts';
+import { LEASE_REVOKED } from './faults/lease-revoked.ts';
 import { ETCD_RENEWAL, etcdLockLocations, etcdRelease, touchesEtcd } from './commands.ts';
 import { EtcdGateway } from './gateway.ts';
 import { etcdTtlProblem } from './lease-floor.ts';
@@ -29,6 +31,8 @@ function unreadable(location: StoreLocation): string | undefined {
 
 export const etcdFamily: StoreFamily = {
   name: 'etcd',
+  // Its own faults, landed by the oracle's --fault NAME at the moment it names (src/faults/registry.ts lists them).
+  faults: [KEEPALIVES_HELD, LEASE_REVOKED],
   recipes: [etcdRecipe],
   describe: (location) => (typeof location === 'string' ? describeEtcd(location) : (unreadable(location) ?? '')),
   unreadable,

@@ -7,6 +7,8 @@
  */
 import type { StoreLocation } from '../../../targets/contract.ts';
 import type { StoreFamily } from '../family.ts';
+import { EXPIRE_SESSION } from './faults/expire-session.ts';
+import { HOLD_PINGS } from './faults/hold-pings.ts';
 import { underLock, ZK_RENEWAL, zkDelete, zkLockLocations } from './commands.ts';
 import { zookeeperRecipe } from './recipe.ts';
 import { lockPath, ZkView } from './view.ts';
@@ -33,6 +35,8 @@ function unreadable(location: StoreLocation): string | undefined {
 
 export const zookeeperFamily: StoreFamily = {
   name: 'zookeeper',
+  // Its own faults, landed by the oracle's --fault NAME at the moment it names (src/faults/registry.ts lists them).
+  faults: [HOLD_PINGS, EXPIRE_SESSION],
   recipes: [zookeeperRecipe],
   describe,
   unreadable,

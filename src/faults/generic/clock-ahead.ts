@@ -1,6 +1,6 @@
 /**
- * A's wall clock stepped ahead before it prepares the command; landed by src/oracle/arm-point.ts
- * (armClockStep).
+ * A's wall clock stepped ahead before it prepares the command; lands at its point through
+ * ./clock-step.ts (the step's size and sign are the oracle's skew: V317).
  */
 import type { Fault } from '../../core/fault.ts';
 

@@ -16,7 +16,7 @@ export const CONNECTION_KILLED: LandableFault = {
   topologies: ['single'],
   inWords: (_boundary, at) =>
     `A's connections were closed by the store (${at}) and its reconnects refused at its wire proxy while A ran on`,
-  async land({ holder, wire, view, storeKind, faults }) {
+  async land({ holder, wire, view, store: { kind: storeKind }, faults }) {
     if (!wire)
       return {
         reached: false,

@@ -1,10 +1,11 @@
 /**
  * Hold before: A's command kept at its wire proxy (its filesystem call held, or A blocked at its
- * seam) until the other holder has acted; landed by src/oracle/arm-point.ts.
+ * seam) until the other holder has acted. Lands at its point itself (`landAt`).
  */
-import type { Fault } from '../../core/fault.ts';
+import type { PointFault } from '../landing.ts';
+import { heldStop, latchStop } from '../stops.ts';
 
-export const HOLD_BEFORE: Fault = {
+export const HOLD_BEFORE: PointFault = {
   name: 'hold-before',
   rank: 10,
   words: 'held before it',
@@ -15,4 +16,8 @@ export const HOLD_BEFORE: Fault = {
     boundary.kind === 'fs'
       ? `A's ${boundary.text} (${at}) was held before it ran`
       : `A's ${boundary.text} (${at}) was held at its wire proxy before it reached the store`,
+  landAt: (ctx) =>
+    ctx.boundary.kind === 'seam'
+      ? latchStop(ctx.latch(), ctx.label, ctx.missed)
+      : heldStop(ctx.hold('call'), ctx.label, ctx.missed),
 };

@@ -1,10 +1,11 @@
 /**
  * Hold the reply: the command (or filesystem call) ran, its reply or a write's receipt is kept from
- * A until the other holder has acted; landed by src/oracle/arm-point.ts.
+ * A until the other holder has acted. Lands at its point itself (`landAt`).
  */
-import type { Fault } from '../../core/fault.ts';
+import type { PointFault } from '../landing.ts';
+import { heldStop, latchStop } from '../stops.ts';
 
-export const HOLD_REPLY: Fault = {
+export const HOLD_REPLY: PointFault = {
   name: 'hold-reply',
   rank: 20,
   words: 'its reply held',
@@ -17,4 +18,8 @@ export const HOLD_REPLY: Fault = {
       : boundary.kind === 'fs'
         ? `A's ${boundary.text} (${at}) ran, but its result was held from A`
         : `A's ${boundary.text} (${at}) ran in the store, but its reply was held from A at its wire proxy`,
+  landAt: (ctx) =>
+    ctx.boundary.kind === 'effect' || ctx.boundary.kind === 'seam'
+      ? latchStop(ctx.latch(), ctx.label, ctx.missed)
+      : heldStop(ctx.hold('result'), ctx.label, ctx.missed),
 };

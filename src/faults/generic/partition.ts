@@ -1,10 +1,11 @@
 /**
- * Partition: from this command or write on, everything A sends and receives held while A runs;
- * landed by src/oracle/arm-cut-off.ts (src/oracle/partition.ts).
+ * Partition: from this command or write on, everything A sends and receives held while A runs.
+ * Lands at its point itself (`landAt`: ../cut-off.ts partitionStop).
  */
-import type { Fault } from '../../core/fault.ts';
+import type { PointFault } from '../landing.ts';
+import { partitionStop } from '../cut-off.ts';
 
-export const PARTITION: Fault = {
+export const PARTITION: PointFault = {
   name: 'partition',
   rank: 130,
   words: 'A cut off from the store and the resource from it on',
@@ -13,4 +14,5 @@ export const PARTITION: Fault = {
   topologies: ['single'],
   inWords: (boundary, at) =>
     `from A's ${boundary.kind === 'effect' ? `write "${boundary.name}"` : boundary.text} (${at}) on, everything A sent and received (its store connections both ways, its writes on their way to the resource) was held while A kept running`,
+  landAt: (ctx) => partitionStop(ctx.holder, ctx.wire, ctx.cutFrom(), ctx.label, ctx.missed),
 };

@@ -1,11 +1,12 @@
 /**
- * Pause: A stopped (SIGSTOP) at a write's receipt, its timers and renewals too; landed by
- * src/oracle/arm-point.ts (src/oracle/stops.ts pauseAtLatch). On redlock:N it is A's own stop after
- * its acquire: only a fence from a counter outside the masters closes that window.
+ * Pause: A stopped (SIGSTOP) at a write's receipt, its timers and renewals too. Lands at its point
+ * itself (`landAt`: ../stops.ts pauseAtLatch). On redlock:N it is A's own stop after its acquire:
+ * only a fence from a counter outside the masters closes that window.
  */
-import type { Fault } from '../../core/fault.ts';
+import type { PointFault } from '../landing.ts';
+import { pauseAtLatch } from '../stops.ts';
 
-export const PAUSE: Fault = {
+export const PAUSE: PointFault = {
   name: 'pause',
   rank: 70,
   words: 'A stopped (SIGSTOP) at its receipt',
@@ -17,4 +18,6 @@ export const PAUSE: Fault = {
     boundary.kind === 'effect'
       ? `A's write "${boundary.name}" (${at}) was recorded and A was stopped (SIGSTOP: its timers and renewals too) before its receipt reached it`
       : `A was stopped (SIGSTOP) at its ${boundary.text} (${at})`,
+  // A stopped first, then its receipt sent, to be read when A resumes.
+  landAt: (ctx) => pauseAtLatch(ctx.latch(), ctx.holder, ctx.label, ctx.missed),
 };

@@ -1,10 +1,11 @@
 /**
- * Reply dropped: the command ran, its reply is held, then A's connection is dropped with it; landed
- * by src/oracle/arm-point.ts (src/oracle/stops.ts droppedReplyStop).
+ * Reply dropped: the command ran, its reply is held, then A's connection is dropped with it. Lands
+ * at its point itself (`landAt`: ../stops.ts droppedReplyStop).
  */
-import type { Fault } from '../../core/fault.ts';
+import type { PointFault } from '../landing.ts';
+import { droppedReplyStop } from '../stops.ts';
 
-export const REPLY_DROPPED: Fault = {
+export const REPLY_DROPPED: PointFault = {
   name: 'reply-dropped',
   rank: 40,
   words: 'its reply dropped with its connection',
@@ -13,4 +14,11 @@ export const REPLY_DROPPED: Fault = {
   topologies: ['single'],
   inWords: (boundary, at) =>
     `A's ${boundary.text} (${at}) ran in the store; its reply was held from A at its wire proxy, then dropped with A's connection (reset), never delivered`,
+  landAt(ctx) {
+    const wire = ctx.wire;
+    if (!wire) throw new Error(`point ${ctx.label}: a reply is dropped at A's wire proxy, and A has none`);
+    const drop = (connection: number) =>
+      wire.dropConnection(connection, `its held reply to ${ctx.boundary.text} discarded`);
+    return droppedReplyStop(ctx.wireHold('result'), drop, ctx.label, ctx.missed);
+  },
 };

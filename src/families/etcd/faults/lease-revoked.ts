@@ -2,27 +2,46 @@
  * Fault: the lock's lease revoked on the server, as an operator's `etcdctl lease revoke` or a
  * session expiry would end it: every key on the lease goes at once, while the holder runs on and
  * still believes it holds the lock (its keepalives now answer TTL −1, which npm etcd3 reports only
- * as the lease's `lost` event). Declared in the fault registry's shape (src/core/fault.ts on the
- * `faults` branch: the lead wires it in); landed by `revokeHolderLease`: the lease revoked is the
+ * as the lease's `lost` event). The etcd family's fault (StoreFamily.faults); it lands itself
+ * (`land`, at the moment the oracle names: --fault lease-revoked) by `revokeHolderLease`: the lease revoked is the
  * one the member granted the holder last, read in the LeaseGrant reply on the holder's own
  * connection at its wire proxy (src/wire/store-grants.ts), with no help from its client; it says
  * why it does not apply where the holder was granted no lease, or the lock's key is not on it.
  */
 import type { WireProxy } from '../../../wire/proxy.ts';
+import type { LandableFault } from '../../fault-landing.ts';
 import type { StoreView } from '../../family.ts';
 import { EtcdGateway } from '../gateway.ts';
 import type { EtcdLockFields } from '../view.ts';
 
-export const LEASE_REVOKED = {
+export const LEASE_REVOKED: LandableFault = {
   name: 'lease-revoked',
   rank: 105,
   words: 'its lease revoked on the server',
   doc: "the lease the lock's key is attached to revoked on the etcd member (LeaseRevoke through the member's JSON gateway): the key goes at once while A runs on",
   at: ['command', 'effect', 'seam'],
   topologies: ['single'],
-  inWords: (_boundary: unknown, at: string) =>
+  inWords: (_boundary, at) =>
     `A's lease was revoked on the etcd member at ${at}, its key deleted with it, while A ran on`,
-} as const;
+  async land({ holder, wire, view, store, lockLocation, faults }) {
+    if (store.kind !== 'etcd' || !wire || typeof lockLocation !== 'string')
+      return {
+        reached: false,
+        why: `lease-revoked revokes an etcd lease, read at the holder's wire proxy: a ${store.kind} store has none (run it with --store etcd)`,
+      };
+    const revoked = await revokeHolderLease(store.url, wire, view(), lockLocation);
+    if (!revoked.landed) return { reached: false, why: revoked.why };
+    const action = `LeaseRevoke ${revoked.lease}`;
+    faults.lift(faults.apply('store', holder.id, action, { lease: revoked.lease, key: revoked.key }));
+    return {
+      reached: true,
+      took: true,
+      words: `A's lease ${revoked.lease} was revoked on the etcd member, its lock key ${revoked.key} deleted with it, while A ran on`,
+      facts: { action, lease: revoked.lease, key: revoked.key },
+      lift: () => undefined,
+    };
+  },
+};
 
 export type LeaseRevoked =
   { landed: true; lease: string; key: string; after: { exists: boolean } } | { landed: false; why: string };

@@ -11,13 +11,14 @@
  * session to attach to), the blackhole lifted once the server answered. The holder's session id
  * and password are those its wire proxy read in the server's ConnectResponse on the holder's own
  * connection (src/wire/store-grants.ts): no help from its client. Not applicable: on a topology (one server only), and
- * where the store is not ZooKeeper (the family's own fault).
+ * where the store is not ZooKeeper (the family's own fault, StoreFamily.faults). It lands itself
+ * (`land`, at the moment the oracle names: --fault expire-session).
  */
 import { connect } from 'node:net';
 import type { WireProxy } from '../../../wire/proxy.ts';
-import type { ZkFault } from './fault-shape.ts';
+import type { LandableFault } from '../../fault-landing.ts';
 
-export const EXPIRE_SESSION: ZkFault = {
+export const EXPIRE_SESSION: LandableFault = {
   name: 'expire-session',
   rank: 95,
   words: 'its session expired on the server',
@@ -26,6 +27,27 @@ export const EXPIRE_SESSION: ZkFault = {
   topologies: ['single'],
   inWords: (_, at) =>
     `A's session was expired on the server at ${at} (a second handle attached with its id and password and closed it), A still running`,
+  async land({ holder, wire, store, faults }) {
+    const session = wire?.latestSession();
+    if (store.kind !== 'zookeeper' || !wire || !session)
+      return {
+        reached: false,
+        why:
+          store.kind === 'zookeeper'
+            ? `expire-session: holder ${holder.id} has no ZooKeeper session at its wire proxy yet: land it after the holder connected`
+            : `expire-session ends a ZooKeeper session: a ${store.kind} store has none (run it with --store zookeeper)`,
+      };
+    const id = `0x${session.id.toString(16)}`;
+    const said = await expireHolderSession(wire, store.port);
+    faults.lift(faults.apply('store', holder.id, `expire session ${id}`, { session: id, said }));
+    return {
+      reached: true,
+      took: true,
+      words: `A's ZooKeeper session ${id} was ended on the server (${said}), its ephemeral nodes deleted, while A ran on`,
+      facts: { action: `expire session ${id}`, session: id },
+      lift: () => undefined,
+    };
+  },
 };
 
 /** A session as its ConnectResponse names it. */

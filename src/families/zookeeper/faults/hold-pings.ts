@@ -5,22 +5,52 @@
  * timeout and expires it, deleting its ephemeral nodes; A's process is never stopped. This is
  * Curator Tech Note 10's case without a JVM pause, and what lands on an explored point where A is
  * held at a reply or a seam while its client keeps pinging (a session does not lapse there). The
- * landing: `holdPingsUntilExpired`; not applicable on a topology, nor on another family's store.
+ * landing: `holdPingsUntilExpired`, through `land` at the moment the oracle names (--fault
+ * hold-pings), bounded by twice the session's granted timeout + 5 s; not applicable on a topology,
+ * nor on another family's store (the ZooKeeper family's fault, StoreFamily.faults).
  */
 import type { WireProxy } from '../../../wire/proxy.ts';
 import { liveSessions } from '../four-letter.ts';
 import { ZK_RENEWAL } from '../commands.ts';
-import type { ZkFault } from './fault-shape.ts';
+import type { LandableFault } from '../../fault-landing.ts';
 
-export const HOLD_PINGS: ZkFault = {
+export const HOLD_PINGS: LandableFault = {
   name: 'hold-pings',
-  rank: 90,
+  rank: 92,
   words: 'its pings held until its session ended',
   doc: "A's pings (its session's keepalive) are held at its wire proxy, with all A sends after them, until the server expires A's session; A's process runs on",
   at: ['command', 'seam', 'effect'],
   topologies: ['single'],
   inWords: (_, at) =>
     `from ${at} on, A's pings were held at its wire proxy until the server expired its session, A still running`,
+  async land({ holder, wire, store, faults }) {
+    const session = wire?.latestSession();
+    if (store.kind !== 'zookeeper' || !wire || !session)
+      return {
+        reached: false,
+        why:
+          store.kind === 'zookeeper'
+            ? `hold-pings: holder ${holder.id} has no ZooKeeper session at its wire proxy yet: land it after the holder connected`
+            : `hold-pings holds a ZooKeeper session's pings: a ${store.kind} store has none (run it with --store zookeeper)`,
+      };
+    const id = `0x${session.id.toString(16)}`;
+    const record = faults.apply('wire', holder.id, `hold pings of session ${id} until it expires`, { session: id });
+    try {
+      const landed = await holdPingsUntilExpired(wire, store.port, id, 2 * session.timeoutMs + 5000);
+      const heldMs = Math.round(landed.expiredAtMs - landed.heldAtMs);
+      faults.lift(record, { heldMs });
+      return {
+        reached: true,
+        took: true,
+        words: `A's pings were held at its wire proxy for ${heldMs} ms until the server expired its session ${id}, while A ran on`,
+        facts: { action: `hold pings of session ${id} until it expired`, session: id, heldMs },
+        lift: () => undefined,
+      };
+    } catch (error) {
+      faults.lift(record, { why: (error as Error).message });
+      return { reached: false, why: (error as Error).message };
+    }
+  },
 };
 
 /**

@@ -1,0 +1,60 @@
+/**
+ * What a fault that lands itself is given and gives back, in the layer the store families are
+ * in, so a family's own faults (an etcd lease revoked, a ZooKeeper session expired) land
+ * themselves from their folders just as the generic ones do (src/faults/landing.ts re-exports
+ * these). The oracle names the moment ("A at its first write, until its lease lapsed and B
+ * wrote"); `land` puts the fault in force then and returns a handle — reached, with the facts the
+ * evidence records and a way to lift it — or says why it does not apply here.
+ */
+import type { StoreLocation } from '../../targets/contract.ts';
+import type { Fault } from '../core/fault.ts';
+import type { FaultLog } from '../core/fault-log.ts';
+import type { StartedStore } from '../stores/types.ts';
+import type { WireProxy } from '../wire/proxy.ts';
+import type { WireFaultRecord } from '../wire/records.ts';
+import type { StoreView } from './family.ts';
+
+/** What a scenario offers a fault at the moment it lands. */
+export interface LandingContext {
+  /** The holder it lands on (its id, as the evidence names it). */
+  readonly holder: { readonly id: string };
+  /** The holder's wire proxy, when it talks to the store through one. */
+  readonly wire: WireProxy | undefined;
+  /** The harness's own connection to the store (its capabilities: killClients, sessionLocks…). */
+  view(): StoreView;
+  /** The store the run started (its kind for messages, its URL and port for a fault that talks to it). */
+  readonly store: StartedStore;
+  /** Where the lock lives in the store. */
+  readonly lockLocation: StoreLocation;
+  /** The lease the holders were asked to use (--ttl): a fault that waits for the store to end it is bounded by it. */
+  readonly ttlMs: number;
+  /** The run's fault log: what the fault did goes into the evidence. */
+  readonly faults: FaultLog;
+}
+
+/** A fault in force on the holder, until lifted. */
+export interface Landed {
+  readonly reached: true;
+  /** The holder's wire record that stays in force while the fault does (it counts what it stopped), when the fault works at its wire proxy. */
+  readonly record?: WireFaultRecord;
+  /** Whether it did anything to the holder (connection-killed: the store closed at least one connection). */
+  readonly took: boolean;
+  /** What it did, in words, for the verdict's explanation. */
+  readonly words: string;
+  /** What the fault did, for the evidence ("CLIENT KILL ADDR …", connections killed). */
+  readonly facts: { readonly action: string } & Readonly<Record<string, unknown>>;
+  /** Lift it; safe to call twice. */
+  lift(): void;
+}
+
+/** The fault cannot land in this scenario, and why, in words a user can act on. */
+export interface NotApplicable {
+  readonly reached: false;
+  readonly why: string;
+}
+
+export type Landing = Landed | NotApplicable;
+
+export interface LandableFault extends Fault {
+  land(ctx: LandingContext): Promise<Landing>;
+}
