@@ -21,7 +21,7 @@ import type { NodeLock } from '../src/judging/failover-loss.ts';
 import { armPoint } from '../src/oracle/arm-point.ts';
 import { boundaryLabel, pointInWords } from '../src/oracle/explore-point.ts';
 import type { Scenario } from '../src/oracle/scenario.ts';
-import { latchStop, type Stop } from '../src/oracle/stops.ts';
+import { latchStop, type Stop } from '../src/faults/stops.ts';
 import type { StoreTopology } from '../src/stores/topology.ts';
 import type { WireProxy } from '../src/wire/proxy.ts';
 import { failOver, holdReplication, lockOnNodes, replicatedTopology } from './failover.ts';

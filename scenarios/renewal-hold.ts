@@ -7,7 +7,7 @@
 import type { CallOutcome } from '../src/holder/holder.ts';
 import type { Latch } from '../src/holder/latch.ts';
 import type { Scenario } from '../src/oracle/scenario.ts';
-import { heldStop } from '../src/oracle/stops.ts';
+import { heldStop } from '../src/faults/stops.ts';
 import type { WireProxy } from '../src/wire/proxy.ts';
 import { holdGrantToA } from './cluster-grant-hold.ts';
 import { landing, type RenewalHeldStop, type StoppedA } from './stop-landing.ts';

@@ -7,7 +7,7 @@
 import type { CallOutcome } from '../src/holder/holder.ts';
 import type { ExploreFault } from '../src/oracle/explore-point.ts';
 import type { Scenario } from '../src/oracle/scenario.ts';
-import type { Stop } from '../src/oracle/stops.ts';
+import type { Stop } from '../src/faults/stops.ts';
 
 /** Which came first after a stop was armed: the holder stopped there, its job ended, or neither within the timeout. */
 export type StopLanding = 'held' | 'ended' | 'timeout';

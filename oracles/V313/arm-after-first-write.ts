@@ -10,7 +10,7 @@ import { armPoint } from '../../src/oracle/arm-point.ts';
 import { boundaryLabel, type ExplorePoint } from '../../src/oracle/explore-point.ts';
 import { FAULT_WORDS } from '../../src/faults/registry.ts';
 import type { Scenario } from '../../src/oracle/scenario.ts';
-import { latchStop, pauseAtLatch, type Stop } from '../../src/oracle/stops.ts';
+import { latchStop, pauseAtLatch, type Stop } from '../../src/faults/stops.ts';
 import type { WireProxy } from '../../src/wire/proxy.ts';
 import { targetNodesIfAny } from '../../scenarios/holder-wire.ts';
 

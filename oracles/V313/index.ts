@@ -71,7 +71,7 @@
  * a helper renewing on its own timer loses its lease too); delay-write: only that write held on
  * its way, A's store traffic flowing — until its lease lapsed and B took the lock and wrote; then
  * everything is delivered in order. A write sent while A held the lock arrives after B's: only a
- * fence the resource checks stops it (src/oracle/partition.ts).
+ * fence the resource checks stops it (src/faults/cut-off.ts).
  *
  * Variant "shutdown": at A's first write its graceful shutdown begins while its job runs (the
  * target's own close member, --shutdown close; or SIGTERM to its process, --shutdown sigterm); A

@@ -11,7 +11,7 @@ import type { CallOutcome, Holder } from '../../src/holder/holder.ts';
 import { armPoint } from '../../src/oracle/arm-point.ts';
 import { boundaryLabel, pointInWords, type ExplorePoint } from '../../src/oracle/explore-point.ts';
 import type { Scenario } from '../../src/oracle/scenario.ts';
-import type { Stop } from '../../src/oracle/stops.ts';
+import type { Stop } from '../../src/faults/stops.ts';
 import type { Tracer } from '../../src/oracle/tracer.ts';
 import type { WireProxy } from '../../src/wire/proxy.ts';
 import { readLockBeforeEveryWrite } from '../../scenarios/lease-at-writes.ts';

@@ -1,5 +1,5 @@
 /**
- * How V313 stops A after its first write, as a Stop (src/oracle/stops.ts): SIGSTOP (--variant
+ * How V313 stops A after its first write, as a Stop (src/faults/stops.ts): SIGSTOP (--variant
  * pause), its next renewal held (--variant renewal-wire: scenarios/renewal-hold.ts, at its wire
  * proxy or on its cluster node's link), the explored point's boundary (--explore), or held at its
  * first write under a fault that lands itself (--fault NAME). Records whether and when the stop
@@ -11,9 +11,9 @@ import type { CallOutcome, Holder } from '../../src/holder/holder.ts';
 import type { Latch } from '../../src/holder/latch.ts';
 import { boundaryLabel, pointInWords } from '../../src/oracle/explore-point.ts';
 import type { Scenario } from '../../src/oracle/scenario.ts';
-import { latchStop, pauseAtLatch, type Stop } from '../../src/oracle/stops.ts';
+import { latchStop, pauseAtLatch, type Stop } from '../../src/faults/stops.ts';
 import { STAGED_WRITE_SEAM } from '../../targets/contract.ts';
-import { delayedWriteStop, partitionStop } from '../../src/oracle/partition.ts';
+import { delayedWriteStop, partitionStop } from '../../src/faults/cut-off.ts';
 import type { WireProxy } from '../../src/wire/proxy.ts';
 import { armAfterFirstWrite } from './arm-after-first-write.ts';
 import { holdRenewalOfA } from '../../scenarios/renewal-hold.ts';
