@@ -11,6 +11,7 @@ import { StoreUnavailableError } from '../../core/errors.ts';
 import { binaryRuns } from '../../stores/binary-runs.ts';
 import { spawnServer, waitUntilReady } from '../../stores/server-process.ts';
 import type { StoreRecipe } from '../../stores/types.ts';
+import { startEtcdCluster } from './cluster.ts';
 import { etcdVersion } from './gateway.ts';
 
 /** Raft's heartbeat and election timeout, ms: the election timeout sets etcd's lease floor. */
@@ -18,26 +19,38 @@ export const HEARTBEAT_MS = 10;
 export const ELECTION_TIMEOUT_MS = 100;
 
 /** The server binary: LOCK_ORACLES_ETCD_SERVER points at another build. */
-function etcdBinary(): string {
+export function etcdBinary(): string {
   return process.env.LOCK_ORACLES_ETCD_SERVER || 'etcd';
 }
 
+/** A member of a cluster: its name and the peers it starts with (`--initial-cluster`: every member's name=peer URL). */
+export interface MemberOf {
+  name: string;
+  initialCluster: string;
+}
+
 /**
- * One member named m1, listening for clients on `clientPort` and for peers on `peerPort`, loopback
+ * One member (alone: m1), listening for clients on `clientPort` and for peers on `peerPort`, loopback
  * only. `logLevel` info in a container: the line the container runtime waits for ("serving client
  * traffic insecurely", 3.4's zap logger; it prints no "ready to serve client requests") is at info.
  */
-export function memberArgs(clientPort: number, peerPort: number, dataDir: string, logLevel = 'warn'): string[] {
+export function memberArgs(
+  clientPort: number,
+  peerPort: number,
+  dataDir: string,
+  logLevel = 'warn',
+  member?: MemberOf,
+): string[] {
   const client = `http://127.0.0.1:${clientPort}`;
   const peer = `http://127.0.0.1:${peerPort}`;
   return [
-    '--name=m1',
+    `--name=${member?.name ?? 'm1'}`,
     `--data-dir=${dataDir}`,
     `--listen-client-urls=${client}`,
     `--advertise-client-urls=${client}`,
     `--listen-peer-urls=${peer}`,
     `--initial-advertise-peer-urls=${peer}`,
-    `--initial-cluster=m1=${peer}`,
+    `--initial-cluster=${member?.initialCluster ?? `m1=${peer}`}`,
     '--initial-cluster-state=new',
     `--heartbeat-interval=${HEARTBEAT_MS}`,
     `--election-timeout=${ELECTION_TIMEOUT_MS}`,
@@ -64,7 +77,10 @@ export const etcdRecipe: StoreRecipe = {
           'npm run setup   (runs: apt-get install -y etcd-server etcd-client)',
         );
   },
-  async startLocal({ port, dir, freePort }) {
+  async startLocal(ctx) {
+    const members = ctx.request.topology?.members;
+    if (members !== undefined) return startEtcdCluster(ctx, members);
+    const { port, dir, freePort } = ctx;
     const binary = etcdBinary();
     const server = spawnServer({
       label: `${binary} :${port}`,
