@@ -193,8 +193,14 @@ export class Scenario {
     this.progress(note);
   }
 
-  /** --topology: what a holder connects to besides `url` (every master; the Sentinels and the master's name). */
+  /** --topology: what a holder connects to besides `url` (every master or member; the Sentinels and the master's name). */
   #topologyEnv(urls?: string[]): { urls?: string[]; sentinels?: string[]; masterName?: string; counterUrl?: string } {
+    const members = this.store.members;
+    // A coordination service's members: every member's client URL (env.url stays m1's, or its wire proxy's).
+    if (members) {
+      for (const url of [...members.urls, ...(urls ?? [])]) assertLoopbackUrl(url);
+      return { urls: urls ?? [...members.urls] };
+    }
     const endpoints = this.store.topology?.endpoints;
     if (!endpoints) return {};
     const counter = endpoints.counterUrl === undefined ? [] : [endpoints.counterUrl];

@@ -71,3 +71,40 @@ export async function awaitLeader(
   }
   return undefined;
 }
+
+/** What one member holds at the lock's location, read from that member alone (its own, possibly stale, state). */
+export interface MemberReading {
+  member: string;
+  /** "leader" / "follower" by the member's word; "paused" or "killed" by a fault; "unreachable": it did not answer. */
+  role: string;
+  exists: boolean;
+  /** The holding key or node there (etcd: the key; ZooKeeper: the lowest child, or the node), and its value. */
+  holder?: string;
+  value?: string | null;
+  /** Whose it is: the lease (etcd, decimal id) or the session (ZooKeeper, "0x…") it is attached to. */
+  owner?: string;
+}
+
+/** Each member's reading by `read`, a member that is not running read as such, one that does not answer in time as unreachable. */
+export async function readMembers(
+  cluster: MemberCluster,
+  read: (member: ClusterMember) => Promise<Omit<MemberReading, 'member'>>,
+  timeoutMs = 1500,
+): Promise<MemberReading[]> {
+  return Promise.all(
+    cluster.members.map(async (member): Promise<MemberReading> => {
+      if (member.state !== 'running') return { member: member.name, role: member.state, exists: false };
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error('late')), timeoutMs);
+      });
+      try {
+        return { member: member.name, ...(await Promise.race([read(member), late])) };
+      } catch {
+        return { member: member.name, role: 'unreachable', exists: false };
+      } finally {
+        clearTimeout(timer);
+      }
+    }),
+  );
+}

@@ -42,8 +42,11 @@ function prefixEnd(prefix: string): string {
 export class EtcdGateway {
   readonly #base: string;
 
-  /** `url`: the member's client URL (http://127.0.0.1:PORT); a non-loopback one is refused. */
-  constructor(url: string) {
+  /** `url`: the member's client URL (http://127.0.0.1:PORT); a non-loopback one is refused. `timeoutMs`: each request's. */
+  constructor(
+    url: string,
+    private readonly timeoutMs = 5000,
+  ) {
     const parsed = assertLoopbackUrl(url);
     this.#base = `http://${parsed.host}`;
   }
@@ -52,7 +55,7 @@ export class EtcdGateway {
     const response = await fetch(`${this.#base}${path}`, {
       method: 'POST',
       body: JSON.stringify(body),
-      signal: AbortSignal.timeout(5000),
+      signal: AbortSignal.timeout(this.timeoutMs),
     });
     const text = await response.text();
     if (!response.ok) throw new Error(`etcd ${path} answered ${response.status}: ${text.slice(0, 300)}`);
@@ -65,13 +68,17 @@ export class EtcdGateway {
     return kvs?.[0] ? keyOf(kvs[0]) : null;
   }
 
-  /** Every key under `prefix`, oldest first (by create revision: etcd's own queue order for Mutex and Election). */
-  async under(prefix: string): Promise<EtcdKey[]> {
+  /**
+   * Every key under `prefix`, oldest first (by create revision: etcd's own queue order for Mutex and
+   * Election); `local`: as this member alone has them (a serializable read).
+   */
+  async under(prefix: string, local = false): Promise<EtcdKey[]> {
     const { kvs } = await this.#post<{ kvs?: RawKv[] }>('/v3/kv/range', {
       key: toBase64(prefix),
       range_end: prefixEnd(prefix),
       sort_order: 'ASCEND',
       sort_target: 'CREATE',
+      ...(local ? { serializable: true } : {}),
     });
     return (kvs ?? []).map(keyOf);
   }

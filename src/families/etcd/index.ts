@@ -11,6 +11,7 @@ import { isFileLock, isLeaseRow } from '../../stores/store-location.ts';
 import type { StoreFamily } from '../family.ts';
 import { ETCD_RENEWAL, etcdLockLocations, etcdRelease, touchesEtcd } from './commands.ts';
 import { EtcdGateway } from './gateway.ts';
+import { EtcdMembersView } from './members-view.ts';
 import { etcdTtlProblem } from './lease-floor.ts';
 import { etcdRecipe } from './recipe.ts';
 import { describeEtcd, readEtcdLock } from './view.ts';
@@ -33,11 +34,13 @@ export const etcdFamily: StoreFamily = {
   unreadable,
   view(store) {
     const gateway = new EtcdGateway(store.url);
+    const cluster = store.members ? new EtcdMembersView(store.members) : undefined;
     return {
       lock: async (location) => {
         if (typeof location !== 'string') throw new Error(unreadable(location));
-        return readEtcdLock(gateway, location);
+        return cluster ? cluster.lock(location) : readEtcdLock(gateway, location);
       },
+      ...(store.members ? { members: store.members } : {}),
       close: async () => undefined,
     };
   },

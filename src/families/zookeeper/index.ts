@@ -9,6 +9,7 @@ import type { StoreLocation } from '../../../targets/contract.ts';
 import type { StoreFamily } from '../family.ts';
 import { underLock, ZK_RENEWAL, zkDelete, zkLockLocations } from './commands.ts';
 import { zookeeperRecipe } from './recipe.ts';
+import { ZkMembersView } from './members-view.ts';
 import { lockPath, ZkView } from './view.ts';
 import { SESSION_FLOOR_MS, TICK_MS } from './zk-config.ts';
 
@@ -37,6 +38,17 @@ export const zookeeperFamily: StoreFamily = {
   describe,
   unreadable,
   view(store) {
+    if (store.members) {
+      const ensemble = new ZkMembersView(store.members);
+      return {
+        lock: async (location) => {
+          const state = await ensemble.lock(pathOf(location));
+          return { where: `${describe(location)} at the leader ${state.readAt}`, ...state };
+        },
+        members: store.members,
+        close: async () => ensemble.close(),
+      };
+    }
     const view = new ZkView(store.port);
     return {
       lock: async (location) => ({ where: describe(location), ...(await view.lock(pathOf(location))) }),

@@ -14,6 +14,7 @@ import { StoreUnavailableError } from '../../core/errors.ts';
 import { binaryRuns } from '../../stores/binary-runs.ts';
 import { spawnServer, waitUntilReady } from '../../stores/server-process.ts';
 import type { StoreRecipe } from '../../stores/types.ts';
+import { startZkEnsemble } from './ensemble.ts';
 import { serverVersion } from './four-letter.ts';
 import { zooCfg } from './zk-config.ts';
 
@@ -25,7 +26,7 @@ export const javaBinary = (): string => process.env.LOCK_ORACLES_JAVA || 'java';
 export const zookeeperJar = (): string => process.env.LOCK_ORACLES_ZOOKEEPER_JAR || '/usr/share/java/zookeeper.jar';
 
 /** JVM options for a quick start and nothing left behind: no /tmp/hsperfdata_<user>/<pid>, temp files in the run dir. */
-function jvmOptions(dir: string): string[] {
+export function jvmOptions(dir: string): string[] {
   return [
     '-XX:+UseSerialGC',
     '-XX:TieredStopAtLevel=1',
@@ -71,7 +72,10 @@ export const zookeeperRecipe: StoreRecipe = {
       return new StoreUnavailableError(`ZooKeeper's server jar ${zookeeperJar()} is not on this machine.`, INSTALL);
     return null;
   },
-  async startLocal({ port, dir }) {
+  async startLocal(ctx) {
+    const members = ctx.request.topology?.members;
+    if (members !== undefined) return startZkEnsemble(ctx, members);
+    const { port, dir } = ctx;
     const dataDir = join(dir, 'data');
     mkdirSync(dataDir, { recursive: true });
     const cfg = join(dir, 'zoo.cfg');
