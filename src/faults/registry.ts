@@ -32,10 +32,10 @@ const GENERIC: readonly Fault[] = [
   KILL_AFTER_REPLY,
 ];
 
-/** Every fault, smallest first (by rank). */
-export const FAULTS: readonly Fault[] = [...GENERIC, ...FAMILIES.flatMap((family) => family.faults ?? [])].sort(
-  (f, g) => f.rank - g.rank,
-);
+/** Every fault, smallest first (by rank); one several families contribute (a cluster member's) once. */
+export const FAULTS: readonly Fault[] = [
+  ...new Set([...GENERIC, ...FAMILIES.flatMap((family) => family.faults ?? [])]),
+].sort((f, g) => f.rank - g.rank);
 
 /** The fault of that name; a message naming every fault when there is none. */
 export function faultNamed(name: ExploreFault): Fault {

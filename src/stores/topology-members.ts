@@ -108,3 +108,13 @@ export async function readMembers(
     }),
   );
 }
+
+/**
+ * The member a holder talks to (its env.url, or its wire proxy's upstream): holder A m1, B m2, C m3,
+ * and so on round the members, so A and B are on different members wherever there are two; a holder
+ * whose id is not one capital letter gets m1. A fault on "A's member" lands on this one.
+ */
+export function homeMember(cluster: MemberCluster, holder: string): ClusterMember {
+  const index = /^[A-Z]$/.test(holder) ? holder.charCodeAt(0) - 65 : 0;
+  return cluster.members[index % cluster.members.length]!;
+}

@@ -12,6 +12,8 @@ import type { StoreFamily } from '../family.ts';
 import { ETCD_RENEWAL, etcdLockLocations, etcdRelease, touchesEtcd } from './commands.ts';
 import { EtcdGateway } from './gateway.ts';
 import { EtcdMembersView } from './members-view.ts';
+import { LEADER_MOVED } from './faults/leader-moved.ts';
+import { MEMBER_FAULTS } from '../member-faults/index.ts';
 import { etcdTtlProblem } from './lease-floor.ts';
 import { etcdRecipe } from './recipe.ts';
 import { describeEtcd, readEtcdLock } from './view.ts';
@@ -54,5 +56,7 @@ export const etcdFamily: StoreFamily = {
   // etcd3 (grpc-js) reads a trailing slash as part of the port: http://127.0.0.1:PORT, as the recipe gives it.
   holderUrl: (url) => url.replace(/\/$/, ''),
   renewsOnOwnTimer: true,
+  // On --topology etcd:N: a member paused or killed, leadership moved (src/families/member-faults/, ./faults/leader-moved.ts).
+  faults: [...MEMBER_FAULTS, LEADER_MOVED],
   clients: ['etcd3'],
 };

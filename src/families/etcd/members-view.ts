@@ -10,6 +10,9 @@ import { readMembers, type MemberCluster, type MemberReading } from '../../store
 import { EtcdGateway } from './gateway.ts';
 import { isPrefix, readEtcdLock, type EtcdLockFields } from './view.ts';
 
+/** How long a read waits for the cluster to have a leader again. */
+const READ_WAIT_MS = 10_000;
+
 export class EtcdMembersView {
   readonly #gateways = new Map<string, EtcdGateway>();
 
@@ -18,13 +21,34 @@ export class EtcdMembersView {
   }
 
   async lock(location: string): Promise<LockState & EtcdLockFields & { members: MemberReading[] }> {
-    const reader = this.cluster.members.find((m) => m.state === 'running');
-    if (!reader) throw new Error(`every member of ${this.cluster.name} is paused or killed: nothing can answer a read`);
-    const [state, members] = await Promise.all([
-      readEtcdLock(new EtcdGateway(reader.url), location),
+    const [{ state, reader }, members] = await Promise.all([
+      this.#linearizable(location),
       readMembers(this.cluster, (member) => this.#memberRead(member.name, location)),
     ]);
-    return { ...state, where: `${state.where} (linearizable, through ${reader.name})`, members };
+    return { ...state, where: `${state.where} (linearizable, through ${reader})`, members };
+  }
+
+  /**
+   * The read through each running member in turn until one answers: while a leader is being
+   * elected (a leader paused or killed) none can ("leader changed", "no leader"), so it waits,
+   * up to READ_WAIT_MS, and then says so.
+   */
+  async #linearizable(location: string): Promise<{ state: LockState & EtcdLockFields; reader: string }> {
+    const until = performance.now() + READ_WAIT_MS;
+    let last = 'no member is running';
+    do {
+      for (const member of this.cluster.members.filter((m) => m.state === 'running')) {
+        try {
+          return { state: await readEtcdLock(this.#gateways.get(member.name)!, location), reader: member.name };
+        } catch (error) {
+          last = `${member.name}: ${(error as Error).message}`;
+        }
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    } while (performance.now() < until);
+    throw new Error(
+      `no member of ${this.cluster.name} answered a linearizable read within ${READ_WAIT_MS} ms (last: ${last})`,
+    );
   }
 
   async #memberRead(name: string, location: string): Promise<Omit<MemberReading, 'member'>> {

@@ -10,6 +10,7 @@ import type { StoreFamily } from '../family.ts';
 import { underLock, ZK_RENEWAL, zkDelete, zkLockLocations } from './commands.ts';
 import { zookeeperRecipe } from './recipe.ts';
 import { ZkMembersView } from './members-view.ts';
+import { MEMBER_FAULTS } from '../member-faults/index.ts';
 import { lockPath, ZkView } from './view.ts';
 import { SESSION_FLOOR_MS, TICK_MS } from './zk-config.ts';
 
@@ -70,5 +71,7 @@ export const zookeeperFamily: StoreFamily = {
   },
   holderUrl: (url) => url,
   renewsOnOwnTimer: true,
+  // On --topology zookeeper:N: a server paused or killed, the leader among them (src/families/member-faults/).
+  faults: MEMBER_FAULTS,
   clients: ['node-zookeeper-client', 'zookeeper'],
 };
