@@ -6,9 +6,12 @@
  * child there with its owning session), so the evidence and the timeline show a member behind or
  * cut off holding another's node, or none.
  */
-import { readMembers, type MemberCluster, type MemberReading } from '../../stores/topology-members.ts';
+import { awaitLeader, readMembers, type MemberCluster, type MemberReading } from '../../stores/topology-members.ts';
 import { serverMode } from './four-letter.ts';
 import { ZkView, type ZkLockState } from './view.ts';
+
+/** How long a read waits for the ensemble to have a leader again. */
+const LEADER_WAIT_MS = 10_000;
 
 export class ZkMembersView {
   readonly #views = new Map<string, ZkView>();
@@ -16,10 +19,11 @@ export class ZkMembersView {
   constructor(private readonly cluster: MemberCluster) {}
 
   async lock(path: string): Promise<Omit<ZkLockState, 'where'> & { members: MemberReading[]; readAt: string }> {
-    const leader = await this.cluster.leader();
+    // While an election is under way (a leader paused or killed) nothing answers: wait for a leader.
+    const leader = await awaitLeader(() => this.cluster.leader(), undefined, LEADER_WAIT_MS);
     if (leader === undefined)
       throw new Error(
-        `${this.cluster.name} has no leader now (an election is under way, or a quorum is lost): nothing answers a read at the leader`,
+        `${this.cluster.name} had no leader for ${LEADER_WAIT_MS} ms (its quorum lost?): nothing answers a read at the leader`,
       );
     const [state, members] = await Promise.all([
       this.#view(leader).lock(path),
