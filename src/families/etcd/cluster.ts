@@ -17,7 +17,7 @@ import {
 } from '../../stores/topology-members.ts';
 import type { LocalStartContext, StartedStore } from '../../stores/types.ts';
 import { EtcdGateway, etcdVersion } from './gateway.ts';
-import { etcdBinary, memberArgs } from './recipe.ts';
+import { etcdBinary, memberArgs } from './member-args.ts';
 
 interface Member extends ClusterMember {
   state: ClusterMember['state'];

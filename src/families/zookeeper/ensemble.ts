@@ -18,7 +18,7 @@ import {
 } from '../../stores/topology-members.ts';
 import type { LocalStartContext, StartedStore } from '../../stores/types.ts';
 import { serverMode, serverVersion } from './four-letter.ts';
-import { javaBinary, jvmOptions, zookeeperJar } from './recipe.ts';
+import { javaBinary, jvmOptions, zookeeperJar } from './jvm.ts';
 import { zooCfg, type EnsembleServers } from './zk-config.ts';
 
 interface Member extends ClusterMember {
