@@ -20,8 +20,11 @@ describe('fault registry', () => {
       'connection-killed',
       'clock-ahead',
       'clock-back',
+      'leader-moved',
       'pause',
       'pause-in-acquire',
+      'member-paused',
+      'leader-paused',
       'pause-node',
       'node-clock-ahead',
       'node-clock-back',
@@ -29,6 +32,8 @@ describe('fault registry', () => {
       'partition',
       'kill-after-reply',
       'master-clock-ahead',
+      'member-killed',
+      'leader-killed',
       'node-restart',
       'failover',
     ]);
@@ -42,17 +47,29 @@ describe('fault registry', () => {
     expect(FAULTS_BY_KIND.effect).toEqual([
       'hold-reply',
       'connection-killed',
+      'leader-moved',
       'pause',
+      'member-paused',
+      'leader-paused',
       'delay-write',
       'partition',
       'master-clock-ahead',
+      'member-killed',
+      'leader-killed',
       'node-restart',
       'failover',
     ]);
   });
 
   it('tells the faults that land themselves (their landing in their own file) from those an oracle flow lands', () => {
-    expect(FAULTS.filter(landsItself).map((f) => f.name)).toEqual(['connection-killed']);
+    expect(FAULTS.filter(landsItself).map((f) => f.name)).toEqual([
+      'connection-killed',
+      'leader-moved',
+      'member-paused',
+      'leader-paused',
+      'member-killed',
+      'leader-killed',
+    ]);
   });
 
   it('says why a fault cannot land somewhere', () => {

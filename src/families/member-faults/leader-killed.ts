@@ -7,10 +7,10 @@ import { stopMember, type MemberLanding, type MemberLandingContext } from './lan
 
 export const LEADER_KILLED: Fault & { land(ctx: MemberLandingContext): Promise<MemberLanding> } = {
   name: 'leader-killed',
-  rank: 155,
+  rank: 157,
   words: 'the leader killed (SIGKILL)',
   doc: "the member leading now killed (SIGKILL): the others elect a leader (ZooKeeper's leader change: it has no command that hands leadership over), which starts every lease or session afresh",
-  at: ['command', 'seam', 'effect'],
+  at: ['effect'],
   topologies: ['etcd', 'zookeeper'],
   inWords: (_boundary, at) => `the leader killed (SIGKILL) at ${at}`,
   land: (ctx) => stopMember(ctx, 'leader-killed', 'leader', 'kill'),

@@ -7,10 +7,10 @@ import { stopMember, type MemberLanding, type MemberLandingContext } from './lan
 
 export const LEADER_PAUSED: Fault & { land(ctx: MemberLandingContext): Promise<MemberLanding> } = {
   name: 'leader-paused',
-  rank: 85,
+  rank: 87,
   words: 'the leader paused (SIGSTOP)',
   doc: "the member leading now (by the members' own word) stopped (SIGSTOP) until lifted: the others elect a leader, which (etcd 3.4 without lease checkpointing; a ZooKeeper leader) starts every lease or session afresh",
-  at: ['command', 'seam', 'effect'],
+  at: ['effect'],
   topologies: ['etcd', 'zookeeper'],
   inWords: (_boundary, at) => `the leader paused (SIGSTOP) at ${at}`,
   land: (ctx) => stopMember(ctx, 'leader-paused', 'leader', 'pause'),

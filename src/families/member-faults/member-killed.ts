@@ -7,10 +7,10 @@ import { stopMember, type MemberLanding, type MemberLandingContext } from './lan
 
 export const MEMBER_KILLED: Fault & { land(ctx: MemberLandingContext): Promise<MemberLanding> } = {
   name: 'member-killed',
-  rank: 150,
+  rank: 152,
   words: "A's member killed (SIGKILL)",
   doc: "the member A's client talks to (A on m1, B on m2, …) killed (SIGKILL): A's client must find another member (if it was given any) to renew on; a leader killed is replaced by an election",
-  at: ['command', 'seam', 'effect'],
+  at: ['effect'],
   topologies: ['etcd', 'zookeeper'],
   inWords: (_boundary, at) => `A's member killed (SIGKILL) at ${at}`,
   land: (ctx) => stopMember(ctx, 'member-killed', 'holder', 'kill'),

@@ -19,10 +19,10 @@ const LEAD_WAIT_MS = 10_000;
 
 export const LEADER_MOVED: Fault & { land(ctx: MemberLandingContext): Promise<MemberLanding> } = {
   name: 'leader-moved',
-  rank: 60,
+  rank: 62,
   words: "etcd's leadership moved (MoveLeader)",
   doc: "etcd's leader hands leadership to another member (MoveLeader, as etcdctl move-leader) while A runs on: on 3.4 without lease checkpointing the new leader restarts every lease at its full TTL (the lock's TTL before and after are in the evidence)",
-  at: ['command', 'seam', 'effect'],
+  at: ['effect'],
   topologies: ['etcd'],
   inWords: (_boundary, at) => `etcd's leadership was moved to another member (MoveLeader) at ${at}, A running on`,
   async land(ctx) {
