@@ -151,3 +151,27 @@ describe('--topology zookeeper:3', { timeout: 300_000 }, () => {
     expect(leftovers()).toEqual([]);
   });
 });
+
+describe('the timeline on redlock:5', { timeout: 300_000 }, () => {
+  it("draws a lane per master, with what each master held between the harness's reads", async () => {
+    const { record, svg } = await runV313([
+      ...['--topology', 'redlock:5', '--variant', 'pause-in-acquire'],
+      ...['--target', 'targets/redis/redlock-quorum/redlock-acquire-checked.ts'],
+    ]);
+    for (const lane of ['m1', 'm2', 'm3', 'm4', 'm5']) expect(svg).toContain(`class="lane">${lane}<title>`);
+    // From the evidence alone: every (read, master) pair where the master held a key gets one span, titled with its value.
+    const reads = record.history.filter((e) => e.kind === 'store-observed' && Array.isArray(e.detail.nodes));
+    expect(reads.length).toBeGreaterThan(1);
+    const held = reads.flatMap((e) =>
+      (e.detail.nodes as Array<{ node: string; exists: boolean; value: string | null }>).filter((n) => n.exists),
+    );
+    expect(held.length).toBeGreaterThan(0);
+    const spans = [...svg.matchAll(/class="member"[^>]*><title>(m\d) \(\w+\) [\d.]+–[\d.]+ ms: holds ([^<]*)'s lock/g)];
+    expect(spans.length).toBe(held.length);
+    // Two holders' keys over the run (A's, then B's once A's lapsed): two owners, two colours.
+    const values = new Set(held.map((n) => n.value));
+    expect(values.size).toBeGreaterThanOrEqual(2);
+    const colours = new Set([...svg.matchAll(/class="member" style="fill:(#[0-9a-f]+)"/g)].map((m) => m[1]));
+    expect(colours.size).toBe(values.size);
+  });
+});
