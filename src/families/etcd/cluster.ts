@@ -7,21 +7,14 @@
  * MoveLeader (transfer-leadership) sent to the leader, naming the next member.
  */
 import { join } from 'node:path';
-import { spawnServer, waitUntilReady, type ServerProcess } from '../../stores/server-process.ts';
-import {
-  awaitLeader,
-  memberNamed,
-  type ClusterMember,
-  type LeaderChange,
-  type MemberCluster,
-} from '../../stores/topology-members.ts';
+import { LocalMembers, type LocalMember } from '../../stores/local-members.ts';
+import { spawnServer, waitUntilReady } from '../../stores/server-process.ts';
+import { awaitLeader, type LeaderChange } from '../../stores/topology-members.ts';
 import type { LocalStartContext, StartedStore } from '../../stores/types.ts';
 import { EtcdGateway, etcdVersion } from './gateway.ts';
 import { etcdBinary, memberArgs } from './member-args.ts';
 
-interface Member extends ClusterMember {
-  state: ClusterMember['state'];
-  readonly server: ServerProcess;
+interface Member extends LocalMember {
   readonly gateway: EtcdGateway;
 }
 
@@ -48,10 +41,9 @@ export async function startEtcdCluster(
       args: memberArgs(client, peer, join(dir, name), 'warn', { name, initialCluster }),
     }),
   }));
-  const stopAll = () => Promise.all(members.map((m) => m.server.stop(0))).then(() => undefined);
+  const cluster = new EtcdCluster(members);
   try {
     const [version] = await Promise.all(members.map((m) => waitUntilReady(m.server, () => etcdVersion(m.port))));
-    const cluster = new EtcdCluster(members, stopAll);
     if ((await awaitLeader(() => cluster.leader(), undefined, LEADER_WAIT_MS)) === undefined)
       throw new Error(`etcd:${size} elected no leader within ${LEADER_WAIT_MS} ms`);
     return {
@@ -70,75 +62,46 @@ export async function startEtcdCluster(
       stop: () => cluster.stop(),
     };
   } catch (error) {
-    await stopAll();
+    await cluster.stop();
     throw error;
   }
 }
 
-class EtcdCluster implements MemberCluster {
-  readonly name: string;
-  readonly urls: readonly string[];
+class EtcdCluster extends LocalMembers<Member> {
   #ids: Map<string, string> | undefined;
 
-  constructor(
-    readonly members: readonly Member[],
-    readonly stop: () => Promise<void>,
-  ) {
-    this.name = `etcd:${members.length}`;
-    this.urls = members.map((m) => m.url);
+  constructor(members: readonly Member[]) {
+    super('etcd', members);
   }
 
   async #memberIds(): Promise<Map<string, string>> {
     if (this.#ids) return this.#ids;
-    for (const member of this.#running()) {
+    for (const member of this.running()) {
       const ids = await member.gateway.memberIds().catch(() => undefined);
       if (ids) return (this.#ids = ids);
     }
     throw new Error(`${this.name}: no running member answered its member list`);
   }
 
-  #running(): Member[] {
-    return this.members.filter((m) => m.state === 'running');
-  }
-
   async leader(): Promise<string | undefined> {
     const ids = await this.#memberIds();
     const names = new Map([...ids].map(([name, id]) => [id, name]));
     // The leader as a running member says it leads: its own id and its leader's are the same.
-    for (const member of this.#running()) {
+    for (const member of this.running()) {
       const status = await member.gateway.status().catch(() => undefined);
       if (status && status.leader !== '0' && status.member === status.leader) return names.get(status.member);
     }
     return undefined;
   }
 
-  async pause(name: string): Promise<void> {
-    const member = this.#member(name);
-    await member.server.pause();
-    member.state = 'paused';
-  }
-
-  async resume(name: string): Promise<void> {
-    const member = this.#member(name);
-    if (member.state !== 'paused') return;
-    await member.server.resume();
-    member.state = 'running';
-  }
-
-  async kill(name: string): Promise<void> {
-    const member = this.#member(name);
-    await member.server.stop(0);
-    member.state = 'killed';
-  }
-
   async changeLeader(timeoutMs: number, now: () => number): Promise<LeaderChange> {
     const from = await this.leader();
     if (from === undefined) throw new Error(`${this.name} has no leader to move leadership from`);
-    const to = this.#running().find((m) => m.name !== from);
+    const to = this.running().find((m) => m.name !== from);
     if (!to) throw new Error(`${this.name}: no other running member to hand leadership to`);
     const ids = await this.#memberIds();
     const askedAt = now();
-    await this.#member(from).gateway.moveLeader(ids.get(to.name)!);
+    await this.member(from).gateway.moveLeader(ids.get(to.name)!);
     const led = await awaitLeader(() => this.leader(), from, timeoutMs);
     return {
       from,
@@ -147,9 +110,5 @@ class EtcdCluster implements MemberCluster {
       askedAt,
       ledAt: led === undefined ? undefined : now(),
     };
-  }
-
-  #member(name: string): Member {
-    return memberNamed(this, name) as Member;
   }
 }

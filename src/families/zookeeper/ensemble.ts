@@ -8,23 +8,13 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { spawnServer, waitUntilReady, type ServerProcess } from '../../stores/server-process.ts';
-import {
-  awaitLeader,
-  memberNamed,
-  type ClusterMember,
-  type LeaderChange,
-  type MemberCluster,
-} from '../../stores/topology-members.ts';
+import { LocalMembers, type LocalMember } from '../../stores/local-members.ts';
+import { spawnServer, waitUntilReady } from '../../stores/server-process.ts';
+import { awaitLeader, type LeaderChange } from '../../stores/topology-members.ts';
 import type { LocalStartContext, StartedStore } from '../../stores/types.ts';
 import { serverMode, serverVersion } from './four-letter.ts';
 import { javaBinary, jvmOptions, zookeeperJar } from './jvm.ts';
 import { zooCfg, type EnsembleServers } from './zk-config.ts';
-
-interface Member extends ClusterMember {
-  state: ClusterMember['state'];
-  readonly server: ServerProcess;
-}
 
 /** Three JVMs starting side by side on a loaded machine, then an election: allow a minute. */
 const START_WAIT_MS = 60_000;
@@ -38,7 +28,7 @@ export async function startZkEnsemble(
     ensemble.clientPorts.push(id === 1 ? port : await freePort());
     ensemble.servers.push({ id, quorumPort: await freePort(), electionPort: await freePort() });
   }
-  const members: Member[] = ensemble.servers.map(({ id }) => {
+  const members: LocalMember[] = ensemble.servers.map(({ id }) => {
     const name = `m${id}`;
     const clientPort = ensemble.clientPorts[id - 1]!;
     const memberDir = join(dir, name);
@@ -66,13 +56,12 @@ export async function startZkEnsemble(
       }),
     };
   });
-  const stopAll = () => Promise.all(members.map((m) => m.server.stop(0))).then(() => undefined);
+  const ensembleView = new ZkEnsemble(members);
   try {
     // A member answers srvr only once it has joined a quorum (leader or follower).
     const [version] = await Promise.all(
       members.map((m) => waitUntilReady(m.server, () => serverVersion(m.port), START_WAIT_MS)),
     );
-    const ensembleView = new ZkEnsemble(members, stopAll);
     return {
       kind: 'zookeeper',
       url: members[0]!.url,
@@ -88,48 +77,22 @@ export async function startZkEnsemble(
       stop: () => ensembleView.stop(),
     };
   } catch (error) {
-    await stopAll();
+    await ensembleView.stop();
     throw error;
   }
 }
 
-class ZkEnsemble implements MemberCluster {
-  readonly name: string;
-  readonly urls: readonly string[];
-
-  constructor(
-    readonly members: readonly Member[],
-    readonly stop: () => Promise<void>,
-  ) {
-    this.name = `zookeeper:${members.length}`;
-    this.urls = members.map((m) => m.url);
+class ZkEnsemble extends LocalMembers<LocalMember> {
+  constructor(members: readonly LocalMember[]) {
+    super('zookeeper', members);
   }
 
   async leader(): Promise<string | undefined> {
-    for (const member of this.members.filter((m) => m.state === 'running')) {
+    for (const member of this.running()) {
       const mode = await serverMode(member.port).catch(() => undefined);
       if (mode === 'leader') return member.name;
     }
     return undefined;
-  }
-
-  async pause(name: string): Promise<void> {
-    const member = this.#member(name);
-    await member.server.pause();
-    member.state = 'paused';
-  }
-
-  async resume(name: string): Promise<void> {
-    const member = this.#member(name);
-    if (member.state !== 'paused') return;
-    await member.server.resume();
-    member.state = 'running';
-  }
-
-  async kill(name: string): Promise<void> {
-    const member = this.#member(name);
-    await member.server.stop(0);
-    member.state = 'killed';
   }
 
   async changeLeader(timeoutMs: number, now: () => number): Promise<LeaderChange> {
@@ -145,9 +108,5 @@ class ZkEnsemble implements MemberCluster {
       askedAt,
       ledAt: led === undefined ? undefined : now(),
     };
-  }
-
-  #member(name: string): Member {
-    return memberNamed(this, name) as Member;
   }
 }
