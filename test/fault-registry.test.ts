@@ -20,9 +20,12 @@ describe('fault registry', () => {
       'connection-killed',
       'clock-ahead',
       'clock-back',
+      'leader-moved',
       'pause',
       'pause-in-acquire',
+      'member-paused',
       'keepalives-held',
+      'leader-paused',
       'pause-node',
       'hold-pings',
       'expire-session',
@@ -33,6 +36,8 @@ describe('fault registry', () => {
       'partition',
       'kill-after-reply',
       'master-clock-ahead',
+      'member-killed',
+      'leader-killed',
       'node-restart',
       'failover',
     ]);
@@ -52,14 +57,19 @@ describe('fault registry', () => {
     expect(FAULTS_BY_KIND.effect).toEqual([
       'hold-reply',
       'connection-killed',
+      'leader-moved',
       'pause',
+      'member-paused',
       'keepalives-held',
+      'leader-paused',
       'hold-pings',
       'expire-session',
       'lease-revoked',
       'delay-write',
       'partition',
       'master-clock-ahead',
+      'member-killed',
+      'leader-killed',
       'node-restart',
       'failover',
     ]);
@@ -68,10 +78,15 @@ describe('fault registry', () => {
   it('tells the faults that land themselves (their landing in their own file) from those an oracle flow lands', () => {
     expect(FAULTS.filter(landsItself).map((f) => f.name)).toEqual([
       'connection-killed',
+      'leader-moved',
+      'member-paused',
       'keepalives-held',
+      'leader-paused',
       'hold-pings',
       'expire-session',
       'lease-revoked',
+      'member-killed',
+      'leader-killed',
     ]);
     // At an explored point, each generic fault lands itself too (landAt); a cluster's or a topology's is landed by name.
     expect(FAULTS.filter(landsAtPoint).map((f) => f.name)).toEqual([

@@ -17,6 +17,7 @@ import type { NodeReport, StoreLocation } from '../../targets/contract.ts';
 import type { StartedStore, StoreKind, StoreRecipe } from '../stores/types.ts';
 import type { CommandPattern, WireCommand } from '../wire/command.ts';
 import type { ClusterLayout } from './cluster/cluster-url.ts';
+import type { MemberCluster } from '../stores/topology-members.ts';
 
 /** What the store shows at the lock's location, read by the harness itself (never through a holder). */
 export interface LockState {
@@ -105,6 +106,11 @@ export interface StoreView {
    * addresses (`host:port`) of those connections, so no other client is touched.
    */
   killClients?(addresses: readonly string[]): Promise<ClientsKilled>;
+  /**
+   * Optional capability: the members of a coordination service run as several (--topology etcd:N,
+   * zookeeper:N), for the member faults a family declares (a member paused, killed, a leader change).
+   */
+  readonly members?: MemberCluster;
   close(): Promise<void>;
 }
 

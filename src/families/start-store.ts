@@ -10,12 +10,20 @@ import { startLocalStore } from '../stores/local-runtime.ts';
 import { speaksRedis, type StartedStore, type StoreKind, type StoreRequest } from '../stores/types.ts';
 import { StoreUnavailableError, UsageError } from '../core/errors.ts';
 import type { RuntimeChoice } from '../stores/runtime-choice.ts';
+import { isMemberTopology } from '../stores/topology.ts';
 
 export { RUNTIME_CHOICES, type RuntimeChoice } from '../stores/runtime-choice.ts';
 
 export async function startStore(request: StoreRequest, choice: RuntimeChoice = 'local'): Promise<StartedStore> {
-  if (request.topology && request.topology.kind !== 'single') return startTopology(request, choice);
-  if ((await chooseRuntime(choice, request.kind)) === 'local') return startLocalStore(request, recipeFor);
+  // A coordination service's members (etcd:N, zookeeper:N) are started by its own recipe, in one run dir.
+  if (request.topology && request.topology.kind !== 'single' && !isMemberTopology(request.topology))
+    return startTopology(request, choice);
+  const runtime = await chooseRuntime(choice, request.kind);
+  if (runtime === 'local') return startLocalStore(request, recipeFor);
+  if (isMemberTopology(request.topology))
+    throw new UsageError(
+      `--topology ${request.topology.kind}:${request.topology.members} runs as local processes only so far (one container per member is not built yet): use --runtime local`,
+    );
   // Loaded on demand: testcontainers takes about a second to import, which local runs never pay.
   const { startContainerStore } = await import('../stores/container-runtime.ts');
   return startContainerStore(request, recipeFor);

@@ -32,10 +32,10 @@ const GENERIC: readonly Fault[] = [
   KILL_AFTER_REPLY,
 ];
 
-/** Every fault, smallest first (by rank). */
-export const FAULTS: readonly Fault[] = [...GENERIC, ...FAMILIES.flatMap((family) => family.faults ?? [])].sort(
-  (f, g) => f.rank - g.rank,
-);
+/** Every fault, smallest first (by rank); one several families contribute (a cluster member's) once. */
+export const FAULTS: readonly Fault[] = [
+  ...new Set([...GENERIC, ...FAMILIES.flatMap((family) => family.faults ?? [])]),
+].sort((f, g) => f.rank - g.rank);
 
 /** The fault of that name; a message naming every fault when there is none. */
 export function faultNamed(name: ExploreFault): Fault {
@@ -83,7 +83,12 @@ export function alsoCommandsOf(wanted: readonly ExploreFault[]): Set<string> {
   return new Set(FAULTS.filter((f) => wanted.includes(f.name)).flatMap((f) => f.alsoCommands ?? []));
 }
 
-/** Whether a point's fault is a topology's, played by that topology's flow (not a stop of A alone). */
+/**
+ * Whether a point's fault is a topology's, played by that topology's flow (not a stop of A alone, and
+ * not a fault that lands itself: a member paused or killed lands from its own file).
+ */
 export function isTopologyFault(fault: ExploreFault): boolean {
-  return FAULTS.some((f) => f.name === fault && f.topologies.some((t) => t !== 'single') && !f.playedByAStop);
+  return FAULTS.some(
+    (f) => f.name === fault && f.topologies.some((t) => t !== 'single') && !f.playedByAStop && !landsItself(f),
+  );
 }

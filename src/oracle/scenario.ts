@@ -26,6 +26,7 @@ export type { ClientSession, LockState, SessionLock } from '../families/family.t
 import { longerTtlFlags } from '../core/params.ts';
 import type { StoreLocation } from '../../targets/contract.ts';
 import { assertLoopbackUrl } from '../stores/loopback.ts';
+import { homeMember } from '../stores/topology-members.ts';
 import type { WireProxy } from '../wire/proxy.ts';
 import type { CommandPattern, WireCommand } from '../wire/command.ts';
 import { startScenarioProxy } from '../wire/scenario-proxy.ts';
@@ -153,7 +154,11 @@ export class Scenario {
     const node = this.family.ownNodes && !options.url ? (await this.nodes()).nodeOf(id) : undefined;
     const url = this.family.holderUrl(
       options.url ??
-        (node ? `tcp://${node.host}:${node.port}` : this.#learnScripts ? (await this.wire(id)).url : this.store.url),
+        (node
+          ? `tcp://${node.host}:${node.port}`
+          : this.#learnScripts
+            ? (await this.wire(id)).url
+            : this.#storeUrl(id)),
       id,
     );
     assertLoopbackUrl(url); // every URL a holder is handed is on this machine, whoever built it
@@ -193,8 +198,19 @@ export class Scenario {
     this.progress(note);
   }
 
-  /** --topology: what a holder connects to besides `url` (every master; the Sentinels and the master's name). */
+  /** The store's URL as holder `id` is given it: on a coordination service's members, its own member's (A m1, B m2…). */
+  #storeUrl(id: string): string {
+    return this.store.members ? homeMember(this.store.members, id).url : this.store.url;
+  }
+
+  /** --topology: what a holder connects to besides `url` (every master or member; the Sentinels and the master's name). */
   #topologyEnv(urls?: string[]): { urls?: string[]; sentinels?: string[]; masterName?: string; counterUrl?: string } {
+    const members = this.store.members;
+    // A coordination service's members: every member's client URL (env.url stays m1's, or its wire proxy's).
+    if (members) {
+      for (const url of [...members.urls, ...(urls ?? [])]) assertLoopbackUrl(url);
+      return { urls: urls ?? [...members.urls] };
+    }
     const endpoints = this.store.topology?.endpoints;
     if (!endpoints) return {};
     const counter = endpoints.counterUrl === undefined ? [] : [endpoints.counterUrl];
@@ -507,7 +523,7 @@ export class Scenario {
         `a cluster store has no wire between holder ${id} and a store: a holder talks to its own node, and the cluster's faults are on its node-to-node links (--variant renewal-wire holds one there; --explore puts its points on them)`,
       );
     if (this.family.scriptsByDigest) this.#learnScripts = true;
-    const proxy = await startScenarioProxy(id, this.store.url, this.history, this.faults);
+    const proxy = await startScenarioProxy(id, this.#storeUrl(id), this.history, this.faults);
     const seen: Array<{ atMs: number; command: WireCommand }> = [];
     this.#commands.set(id, seen);
     proxy.on((event) => {

@@ -5,17 +5,24 @@
  * SIGKILL; dots: writes at the resource (green accepted, red rejected) with their fencing token
  * written above; red rings: the events that show the violation; a red band: the interval the
  * violation spans (the oracle's own window, e.g. the overlap), its length written on it; a dashed
- * line: where a lease ran out. Rejection reasons are listed under the lanes. The legend names only
+ * line: where a lease ran out. On a store of several members or nodes, a lane per member shows whose
+ * lock it held between the harness's reads (./timeline-members.ts), its leader marked, a member
+ * fault on its lane. Rejection reasons are listed under the lanes. The legend names only
  * what this run's picture contains. Every mark carries `data-ref` (h<i> history event, e<seq>
  * effect, f<id> fault) for timeline.html's hover details.
  */
 import type { EvidenceRecord } from './evidence.ts';
+import { memberSpans } from './timeline-members.ts';
 import { timeScale } from './timeline-scale.ts';
 
 const LANE = 46;
 const LEFT = 70;
 const WIDTH = 960;
 const STORE_LANE = 'store';
+/** A member's lane is named `member:<name>` (a holder may be called anything else). */
+const MEMBER_LANE = 'member:';
+/** Colours for whose lock a member holds: one per holder or owner, in the order first seen. */
+const OWNER_COLOURS = ['#3a7bd5', '#e07b39', '#2a9d5c', '#9b59b6', '#c0392b', '#16a2b8'];
 
 type Mark =
   | 'hold'
@@ -37,6 +44,9 @@ type Mark =
   | 'overlap'
   | 'lease'
   | 'message'
+  | 'member'
+  | 'member-down'
+  | 'leader'
   | 'panel';
 
 const LEGEND: Record<Mark, string> = {
@@ -59,6 +69,9 @@ const LEGEND: Record<Mark, string> = {
   overlap: 'violation interval',
   lease: 'lease ran out',
   message: 'a node-to-node message (its lane: the link)',
+  member: "a member's copy of the lock, named by whose it is (between the harness's reads)",
+  'member-down': 'a member paused, killed or not answering',
+  leader: 'the member leading',
   panel: 'a part of the run that is not judged',
 };
 
@@ -82,6 +95,9 @@ const SWATCH: Record<Mark, string> = {
   overlap: '<rect x="0" y="-10" width="14" height="12" class="overlap"/>',
   lease: '<line x1="7" x2="7" y1="-11" y2="3" class="lease"/>',
   message: '<path d="M3,-8 L11,-4 L3,0 Z" class="message"/>',
+  member: '<rect x="0" y="-9" width="14" height="10" class="member" style="fill:#3a7bd5"/>',
+  'member-down': '<rect x="0" y="-10" width="14" height="12" class="pause"/>',
+  leader: '<line x1="0" x2="14" y1="-10" y2="-10" class="leader"/>',
   panel: '<rect x="0" y="-10" width="14" height="12" class="panel-bg solo"/>',
 };
 
@@ -93,6 +109,9 @@ export function timelineSvg(record: EvidenceRecord): string {
   holders.push(...new Set(record.history.filter((e) => e.kind === 'link').map((e) => String(e.detail.link))));
   const { panels, x } = timeScale(record, LEFT, WIDTH - 20);
   const end = Math.max(...panels.map((p) => p.to));
+  // A store of several members: a lane each, under the holders'.
+  const members = memberSpans(record, end);
+  holders.push(...members.lanes.map((m) => MEMBER_LANE + m));
   const rejected = record.effects.filter((e) => !e.accepted);
   // Lanes are drawn from y = 0 down and placed under the header (title, legend) at the end.
   const top = (panels.some((p) => p.text) ? 18 : 0) + 10;
@@ -124,8 +143,9 @@ export function timelineSvg(record: EvidenceRecord): string {
   holders.forEach((h) => {
     const count = onLink.get(h);
     const [from, to] = h.split('→');
-    const label =
-      count === undefined
+    const label = h.startsWith(MEMBER_LANE)
+      ? `${esc(h.slice(MEMBER_LANE.length))}<title>what member ${esc(h.slice(MEMBER_LANE.length))} held, read by the harness</title>`
+      : count === undefined
         ? esc(h)
         : `${esc(`${h} ×${count}`)}<title>${count} message(s) from ${esc(from!)} to ${esc(to!)}</title>`;
     parts.push(`<text x="10" y="${y(h) + 18}" class="lane">${label}</text>`);
@@ -163,6 +183,31 @@ export function timelineSvg(record: EvidenceRecord): string {
       `<rect x="${x1}" y="${y(got.holder) + 6}" width="${Math.max(2, x2 - x1)}" height="16" class="hold" data-ref="h${got.i}"><title>${esc(`${got.holder} holds the lock ${ms(got.t)}–${stop ? ms(stop.t) : 'end'} ms`)}</title></rect>`,
     );
   }
+  // what each member held between reads: whose lock (a colour per owner), or the member down
+  const colours = new Map<string, string>();
+  for (const span of members.spans) {
+    const lane = y(MEMBER_LANE + span.member);
+    const x1 = x(span.from);
+    const x2 = x(span.to);
+    const title = `${span.member} (${span.role}) ${ms(span.from)}–${ms(span.to)} ms: ${span.whose === null ? 'holds no lock' : `holds ${span.whose}'s lock`}`;
+    if (span.role === 'leader')
+      use('leader', `<line x1="${x1}" x2="${x2}" y1="${lane + 3}" y2="${lane + 3}" class="leader"/>`);
+    if (/^(paused|killed|down|unreachable)$/.test(span.role)) {
+      use(
+        'member-down',
+        `<rect x="${x1}" y="${lane + 6}" width="${Math.max(1, x2 - x1)}" height="16" class="pause" data-ref="h${span.read}"><title>${esc(title)}</title></rect>`,
+      );
+      continue;
+    }
+    if (span.whose === null) continue;
+    if (!colours.has(span.whose)) colours.set(span.whose, OWNER_COLOURS[colours.size % OWNER_COLOURS.length]!);
+    use(
+      'member',
+      `<rect x="${x1}" y="${lane + 6}" width="${Math.max(1, x2 - x1)}" height="16" class="member" style="fill:${colours.get(span.whose)}" data-ref="h${span.read}"><title>${esc(title)}</title></rect>`,
+    );
+    if (x2 - x1 > span.whose.length * 6 + 4)
+      parts.push(`<text x="${x1 + 3}" y="${lane + 18}" class="member-label">${esc(span.whose)}</text>`);
+  }
   // faults
   for (const fault of record.faults) {
     const x1 = x(fault.appliedAt);
@@ -176,9 +221,12 @@ export function timelineSvg(record: EvidenceRecord): string {
       continue;
     }
     const mark: Mark = fault.kind === 'store' ? 'fault' : fault.kind;
+    // A fault on one member (paused, killed) is drawn on that member's lane.
+    const onMember = typeof fault.detail.member === 'string' ? MEMBER_LANE + fault.detail.member : undefined;
+    const lane = onMember !== undefined && holders.includes(onMember) ? onMember : fault.holder;
     use(
       mark,
-      `<rect x="${x1}" y="${y(fault.holder) + 2}" width="${Math.max(2, x2 - x1)}" height="24" class="${mark}" data-ref="f${fault.id}"><title>${esc(`${fault.holder ?? 'store'}: ${fault.action} ${ms(fault.appliedAt)}–${fault.liftedAt !== undefined ? ms(fault.liftedAt) : 'end'} ms`)}</title></rect>`,
+      `<rect x="${x1}" y="${y(lane) + 2}" width="${Math.max(2, x2 - x1)}" height="24" class="${mark}" data-ref="f${fault.id}"><title>${esc(`${fault.holder ?? 'store'}: ${fault.action} ${ms(fault.appliedAt)}–${fault.liftedAt !== undefined ? ms(fault.liftedAt) : 'end'} ms`)}</title></rect>`,
     );
   }
   // the violation's interval, as the oracle judged it (e.g. B's first write to A's last accepted one)
@@ -287,6 +335,7 @@ export function timelineSvg(record: EvidenceRecord): string {
 .message{fill:#678}.message.faulted{fill:#b57edc;stroke:#639;stroke-width:1.5}.ok{fill:#2a2}.rejected{fill:#c00}.offending{fill:none;stroke:#c00;stroke-width:2}.overlap{fill:#c00;opacity:.12}
 .overlap-label{font-size:11px;fill:#c00;font-weight:bold;text-anchor:middle}.lease{stroke:#c60;stroke-width:2;stroke-dasharray:4 3}.lease-label{font-size:10px;fill:#c60}
 .fence{font-size:9px;fill:#333;text-anchor:middle}.rejected-no{font-size:9px;fill:#c00;text-anchor:middle}.reason{font-size:11px;fill:#c00}
+.member{opacity:.7}.member-label{font-size:10px;fill:#fff}.leader{stroke:#000;stroke-width:3}
 .release{stroke:#000;stroke-width:2}.denied{stroke:#999}.observed{fill:#555}
 .title{font-size:15px}.legend{font-size:11px;fill:#444}
 </style>

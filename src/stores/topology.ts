@@ -1,12 +1,14 @@
 /**
  * A store of several nodes (a Redis master with replicas, with Sentinels, or N independent masters
- * for Redlock): what `--topology` asks for, and what a started topology offers a scenario — every
- * node's address and role, what a target connects to, and the store faults only a topology has
- * (replication held, a failover, a node restarted, one node's clock stepped, one node paused).
+ * for Redlock; an etcd cluster or a ZooKeeper ensemble of N members): what `--topology` asks for,
+ * and what a started Redis topology offers a scenario — every node's address and role, what a
+ * target connects to, and the store faults only a topology has (replication held, a failover, a
+ * node restarted, one node's clock stepped, one node paused). A coordination service's members
+ * are started by its family and offered as src/stores/topology-members.ts's MemberCluster.
  */
 import { UsageError } from '../core/errors.ts';
 
-export const TOPOLOGY_KINDS = ['single', 'replicated', 'sentinel', 'redlock'] as const;
+export const TOPOLOGY_KINDS = ['single', 'replicated', 'sentinel', 'redlock', 'etcd', 'zookeeper'] as const;
 export type TopologyKind = (typeof TOPOLOGY_KINDS)[number];
 
 export interface TopologyRequest {
@@ -15,17 +17,33 @@ export interface TopologyRequest {
   replicas: number;
   /** redlock: independent masters (default 5). */
   masters: number;
+  /** etcd / zookeeper: the members of one cluster or ensemble (default 3); absent on a Redis topology. */
+  members?: number;
 }
 
-/** `single`, `replicated[:R]`, `sentinel[:R]` or `redlock[:N]`, as `--topology` takes it. */
+/** A topology of a coordination service's members (`etcd:N`, `zookeeper:N`), started by that store's family. */
+export function isMemberTopology(
+  request: TopologyRequest | undefined,
+): request is TopologyRequest & { members: number } {
+  return request?.members !== undefined;
+}
+
+/** `single`, `replicated[:R]`, `sentinel[:R]`, `redlock[:N]`, `etcd[:N]` or `zookeeper[:N]`, as `--topology` takes it. */
 export function parseTopology(text: string): TopologyRequest {
-  const match = /^(single|replicated|sentinel|redlock)(?::(\d+))?$/.exec(text.trim());
+  const match = /^(single|replicated|sentinel|redlock|etcd|zookeeper)(?::(\d+))?$/.exec(text.trim());
   if (!match)
     throw new UsageError(
-      `--topology "${text}": expected single, replicated[:R] (a master and R replicas), sentinel[:R] (replicated plus three Sentinels) or redlock[:N] (N independent masters)`,
+      `--topology "${text}": expected single, replicated[:R] (a master and R replicas), sentinel[:R] (replicated plus three Sentinels), redlock[:N] (N independent masters), etcd[:N] (an etcd cluster of N members) or zookeeper[:N] (a ZooKeeper ensemble of N servers)`,
     );
   const kind = match[1] as TopologyKind;
   const n = match[2] === undefined ? undefined : Number(match[2]);
+  if (kind === 'etcd' || kind === 'zookeeper') {
+    if (n !== undefined && (n < 1 || n > 7 || n % 2 === 0))
+      throw new UsageError(
+        `--topology ${kind}:${n}: an odd number of members between 1 and 7 (a quorum must survive a member's loss)`,
+      );
+    return { kind, replicas: 0, masters: 0, members: n ?? 3 };
+  }
   if (kind === 'single' && n !== undefined) throw new UsageError('--topology single takes no count');
   if ((kind === 'replicated' || kind === 'sentinel') && n !== undefined && (n < 1 || n > 5))
     throw new UsageError(`--topology ${kind}:${n}: between 1 and 5 replicas`);
@@ -36,6 +54,7 @@ export function parseTopology(text: string): TopologyRequest {
 
 export function topologyName(request: TopologyRequest): string {
   if (request.kind === 'single') return 'single';
+  if (isMemberTopology(request)) return `${request.kind}:${request.members}`;
   return request.kind === 'redlock' ? `redlock:${request.masters}` : `${request.kind}:${request.replicas}`;
 }
 

@@ -7,6 +7,7 @@
  */
 import { StoreUnavailableError } from '../core/errors.ts';
 import type { StoreTopology, TopologyRequest } from './topology.ts';
+import type { MemberCluster } from './topology-members.ts';
 
 /** `fs`: a scratch directory on this machine's filesystem, for file locks (src/families/fs/). */
 /** `cluster`: the target's own nodes as processes, every link between them through the harness (src/families/cluster/). */
@@ -70,6 +71,8 @@ export interface StartedStore {
   readonly capabilities: StoreCapabilities;
   /** A store of several nodes: every node, what holders connect to, the faults on nodes (src/stores/topology.ts). */
   readonly topology?: StoreTopology;
+  /** A coordination service of several members (--topology etcd:N, zookeeper:N): `url` is m1's (src/stores/topology-members.ts). */
+  readonly members?: MemberCluster;
   /** Stop the server and remove its files. Safe to call twice. */
   stop(): Promise<void>;
 }

@@ -1,6 +1,7 @@
 /**
  * The harness's own client of an etcd member: its gRPC JSON gateway on the client port (`POST
- * /v3/kv/range`, `/v3/lease/timetolive`, `/v3/lease/revoke`, `GET /version`), with Node's fetch.
+ * /v3/kv/range`, `/v3/lease/timetolive`, `/v3/lease/revoke`, on a cluster `/v3/maintenance/status`,
+ * `/v3/cluster/member/list`, `/v3/maintenance/transfer-leadership`; `GET /version`), with Node's fetch.
  * Keys and values travel base64-encoded; 64-bit numbers come back as decimal strings, and a field
  * whose value is zero is left out (proto3's JSON mapping). No gRPC client in the harness's runtime.
  */
@@ -41,8 +42,11 @@ function prefixEnd(prefix: string): string {
 export class EtcdGateway {
   readonly #base: string;
 
-  /** `url`: the member's client URL (http://127.0.0.1:PORT); a non-loopback one is refused. */
-  constructor(url: string) {
+  /** `url`: the member's client URL (http://127.0.0.1:PORT); a non-loopback one is refused. `timeoutMs`: each request's. */
+  constructor(
+    url: string,
+    private readonly timeoutMs = 5000,
+  ) {
     const parsed = assertLoopbackUrl(url);
     this.#base = `http://${parsed.host}`;
   }
@@ -51,7 +55,7 @@ export class EtcdGateway {
     const response = await fetch(`${this.#base}${path}`, {
       method: 'POST',
       body: JSON.stringify(body),
-      signal: AbortSignal.timeout(5000),
+      signal: AbortSignal.timeout(this.timeoutMs),
     });
     const text = await response.text();
     if (!response.ok) throw new Error(`etcd ${path} answered ${response.status}: ${text.slice(0, 300)}`);
@@ -64,13 +68,17 @@ export class EtcdGateway {
     return kvs?.[0] ? keyOf(kvs[0]) : null;
   }
 
-  /** Every key under `prefix`, oldest first (by create revision: etcd's own queue order for Mutex and Election). */
-  async under(prefix: string): Promise<EtcdKey[]> {
+  /**
+   * Every key under `prefix`, oldest first (by create revision: etcd's own queue order for Mutex and
+   * Election); `local`: as this member alone has them (a serializable read).
+   */
+  async under(prefix: string, local = false): Promise<EtcdKey[]> {
     const { kvs } = await this.#post<{ kvs?: RawKv[] }>('/v3/kv/range', {
       key: toBase64(prefix),
       range_end: prefixEnd(prefix),
       sort_order: 'ASCEND',
       sort_target: 'CREATE',
+      ...(local ? { serializable: true } : {}),
     });
     return (kvs ?? []).map(keyOf);
   }
@@ -79,6 +87,39 @@ export class EtcdGateway {
   async timeToLive(lease: string): Promise<{ ttl: number; grantedTtl: number }> {
     const answer = await this.#post<{ TTL?: string; grantedTTL?: string }>('/v3/lease/timetolive', { ID: lease });
     return { ttl: Number(answer.TTL ?? 0), grantedTtl: Number(answer.grantedTTL ?? 0) };
+  }
+
+  /** A read of `key` answered by this member alone from its own state (serializable: no round to the leader). */
+  async getLocal(key: string): Promise<EtcdKey | null> {
+    const { kvs } = await this.#post<{ kvs?: RawKv[] }>('/v3/kv/range', { key: toBase64(key), serializable: true });
+    return kvs?.[0] ? keyOf(kvs[0]) : null;
+  }
+
+  /** This member's id and the leader it follows (decimal ids; leader '0': it knows none). */
+  async status(): Promise<{ member: string; leader: string; raftTerm: number }> {
+    const answer = await this.#post<{ header?: { member_id?: string }; leader?: string; raftTerm?: string }>(
+      '/v3/maintenance/status',
+      {},
+    );
+    return {
+      member: answer.header?.member_id ?? '0',
+      leader: answer.leader ?? '0',
+      raftTerm: Number(answer.raftTerm ?? 0),
+    };
+  }
+
+  /** Every member's id by its name. */
+  async memberIds(): Promise<Map<string, string>> {
+    const { members } = await this.#post<{ members?: Array<{ ID?: string; name?: string }> }>(
+      '/v3/cluster/member/list',
+      {},
+    );
+    return new Map((members ?? []).map((m) => [m.name ?? '', m.ID ?? '0']));
+  }
+
+  /** Ask this member, the leader, to hand leadership to member `targetId` (etcdctl move-leader). */
+  async moveLeader(targetId: string): Promise<void> {
+    await this.#post('/v3/maintenance/transfer-leadership', { targetID: targetId });
   }
 
   /** Revoke a lease on the server: every key attached to it is deleted at once. */

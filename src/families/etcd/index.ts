@@ -13,6 +13,9 @@ import { KEEPALIVES_HELD } from './faults/keepalives-held.ts';
 import { LEASE_REVOKED } from './faults/lease-revoked.ts';
 import { ETCD_RENEWAL, etcdLockLocations, etcdRelease, touchesEtcd } from './commands.ts';
 import { EtcdGateway } from './gateway.ts';
+import { EtcdMembersView } from './members-view.ts';
+import { LEADER_MOVED } from './faults/leader-moved.ts';
+import { MEMBER_FAULTS } from '../member-faults/index.ts';
 import { etcdTtlProblem } from './lease-floor.ts';
 import { etcdRecipe } from './recipe.ts';
 import { etcdClockMs } from './server-clock.ts';
@@ -31,20 +34,23 @@ function unreadable(location: StoreLocation): string | undefined {
 
 export const etcdFamily: StoreFamily = {
   name: 'etcd',
-  // Its own faults, landed by the oracle's --fault NAME at the moment it names (src/faults/registry.ts lists them).
-  faults: [KEEPALIVES_HELD, LEASE_REVOKED],
+  // Its own faults, landed by the oracle's --fault NAME at the moment it names (src/faults/registry.ts lists them);
+  // on --topology N members, a member paused or killed, the leader among them (src/families/member-faults/).
+  faults: [KEEPALIVES_HELD, LEASE_REVOKED, ...MEMBER_FAULTS, LEADER_MOVED],
   recipes: [etcdRecipe],
   describe: (location) => (typeof location === 'string' ? describeEtcd(location) : (unreadable(location) ?? '')),
   unreadable,
   view(store) {
     const gateway = new EtcdGateway(store.url);
+    const cluster = store.members ? new EtcdMembersView(store.members) : undefined;
     return {
       lock: async (location) => {
         if (typeof location !== 'string') throw new Error(unreadable(location));
-        return readEtcdLock(gateway, location);
+        return cluster ? cluster.lock(location) : readEtcdLock(gateway, location);
       },
       // The member's wall clock by its gateway's Date header (server-clock.ts: up to a second a read).
       clockMs: () => etcdClockMs(store.url),
+      ...(store.members ? { members: store.members } : {}),
       close: async () => undefined,
     };
   },

@@ -5,7 +5,7 @@
  * least 1 s. A TTL the holders cannot ask etcd for would make the store's lease differ from the
  * oracle's: a usage error naming the fix.
  */
-import { ELECTION_TIMEOUT_MS } from './recipe.ts';
+import { ELECTION_TIMEOUT_MS } from './member-args.ts';
 
 /** The server's own floor, in whole seconds. */
 export const LEASE_FLOOR_S = Math.max(1, Math.ceil((1.5 * ELECTION_TIMEOUT_MS) / 1000));

@@ -4,47 +4,17 @@
  * leases: a 10 ms heartbeat and a 100 ms election timeout. etcd grants no lease shorter than
  * 1.5 × the election timeout (150 ms here), and its API counts lease TTLs in whole seconds, so the
  * shortest lease a holder can ask for is 1 s (lease-floor.ts). Container: the same command in its
- * image (docker/images.json), on the host network.
+ * image (docker/images.json), on the host network. `--topology etcd:N` starts a cluster instead
+ * (cluster.ts, local processes only).
  */
 import { join } from 'node:path';
 import { StoreUnavailableError } from '../../core/errors.ts';
 import { binaryRuns } from '../../stores/binary-runs.ts';
 import { spawnServer, waitUntilReady } from '../../stores/server-process.ts';
 import type { StoreRecipe } from '../../stores/types.ts';
+import { startEtcdCluster } from './cluster.ts';
 import { etcdVersion } from './gateway.ts';
-
-/** Raft's heartbeat and election timeout, ms: the election timeout sets etcd's lease floor. */
-export const HEARTBEAT_MS = 10;
-export const ELECTION_TIMEOUT_MS = 100;
-
-/** The server binary: LOCK_ORACLES_ETCD_SERVER points at another build. */
-function etcdBinary(): string {
-  return process.env.LOCK_ORACLES_ETCD_SERVER || 'etcd';
-}
-
-/**
- * One member named m1, listening for clients on `clientPort` and for peers on `peerPort`, loopback
- * only. `logLevel` info in a container: the line the container runtime waits for ("serving client
- * traffic insecurely", 3.4's zap logger; it prints no "ready to serve client requests") is at info.
- */
-export function memberArgs(clientPort: number, peerPort: number, dataDir: string, logLevel = 'warn'): string[] {
-  const client = `http://127.0.0.1:${clientPort}`;
-  const peer = `http://127.0.0.1:${peerPort}`;
-  return [
-    '--name=m1',
-    `--data-dir=${dataDir}`,
-    `--listen-client-urls=${client}`,
-    `--advertise-client-urls=${client}`,
-    `--listen-peer-urls=${peer}`,
-    `--initial-advertise-peer-urls=${peer}`,
-    `--initial-cluster=m1=${peer}`,
-    '--initial-cluster-state=new',
-    `--heartbeat-interval=${HEARTBEAT_MS}`,
-    `--election-timeout=${ELECTION_TIMEOUT_MS}`,
-    '--logger=zap',
-    `--log-level=${logLevel}`,
-  ];
-}
+import { etcdBinary, memberArgs } from './member-args.ts';
 
 export const etcdRecipe: StoreRecipe = {
   kind: 'etcd',
@@ -64,7 +34,10 @@ export const etcdRecipe: StoreRecipe = {
           'npm run setup   (runs: apt-get install -y etcd-server etcd-client)',
         );
   },
-  async startLocal({ port, dir, freePort }) {
+  async startLocal(ctx) {
+    const members = ctx.request.topology?.members;
+    if (members !== undefined) return startEtcdCluster(ctx, members);
+    const { port, dir, freePort } = ctx;
     const binary = etcdBinary();
     const server = spawnServer({
       label: `${binary} :${port}`,

@@ -57,3 +57,11 @@ export async function connectedSessions(port: number): Promise<Map<string, Conne
     sessions.set(match[1]!, { timeoutMs: Number(match[2]), lastResponseMs: Number(match[3]) });
   return sessions;
 }
+
+/** A member's role in its ensemble by its `srvr` answer: "leader", "follower", "standalone" (throws while it serves none). */
+export async function serverMode(port: number): Promise<string> {
+  const answer = await fourLetterWord(port, 'srvr', 1000);
+  const mode = /^Mode: (\w+)/m.exec(answer)?.[1];
+  if (!mode) throw new Error(`ZooKeeper on 127.0.0.1:${port} serves no requests now: ${answer.trim().slice(0, 120)}`);
+  return mode;
+}

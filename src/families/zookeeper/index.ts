@@ -11,6 +11,8 @@ import { EXPIRE_SESSION } from './faults/expire-session.ts';
 import { HOLD_PINGS } from './faults/hold-pings.ts';
 import { underLock, ZK_RENEWAL, zkDelete, zkLockLocations } from './commands.ts';
 import { zookeeperRecipe } from './recipe.ts';
+import { ZkMembersView } from './members-view.ts';
+import { MEMBER_FAULTS } from '../member-faults/index.ts';
 import { lockPath, ZkView } from './view.ts';
 import { SESSION_FLOOR_MS, TICK_MS } from './zk-config.ts';
 
@@ -35,12 +37,24 @@ function unreadable(location: StoreLocation): string | undefined {
 
 export const zookeeperFamily: StoreFamily = {
   name: 'zookeeper',
-  // Its own faults, landed by the oracle's --fault NAME at the moment it names (src/faults/registry.ts lists them).
-  faults: [HOLD_PINGS, EXPIRE_SESSION],
+  // Its own faults, landed by the oracle's --fault NAME at the moment it names (src/faults/registry.ts lists them);
+  // on --topology N members, a member paused or killed, the leader among them (src/families/member-faults/).
+  faults: [HOLD_PINGS, EXPIRE_SESSION, ...MEMBER_FAULTS],
   recipes: [zookeeperRecipe],
   describe,
   unreadable,
   view(store) {
+    if (store.members) {
+      const ensemble = new ZkMembersView(store.members);
+      return {
+        lock: async (location) => {
+          const state = await ensemble.lock(pathOf(location));
+          return { where: `${describe(location)} at the leader ${state.readAt}`, ...state };
+        },
+        members: store.members,
+        close: async () => ensemble.close(),
+      };
+    }
     const view = new ZkView(store.port);
     return {
       lock: async (location) => ({ where: describe(location), ...(await view.lock(pathOf(location))) }),

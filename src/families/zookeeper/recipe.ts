@@ -7,6 +7,7 @@
  * machine. Container: the same java command in its image (docker/images.json: Debian's jars and
  * JVM, built by scripts/container-engine.sh), its zoo.cfg written into the container, on the host
  * network. Its classpath names the official image's jars too (/apache-zookeeper-<v>-bin/lib).
+ * `--topology zookeeper:N` starts an ensemble instead (ensemble.ts, local processes only).
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,27 +15,12 @@ import { StoreUnavailableError } from '../../core/errors.ts';
 import { binaryRuns } from '../../stores/binary-runs.ts';
 import { spawnServer, waitUntilReady } from '../../stores/server-process.ts';
 import type { StoreRecipe } from '../../stores/types.ts';
+import { startZkEnsemble } from './ensemble.ts';
 import { serverVersion } from './four-letter.ts';
+import { javaBinary, jvmOptions, zookeeperJar } from './jvm.ts';
 import { zooCfg } from './zk-config.ts';
 
 const INSTALL = 'npm run setup   (runs: apt-get install -y zookeeper, which brings a Java runtime)';
-
-/** The JVM: LOCK_ORACLES_JAVA points at another one. */
-export const javaBinary = (): string => process.env.LOCK_ORACLES_JAVA || 'java';
-/** The server's jar: LOCK_ORACLES_ZOOKEEPER_JAR points at another build (its manifest must name its dependencies). */
-export const zookeeperJar = (): string => process.env.LOCK_ORACLES_ZOOKEEPER_JAR || '/usr/share/java/zookeeper.jar';
-
-/** JVM options for a quick start and nothing left behind: no /tmp/hsperfdata_<user>/<pid>, temp files in the run dir. */
-function jvmOptions(dir: string): string[] {
-  return [
-    '-XX:+UseSerialGC',
-    '-XX:TieredStopAtLevel=1',
-    '-XX:-UsePerfData',
-    '-Xmx256m',
-    `-Djava.io.tmpdir=${dir}`,
-    '-Dzookeeper.jmx.log4j.disable=true',
-  ];
-}
 
 /** Inside a container: its configuration and data, and the jars of both images (Debian's, then the official one's). */
 const IN_CONTAINER = {
@@ -71,7 +57,10 @@ export const zookeeperRecipe: StoreRecipe = {
       return new StoreUnavailableError(`ZooKeeper's server jar ${zookeeperJar()} is not on this machine.`, INSTALL);
     return null;
   },
-  async startLocal({ port, dir }) {
+  async startLocal(ctx) {
+    const members = ctx.request.topology?.members;
+    if (members !== undefined) return startZkEnsemble(ctx, members);
+    const { port, dir } = ctx;
     const dataDir = join(dir, 'data');
     mkdirSync(dataDir, { recursive: true });
     const cfg = join(dir, 'zoo.cfg');

@@ -53,7 +53,15 @@ export class ZkView {
   /** Each session's end (server monotonic ms) as last read while it was connected. */
   readonly #sessionEnds = new Map<string, number>();
 
-  constructor(private readonly port: number) {
+  /**
+   * `port`: the server read (on an ensemble, the leader: its `dump` lists every live session);
+   * `consPorts`: the servers whose `cons` gives the connected sessions' ends (an ensemble's
+   * running members: a session is connected to one of them). Default: `port` alone.
+   */
+  constructor(
+    private readonly port: number,
+    private readonly consPorts: () => readonly number[] = () => [port],
+  ) {
     this.#reads = new ZkReads(`127.0.0.1:${port}`);
   }
 
@@ -62,7 +70,9 @@ export class ZkView {
       this.#reads.node(path),
       this.#reads.children(path),
       liveSessions(this.port),
-      connectedSessions(this.port),
+      Promise.all(this.consPorts().map((port) => connectedSessions(port).catch(() => new Map()))).then(
+        (maps) => new Map(maps.flatMap((map) => [...map])),
+      ),
     ]);
     const now = monotonicMs();
     for (const [id, session] of connected) this.#sessionEnds.set(id, session.lastResponseMs + session.timeoutMs);
@@ -110,6 +120,20 @@ export class ZkView {
   /** The server's wall clock (zk-reads.ts: a probe node's mtime). */
   clockMs(): Promise<number> {
     return this.#reads.clockMs();
+  }
+
+  /** The lock's holding node as this server alone has it (its own state): the lowest child, else the node itself if ephemeral or holding data. */
+  async holderHere(path: string): Promise<{ exists: boolean; holder?: string; value?: string; owner?: string }> {
+    const children = (await this.#reads.children(path)) ?? [];
+    const lowest = children
+      .filter((name) => /\d{10}$/.test(name))
+      .sort((a, b) => Number(a.slice(-10)) - Number(b.slice(-10)))[0];
+    const holder = lowest === undefined ? path : `${path === '/' ? '' : path}/${lowest}`;
+    const read = await this.#reads.node(holder);
+    if (!read) return { exists: false };
+    const owner = hexId(read.stat.ephemeralOwner);
+    if (lowest === undefined && owner === '0x0' && read.data.length === 0) return { exists: false };
+    return { exists: true, holder, value: read.data.toString('utf8'), owner };
   }
 
   close(): void {

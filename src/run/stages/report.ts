@@ -110,6 +110,15 @@ function storeEvidence({ store, fenceStore }: RunFacts, chosenBy: string): Evide
           },
         }
       : {}),
+    // A coordination service's members (etcd:N, zookeeper:N): each with its state at the end (running, paused, killed).
+    ...(store.members
+      ? {
+          topology: {
+            name: store.members.name,
+            nodes: store.members.members.map(({ name, port, state }) => ({ name, port, role: state })),
+          },
+        }
+      : {}),
   };
 }
 

@@ -10,7 +10,7 @@ import { ParamError, UsageError } from '../../core/errors.ts';
 import { loadOracle } from '../registry.ts';
 import { recipeFor } from '../../families/recipes.ts';
 import { speaksRedis } from '../../stores/types.ts';
-import { parseTopology } from '../../stores/topology.ts';
+import { isMemberTopology, parseTopology } from '../../stores/topology.ts';
 import { chooseStore, type StoreChoice } from '../store-choice.ts';
 import type { RunRequest } from './run-request.ts';
 
@@ -36,7 +36,11 @@ export async function checkRequest(request: RunRequest) {
   const kind = choice.kind;
   // A store this machine cannot run is reported before any process starts.
   const topology = request.topology === undefined ? undefined : parseTopology(request.topology);
-  if (topology && topology.kind !== 'single' && !speaksRedis(kind))
+  if (isMemberTopology(topology) && topology.kind !== kind)
+    throw new UsageError(
+      `--topology ${request.topology} starts ${topology.kind} members: run ${oracle.id} with --store ${topology.kind}`,
+    );
+  if (topology && topology.kind !== 'single' && !isMemberTopology(topology) && !speaksRedis(kind))
     throw new UsageError(
       `--topology ${request.topology} starts Redis or Valkey nodes: run ${oracle.id} with --store redis or valkey`,
     );

@@ -1,0 +1,114 @@
+/**
+ * `--topology etcd:N`: an etcd cluster of N scratch members on this machine, m1…mN, each its own
+ * process (Debian's etcd 3.4.23), client and peer port on loopback and data dir inside the run dir
+ * (removed with it; the processes die with the harness), started together with one
+ * `--initial-cluster`. The store's URL is m1's; a holder's env.urls carries every member's. Which
+ * member leads is read from the members (`/v3/maintenance/status`); a leader change is etcd's own
+ * MoveLeader (transfer-leadership) sent to the leader, naming the next member.
+ */
+import { join } from 'node:path';
+import { LocalMembers, type LocalMember } from '../../stores/local-members.ts';
+import { spawnServer, waitUntilReady } from '../../stores/server-process.ts';
+import { awaitLeader, type LeaderChange } from '../../stores/topology-members.ts';
+import type { LocalStartContext, StartedStore } from '../../stores/types.ts';
+import { EtcdGateway, etcdVersion } from './gateway.ts';
+import { etcdBinary, memberArgs } from './member-args.ts';
+
+interface Member extends LocalMember {
+  readonly gateway: EtcdGateway;
+}
+
+/** A loaded machine: an election under load 20 can take a few seconds. */
+const LEADER_WAIT_MS = 20_000;
+
+export async function startEtcdCluster(
+  { port, dir, freePort }: LocalStartContext,
+  size: number,
+): Promise<Omit<StartedStore, 'runtime' | 'startMs'>> {
+  const ports: Array<{ name: string; client: number; peer: number }> = [];
+  for (let i = 1; i <= size; i++)
+    ports.push({ name: `m${i}`, client: i === 1 ? port : await freePort(), peer: await freePort() });
+  const initialCluster = ports.map((p) => `${p.name}=http://127.0.0.1:${p.peer}`).join(',');
+  const members: Member[] = ports.map(({ name, client, peer }) => ({
+    name,
+    port: client,
+    url: `http://127.0.0.1:${client}`,
+    state: 'running',
+    gateway: new EtcdGateway(`http://127.0.0.1:${client}`),
+    server: spawnServer({
+      label: `etcd ${name} :${client}`,
+      command: etcdBinary(),
+      args: memberArgs(client, peer, join(dir, name), 'warn', { name, initialCluster }),
+    }),
+  }));
+  const cluster = new EtcdCluster(members);
+  try {
+    const [version] = await Promise.all(members.map((m) => waitUntilReady(m.server, () => etcdVersion(m.port))));
+    if ((await awaitLeader(() => cluster.leader(), undefined, LEADER_WAIT_MS)) === undefined)
+      throw new Error(`etcd:${size} elected no leader within ${LEADER_WAIT_MS} ms`);
+    return {
+      kind: 'etcd',
+      url: members[0]!.url,
+      host: '127.0.0.1',
+      port,
+      version: version!,
+      // The store's own pause/kill are m1's: the member a holder's env.url leads to.
+      capabilities: {
+        pause: () => cluster.pause('m1'),
+        resume: () => cluster.resume('m1'),
+        kill: () => cluster.kill('m1'),
+      },
+      members: cluster,
+      stop: () => cluster.stop(),
+    };
+  } catch (error) {
+    await cluster.stop();
+    throw error;
+  }
+}
+
+class EtcdCluster extends LocalMembers<Member> {
+  #ids: Map<string, string> | undefined;
+
+  constructor(members: readonly Member[]) {
+    super('etcd', members);
+  }
+
+  async #memberIds(): Promise<Map<string, string>> {
+    if (this.#ids) return this.#ids;
+    for (const member of this.running()) {
+      const ids = await member.gateway.memberIds().catch(() => undefined);
+      if (ids) return (this.#ids = ids);
+    }
+    throw new Error(`${this.name}: no running member answered its member list`);
+  }
+
+  async leader(): Promise<string | undefined> {
+    const ids = await this.#memberIds();
+    const names = new Map([...ids].map(([name, id]) => [id, name]));
+    // The leader as a running member says it leads: its own id and its leader's are the same.
+    for (const member of this.running()) {
+      const status = await member.gateway.status().catch(() => undefined);
+      if (status && status.leader !== '0' && status.member === status.leader) return names.get(status.member);
+    }
+    return undefined;
+  }
+
+  async changeLeader(timeoutMs: number, now: () => number): Promise<LeaderChange> {
+    const from = await this.leader();
+    if (from === undefined) throw new Error(`${this.name} has no leader to move leadership from`);
+    const to = this.running().find((m) => m.name !== from);
+    if (!to) throw new Error(`${this.name}: no other running member to hand leadership to`);
+    const ids = await this.#memberIds();
+    const askedAt = now();
+    await this.member(from).gateway.moveLeader(ids.get(to.name)!);
+    const led = await awaitLeader(() => this.leader(), from, timeoutMs);
+    return {
+      from,
+      to: led,
+      how: `MoveLeader (etcd's transfer-leadership, sent to the leader ${from}) to ${to.name}`,
+      askedAt,
+      ledAt: led === undefined ? undefined : now(),
+    };
+  }
+}
