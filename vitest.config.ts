@@ -17,7 +17,8 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     // The container parity suite runs on its own: npm run test:containers (vitest.containers.config.ts).
     exclude: ['test/parity/**', '**/node_modules/**'],
-    globalSetup: ['test/global-setup.ts'],
+    // The stores' check; one `npm pack` shared by package.test.ts and tarball.test.ts (test/package-tarball.ts).
+    globalSetup: ['test/global-setup.ts', 'test/package-tarball.ts'],
     testTimeout: 120_000,
     hookTimeout: 60_000,
     maxWorkers: 2,
