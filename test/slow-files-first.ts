@@ -10,20 +10,24 @@ import { relative } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * Seconds each slow file took in one whole `npm test` (2026-12-01, 2 cores, load 27-32: the
- * reference matrix's beforeAll included; docs/benchmarks.md "Test suite"); the rest count as 0.
+ * Each slow file's wall in seconds (vitest's duration of the file), the rest count as 0. Measured
+ * 2026-12-03 one file at a time at load 13-35 (docs/benchmarks.md, "Test suite: pack once, each
+ * check once"), except: the reference matrix, estimated as the sum of its entries' last walls on
+ * this machine (src/run/reference-order.ts's cache) over its 2 jobs; the explored files, from the
+ * whole run of 2026-12-01 (load 25-33). Only the order matters: the longest start first.
  */
 const MEASURED_SECONDS: Record<string, number> = {
-  'test/package.test.ts': 651,
-  'test/reference-targets.test.ts': 605,
+  'test/reference-targets.test.ts': 600,
+  'test/leftovers.test.ts': 275,
   'test/explore-V310.test.ts': 159,
   'test/explore-V313.test.ts': 158,
   'test/explore-replay.test.ts': 138,
-  'test/bindings.test.ts': 115,
-  'test/cli.test.ts': 88,
-  'test/settle.test.ts': 84,
-  'test/postgres-store.test.ts': 82,
-  'test/leftovers.test.ts': 81,
+  'test/cli.test.ts': 106,
+  'test/package.test.ts': 70,
+  'test/bindings.test.ts': 46,
+  'test/sdk-java-go.test.ts': 34,
+  'test/postgres-store.test.ts': 31,
+  'test/settle.test.ts': 21,
 };
 
 export class SlowFilesFirst extends BaseSequencer {
