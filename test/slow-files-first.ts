@@ -10,21 +10,20 @@ import { relative } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * Each slow file's wall in seconds (vitest's duration of the file), the rest count as 0. Measured
- * 2026-12-03 one file at a time at load 13-35 (docs/benchmarks.md, "Test suite: pack once, each
- * check once"), except: the reference matrix, estimated as the sum of its entries' last walls on
- * this machine (src/run/reference-order.ts's cache) over its 2 jobs; the explored files, from the
- * whole run of 2026-12-01 (load 25-33). Only the order matters: the longest start first.
+ * Each slow file's wall in seconds (vitest's duration of the file, or the whole command's for the
+ * matrix, whose beforeAll is most of it), the rest count as 0. Measured 2026-12-03, one file at a
+ * time at load 5-35 (docs/benchmarks.md, "Test suite: pack once, each check once"). Only the order
+ * matters: the longest start first, the first two (one per worker) together.
  */
 const MEASURED_SECONDS: Record<string, number> = {
-  'test/reference-targets.test.ts': 600,
+  'test/explore-V313.test.ts': 1016,
+  'test/reference-targets.test.ts': 405,
   'test/leftovers.test.ts': 275,
-  'test/explore-V310.test.ts': 159,
-  'test/explore-V313.test.ts': 158,
-  'test/explore-replay.test.ts': 138,
+  'test/explore-V310.test.ts': 214,
   'test/cli.test.ts': 106,
   'test/package.test.ts': 70,
   'test/bindings.test.ts': 46,
+  'test/explore-replay.test.ts': 40,
   'test/sdk-java-go.test.ts': 34,
   'test/postgres-store.test.ts': 31,
   'test/settle.test.ts': 21,
