@@ -15,9 +15,11 @@ export default defineConfig({
   },
   test: {
     include: ['test/**/*.test.ts'],
-    // The container parity suite runs on its own: npm run test:containers (vitest.containers.config.ts).
-    exclude: ['test/parity/**', '**/node_modules/**'],
-    globalSetup: ['test/global-setup.ts'],
+    // Run on their own (.ci/run runs both): the container parity suite, npm run test:containers
+    // (vitest.containers.config.ts), and the matrix's Valkey twins, npm run test:valkey (test/reference-split.ts).
+    exclude: ['test/parity/**', 'test/valkey/**', '**/node_modules/**'],
+    // The stores' check; one `npm pack` shared by package.test.ts and tarball.test.ts (test/package-tarball.ts).
+    globalSetup: ['test/global-setup.ts', 'test/package-tarball.ts'],
     testTimeout: 120_000,
     hookTimeout: 60_000,
     maxWorkers: 2,

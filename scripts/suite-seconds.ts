@@ -5,7 +5,8 @@
  * durations and how many tests passed, failed or were skipped. The kind of a file is told from its
  * path and its source:
  * - judge fixtures: test/judges/ (recorded observations judged in-process, no process started);
- * - reference matrix: test/reference-targets.test.ts (one real run per reference);
+ * - reference matrix: test/reference-targets.test.ts (one real run per reference) and its Valkey
+ *   twins, test/valkey/ (npm run test:valkey);
  * - explored suites: an explore-*.test.ts file (real explorations);
  * - install and packaging: `npm pack` and installs (package.test.ts, tarball.test.ts);
  * - real processes: any other file whose source starts stores, holders or the CLI (PROCESSES);
@@ -30,7 +31,7 @@ interface Report {
 
 function kindOf(file: string): string {
   if (file.startsWith('test/judges/')) return 'judge fixtures';
-  if (file === 'test/reference-targets.test.ts') return 'reference matrix';
+  if (file === 'test/reference-targets.test.ts' || file.startsWith('test/valkey/')) return 'reference matrix';
   if (/(^|\/|-)explore[-.]/.test(file)) return 'explored suites';
   if (/^test\/(package|tarball)\.test\.ts$/.test(file)) return 'install and packaging';
   return PROCESSES.test(readFileSync(file, 'utf8')) ? 'real processes' : 'in-process only';

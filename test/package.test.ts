@@ -1,6 +1,7 @@
 /**
- * The installable tool: `npm pack` of this repository installed into a scratch project (in a temp
- * dir) as a devDependency, beside the project's own ioredis (another version than the harness's).
+ * The installable tool: the run's one `npm pack` of this repository (test/package-tarball.ts)
+ * installed into a scratch project (in a temp dir) as a devDependency, beside the project's own
+ * ioredis (another version than the harness's).
  * There, with nothing pointing into this repository:
  * - `npx lock-oracles init` writes a target that imports from 'lock-oracles';
  * - the install does not carry the reference targets' libraries: `references` names the `npm i -D`
@@ -17,7 +18,7 @@
  * Refuted and one Unconfirmed row; the job summary gets the Markdown table.
  * npm installs from the local tarball and the npm cache (prefer-offline).
  */
-import { afterAll, describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, inject, test } from 'vitest';
 import { execa } from 'execa';
 import { copyFileSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { parse } from 'yaml';
@@ -25,6 +26,7 @@ import { join, relative, resolve } from 'node:path';
 import { makeRunDir } from '../src/process/run-dir.ts';
 import { compileModule } from '../src/build/compile-module.ts';
 import { pathToFileURL } from 'node:url';
+import { packedFrom } from './package-tarball.ts';
 
 const REPO = resolve(import.meta.dirname, '..');
 const FIXTURE = join(REPO, 'test/fixtures/package-project');
@@ -55,14 +57,7 @@ describe('npm pack, installed into a scratch project', () => {
     'npx lock-oracles, init, the typed package import and the API work from the install',
     { timeout: 600_000 },
     async () => {
-      const packed = await execa('npm', ['pack', '--json', '--pack-destination', scratch.dir], {
-        cwd: REPO,
-        env: { npm_config_loglevel: 'error' },
-      });
-      const { filename, files } = (
-        JSON.parse(packed.stdout) as Array<{ filename: string; files: Array<{ path: string }> }>
-      )[0]!;
-      const paths = files.map((f) => f.path);
+      const { tarball, files: paths } = packedFrom(inject('packed'));
       expect(paths).toContain('dist/index.js');
       expect(paths).toContain('dist/types/src/index.d.ts');
       expect(paths).toContain('src/holder/holder-entry.ts');
@@ -73,7 +68,7 @@ describe('npm pack, installed into a scratch project', () => {
       await execa('mkdir', [project]);
       writeFileSync(
         join(project, 'package.json'),
-        `${JSON.stringify({ name: 'scratch-project', private: true, type: 'module', devDependencies: { 'lock-oracles': `file:../${filename}`, ioredis: USER_IOREDIS, '@types/node': '20.19.43' } }, null, 2)}\n`,
+        `${JSON.stringify({ name: 'scratch-project', private: true, type: 'module', devDependencies: { 'lock-oracles': `file:${tarball}`, ioredis: USER_IOREDIS, '@types/node': '20.19.43' } }, null, 2)}\n`,
       );
       for (const file of ['lock.target.ts', 'one-write.target.ts', 'api.ts', 'tsconfig.json', 'lock-rows.json'])
         copyFileSync(join(FIXTURE, file), join(project, file));

@@ -1,8 +1,9 @@
 /**
  * Every oracle FAILs on each of its bad reference targets and PASSes on each good one, against a
- * real store with real holder processes; every Redis reference runs on Valkey too, with the same
- * expected verdict (src/run/reference-matrix.ts). The reference list lives in each oracle file, so a
- * new oracle (V320) is covered by adding its references there.
+ * real store with real holder processes (src/run/reference-matrix.ts). The Valkey twin of each Redis
+ * reference runs in `npm run test:valkey` instead (test/valkey/, test/reference-split.ts), which
+ * .ci/run runs. The reference list lives in each oracle file, so a new oracle (V320) is covered by
+ * adding its references there.
  *
  * The matrix runs once, two runs at a time, through the same runner as
  * `npm run oracle -- references --jobs 2` (src/run/references.ts: a run that comes out INCONCLUSIVE
@@ -14,14 +15,25 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import { loadAllOracles } from '../src/run/registry.ts';
 import { referenceMatrix } from '../src/run/reference-matrix.ts';
 import { runReferences, type ReferenceOutcome } from '../src/run/references.ts';
+import { isValkeyTwin } from './reference-split.ts';
 
 const oracles = await loadAllOracles();
-const entries = referenceMatrix(oracles);
+const entries = referenceMatrix(oracles).filter((entry) => !isValkeyTwin(entry));
 let outcomes: ReferenceOutcome[] = [];
 
 beforeAll(async () => {
   outcomes = await runReferences(entries, { jobs: 2, runtime: 'local' });
 }, 30 * 60_000);
+
+test('every entry left to npm run test:valkey is the Valkey twin of a Redis entry run here', () => {
+  const twins = referenceMatrix(oracles).filter(isValkeyTwin);
+  expect(twins.length + entries.length).toBe(referenceMatrix(oracles).length);
+  for (const twin of twins)
+    expect(
+      entries.some((entry) => entry.reference === twin.reference && entry.store === 'redis'),
+      twin.name,
+    ).toBe(true);
+});
 
 describe.each(oracles.map((o) => [o.id, o] as const))('%s reference targets', (_id, oracle) => {
   test('ships at least one bad and one good reference target', () => {

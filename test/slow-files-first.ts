@@ -10,20 +10,23 @@ import { relative } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * Seconds each slow file took in one whole `npm test` (2026-12-01, 2 cores, load 27-32: the
- * reference matrix's beforeAll included; docs/benchmarks.md "Test suite"); the rest count as 0.
+ * Each slow file's wall in seconds (vitest's duration of the file, or the whole command's for the
+ * matrix, whose beforeAll is most of it), the rest count as 0. Measured 2026-12-03, one file at a
+ * time at load 5-35 (docs/benchmarks.md, "Test suite: pack once, each check once"). Only the order
+ * matters: the longest start first, the first two (one per worker) together.
  */
 const MEASURED_SECONDS: Record<string, number> = {
-  'test/package.test.ts': 651,
-  'test/reference-targets.test.ts': 605,
-  'test/explore-V310.test.ts': 159,
-  'test/explore-V313.test.ts': 158,
-  'test/explore-replay.test.ts': 138,
-  'test/bindings.test.ts': 115,
-  'test/cli.test.ts': 88,
-  'test/settle.test.ts': 84,
-  'test/postgres-store.test.ts': 82,
-  'test/leftovers.test.ts': 81,
+  'test/explore-V313.test.ts': 1016,
+  'test/reference-targets.test.ts': 405,
+  'test/leftovers.test.ts': 275,
+  'test/explore-V310.test.ts': 214,
+  'test/cli.test.ts': 106,
+  'test/package.test.ts': 70,
+  'test/bindings.test.ts': 46,
+  'test/explore-replay.test.ts': 40,
+  'test/sdk-java-go.test.ts': 34,
+  'test/postgres-store.test.ts': 31,
+  'test/settle.test.ts': 21,
 };
 
 export class SlowFilesFirst extends BaseSequencer {

@@ -1,16 +1,16 @@
 /**
- * What `npm publish` would ship, from `npm pack --dry-run --json` (its prepack builds dist/ and the
- * types first): nothing that is not the tool (tests, fixtures, recorded reports, benchmark data, CI
+ * What `npm publish` would ship, from the list of the run's one `npm pack` (test/package-tarball.ts;
+ * its prepack builds dist/ and the types first): nothing that is not the tool (tests, fixtures, recorded reports, benchmark data, CI
  * scripts, scratch files), and everything the installed tool needs — the launchers, the compiled
  * entries package.json names, the build dist/build.json names with the listing `list` prints, every
  * source the build was built from (the built files name their sources, and `--build-only` rebuilds
  * from them), every oracle, the target contract and the licence.
  */
-import { describe, expect, test } from 'vitest';
-import { execa } from 'execa';
+import { describe, expect, inject, test } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { oracleFiles } from '../src/core/invocation.ts';
+import { packedFrom } from './package-tarball.ts';
 
 const REPO = resolve(import.meta.dirname, '..');
 
@@ -57,13 +57,8 @@ interface Manifest {
 }
 
 describe('the published tarball', () => {
-  test('ships the tool and nothing else', { timeout: 300_000 }, async () => {
-    const packed = await execa('npm', ['pack', '--dry-run', '--json'], {
-      cwd: REPO,
-      env: { npm_config_loglevel: 'error' },
-    });
-    const [{ files }] = JSON.parse(packed.stdout) as [{ files: Array<{ path: string }> }];
-    const paths = files.map((f) => f.path);
+  test('ships the tool and nothing else', () => {
+    const paths = packedFrom(inject('packed')).files;
 
     const shippedWrongly = paths.flatMap((path) =>
       NEVER.filter(([pattern]) => pattern.test(path)).map(([, why]) => `${path}: ${why}`),
