@@ -66,6 +66,8 @@ export class RunHolders {
     if (ready && !options?.env) return ready;
     if (!this.#scope.open) throw new Error(`the run has ended; holder ${id} is not started`);
     if (!this.#modules) throw new Error(`holder ${id} was asked for before the target was compiled`);
+    // One started ahead without the environment asked for is replaced, and ended now rather than with the run.
+    if (ready) void ready.close(0).catch(() => undefined);
     const holder = new Holder(id, this.#modules, this.ctx, options);
     this.#spawned.set(id, holder);
     return holder;
