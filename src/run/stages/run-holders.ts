@@ -1,6 +1,6 @@
 /**
  * A run's holder processes, as one resource of its scope: the ones started ahead for it (a batch's
- * next run, src/run/run-ahead.ts) and every one it spawns, with the history, resource and fault log
+ * warm pool, src/run/run-ahead.ts) and every one it spawns, with the history, resource and fault log
  * they report into; made once the request is resolved, so the run's history begins there (or, for
  * holders started ahead, when they were started). Released (closed, then killed) with the run, with
  * a short grace when the run ended at its deadline or on a signal.
