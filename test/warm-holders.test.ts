@@ -54,3 +54,17 @@ test('kill -9 of the harness while warm holders wait: none is left behind', asyn
   const clean = await cli(['clean']);
   expect(clean.exitCode, clean.stderr).toBe(0);
 });
+
+test('a holder in another language (Go) is started ahead too, a fresh process per run', async () => {
+  const go = ['V310', '--target', 'targets/go/redigo_release_bare_del.go', '--runs', '2', '--jobs', '1'];
+  const { stdout } = await cli([...go, '--json', '--no-report', '--quiet']);
+  const { runs } = JSON.parse(stdout) as {
+    runs: Array<Record_ & { history: Array<{ kind: string; detail: { pid?: number } }> }>;
+  };
+  expect(runs.map((run) => run.timing.holdersStartedAheadMs !== undefined)).toEqual([false, true]);
+  // A bare DEL release: FAIL, or INCONCLUSIVE when the machine was too slow to judge; never PASS or ERROR.
+  for (const run of runs) expect(['FAIL', 'INCONCLUSIVE']).toContain(run.verdict);
+  const pids = runs.flatMap((run) => run.history.filter((e) => e.kind === 'holder-ready').map((e) => e.detail.pid));
+  expect(new Set(pids).size, 'no holder process serves two runs').toBe(pids.length);
+  expect(leftovers()).toEqual([]);
+});
