@@ -100,8 +100,8 @@ export async function explore(request: ExploreRequest): Promise<ExploreResult> {
     ...(request.topology ? { topology: request.topology } : {}),
   };
 
-  // Each point's holders are started ahead while the trace and the points before it play (src/run/run-ahead.ts).
-  const warm = new WarmPool(floor);
+  // The next point's holders are started ahead while the trace and the points before it play (src/run/run-ahead.ts).
+  const warm = new WarmPool(1);
   try {
     return await explorePoints(request, oracle, spec, { base, params, slots, warm, began, onTopology });
   } finally {

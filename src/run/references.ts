@@ -13,8 +13,6 @@ import type { RuntimeChoice } from '../families/start-store.ts';
 import type { StoreKind } from '../stores/types.ts';
 import { runBatch } from './run-batch.ts';
 import { runOracle } from './run-oracle.ts';
-import { WarmPool } from './run-ahead.ts';
-import { defaultJobs } from './run-pool.ts';
 
 export interface ReferenceOutcome extends MatrixEntry {
   record: EvidenceRecord;
@@ -68,10 +66,6 @@ export async function runReferences(
   };
   // Played longest first (src/run/reference-order.ts); `order[k]` is the case the k-th run plays.
   const order = longestFirst(cases, knownWalls());
-  // Each case's holders are started ahead while the cases before it play (src/run/run-ahead.ts).
-  const warm = new WarmPool(Math.min(options.jobs, defaultJobs()));
-  const needOf = (entry: MatrixEntry) => ({ target: entry.reference.target, holders: entry.oracle.holders });
-  for (const index of order) warm.expect(needOf(cases[index]!));
   const records = await runBatch(
     order.map((index) => cases[index]!),
     {
@@ -82,20 +76,16 @@ export async function runReferences(
         ),
       onFinal: (k, record) => options.onOutcome?.(order[k]!, outcome(order[k]!, record)),
     },
-    async (entry) => {
-      const prepared = await warm.take(needOf(entry));
-      return runOracle({
-        ...(prepared ? { prepared } : {}),
-        onHoldersReady: () => warm.fill(),
+    (entry) =>
+      runOracle({
         oracle: entry.oracle.id,
         target: entry.reference.target,
         ...(entry.reference.params ? { params: entry.reference.params } : {}),
         store: entry.store,
         ...(entry.reference.topology ? { topology: entry.reference.topology } : {}),
         ...(options.runtime ? { runtime: options.runtime } : {}),
-      });
-    },
-  ).finally(() => warm.close());
+      }),
+  );
   const byCase: EvidenceRecord[] = [];
   records.forEach((record, k) => (byCase[order[k]!] = record));
   rememberWalls(byCase.map((record, index) => ({ entry: cases[index]!, wallMs: record.timing.wallMs })));

@@ -14,14 +14,12 @@ import { writeRunReport } from '../report/write-report.ts';
 import type { OracleDefinition } from '../oracle/definition.ts';
 import type { Verdict } from '../core/judgement.ts';
 import type { ParamSpecs } from '../core/params.ts';
-import { loadAllOracles, loadOracle } from '../run/registry.ts';
+import { loadAllOracles } from '../run/registry.ts';
 import { UsageError } from '../core/errors.ts';
 import { referenceMatrix } from '../run/reference-matrix.ts';
 import { checkReference } from '../run/references.ts';
 import { runBatch } from '../run/run-batch.ts';
 import { runOracle } from '../run/run-oracle.ts';
-import { WarmPool } from '../run/run-ahead.ts';
-import { defaultJobs } from '../run/run-pool.ts';
 import type { StoreKind } from '../stores/types.ts';
 import { HOSTILE_CASES } from './hostile.ts';
 import { watchLeftovers, type LeftoverWatch } from './leftovers.ts';
@@ -224,12 +222,6 @@ export async function runSelfcheck(
     ...(record.crowdedAttempt ? { playedAgainAlone: true } : {}),
     ...(kept.has(record) ? { evidence: kept.get(record)! } : {}),
   });
-  // Each case's holders are started ahead while the cases before it play (src/run/run-ahead.ts).
-  const warm = new WarmPool(Math.min(options.jobs, defaultJobs()));
-  const holdersOf = new Map<string, readonly string[]>();
-  for (const id of new Set(cases.map((c) => c.oracle))) holdersOf.set(id, (await loadOracle(id)).holders);
-  const needOf = (c: SelfcheckCase) => ({ target: c.runs ?? c.target, holders: holdersOf.get(c.oracle)! });
-  for (const item of items) warm.expect(needOf(item.c));
   let records: EvidenceRecord[];
   try {
     records = await runBatch(
@@ -250,11 +242,8 @@ export async function runSelfcheck(
           options.onRow?.(row(items[index]!, record));
         },
       },
-      async ({ c }) => {
-        const prepared = await warm.take(needOf(c));
-        return runOracle({
-          ...(prepared ? { prepared } : {}),
-          onHoldersReady: () => warm.fill(),
+      ({ c }) =>
+        runOracle({
           oracle: c.oracle,
           target: c.runs ?? c.target,
           params: c.params,
@@ -262,11 +251,9 @@ export async function runSelfcheck(
           ...(c.topology ? { topology: c.topology } : {}),
           ...(c.deadlineMs ? { deadlineMs: c.deadlineMs } : {}),
           ...(options.stop ? { stop: options.stop } : {}),
-        });
-      },
+        }),
     );
   } finally {
-    await warm.close();
     await stress?.stop();
     watch.stop();
   }

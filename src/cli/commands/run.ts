@@ -68,7 +68,7 @@ export async function runCommand(id: string, values: Values<'run'>, given: Recor
     );
   // The next runs' holders load while a run plays (src/run/run-ahead.ts).
   const need = { target, holders: oracle.holders };
-  const ahead = runs > 1 ? new WarmPool(jobs) : undefined;
+  const ahead = runs > 1 ? new WarmPool(1) : undefined;
   ahead?.expect(need, runs);
   const records = await runBatch(runIndexes, { jobs, onReplay }, async (index) => {
     const tag = runs > 1 ? `run ${index + 1}/${runs}: ` : '';
