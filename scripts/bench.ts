@@ -176,7 +176,7 @@ if (values.explore) {
     const record = JSON.parse(run.stdout) as { verdict: string; exploration: { points: unknown[] } };
     const points = record.exploration.points.length;
     say(
-      `| ${what}: ${points} points, ${ms(run.ms / points)} ms a point | ${ms(run.ms)} (one run) | ${run.cpuMs === undefined ? '—' : ms(run.cpuMs)} | ${goal} | ${record.verdict} | ${before} → ${load()} |`,
+      `| ${what}: ${points} points, ${ms(run.ms / points)} ms a point${run.cpuMs === undefined ? '' : `, ${ms(run.cpuMs / points)} CPU ms a point`} | ${ms(run.ms)} (one run) | ${run.cpuMs === undefined ? '—' : ms(run.cpuMs)} | ${goal} | ${record.verdict} | ${before} → ${load()} |`,
     );
   };
   await explore(

@@ -1,12 +1,12 @@
 /**
- * A batch's next run starts with holders started ahead while the run before it played
- * (src/run/run-ahead.ts): still fresh processes of its own (no holder process serves two runs), one
- * run prepared at a time, none once every run has started, and none left running, even when the
- * run they were started for is refused.
+ * A batch's runs start with holders started ahead while the runs before them played, from a
+ * small warm pool (src/run/run-ahead.ts): still fresh processes of their own (no holder process serves
+ * two runs), at most the pool's depth started ahead, none beyond the runs expected, and none left
+ * running, even when the run they were started for is refused.
  */
 import { fileURLToPath } from 'node:url';
 import { expect, test } from 'vitest';
-import { prepareRun, RunAhead, type PreparedRun } from '../src/run/run-ahead.ts';
+import { prepareRun, WarmPool, type PreparedRun } from '../src/run/run-ahead.ts';
 import { runOracle } from '../src/run/run-oracle.ts';
 import { UsageError } from '../src/core/errors.ts';
 import { taggedCli } from './tagged-cli.ts';
@@ -45,32 +45,35 @@ test('--runs 3 --jobs 1: runs 2 and 3 start with holders started ahead, each run
   expect(leftovers()).toEqual([]);
 });
 
-test('one run is prepared at a time, none once every run has started; one no run took is ended by discard', async () => {
-  const prepared: PreparedRun[] = [];
-  const ahead = new RunAhead(2, async () => {
-    const run = await prepareRun(PROBE, ['A']);
+test('the pool keeps `depth` runs started ahead, only when told to fill, each for its own need; close ends the untaken', async () => {
+  const prepared: Array<Promise<PreparedRun>> = [];
+  const pool = new WarmPool(2, (target, ids) => {
+    const run = prepareRun(target, ids);
     prepared.push(run);
     return run;
   });
-  expect(await ahead.take()).toBeUndefined();
-  ahead.holdersReady();
-  ahead.holdersReady();
-  const second = await ahead.take();
+  const need = { target: PROBE, holders: ['A'] };
+  pool.expect(need, 4);
+  expect(await pool.take(need), 'nothing started yet: the first run starts its own').toBeUndefined();
+  expect(prepared, 'expecting starts nothing').toHaveLength(0);
+  pool.fill();
+  pool.fill();
+  expect(prepared, 'two ahead, the depth').toHaveLength(2);
+  expect(await pool.take({ target: PROBE, holders: ['A', 'B'] }), 'another need: its own holders').toBeUndefined();
+  const second = await pool.take(need);
   expect(second?.holders.get('A')).toBeDefined();
-  ahead.holdersReady();
-  expect(prepared, 'both runs have started: nothing more to prepare').toHaveLength(1);
+  pool.fill();
+  expect(prepared, 'the fourth run was the last expected: one more, none after it').toHaveLength(3);
+  pool.fill();
+  expect(prepared).toHaveLength(3);
   await Promise.all([...second!.holders.values()].map((holder) => holder.close()));
-
-  let unused: Promise<PreparedRun> | undefined;
-  const stopped = new RunAhead(3, () => (unused = prepareRun(PROBE, ['A', 'B'])));
-  await stopped.take();
-  stopped.holdersReady();
-  await stopped.discard();
+  await pool.close();
+  const untaken = (await Promise.all(prepared)).filter((run) => run !== second);
   expect(
-    [...(await unused!).holders.values()].map((holder) => holder.exit !== undefined),
-    'its processes have ended',
+    untaken.flatMap((run) => [...run.holders.values()].map((holder) => holder.exit !== undefined)),
+    'the two no run took have ended',
   ).toEqual([true, true]);
-  expect(await stopped.take(), 'discarded: the next run starts its own').toBeUndefined();
+  expect(await pool.take(need), 'closed: a run starts its own').toBeUndefined();
 });
 
 test('a run refused before it starts (a bad parameter) ends the holders started ahead for it', async () => {

@@ -16,9 +16,12 @@ import { optionName } from '../core/params.ts';
 import { loadOracle } from '../run/registry.ts';
 import { UsageError } from '../core/errors.ts';
 import { runOracle, type RunRequest } from '../run/run-oracle.ts';
+import { WarmPool } from '../run/run-ahead.ts';
 import { defaultJobs, runPool, type Slots } from '../run/run-pool.ts';
 import { cpuSlots, type CpuSlots } from '../run/cpu-slots.ts';
 import { defaultSelect, topologyBoundaries, type ExploreSpec } from '../oracle/explore-spec.ts';
+import type { OracleDefinition } from '../oracle/definition.ts';
+import type { ParamSpecs } from '../core/params.ts';
 import { FAULTS_BY_KIND, topologyFaultsAt } from '../faults/registry.ts';
 import { parseTopology } from '../stores/topology.ts';
 import { Tracer } from '../oracle/tracer.ts';
@@ -62,7 +65,6 @@ export interface ExploreResult {
 
 export async function explore(request: ExploreRequest): Promise<ExploreResult> {
   const began = performance.now();
-  const progress = request.progress ?? (() => undefined);
   const oracle = await loadOracle(request.oracle);
   const spec = oracle.explore;
   if (!spec)
@@ -98,6 +100,34 @@ export async function explore(request: ExploreRequest): Promise<ExploreResult> {
     ...(request.topology ? { topology: request.topology } : {}),
   };
 
+  // The next point's holders are started ahead while the trace and the points before it play (src/run/run-ahead.ts).
+  const warm = new WarmPool(1);
+  try {
+    return await explorePoints(request, oracle, spec, { base, params, slots, warm, began, onTopology });
+  } finally {
+    await warm.close();
+  }
+}
+
+interface Exploration {
+  base: RunRequest;
+  params: Record<string, unknown>;
+  slots: Slots;
+  warm: WarmPool;
+  began: number;
+  onTopology: string | undefined;
+}
+
+async function explorePoints(
+  request: ExploreRequest,
+  oracle: OracleDefinition<ParamSpecs>,
+  spec: ExploreSpec,
+  { base, params, slots, warm, began, onTopology }: Exploration,
+): Promise<ExploreResult> {
+  const progress = request.progress ?? (() => undefined);
+  const need = { target: request.target, holders: oracle.holders };
+  // As many as the pool keeps ahead, before the trace tells how many points there are: the trace plays while they load.
+  warm.expect(need, warm.depth);
   const kind = request.store ?? oracle.stores[0];
   const observer =
     kind === 'fs' ? 'its filesystem calls' : kind === 'cluster' ? "its node's links to the others" : 'its wire proxy';
@@ -107,6 +137,7 @@ export async function explore(request: ExploreRequest): Promise<ExploreResult> {
     runOracle({
       ...base,
       holders: ['A'],
+      onHoldersReady: () => warm.fill(),
       progress: () => undefined,
       play: async (s, p) => traceJudgement(await spec.trace(s, tracer, p as never), tracer),
     }),
@@ -139,6 +170,7 @@ export async function explore(request: ExploreRequest): Promise<ExploreResult> {
   const maxPoints = request.maxPoints ?? DEFAULT_MAX_POINTS;
   const points = all.slice(0, maxPoints);
   const skipped = all.slice(maxPoints).map(pointLabel);
+  warm.expect(need, points.length - warm.depth);
   progress(
     `A's ${partText}: ${inPart.map(boundaryLabel).join(', ') || 'nothing'}; ${points.length} point(s)${skipped.length ? `, ${skipped.length} skipped (--max-points ${maxPoints})` : ''}, ${atOnce(slots)} at a time`,
   );
@@ -149,10 +181,13 @@ export async function explore(request: ExploreRequest): Promise<ExploreResult> {
   const ran = await runPool(points, Math.max(1, points.length), (point, index) =>
     slots(async () => {
       if (request.firstFail && index > failedAt) return undefined;
+      const prepared = await warm.take(need);
       const record = await runOracle({
         ...base,
         params: { ...params, ...point.schedule },
         point,
+        ...(prepared ? { prepared } : {}),
+        onHoldersReady: () => warm.fill(),
         progress: () => undefined,
       });
       if (record.verdict === 'FAIL') failedAt = Math.min(failedAt, index);

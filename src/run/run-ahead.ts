@@ -1,10 +1,17 @@
 /**
- * A batch's next run, started ahead (`--runs N`, issue 10): while a run plays, the holder
- * processes of the run that starts next are already loading the target, so that run starts with
- * its holders ready instead of waiting for node and the target's packages (~100 ms of CPU per
- * holder on the project's machine). They are still fresh processes of their own run, started for
- * it alone: nothing crosses runs, and that run's history begins when they were started.
+ * Warm holders (issue 35): a small pool of holder processes kept ahead of a batch's runs (`--runs N`,
+ * an exploration's points). While runs play, the holders of the runs to come are already loading
+ * their runtime and the target (~100 ms of CPU per Node holder, about a second per JVM), so those
+ * runs start with their holders ready. One run ahead: holders loading take CPU from the runs playing,
+ * and the reference matrix and selfcheck use no pool, since with one (two runs ahead, --jobs 2)
+ * ZooKeeper's node-lock-by-path.ts, whose 200 ms session a starved holder loses, came out ERROR
+ * (CONNECTION_LOSS thrown by its acquire) twice in two matrices, against FAIL without. Each holder started ahead
+ * is still a fresh process of the one run that takes it: nothing crosses runs, and that run's
+ * history begins when they were started (its evidence's `timing.holdersStartedAheadMs` says how long
+ * before the run they were). Holders no run took are ended when the pool is closed, and every
+ * holder dies with the harness (src/process/die-with-harness.ts), so a killed harness leaves none.
  */
+import { resolve } from 'node:path';
 import { FaultLog } from '../core/fault-log.ts';
 import { History } from '../core/history.ts';
 import { compileHolderModules, Holder, type HolderContext, type HolderModules } from '../holder/holder.ts';
@@ -30,41 +37,83 @@ export async function prepareRun(targetPath: string, ids: readonly string[]): Pr
   return { targetPath, ctx, modules, holders: new Map(ids.map((id) => [id, new Holder(id, modules, ctx)])), startedAt };
 }
 
+/** What a run to come needs started: its target and the holders it starts up front. */
+export interface HolderNeed {
+  readonly target: string;
+  readonly holders: readonly string[];
+}
+
+type Prepare = (targetPath: string, ids: readonly string[]) => Promise<PreparedRun>;
+
 /**
- * One run prepared at a time: when a run's holders are ready (its scenario is about to play), the
- * next run's are started, as long as a run is still to start. Replays of crowded runs (src/run/run-batch.ts)
- * come after every run has started, so they start their own holders.
+ * Up to `depth` runs' holders started ahead, for the runs the pool was told to expect, in that
+ * order. The pool starts more only when told a run's holders are ready (`fill`, from a run's
+ * `onHoldersReady`), so that holders loading ahead do not take a core from the holders of the run
+ * about to play. A run takes the holders started for its own need or starts its own.
  */
-export class RunAhead {
-  #next: Promise<PreparedRun> | undefined;
-  #toStart: number;
+export class WarmPool {
+  readonly #depth: number;
+  readonly #prepare: Prepare;
+  /** Needs of runs to come whose holders are not started yet, in the order expected. */
+  #upcoming: HolderNeed[] = [];
+  /** Holders started ahead, not yet taken. */
+  #started: Array<{ key: string; run: Promise<PreparedRun> }> = [];
+  #closed = false;
 
-  constructor(
-    runs: number,
-    private readonly prepare: () => Promise<PreparedRun>,
-  ) {
-    this.#toStart = runs;
+  constructor(depth: number, prepare: Prepare = prepareRun) {
+    if (!Number.isInteger(depth) || depth < 1) throw new RangeError(`a warm pool's depth must be ≥ 1, got ${depth}`);
+    this.#depth = depth;
+    this.#prepare = prepare;
   }
 
-  /** For the run starting now: the holders started for it, if any. */
-  async take(): Promise<PreparedRun | undefined> {
-    this.#toStart -= 1;
-    const next = this.#next;
-    this.#next = undefined;
-    return next?.catch(() => undefined);
+  /** How many runs' holders the pool keeps started ahead. */
+  get depth(): number {
+    return this.#depth;
   }
 
-  /** A run's holders are ready: start the next run's, unless none is to start or they are started. */
-  holdersReady(): void {
-    if (this.#next || this.#toStart <= 0) return;
-    this.#next = this.prepare();
-    this.#next.catch(() => undefined);
+  /** `count` more runs to come need `need` (none when `count` ≤ 0). */
+  expect(need: HolderNeed, count = 1): void {
+    for (let i = 0; i < count; i++) this.#upcoming.push(need);
   }
 
-  /** Ends the holders of a run that never started (the batch stopped early: an error, an interrupt). */
-  async discard(): Promise<void> {
-    const next = await this.#next?.catch(() => undefined);
-    this.#next = undefined;
-    await Promise.all([...(next?.holders.values() ?? [])].map((holder) => holder.close(0)));
+  /** Starts holders for the runs expected next, up to the pool's depth. */
+  fill(): void {
+    while (!this.#closed && this.#started.length < this.#depth && this.#upcoming.length) {
+      const need = this.#upcoming.shift()!;
+      const run = this.#prepare(resolve(need.target), need.holders);
+      run.catch(() => undefined);
+      this.#started.push({ key: keyOf(need), run });
+    }
   }
+
+  /**
+   * For a run starting now: holders started ahead for its need, else undefined (it starts its own,
+   * and one run expected with that need is no longer to come).
+   */
+  async take(need: HolderNeed): Promise<PreparedRun | undefined> {
+    const key = keyOf(need);
+    const at = this.#started.findIndex((entry) => entry.key === key);
+    if (at < 0) {
+      const upcoming = this.#upcoming.findIndex((other) => keyOf(other) === key);
+      if (upcoming >= 0) this.#upcoming.splice(upcoming, 1);
+      return undefined;
+    }
+    const [entry] = this.#started.splice(at, 1);
+    return entry!.run.catch(() => undefined);
+  }
+
+  /** Ends the holders no run took and forgets the runs to come (the batch is over, or stopped early). */
+  async close(): Promise<void> {
+    this.#closed = true;
+    this.#upcoming = [];
+    const started = this.#started.splice(0);
+    const runs = await Promise.all(started.map((entry) => entry.run.catch(() => undefined)));
+    await Promise.all(
+      runs.flatMap((run) => [...(run?.holders.values() ?? [])].map((holder) => holder.close(0).catch(() => undefined))),
+    );
+  }
+}
+
+function keyOf(need: HolderNeed): string {
+  return JSON.stringify([resolve(need.target), need.holders]);
 }

@@ -3,7 +3,6 @@
  * target, N times (--runs) up to J at once (--jobs), or explored (--explore, commands/explore.ts).
  * Each run's evidence is written as soon as it finishes; the verdict line and its exit code last.
  */
-import { resolve } from 'node:path';
 import { colourVerdict, progressPrinter } from '../../run/progress.ts';
 import { exitCodeFor, expectationLine } from '../exit-codes.ts';
 import { loadOracle } from '../../run/registry.ts';
@@ -14,7 +13,7 @@ import { combineRuns, type EvidenceRecord } from '../../report/evidence.ts';
 import { writeMultiRunReport, writeRunReport } from '../../report/write-report.ts';
 import { interruptExitCode, interruption, onInterrupt } from '../../process/cleanup.ts';
 import { runBatch } from '../../run/run-batch.ts';
-import { prepareRun, RunAhead } from '../../run/run-ahead.ts';
+import { WarmPool } from '../../run/run-ahead.ts';
 import { firstLine } from '../../core/judgement.ts';
 import type { StoreKind } from '../../stores/types.ts';
 import type { OracleDefinition } from '../../oracle/definition.ts';
@@ -67,14 +66,16 @@ export async function runCommand(id: string, values: Values<'run'>, given: Recor
     progress(
       `run ${index + 1}/${runs} was INCONCLUSIVE among ${Math.min(jobs, runs)} parallel runs (${firstLine(crowded.explanation)}); playing it again alone`,
     );
-  // The next run's holders load while a run plays (src/run/run-ahead.ts).
-  const ahead = runs > 1 ? new RunAhead(runs, () => prepareRun(resolve(target), oracle.holders)) : undefined;
+  // The next runs' holders load while a run plays (src/run/run-ahead.ts).
+  const need = { target, holders: oracle.holders };
+  const ahead = runs > 1 ? new WarmPool(1) : undefined;
+  ahead?.expect(need, runs);
   const records = await runBatch(runIndexes, { jobs, onReplay }, async (index) => {
     const tag = runs > 1 ? `run ${index + 1}/${runs}: ` : '';
-    const prepared = await ahead?.take();
+    const prepared = await ahead?.take(need);
     const record = await runOracle({
       ...(prepared ? { prepared } : {}),
-      ...(ahead ? { onHoldersReady: () => ahead.holdersReady() } : {}),
+      ...(ahead ? { onHoldersReady: () => ahead.fill() } : {}),
       oracle: oracle.id,
       target,
       params,
@@ -92,7 +93,7 @@ export async function runCommand(id: string, values: Values<'run'>, given: Recor
       `${tag}${record.oracle.id} ${colourVerdict(record.verdict)} — ${record.property?.detail ?? firstLine(record.explanation)}`,
     );
     return record;
-  }).finally(() => ahead?.discard());
+  }).finally(() => ahead?.close());
   const combined = runs > 1 ? combineRuns(records) : undefined;
   const verdict = combined?.verdict ?? records[0]!.verdict;
   const runDirs = [...dirs.entries()].sort(([a], [b]) => a - b).map(([, dir]) => dir);

@@ -1,6 +1,6 @@
 /**
  * A run's holder processes, as one resource of its scope: the ones started ahead for it (a batch's
- * next run, src/run/run-ahead.ts) and every one it spawns, with the history, resource and fault log
+ * warm pool, src/run/run-ahead.ts) and every one it spawns, with the history, resource and fault log
  * they report into; made once the request is resolved, so the run's history begins there (or, for
  * holders started ahead, when they were started). Released (closed, then killed) with the run, with
  * a short grace when the run ended at its deadline or on a signal.
@@ -66,6 +66,8 @@ export class RunHolders {
     if (ready && !options?.env) return ready;
     if (!this.#scope.open) throw new Error(`the run has ended; holder ${id} is not started`);
     if (!this.#modules) throw new Error(`holder ${id} was asked for before the target was compiled`);
+    // One started ahead without the environment asked for is replaced, and ended now rather than with the run.
+    if (ready) void ready.close(0).catch(() => undefined);
     const holder = new Holder(id, this.#modules, this.ctx, options);
     this.#spawned.set(id, holder);
     return holder;

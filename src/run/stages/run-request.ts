@@ -30,7 +30,7 @@ export interface RunRequest {
   holders?: readonly string[];
   /** Play this instead of the oracle's scenario (exploration's trace of A alone). */
   play?: (scenario: Scenario, params: Record<string, string | number>) => Promise<Judgement>;
-  /** This run's holders, started ahead of it while the batch's previous run played (src/run/run-ahead.ts). */
+  /** This run's holders, started ahead of it while the batch's runs before it played (src/run/run-ahead.ts's warm pool). */
   prepared?: PreparedRun;
   /** Told once this run's first holders are ready, as its scenario is about to play. */
   onHoldersReady?: () => void;
