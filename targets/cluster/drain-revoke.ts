@@ -1,4 +1,4 @@
-/** Good: a recalled delegate revokes every handle it admitted, and a staged write's commit checks its handle (not revoked, its lease still live on the node): a write staged before the recall, or committed after its lease lapsed with no recall, is rejected at commit (V313 --explore PASS). */
+/** Good: a recalled delegate revokes every handle it admitted, and a staged write's commit checks its handle: a write staged before the recall is rejected at commit (V313 --explore PASS). */
 import { recordLockTarget } from './record-lock/target.ts';
 
 export default recordLockTarget(

@@ -125,14 +125,9 @@ export class RecordLockNode {
         this.#handle(m).released = true;
         return send({ type: 'unlocked', rid: m.rid });
       case 'commit': {
-        // A staged write commits while its handle was not revoked (a recall's drain) and, with a revoking
-        // drain, while its lease is still live here: a lease that lapsed with no recall (the home granted
-        // the key on after its expiry, so nothing was revoked) ends the handle too.
         const handle = this.#handle(m);
-        const leaseChecked = this.options.drain === 'revoke' && this.options.write === 'staged';
-        const ok = !handle.revoked && (!leaseChecked || handle.leaseUntil > mono());
-        handle.committing = ok;
-        return send({ type: 'commit-checked', rid: m.rid, ok });
+        handle.committing = !handle.revoked;
+        return send({ type: 'commit-checked', rid: m.rid, ok: !handle.revoked });
       }
       case 'committed':
         this.#handle(m).committing = false;
