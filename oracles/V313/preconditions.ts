@@ -347,9 +347,11 @@ function faultLanded(stop: Extract<AStop, { kind: 'landed' }>): Check {
   return {
     name: FAULT_LANDED,
     held: stop.took,
-    detail: stop.took
-      ? `${stop.words}, from ${stop.since.toFixed(1)} ms`
-      : `${stop.fault} did nothing at A's first write (${stop.words})`,
+    detail: stop.notLanded
+      ? `${stop.fault} was tried at A's first write and did not land: ${stop.words}`
+      : stop.took
+        ? `${stop.words}, from ${stop.since.toFixed(1)} ms`
+        : `${stop.fault} did nothing at A's first write (${stop.words})`,
   };
 }
 

@@ -30,6 +30,22 @@ describe("V313 judge: a connection killed by the store at A's first write", () =
     expect(unmet(judgement)).toContain(FAULT_LANDED);
   });
 
+  it('is INCONCLUSIVE, with the reason, when the fault was tried and did not land (A let go at once, no stop)', async () => {
+    const why = 'lease 7587 still lived 11000 ms into the hold';
+    const { verdict, judgement } = await rejudge(good, (f) => {
+      const o = observed(f);
+      o.stop = { kind: 'landed', fault: 'keepalives-held', took: false, since: 0, words: why, notLanded: true };
+      // No stop: B never tried while A was stopped, and A's job ran on at once.
+      delete o.bWhileStopped;
+      delete o.bLease;
+    });
+    expect(verdict).toBe('INCONCLUSIVE');
+    expect(unmet(judgement)).toContain(FAULT_LANDED);
+    expect(judgement.preconditions.find((c) => c.name === FAULT_LANDED)?.detail).toBe(
+      `keepalives-held was tried at A's first write and did not land: ${why}`,
+    );
+  });
+
   it("PASSes the twin that checks its session before each write, and FAILs it with a write of A after B's", async () => {
     expect((await rejudge(good)).verdict).toBe('PASS');
     expect(aAfterB(good)).toEqual([]);
