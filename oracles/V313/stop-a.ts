@@ -41,8 +41,19 @@ export async function stopA(
     const since = s.now();
     const label = boundaryLabel(point.boundary);
     const words = pointInWords(point);
-    const observed: AStop = { kind: 'point', landed, label, words, missed: at.missed, since, fault: point.fault };
-    if (landed !== 'held') {
+    const cannot = landed === 'held' ? at.notApplicable : undefined;
+    const observed: AStop = {
+      kind: 'point',
+      landed,
+      label,
+      words,
+      missed: at.missed,
+      since,
+      fault: point.fault,
+      ...(cannot ? { notApplicable: cannot } : {}),
+    };
+    // A fault that lands itself and said it does not apply here: A goes on, the point is left out.
+    if (landed !== 'held' || cannot) {
       at.release();
       await s.within(aJob, p.timeout);
       return { observed };

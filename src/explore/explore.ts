@@ -18,7 +18,7 @@ import { UsageError } from '../core/errors.ts';
 import { runOracle, type RunRequest } from '../run/run-oracle.ts';
 import { defaultJobs, runPool, type Slots } from '../run/run-pool.ts';
 import { cpuSlots, type CpuSlots } from '../run/cpu-slots.ts';
-import { defaultSelect, topologyBoundaries, type ExploreSpec } from '../oracle/explore-spec.ts';
+import { defaultSelect, pointFaultsAt, topologyBoundaries, type ExploreSpec } from '../oracle/explore-spec.ts';
 import { FAULTS_BY_KIND, topologyFaultsAt } from '../faults/registry.ts';
 import { parseTopology } from '../stores/topology.ts';
 import { Tracer } from '../oracle/tracer.ts';
@@ -123,7 +123,7 @@ export async function explore(request: ExploreRequest): Promise<ExploreResult> {
   const faultsAt = (boundary: Boundary) =>
     onTopology
       ? topologyFaultsAt(spec.topology!.faults, onTopology, boundary)
-      : (spec.faultsAt?.(boundary, storeKind) ?? spec.faults);
+      : pointFaultsAt(spec, boundary, storeKind);
   const all: ExplorePoint[] = chosen.flatMap((boundary) =>
     faultsAt(boundary)
       .filter((f) => FAULTS_BY_KIND[boundary.kind].includes(f))
@@ -221,7 +221,10 @@ export async function explore(request: ExploreRequest): Promise<ExploreResult> {
   const exploration: ExplorationRecord = {
     trace: tracer.boundaries,
     boundaries: new Set(points.map((p) => p.boundary)).size,
-    faults: spec.faultsAt || onTopology ? [...new Set(points.map((p) => p.fault))] : [...spec.faults],
+    faults:
+      spec.faultsAt || onTopology || spec.landsFaultsOn?.includes(storeKind)
+        ? [...new Set(points.map((p) => p.fault))]
+        : [...spec.faults],
     points: explored,
     ...(runs.length > applicable.length ? { notApplicable: runs.length - applicable.length } : {}),
     skipped,
