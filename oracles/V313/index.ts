@@ -263,8 +263,7 @@ export default defineOracle({
       target: 'targets/postgres/job-session-lock-unchecked.ts',
       expect: 'FAIL',
       store: 'postgres',
-      notExplored:
-        '--explore does not land connection-killed yet (an explored point lands no fault that lands itself): held or paused, its session lives on and its lock is never freed',
+      // Explored, connection-killed at its first write is the point that FAILs it: held or paused, its session lives on.
       params: { landedFault: 'connection-killed' },
     },
     {
@@ -632,7 +631,7 @@ export default defineOracle({
               ? ['pause', 'partition']
               : ['hold-before', 'hold-reply', 'partition'],
     // The faults that land themselves, at each boundary they land at, on the stores whose explored references ran with them.
-    landsFaultsOn: ['etcd', 'zookeeper'],
+    landsFaultsOn: ['etcd', 'zookeeper', 'postgres'],
     params: { variant: 'pause' },
     dimensions: (kind) => ({
       contender: kind === 'redis' || kind === 'valkey' ? ['hold', 'come-and-go', 'after-lift'] : ['hold'],
