@@ -15,10 +15,13 @@ export function landAtPoint(fault: LandableFault, at: PointContext, ctx: Landing
   const free = () => ('isReleased' in held ? held.isReleased : !held.holding && !held.armed);
   let landed: Landed | undefined;
   let notApplicable: string | undefined;
+  let letGo = false;
   const reached = held.reached.then(async (hit) => {
     const landing = await fault.land(ctx);
-    if (landing.reached) landed = landing;
-    else notApplicable = landing.why;
+    if (!landing.reached) notApplicable = landing.why;
+    // Let go while it was landing (the oracle stopped waiting): lifted at once, never left in force.
+    else if (letGo) landing.lift();
+    else landed = landing;
     return hit;
   });
   reached.catch(() => undefined); // awaited by the oracle; a cancelled hold rejects it
@@ -27,6 +30,7 @@ export function landAtPoint(fault: LandableFault, at: PointContext, ctx: Landing
     missed: at.missed,
     reached,
     release: () => {
+      letGo = true;
       landed?.lift();
       held.release();
     },
