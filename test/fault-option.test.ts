@@ -96,7 +96,29 @@ describe('--fault', () => {
     ]);
     expect(run.exitCode).toBe(2);
     expect(run.stderr).toContain('lease-revoked lands on --store etcd, not on redis');
-    expect(run.stdout).not.toContain('alone');
+    expect(run.stderr).not.toContain('starting a scratch');
+    expect(run.stderr).not.toContain('B runs the job alone');
+    expect(leftovers()).toEqual([]);
+  });
+
+  it('ends INCONCLUSIVE with the reason, not a usage error, when the fault was tried on its store and did not land', async () => {
+    const { cli, leftovers } = taggedCli({ timeout: 90_000 });
+    const run = await cli([
+      'V313',
+      '--store',
+      'etcd',
+      '--fault',
+      'lease-revoked',
+      '--ttl',
+      '2000',
+      '--target',
+      'test/fixtures/targets/etcd-job-no-lease.ts',
+    ]);
+    expect(run.stderr).toContain('INCONCLUSIVE');
+    expect(run.stderr).toContain(
+      "lease-revoked was tried at A's first write and did not land: holder A was granted no lease",
+    );
+    expect(run.exitCode).toBe(3);
     expect(leftovers()).toEqual([]);
   });
 });
