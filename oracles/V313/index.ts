@@ -98,7 +98,9 @@
  * write's receipt held — × each contender schedule (Redis); on a cluster store (--store cluster)
  * also every message on a link to or from A's node, held on its link or A's node SIGSTOPped as it
  * arrived, and A held at each seam it reaches (the cluster lock's staged write, between its unlock
- * and its commit).
+ * and its commit); and each fault that lands itself where it lands (its declared stores: the store
+ * closing A's connections on Redis, Valkey and Postgres, A's lease revoked or its keepalives held on
+ * etcd, its session expired or its pings held on ZooKeeper), landed once A is held at the boundary.
  *
  * With --contenders N (3 or more; --variant pause, --contender hold): B, C, … run the job together
  * while A is stopped, each retrying until it writes or another has (./race.ts), and the lock is read
