@@ -13,11 +13,11 @@ import { loadOracle } from '../src/run/registry.ts';
 const write: Boundary = { part: 'job', index: 2, kind: 'effect', name: 'write', nth: 1, text: 'write' };
 
 describe('--explore and the faults that land themselves', () => {
-  it("puts each at V313's boundaries on the stores it lands on, after the spec's own faults", async () => {
+  it("puts each at V313's boundaries on the stores it lands on, among the spec's own faults by rank", async () => {
     const spec = (await loadOracle('V313')).explore as ExploreSpec;
-    expect(pointFaultsAt(spec, write, 'etcd')).toEqual(['pause', 'partition', 'keepalives-held', 'lease-revoked']);
-    expect(pointFaultsAt(spec, write, 'zookeeper')).toEqual(['pause', 'partition', 'hold-pings', 'expire-session']);
-    expect(pointFaultsAt(spec, write, 'postgres')).toEqual(['hold-before', 'hold-reply', 'pause', 'connection-killed']);
+    expect(pointFaultsAt(spec, write, 'etcd')).toEqual(['pause', 'keepalives-held', 'lease-revoked', 'partition']);
+    expect(pointFaultsAt(spec, write, 'zookeeper')).toEqual(['pause', 'hold-pings', 'expire-session', 'partition']);
+    expect(pointFaultsAt(spec, write, 'postgres')).toEqual(['hold-before', 'hold-reply', 'connection-killed', 'pause']);
     // None lands on a file store or a cluster of the target's own nodes.
     expect(pointFaultsAt(spec, write, 'fs')).not.toContain('connection-killed');
     expect(pointFaultsAt(spec, write, 'cluster').filter((f) => LANDING_FAULTS.some((l) => l.name === f))).toEqual([]);

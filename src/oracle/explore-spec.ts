@@ -169,15 +169,18 @@ export function faultsOnStore(spec: ExploreSpec, store: StoreKind): Array<{ wher
 }
 
 /**
- * The faults a boundary takes on one server: the spec's (its faultsAt, else its faults), then the
- * faults that land themselves on this store where the spec lands them (landsFaultsOn).
+ * The faults a boundary takes on one server, smallest first: the spec's (its faultsAt, else its
+ * faults) and the faults that land themselves on this store where the spec lands them (landsFaultsOn).
  */
 export function pointFaultsAt(spec: ExploreSpec, boundary: Boundary, store: StoreKind): ExploreFault[] {
   const own = spec.faultsAt?.(boundary, store) ?? spec.faults;
   const landing = spec.landsFaultsOn?.includes(store)
     ? LANDING_FAULTS.filter((f) => whyNotOn(f, store, 'single') === undefined).map((f) => f.name)
     : [];
-  return [...own, ...landing.filter((f) => !own.includes(f))];
+  // Smallest first (FAULT_ORDER), as shrinking reads it: a point's run order is its place in the minimal-schedule order.
+  if (!landing.length) return [...own];
+  const all = new Set([...own, ...landing]);
+  return FAULT_ORDER.filter((f) => all.has(f));
 }
 
 /**
