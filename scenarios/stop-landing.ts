@@ -30,6 +30,8 @@ export interface PointStop {
   since: number;
   /** The point's fault (absent in runs recorded before it was kept). */
   fault?: ExploreFault;
+  /** A fault that lands itself, landed once A was held there, said it does not apply there, and why (the point is left out). */
+  notApplicable?: string;
 }
 
 /** A's next renewal held: at its wire proxy, or (a cluster) the grant answering its node's renewal, on its link. */

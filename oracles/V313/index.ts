@@ -98,7 +98,9 @@
  * write's receipt held — × each contender schedule (Redis); on a cluster store (--store cluster)
  * also every message on a link to or from A's node, held on its link or A's node SIGSTOPped as it
  * arrived, and A held at each seam it reaches (the cluster lock's staged write, between its unlock
- * and its commit).
+ * and its commit); and each fault that lands itself where it lands (its declared stores: the store
+ * closing A's connections on Redis, Valkey and Postgres, A's lease revoked or its keepalives held on
+ * etcd, its session expired or its pings held on ZooKeeper), landed once A is held at the boundary.
  *
  * With --contenders N (3 or more; --variant pause, --contender hold): B, C, … run the job together
  * while A is stopped, each retrying until it writes or another has (./race.ts), and the lock is read
@@ -263,8 +265,7 @@ export default defineOracle({
       target: 'targets/postgres/job-session-lock-unchecked.ts',
       expect: 'FAIL',
       store: 'postgres',
-      notExplored:
-        '--explore does not land connection-killed yet (an explored point lands no fault that lands itself): held or paused, its session lives on and its lock is never freed',
+      // Explored, connection-killed at its first write is the point that FAILs it: held or paused, its session lives on.
       params: { landedFault: 'connection-killed' },
     },
     {
@@ -631,6 +632,8 @@ export default defineOracle({
             : boundary.kind === 'effect'
               ? ['pause', 'partition']
               : ['hold-before', 'hold-reply', 'partition'],
+    // The faults that land themselves, at each boundary they land at, on the stores whose explored references ran with them.
+    landsFaultsOn: ['etcd', 'zookeeper', 'postgres', 'redis', 'valkey'],
     params: { variant: 'pause' },
     dimensions: (kind) => ({
       contender: kind === 'redis' || kind === 'valkey' ? ['hold', 'come-and-go', 'after-lift'] : ['hold'],

@@ -60,7 +60,8 @@ export function judgeV313({ observations: o, effects: all }: Recorded<V313Observ
   if (atShutdown) preconditions.push(atShutdown);
   // On Redlock masters: only while B's token was on a majority, read before each of A's writes.
   if (!held && (o.quorum || o.acquireStop)) preconditions.push(twoLocksAtWrites(o, aAcceptedAfter));
-  const cannot = failoverCannotLand(o.stop?.kind === 'point' ? o.stop : undefined, o.failover, effects);
+  const atPoint = o.stop?.kind === 'point' ? o.stop : undefined;
+  const cannot = atPoint?.notApplicable ?? failoverCannotLand(atPoint, o.failover, effects);
   return {
     ...(cannot ? { notApplicable: cannot } : {}),
     preconditions,

@@ -39,9 +39,10 @@ export type AStop =
   | { kind: 'partition' | 'delay-write'; landed: StopLanding; since: number; words: string }
   /**
    * --fault NAME of a fault that lands itself (--landed-fault): landed on A held at its first
-   * write; `took` whether it did anything there (connections closed), `words` what it did.
+   * write; `took` whether it did anything there (connections closed), `words` what it did; or,
+   * `notLanded`, tried there and not landed (`words`: why), A let go at once.
    */
-  | { kind: 'landed'; fault: ExploreFault; took: boolean; since: number; words: string }
+  | { kind: 'landed'; fault: ExploreFault; took: boolean; since: number; words: string; notLanded?: true }
   /** --variant staged: A held at its seam between a staged write and its commit. */
   | { kind: 'staged'; landed: StopLanding; since: number; words: string }
   /** --explore: A stopped at the point's boundary. */

@@ -217,13 +217,15 @@ function aReached({ at, attempts, lastTry }: NonNullable<V313Observations['aFirs
 function stoppedAtPoint(stop: Extract<V313Observations['stop'], { kind: 'point' }>, p: Params): Check {
   return {
     name: A_STOPPED_AT_POINT,
-    held: stop.landed === 'held',
+    held: stop.landed === 'held' && stop.notApplicable === undefined,
     detail:
-      stop.landed === 'held'
-        ? `${stop.words} from ${stop.since.toFixed(1)} ms`
-        : stop.landed === 'ended'
-          ? stop.missed
-          : `A did not reach the point (${stop.label}) within ${p.timeout} ms of its first write`,
+      stop.notApplicable !== undefined
+        ? `A was held at ${stop.label}, and ${stop.fault} did not apply there (A let go at once): ${stop.notApplicable}`
+        : stop.landed === 'held'
+          ? `${stop.words} from ${stop.since.toFixed(1)} ms`
+          : stop.landed === 'ended'
+            ? stop.missed
+            : `A did not reach the point (${stop.label}) within ${p.timeout} ms of its first write`,
   };
 }
 
@@ -347,9 +349,11 @@ function faultLanded(stop: Extract<AStop, { kind: 'landed' }>): Check {
   return {
     name: FAULT_LANDED,
     held: stop.took,
-    detail: stop.took
-      ? `${stop.words}, from ${stop.since.toFixed(1)} ms`
-      : `${stop.fault} did nothing at A's first write (${stop.words})`,
+    detail: stop.notLanded
+      ? `${stop.fault} was tried at A's first write and did not land: ${stop.words}`
+      : stop.took
+        ? `${stop.words}, from ${stop.since.toFixed(1)} ms`
+        : `${stop.fault} did nothing at A's first write (${stop.words})`,
   };
 }
 

@@ -18,7 +18,7 @@ import type { WireProxy } from '../../src/wire/proxy.ts';
 import { armAfterFirstWrite } from './arm-after-first-write.ts';
 import { holdRenewalOfA } from '../../scenarios/renewal-hold.ts';
 import { landing, type StoppedA } from '../../scenarios/stop-landing.ts';
-import { landFault } from '../../src/oracle/land-fault.ts';
+import { tryLandFault } from '../../src/oracle/land-fault.ts';
 import { NO_LANDED_FAULT } from '../../src/oracle/landed-fault.ts';
 import type { AStop, V313Observations } from './observations.ts';
 import type { v313Params } from './params.ts';
@@ -41,15 +41,26 @@ export async function stopA(
     const since = s.now();
     const label = boundaryLabel(point.boundary);
     const words = pointInWords(point);
-    const observed: AStop = { kind: 'point', landed, label, words, missed: at.missed, since, fault: point.fault };
-    if (landed !== 'held') {
+    const cannot = landed === 'held' ? at.notApplicable : undefined;
+    const observed: AStop = {
+      kind: 'point',
+      landed,
+      label,
+      words,
+      missed: at.missed,
+      since,
+      fault: point.fault,
+      ...(cannot ? { notApplicable: cannot } : {}),
+    };
+    // A fault that lands itself and said it does not apply here: A goes on, the point is left out.
+    if (landed !== 'held' || cannot) {
       at.release();
       await s.within(aJob, p.timeout);
       return { observed };
     }
     return { observed, stopped: { stop: describedAs(at, `held at ${label} (${words})`), since } };
   }
-  if (p.landedFault !== NO_LANDED_FAULT) return landAtFirstWrite(s, p, a, first, wireA);
+  if (p.landedFault !== NO_LANDED_FAULT) return landAtFirstWrite(s, p, a, first, wireA, aJob);
   // --variant renewal-wire: A's next renewal held at its wire proxy (a cluster: the grant to its node, on its link).
   if (p.variant === 'renewal-wire') return holdRenewalOfA(s, p.timeout, first, aJob, wireA);
   if (p.variant === 'staged') {
@@ -101,6 +112,7 @@ export async function stopA(
 /**
  * A fault that lands itself (--fault NAME, src/faults/landing.ts), landed while A is held at its
  * first write; A stays held there until it is lifted, then goes on with what the fault left it.
+ * A fault tried there that did not land lets A go on at once: no stop (INCONCLUSIVE, with why).
  */
 async function landAtFirstWrite(
   s: Scenario,
@@ -108,9 +120,18 @@ async function landAtFirstWrite(
   a: Holder,
   first: Latch,
   wireA: WireProxy | undefined,
-): Promise<{ observed: AStop; stopped: StoppedA }> {
-  const landed = await landFault(s, p.landedFault, a, wireA);
+  aJob: Promise<CallOutcome>,
+): Promise<{ observed: AStop; stopped?: StoppedA }> {
+  const landed = await tryLandFault(s, p.landedFault, a, wireA);
   const since = s.now();
+  if (!landed.reached) {
+    // Tried and not landed here (a lease that outlived the bound, no ping sent): A goes on, the run is judged INCONCLUSIVE.
+    first.release();
+    await s.within(aJob, p.timeout);
+    return {
+      observed: { kind: 'landed', fault: p.landedFault, took: false, since, words: landed.why, notLanded: true },
+    };
+  }
   const observed: AStop = { kind: 'landed', fault: p.landedFault, took: landed.took, since, words: landed.words };
   const stop: Stop = {
     what: `held at its first write, ${landed.words}`,

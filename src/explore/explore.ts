@@ -19,7 +19,7 @@ import { runOracle, type RunRequest } from '../run/run-oracle.ts';
 import { WarmPool } from '../run/run-ahead.ts';
 import { defaultJobs, runPool, type Slots } from '../run/run-pool.ts';
 import { cpuSlots, type CpuSlots } from '../run/cpu-slots.ts';
-import { defaultSelect, topologyBoundaries, type ExploreSpec } from '../oracle/explore-spec.ts';
+import { defaultSelect, pointFaultsAt, topologyBoundaries, type ExploreSpec } from '../oracle/explore-spec.ts';
 import type { OracleDefinition } from '../oracle/definition.ts';
 import type { ParamSpecs } from '../core/params.ts';
 import { FAULTS_BY_KIND, topologyFaultsAt } from '../faults/registry.ts';
@@ -154,7 +154,7 @@ async function explorePoints(
   const faultsAt = (boundary: Boundary) =>
     onTopology
       ? topologyFaultsAt(spec.topology!.faults, onTopology, boundary)
-      : (spec.faultsAt?.(boundary, storeKind) ?? spec.faults);
+      : pointFaultsAt(spec, boundary, storeKind);
   const all: ExplorePoint[] = chosen.flatMap((boundary) =>
     faultsAt(boundary)
       .filter((f) => FAULTS_BY_KIND[boundary.kind].includes(f))
@@ -256,7 +256,10 @@ async function explorePoints(
   const exploration: ExplorationRecord = {
     trace: tracer.boundaries,
     boundaries: new Set(points.map((p) => p.boundary)).size,
-    faults: spec.faultsAt || onTopology ? [...new Set(points.map((p) => p.fault))] : [...spec.faults],
+    faults:
+      spec.faultsAt || onTopology || spec.landsFaultsOn?.includes(storeKind)
+        ? [...new Set(points.map((p) => p.fault))]
+        : [...spec.faults],
     points: explored,
     ...(runs.length > applicable.length ? { notApplicable: runs.length - applicable.length } : {}),
     skipped,

@@ -9,7 +9,7 @@
 import type { StoreLocation } from '../../targets/contract.ts';
 import type { Fault } from '../core/fault.ts';
 import type { FaultLog } from '../core/fault-log.ts';
-import type { StartedStore } from '../stores/types.ts';
+import type { StartedStore, StoreKind } from '../stores/types.ts';
 import type { WireProxy } from '../wire/proxy.ts';
 import type { WireFaultRecord } from '../wire/records.ts';
 import type { StoreView } from './family.ts';
@@ -56,5 +56,11 @@ export interface NotApplicable {
 export type Landing = Landed | NotApplicable;
 
 export interface LandableFault extends Fault {
+  /**
+   * The stores it lands on (those whose family has what it needs: a connection the store can close,
+   * an etcd lease, a ZooKeeper session). A run that names it on another store is refused before
+   * anything starts, and `--explore` puts it only at boundaries on these stores.
+   */
+  readonly stores: readonly StoreKind[];
   land(ctx: LandingContext): Promise<Landing>;
 }

@@ -10,6 +10,7 @@
  * holder gets there, which the oracle's flow then waits on and lets go.
  */
 import type { Fault } from '../core/fault.ts';
+import type { StoreKind } from '../stores/types.ts';
 import type { LandableFault } from '../families/fault-landing.ts';
 import type { PointContext } from './point.ts';
 import type { Stop } from './stops.ts';
@@ -19,6 +20,20 @@ export type { LandableFault, Landed, Landing, LandingContext, NotApplicable } fr
 /** Whether the fault lands itself (its landing lives in its file, not in an oracle's flow). */
 export function landsItself(fault: Fault): fault is LandableFault {
   return typeof (fault as Partial<LandableFault>).land === 'function';
+}
+
+/**
+ * Why the fault cannot land on this store and topology, in words that name where it does land;
+ * undefined when it can (its declared stores and topologies: nothing has to start to know).
+ */
+export function whyNotOn(fault: LandableFault, store: StoreKind, topology: string): string | undefined {
+  if (!fault.stores.includes(store))
+    return `${fault.name} lands on ${fault.stores.map((s) => `--store ${s}`).join(' or ')}, not on ${store}`;
+  if (!fault.topologies.includes(topology)) {
+    const where = fault.topologies.map((t) => (t === 'single' ? 'one server' : `--topology ${t}:N`)).join(' or ');
+    return `${fault.name} lands on ${where}, not on ${topology === 'single' ? 'one server' : `--topology ${topology}`}`;
+  }
+  return undefined;
 }
 
 /** A fault that lands at a boundary of a holder's run (an explored point): armed before the holder runs. */

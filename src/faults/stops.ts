@@ -19,6 +19,11 @@ export interface Stop {
   release(): void;
   /** It was let go (or, never reached, disarmed). */
   readonly isReleased: boolean;
+  /**
+   * Reached, but the fault it was to land there said it does not apply (./land-at-point.ts), and
+   * why: the oracle records it, and `--explore` leaves the point out.
+   */
+  readonly notApplicable?: string | undefined;
 }
 
 /** What a hold at a boundary offers: a command at the wire proxy, a filesystem call, a message on a cluster link. */

@@ -6,7 +6,8 @@ import type { TopologyKind } from '../stores/topology.ts';
 import type { Scenario } from './scenario.ts';
 import type { Tracer } from './tracer.ts';
 import type { Boundary, ExploreFault } from './explore-point.ts';
-import { alsoCommandsOf, FAULT_ORDER, FAULTS_BY_KIND, faultNamed } from '../faults/registry.ts';
+import { alsoCommandsOf, FAULT_ORDER, FAULTS_BY_KIND, faultNamed, LANDING_FAULTS } from '../faults/registry.ts';
+import { whyNotOn } from '../faults/landing.ts';
 import { familyOf } from '../families/index.ts';
 import type { BoundaryKind } from '../core/fault.ts';
 
@@ -26,6 +27,13 @@ export interface ExploreSpec<P extends ParamSpecs = ParamSpecs> {
    * not end a session lock, and holds no write receipt where a partition lands better.
    */
   faultsAt?(boundary: Boundary, store: StoreKind): readonly ExploreFault[];
+  /**
+   * The stores on which the faults that land themselves (src/faults/landing.ts: connection-killed,
+   * the etcd and ZooKeeper families' own) are put at its points too, each where its declaration
+   * says it lands (its stores, its boundary kinds): the oracle's flow passes armPoint a landing
+   * context. A store is listed once its explored references were run with them.
+   */
+  landsFaultsOn?: readonly StoreKind[];
   /** Parameters the trace and every point run with: the oracle's flow that arms a point. */
   params: Record<string, string | number>;
   /**
@@ -145,7 +153,7 @@ export function faultsOnStore(spec: ExploreSpec, store: StoreKind): Array<{ wher
   const family = familyOf(store);
   const single = new Set(
     (family.boundaryKinds ?? WIRE_BOUNDARIES).flatMap((kind) =>
-      (spec.faultsAt?.(anyBoundaryOf(kind), store) ?? spec.faults).filter((f) => FAULTS_BY_KIND[kind].includes(f)),
+      pointFaultsAt(spec, anyBoundaryOf(kind), store).filter((f) => FAULTS_BY_KIND[kind].includes(f)),
     ),
   );
   const topologies = [...new Set((family.faults ?? []).flatMap((f) => f.topologies))].filter((t) => t !== 'single');
@@ -158,6 +166,21 @@ export function faultsOnStore(spec: ExploreSpec, store: StoreKind): Array<{ wher
       ),
     })),
   ].filter((line) => line.faults.length > 0);
+}
+
+/**
+ * The faults a boundary takes on one server, smallest first: the spec's (its faultsAt, else its
+ * faults) and the faults that land themselves on this store where the spec lands them (landsFaultsOn).
+ */
+export function pointFaultsAt(spec: ExploreSpec, boundary: Boundary, store: StoreKind): ExploreFault[] {
+  const own = spec.faultsAt?.(boundary, store) ?? spec.faults;
+  const landing = spec.landsFaultsOn?.includes(store)
+    ? LANDING_FAULTS.filter((f) => whyNotOn(f, store, 'single') === undefined).map((f) => f.name)
+    : [];
+  // Smallest first (FAULT_ORDER), as shrinking reads it: a point's run order is its place in the minimal-schedule order.
+  if (!landing.length) return [...own];
+  const all = new Set([...own, ...landing]);
+  return FAULT_ORDER.filter((f) => all.has(f));
 }
 
 /**

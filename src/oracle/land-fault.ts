@@ -1,13 +1,14 @@
 /**
  * Lands a fault from the registry on a holder at the moment the oracle names, through the fault's
  * own `land` (src/faults/landing.ts): the oracle says when and on whom, the fault file says how.
- * A fault that cannot land in this scenario is the user's to change: a usage error with its reason.
+ * `landFault`: a fault that cannot land in this scenario is the user's to change, a usage error with
+ * its reason; `tryLandFault` returns that answer instead.
  */
 import { UsageError } from '../core/errors.ts';
 import type { ExploreFault } from '../core/fault.ts';
 import type { Holder } from '../holder/holder.ts';
 import { faultNamed } from '../faults/registry.ts';
-import { landsItself, type Landed } from '../faults/landing.ts';
+import { landsItself, type Landed, type Landing, type LandingContext } from '../faults/landing.ts';
 import type { WireProxy } from '../wire/proxy.ts';
 import type { Scenario } from './scenario.ts';
 
@@ -17,10 +18,31 @@ export async function landFault(
   holder: Holder,
   wire: WireProxy | undefined,
 ): Promise<Landed> {
+  const landing = await tryLandFault(s, name, holder, wire);
+  if (!landing.reached) throw new UsageError(`--fault ${name}: ${landing.why}`);
+  return landing;
+}
+
+/**
+ * The same, for an oracle that judges a landing that did not happen (a lease that outlived the
+ * bound, no ping sent): the not-applicable answer is returned, for the run to end INCONCLUSIVE
+ * with its reason. The stores it never lands on are refused before the run (landedFaultRefusal).
+ */
+export async function tryLandFault(
+  s: Scenario,
+  name: ExploreFault,
+  holder: Holder,
+  wire: WireProxy | undefined,
+): Promise<Landing> {
   const fault = faultNamed(name);
   if (!landsItself(fault))
     throw new Error(`fault ${name} has no landing of its own yet: it is landed by the oracle's flow`);
-  const landing = await fault.land({
+  return fault.land(landingContext(s, holder, wire));
+}
+
+/** What a fault that lands itself is offered in this scenario, on `holder`. */
+export function landingContext(s: Scenario, holder: Holder, wire: WireProxy | undefined): LandingContext {
+  return {
     holder,
     wire,
     view: () => s.view(),
@@ -28,7 +50,5 @@ export async function landFault(
     lockLocation: s.lockLocation,
     ttlMs: s.ttlMs,
     faults: s.faults,
-  });
-  if (!landing.reached) throw new UsageError(`--fault ${name}: ${landing.why}`);
-  return landing;
+  };
 }

@@ -6,6 +6,8 @@
  */
 import type { ParamSpecs } from '../core/params.ts';
 import { LANDING_FAULTS } from '../faults/registry.ts';
+import { whyNotOn } from '../faults/landing.ts';
+import type { StoreKind } from '../stores/types.ts';
 import type { OracleDefinition } from './definition.ts';
 
 /** No fault of the registry's lands itself on this run (the oracle's own variant plays). */
@@ -27,4 +29,20 @@ export function faultRunsOf(
 ): Readonly<Record<string, Readonly<Record<string, string>>>> {
   const landed = 'landedFault' in oracle.params ? LANDING_FAULTS.map((f) => [f.name, { landedFault: f.name }]) : [];
   return { ...oracle.faultRuns, ...Object.fromEntries(landed) };
+}
+
+/**
+ * Why the run's landed fault (`landedFault`) cannot land on this store and topology, for the
+ * resolve stage (before any process starts); undefined when it can, or when the run lands none.
+ */
+export function landedFaultRefusal(
+  oracle: OracleDefinition<ParamSpecs>,
+  params: Readonly<Record<string, unknown>>,
+  store: StoreKind,
+  topology: string,
+): string | undefined {
+  if (!('landedFault' in oracle.params)) return undefined;
+  const fault = LANDING_FAULTS.find((f) => f.name === params.landedFault);
+  const why = fault && whyNotOn(fault, store, topology);
+  return why && `${oracle.id} --fault ${fault.name}: ${why}`;
 }

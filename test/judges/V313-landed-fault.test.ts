@@ -7,11 +7,12 @@
 import { describe, expect, it } from 'vitest';
 import { FIXTURES, load, rejudge } from './recorded.ts';
 import { aAfterB, bFirst, effects, observed, unmet } from './v313-facts.ts';
-import { FAULT_LANDED } from '../../oracles/V313/preconditions.ts';
+import { A_STOPPED_AT_POINT, FAULT_LANDED } from '../../oracles/V313/preconditions.ts';
 
 const fixture = (name: string) => load(`${FIXTURES}/V313/${name}.json`);
 const bad = fixture('bad-session-lock-connection-killed');
 const good = fixture('good-session-lock-checked-connection-killed');
+const explored = fixture('bad-session-lock-unchecked-explored-connection-killed');
 
 describe("V313 judge: a connection killed by the store at A's first write", () => {
   it("FAILs the session-locked job that writes on: its writes after B's, the kill named", async () => {
@@ -30,6 +31,22 @@ describe("V313 judge: a connection killed by the store at A's first write", () =
     expect(unmet(judgement)).toContain(FAULT_LANDED);
   });
 
+  it('is INCONCLUSIVE, with the reason, when the fault was tried and did not land (A let go at once, no stop)', async () => {
+    const why = 'lease 7587 still lived 11000 ms into the hold';
+    const { verdict, judgement } = await rejudge(good, (f) => {
+      const o = observed(f);
+      o.stop = { kind: 'landed', fault: 'keepalives-held', took: false, since: 0, words: why, notLanded: true };
+      // No stop: B never tried while A was stopped, and A's job ran on at once.
+      delete o.bWhileStopped;
+      delete o.bLease;
+    });
+    expect(verdict).toBe('INCONCLUSIVE');
+    expect(unmet(judgement)).toContain(FAULT_LANDED);
+    expect(judgement.preconditions.find((c) => c.name === FAULT_LANDED)?.detail).toBe(
+      `keepalives-held was tried at A's first write and did not land: ${why}`,
+    );
+  });
+
   it("PASSes the twin that checks its session before each write, and FAILs it with a write of A after B's", async () => {
     expect((await rejudge(good)).verdict).toBe('PASS');
     expect(aAfterB(good)).toEqual([]);
@@ -44,5 +61,24 @@ describe("V313 judge: a connection killed by the store at A's first write", () =
       lease.atAWrites.push({ seq: write.seq, reading: lease.atFirstWrite });
     });
     expect(verdict).toBe('FAIL');
+  });
+});
+
+describe('V313 judge: a fault that lands itself at an explored point (--explore)', () => {
+  it("FAILs the unchecked session lock at its first write: the store closed A's connections there", async () => {
+    const { verdict, judgement } = await rejudge(explored);
+    expect(verdict).toBe('FAIL');
+    expect(aAfterB(explored).length).toBeGreaterThan(0);
+    expect(judgement.notApplicable).toBeUndefined();
+  });
+
+  it("leaves the point out, with the landing's reason, when the fault said it does not apply there", async () => {
+    const why = "connection-killed needs the store to close a client's connection from its side";
+    const { verdict, judgement } = await rejudge(explored, (f) => {
+      (observed(f).stop as { notApplicable?: string }).notApplicable = why;
+    });
+    expect(verdict).toBe('INCONCLUSIVE');
+    expect(judgement.notApplicable).toBe(why);
+    expect(unmet(judgement)).toContain(A_STOPPED_AT_POINT);
   });
 });

@@ -14,6 +14,7 @@ export const CONNECTION_KILLED: LandableFault = {
   doc: "the store closes A's connections from its side (Redis CLIENT KILL, Postgres pg_terminate_backend) while A's process runs on, and A's wire proxy refuses its reconnects until lifted: a session's lock (a Postgres advisory lock) is freed by the server with it; where the store cannot close a client's connection it does not apply",
   at: ['effect'],
   topologies: ['single'],
+  stores: ['redis', 'valkey', 'postgres'],
   inWords: (_boundary, at) =>
     `A's connections were closed by the store (${at}) and its reconnects refused at its wire proxy while A ran on`,
   async land({ holder, wire, view, store: { kind: storeKind }, faults }) {

@@ -11,6 +11,7 @@ import { loadOracle } from '../registry.ts';
 import { recipeFor } from '../../families/recipes.ts';
 import { speaksRedis } from '../../stores/types.ts';
 import { isMemberTopology, parseTopology } from '../../stores/topology.ts';
+import { landedFaultRefusal } from '../../oracle/landed-fault.ts';
 import { chooseStore, type StoreChoice } from '../store-choice.ts';
 import type { RunRequest } from './run-request.ts';
 
@@ -44,6 +45,9 @@ export async function checkRequest(request: RunRequest) {
     throw new UsageError(
       `--topology ${request.topology} starts Redis or Valkey nodes: run ${oracle.id} with --store redis or valkey`,
     );
+  // A fault that lands itself only on some stores (an etcd lease, a ZooKeeper session) is refused here, not after B's solo run.
+  const refusal = landedFaultRefusal(oracle, params, kind, topology?.kind ?? 'single');
+  if (refusal) throw new UsageError(refusal);
   const storeRequest = {
     ...(oracle.storeRequest?.(params as never, kind) ?? { kind }),
     ...(topology ? { topology } : {}),

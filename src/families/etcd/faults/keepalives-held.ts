@@ -21,6 +21,7 @@ export const KEEPALIVES_HELD: LandableFault = {
   doc: "A's lease keepalives (Lease/LeaseKeepAlive) held at its wire proxy until the member ended its lease, A and its other RPCs running on; then delivered",
   at: ['command', 'effect', 'seam'],
   topologies: ['single'],
+  stores: ['etcd'],
   inWords: (_boundary, at) =>
     `A's keepalives were held at its wire proxy from ${at} until its lease ended on the etcd member, while A ran on`,
   async land({ holder, wire, view, store, lockLocation, ttlMs, faults }) {

@@ -6,6 +6,7 @@
  * the lock's remaining TTL just before and just after, so the reset is seen. Lands itself on
  * --topology etcd:N (N ≥ 2); not applicable on one member or on another store.
  */
+import type { StoreKind } from '../../../stores/types.ts';
 import type { Fault } from '../../../core/fault.ts';
 import {
   clusterOf,
@@ -17,13 +18,17 @@ import {
 /** How long the new leader may take to be seen leading (an election on a loaded machine). */
 const LEAD_WAIT_MS = 10_000;
 
-export const LEADER_MOVED: Fault & { land(ctx: MemberLandingContext): Promise<MemberLanding> } = {
+export const LEADER_MOVED: Fault & {
+  readonly stores: readonly StoreKind[];
+  land(ctx: MemberLandingContext): Promise<MemberLanding>;
+} = {
   name: 'leader-moved',
   rank: 62,
   words: "etcd's leadership moved (MoveLeader)",
   doc: "etcd's leader hands leadership to another member (MoveLeader, as etcdctl move-leader) while A runs on: on 3.4 without lease checkpointing the new leader restarts every lease at its full TTL (the lock's TTL before and after are in the evidence)",
   at: ['effect'],
   topologies: ['etcd'],
+  stores: ['etcd'],
   inWords: (_boundary, at) => `etcd's leadership was moved to another member (MoveLeader) at ${at}, A running on`,
   async land(ctx) {
     const cluster = clusterOf(ctx, 'leader-moved');

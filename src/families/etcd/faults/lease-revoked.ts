@@ -21,6 +21,7 @@ export const LEASE_REVOKED: LandableFault = {
   doc: "the lease the lock's key is attached to revoked on the etcd member (LeaseRevoke through the member's JSON gateway): the key goes at once while A runs on",
   at: ['command', 'effect', 'seam'],
   topologies: ['single'],
+  stores: ['etcd'],
   inWords: (_boundary, at) =>
     `A's lease was revoked on the etcd member at ${at}, its key deleted with it, while A ran on`,
   async land({ holder, wire, view, store, lockLocation, faults }) {

@@ -25,6 +25,7 @@ export const EXPIRE_SESSION: LandableFault = {
   doc: "A's ZooKeeper session is ended on the server (a second handle attached with its id and password, then closed): its ephemeral nodes are deleted at once while A runs on, as after a partition longer than its session timeout",
   at: ['command', 'seam', 'effect'],
   topologies: ['single'],
+  stores: ['zookeeper'],
   inWords: (_, at) =>
     `A's session was expired on the server at ${at} (a second handle attached with its id and password and closed it), A still running`,
   async land({ holder, wire, store, faults }) {

@@ -21,6 +21,7 @@ export const HOLD_PINGS: LandableFault = {
   doc: "A's pings (its session's keepalive) are held at its wire proxy, with all A sends after them, until the server expires A's session; A's process runs on",
   at: ['command', 'seam', 'effect'],
   topologies: ['single'],
+  stores: ['zookeeper'],
   inWords: (_, at) =>
     `from ${at} on, A's pings were held at its wire proxy until the server expired its session, A still running`,
   async land({ holder, wire, store, faults }) {
