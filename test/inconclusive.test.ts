@@ -67,4 +67,16 @@ describe('ERROR when the target breaks', () => {
     expect(record.error).toMatch(/acquire\(\) threw/);
     expect(record.error).toMatch(/acquire exploded/);
   });
+
+  test("a ZooKeeper client's lost connection is INCONCLUSIVE naming it, not the target's ERROR; the same throw on Redis is", async () => {
+    const onZk = await runOracle({ oracle: 'V310', target: fixture('acquire-connection-loss'), store: 'zookeeper' });
+    expect(onZk.verdict).toBe('INCONCLUSIVE');
+    expect(onZk.error).toBeUndefined();
+    expect(onZk.explanation).toMatch(
+      /acquire\(\) threw: Error: CONNECTION_LOSS.*lost its zookeeper connection or session on its own/,
+    );
+    const onRedis = await runOracle({ oracle: 'V310', target: fixture('acquire-connection-loss') });
+    expect(onRedis.verdict).toBe('ERROR');
+    expect(onRedis.error).toMatch(/CONNECTION_LOSS/);
+  });
 });

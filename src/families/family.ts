@@ -228,6 +228,14 @@ export interface StoreFamily {
    */
   readonly renewsOnOwnTimer?: true;
   /**
+   * Optional: how this family's clients say they lost their connection or session to the store
+   * ("CONNECTION_LOSS", kazoo's connect timeout). A target call that throws one where nothing in the
+   * scenario touched that holder's connection makes the run INCONCLUSIVE, not ERROR: a CPU-starved
+   * client on a loaded machine loses a sub-second session, which says nothing of the lock
+   * (src/run/stages/connection-lost.ts). Absent: every unprovoked throw is the target's (ERROR).
+   */
+  readonly connectionLost?: RegExp;
+  /**
    * The client libraries whose import shows a target talks to this family (src/run/store-choice.ts),
    * by the target's language: npm packages; Python modules; Java packages; Go import paths. A
    * library names its submodules, classes and subpackages too (`org.apache.curator` covers

@@ -17,6 +17,7 @@ import { startStores, storesReady } from './stages/start-stores.ts';
 import { startHolders } from './stages/start-holders.ts';
 import { playScenario } from './stages/play-scenario.ts';
 import { judge } from './stages/judge.ts';
+import { connectionLostJudgement } from './stages/connection-lost.ts';
 import { reportEvidence } from './stages/report.ts';
 import type { RunRequest } from './stages/run-request.ts';
 import type { Run } from './stages/run.ts';
@@ -50,7 +51,9 @@ export async function runOracle(request: RunRequest): Promise<EvidenceRecord> {
     await Promise.race([playThrough(run, stores), end.promise]);
   } catch (error) {
     if (error instanceof UsageError && !end.result) throw error;
-    if (!(error instanceof RunEnd)) broke = describeBreak(error);
+    const lost = connectionLostJudgement(error, resolved.storeChoice.kind, resolved.params.ttl);
+    if (lost) run.facts.judgement = lost;
+    else if (!(error instanceof RunEnd)) broke = describeBreak(error);
   } finally {
     ended = end.settle();
     await scope.release(ended.reason);

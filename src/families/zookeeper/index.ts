@@ -77,6 +77,9 @@ export const zookeeperFamily: StoreFamily = {
   },
   holderUrl: (url) => url,
   renewsOnOwnTimer: true,
+  // node-zookeeper-client's CONNECTION_LOSS / SESSION_EXPIRED, kazoo's connect timeout, Curator's ConnectionLoss.
+  connectionLost:
+    /\bCONNECTION_LOSS\b|\bSESSION_EXPIRED\b|KazooTimeoutError|ConnectionLossException|SessionExpiredException/,
   clients: {
     node: ['node-zookeeper-client', 'zookeeper'],
     python: ['kazoo'],
