@@ -261,9 +261,7 @@ const NOT_FOLLOWED: Record<string, string> = {
     "a guard behind the resolve stage's refusal (landedFaultRefusal: the fault's declared stores), which exits 2 before this can print; V313's references run the fault on the store it names",
   'src/families/etcd/faults/lease-revoked.ts run it with --store':
     "a guard behind the resolve stage's refusal (landedFaultRefusal: the fault's declared stores), which exits 2 before this can print; V313's references run the fault on the store it names",
-  'src/families/zookeeper/faults/expire-session.ts run it with --store':
-    "a guard behind the resolve stage's refusal (landedFaultRefusal: the fault's declared stores), which exits 2 before this can print; V313's references run the fault on the store it names",
-  'src/families/zookeeper/faults/hold-pings.ts run it with --store':
+  'src/families/zookeeper/faults/holder-session.ts run it with --store':
     "a guard behind the resolve stage's refusal (landedFaultRefusal: the fault's declared stores), which exits 2 before this can print; V313's references run the fault on the store it names",
   'src/stores/testcontainers.ts use --runtime':
     'printed only by an install without its dev dependency testcontainers (the repository always has it); --runtime local is followed above, from the container-engine hint',

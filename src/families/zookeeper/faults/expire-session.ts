@@ -17,6 +17,7 @@
 import { connect } from 'node:net';
 import type { WireProxy } from '../../../wire/proxy.ts';
 import type { LandableFault } from '../../fault-landing.ts';
+import { holderSession } from './holder-session.ts';
 
 export const EXPIRE_SESSION: LandableFault = {
   name: 'expire-session',
@@ -28,16 +29,11 @@ export const EXPIRE_SESSION: LandableFault = {
   stores: ['zookeeper'],
   inWords: (_, at) =>
     `A's session was expired on the server at ${at} (a second handle attached with its id and password and closed it), A still running`,
-  async land({ holder, wire, store, faults }) {
-    const session = wire?.latestSession();
-    if (store.kind !== 'zookeeper' || !wire || !session)
-      return {
-        reached: false,
-        why:
-          store.kind === 'zookeeper'
-            ? `expire-session: holder ${holder.id} has no ZooKeeper session at its wire proxy yet: land it after the holder connected`
-            : `expire-session ends a ZooKeeper session: a ${store.kind} store has none (run it with --store zookeeper)`,
-      };
+  async land(ctx) {
+    const found = holderSession('expire-session', 'ends a ZooKeeper session', ctx);
+    if ('reached' in found) return found;
+    const { wire, session } = found;
+    const { holder, store, faults } = ctx;
     const id = `0x${session.id.toString(16)}`;
     const said = await expireHolderSession(wire, store.port);
     faults.lift(faults.apply('store', holder.id, `expire session ${id}`, { session: id, said }));

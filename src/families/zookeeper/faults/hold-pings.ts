@@ -13,6 +13,7 @@ import type { WireProxy } from '../../../wire/proxy.ts';
 import { liveSessions } from '../four-letter.ts';
 import { ZK_RENEWAL } from '../commands.ts';
 import type { LandableFault } from '../../fault-landing.ts';
+import { holderSession } from './holder-session.ts';
 
 export const HOLD_PINGS: LandableFault = {
   name: 'hold-pings',
@@ -24,16 +25,11 @@ export const HOLD_PINGS: LandableFault = {
   stores: ['zookeeper'],
   inWords: (_, at) =>
     `from ${at} on, A's pings were held at its wire proxy until the server expired its session, A still running`,
-  async land({ holder, wire, store, faults }) {
-    const session = wire?.latestSession();
-    if (store.kind !== 'zookeeper' || !wire || !session)
-      return {
-        reached: false,
-        why:
-          store.kind === 'zookeeper'
-            ? `hold-pings: holder ${holder.id} has no ZooKeeper session at its wire proxy yet: land it after the holder connected`
-            : `hold-pings holds a ZooKeeper session's pings: a ${store.kind} store has none (run it with --store zookeeper)`,
-      };
+  async land(ctx) {
+    const found = holderSession('hold-pings', "holds a ZooKeeper session's pings", ctx);
+    if ('reached' in found) return found;
+    const { wire, session } = found;
+    const { holder, store, faults } = ctx;
     const id = `0x${session.id.toString(16)}`;
     const record = faults.apply('wire', holder.id, `hold pings of session ${id} until it expires`, { session: id });
     try {
