@@ -116,6 +116,23 @@ const HINTS: Hint[] = [
     verdict: 'FAIL',
   },
   {
+    from: "src/run/store-choice.ts: a --store the target's imports cannot talk to",
+    printed: 'run it with --store',
+    provoke: [
+      'V310',
+      '--store',
+      'redis',
+      '--ttl',
+      '1000',
+      '--target',
+      'targets/postgres/lease-row-release-no-owner-check.ts',
+    ],
+    exit: 2,
+    says: /could not talk to the redis server; run it with (--store postgres)/,
+    follow: 'flag',
+    verdict: 'FAIL',
+  },
+  {
     from: 'src/families/fs/recipe.ts: the fs store in a container',
     printed: 'use --runtime',
     provoke: ['V310', '--store', 'fs', '--runtime', 'container', '--target', 'targets/fs/mkdir-bare-rmdir.ts'],

@@ -4,7 +4,8 @@
  * failing in its client's connect; the evidence says how the store was chosen.
  */
 import { describe, expect, it } from 'vitest';
-import { chooseStore } from '../src/run/store-choice.ts';
+import { chooseStore, storeTargetMismatch } from '../src/run/store-choice.ts';
+import { UsageError } from '../src/core/errors.ts';
 import { librariesImportedBy, packagesImportedBy } from '../src/run/target-imports.ts';
 import { runOracle } from '../src/run/run-oracle.ts';
 
@@ -86,5 +87,38 @@ describe('the store a target needs', () => {
     expect(record.store?.kind).toBe('redis');
     expect(record.store?.chosenBy).toMatch(/target's imports/);
     expect(record.verdict, record.explanation).toBe('FAIL');
+  });
+
+  it('refuses a --store the target has no client for, before any process starts, naming the store its imports fit', async () => {
+    const run = runOracle({
+      oracle: 'V310',
+      store: 'redis',
+      target: 'targets/postgres/advisory-lock-checked-out-client.ts',
+    });
+    // A UsageError comes from the resolve stage, before any store or holder starts (the run used to wait out its acquire's 30 s).
+    await expect(run).rejects.toThrow(UsageError);
+    await expect(run).rejects.toThrow(
+      /--store redis: the target imports pg, a client of postgres.*run it with --store postgres/,
+    );
+  });
+
+  it("names the oracle's stores when none of them is one the target's clients talk to", async () => {
+    const why = await storeTargetMismatch('V316', ['redis', 'valkey'], 'redis', 'targets/postgres/lease-row-lock.ts');
+    expect(why).toMatch(
+      /a client of postgres.*V316 runs on redis, valkey, none of them a store this target's clients talk to/,
+    );
+  });
+
+  it.each([
+    ['the family it imports', 'redis', 'targets/redis/ioredis/release-bare-del.ts'],
+    ['a directory store, whatever else it imports', 'fs', 'targets/redis/ioredis/release-bare-del.ts'],
+    ['a target that imports no client the harness knows', 'postgres', 'test/fixtures/targets/acquire-returns-42.ts'],
+    [
+      'a target that reaches the family through another package (redlock, with ioredis)',
+      'redis',
+      'targets/redis/redlock/lock.ts',
+    ],
+  ])('never refuses %s', async (_name, kind, target) => {
+    expect(await storeTargetMismatch('V310', ['redis', 'fs', 'postgres'], kind as 'redis', target)).toBeUndefined();
   });
 });

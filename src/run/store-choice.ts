@@ -6,6 +6,10 @@
  * the oracle's default. A Redis job-queue target run on
  * an oracle whose default is Postgres then gets Redis, instead of its client's "Invalid protocol"
  * on a postgres:// URL. The choice and why go into the evidence and the progress lines.
+ *
+ * A --store the target cannot talk to is refused the same way: a target that imports only another
+ * family's clients (pg, and --store redis) would otherwise wait out its acquire's 30 s against a
+ * server that never answers its protocol.
  */
 import { FAMILIES, familyOf } from '../families/index.ts';
 import { kindsOf, type StoreFamily } from '../families/family.ts';
@@ -17,6 +21,38 @@ export interface StoreChoice {
   kind: StoreKind;
   /** How it was chosen, in a sentence for the evidence. */
   why: string;
+}
+
+/**
+ * Why `kind` (from --store) cannot be the store of this target on an oracle that runs on `stores`, or undefined: the kind's family is a
+ * server reached by a client (not a directory), the target imports no client of it but does import
+ * another family's. A target whose imports name no client the harness knows is never refused.
+ */
+export async function storeTargetMismatch(
+  oracleId: string,
+  stores: readonly StoreKind[],
+  kind: StoreKind,
+  targetPath: string,
+): Promise<string | undefined> {
+  const family = familyOf(kind);
+  if (family.holderDir) return undefined;
+  const language = holderLanguage(targetPath);
+  const imported = await librariesImportedBy(targetPath, language).catch(() => new Set<string>());
+  const importedOf = (f: StoreFamily) =>
+    (f.clients[language] ?? []).filter((library) => [...imported].some((name) => isWithin(name, library)));
+  if (importedOf(family).length > 0) return undefined;
+  const others = FAMILIES.filter((f) => importedOf(f).length > 0);
+  if (!others.length) return undefined;
+  const libraries = others.flatMap(importedOf).join(', ');
+  const fits = others.flatMap((f) =>
+    kindsOf(f)
+      .filter((k) => stores.includes(k))
+      .slice(0, 1),
+  );
+  const cannot = `--store ${kind}: the target imports ${libraries}, a client of ${others.map((f) => f.name).join(' and ')}, and none of ${family.name}'s (${(family.clients[language] ?? []).join(', ')}), so it could not talk to the ${kind} server`;
+  return fits.length
+    ? `${cannot}; run it with --store ${fits.join(' or --store ')} (or without --store: the target's imports choose)`
+    : `${cannot}; ${oracleId} runs on ${stores.join(', ')}, none of them a store this target's clients talk to`;
 }
 
 export async function chooseStore(

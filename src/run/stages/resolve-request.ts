@@ -12,7 +12,7 @@ import { recipeFor } from '../../families/recipes.ts';
 import { speaksRedis } from '../../stores/types.ts';
 import { isMemberTopology, parseTopology } from '../../stores/topology.ts';
 import { landedFaultRefusal } from '../../oracle/landed-fault.ts';
-import { chooseStore, type StoreChoice } from '../store-choice.ts';
+import { chooseStore, storeTargetMismatch, type StoreChoice } from '../store-choice.ts';
 import type { RunRequest } from './run-request.ts';
 
 export async function checkRequest(request: RunRequest) {
@@ -35,6 +35,8 @@ export async function checkRequest(request: RunRequest) {
     ? { kind: request.store, why: '--store' }
     : await chooseStore(oracle.id, oracle.stores, targetPath);
   const kind = choice.kind;
+  const mismatch = request.store ? await storeTargetMismatch(oracle.id, oracle.stores, kind, targetPath) : undefined;
+  if (mismatch) throw new UsageError(mismatch);
   // A store this machine cannot run is reported before any process starts.
   const topology = request.topology === undefined ? undefined : parseTopology(request.topology);
   if (isMemberTopology(topology) && topology.kind !== kind)
