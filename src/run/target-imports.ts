@@ -9,7 +9,7 @@
  * through java.sql names no library here.
  */
 import { build } from 'esbuild';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { HolderLanguage } from '../holder/holder-language.ts';
 
@@ -34,8 +34,25 @@ export async function packagesImportedBy(targetPath: string): Promise<Set<string
   return imported;
 }
 
-/** What a target in `language` imports: npm packages, Python modules, Java classes or Go import paths. */
-export async function librariesImportedBy(targetPath: string, language: HolderLanguage): Promise<Set<string>> {
+/**
+ * What a target in `language` imports: npm packages, Python modules, Java classes or Go import paths.
+ * Read once per file and modification time in a process (a batch's runs of one target ask each time).
+ */
+export function librariesImportedBy(targetPath: string, language: HolderLanguage): Promise<Set<string>> {
+  let key: string;
+  try {
+    key = `${language} ${targetPath} ${statSync(targetPath).mtimeMs}`;
+  } catch (error) {
+    return Promise.reject(error as Error);
+  }
+  let read = readOnce.get(key);
+  if (!read) readOnce.set(key, (read = readImports(targetPath, language)));
+  return read;
+}
+
+const readOnce = new Map<string, Promise<Set<string>>>();
+
+async function readImports(targetPath: string, language: HolderLanguage): Promise<Set<string>> {
   if (language === 'node') return packagesImportedBy(targetPath);
   if (language === 'python') return pythonModules(targetPath, new Set());
   if (language === 'java') return new Set(javaSources(targetPath).flatMap(javaImports));
