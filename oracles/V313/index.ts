@@ -616,16 +616,18 @@ export default defineOracle({
     part: 'job',
     // A pause at a write stops A's timers too: a helper renewing on a timer keeps its lease through a held receipt.
     faults: ['hold-before', 'hold-reply', 'hold-message', 'pause', 'pause-node', 'partition'],
-    // On Redis a partition replaces the held receipt at a write: it lands on a helper renewing on its
-    // own timer too (its renewals never reach the store), and A's write arrives after B's. On
-    // Postgres a held connection keeps its session (and a session or transaction lock) alive: no
-    // partition there, so a session-locked job is not cut off into a lock B can never take.
-    // On a cluster (docs/cluster.md): a write's receipt held or A stopped at it; a message to or from
-    // A's node held on its link, or A's node stopped as it arrives (a delay, drop, duplicate or
-    // reorder of one lands no V313 point: why in docs/cluster.md).
-    // Where clients renew on their own timer (etcd, ZooKeeper: renewsOnOwnTimer) as on Redis, but no
-    // reply held and no seam held: A waiting on a held reply or at a seam latch renews all the same,
-    // so its lease never lapses. A is stopped, cut off, or held before a command (on ZooKeeper's one
+    // Where a cut-off holder's lease lapses in the store (the family's lapsesWhenCutOff: Redis, etcd,
+    // ZooKeeper) a partition replaces the held receipt at a write: it lands on a helper renewing on
+    // its own timer too (its renewals never reach the store), and A's write arrives after B's.
+    // Elsewhere no partition: on Postgres a held connection keeps its session (and a session or
+    // transaction lock) alive, so a session-locked job would be cut off into a lock B can never
+    // take; a file store has no connection to cut; on a cluster (docs/cluster.md) a write's receipt
+    // is held or A stopped at it, and a message to or from A's node held on its link or A's node
+    // stopped as it arrives (hold-message, pause-node: only at a link message; a delay, drop,
+    // duplicate or reorder of one lands no V313 point: why in docs/cluster.md).
+    // Where clients renew on their own timer too (renewsOnOwnTimer: etcd, ZooKeeper), no reply held
+    // and no seam held: A waiting on a held reply or at a seam latch renews all the same, so its
+    // lease never lapses. A is stopped, cut off, or held before a command (on ZooKeeper's one
     // ordered connection that holds its pings too; on etcd only that RPC's stream).
     faultsAt: (boundary, store) =>
       !lapsesWhenCutOff(store)
