@@ -17,14 +17,14 @@
  */
 import type { EffectRecord } from '../src/core/resource.ts';
 import type { CallOutcome, Holder } from '../src/holder/holder.ts';
-import type { NodeLock } from '../src/judging/failover-loss.ts';
+import type { FailoverLoss, NodeLock } from '../src/judging/failover-loss.ts';
 import { armPoint } from '../src/oracle/arm-point.ts';
 import { boundaryLabel, pointInWords } from '../src/oracle/explore-point.ts';
 import type { Scenario } from '../src/oracle/scenario.ts';
 import { latchStop, type Stop } from '../src/faults/stops.ts';
 import type { StoreTopology } from '../src/stores/topology.ts';
 import type { WireProxy } from '../src/wire/proxy.ts';
-import { failOver, holdReplication, lockOnNodes, replicatedTopology } from './failover.ts';
+import { failOver, failoverOnceLocked, holdReplication, lockOnNodes, replicatedTopology } from './failover.ts';
 import type { FaultFlow, FlowHolders, FlowParams, FlowRecords } from './fault-flow.ts';
 import { runJobUntilFirstEffect } from './run-job-until-effect.ts';
 import type { PointStop } from './stop-landing.ts';
@@ -55,13 +55,19 @@ export interface FailoverRecords extends FlowRecords {
 
 /**
  * The flow: before the holders start, only its not-applicable rule (a master with replicas to
- * fail over to, else a usage error); the replication is held once B ran alone.
+ * fail over to, else a usage error); the replication is held once B ran alone. Armed once locked
+ * (V315): the replication held from now, before A leads; landed with A held at its first write or,
+ * at an explored point, with its reply withheld (scenarios/failover.ts failoverOnceLocked).
  */
-export const FAILOVER_FLOW: FaultFlow<FailoverRecords> = {
+export const FAILOVER_FLOW: FaultFlow<FailoverRecords, FailoverLoss> = {
   async prepare(s, p) {
     const why = s.point ? `--explore --topology ${s.store.topology?.name}` : '--variant failover';
     const topology = replicatedTopology(s, why);
     return { aConnects: {}, play: (holders) => playFailover(s, p, topology, holders) };
+  },
+  onceLocked: {
+    holdsAtPoint: 'hold-reply',
+    arm: (s, p, why) => failoverOnceLocked(s, why, p.timeout),
   },
 };
 

@@ -8,12 +8,13 @@
 import { UsageError } from '../src/core/errors.ts';
 import type { Scenario } from '../src/oracle/scenario.ts';
 import type { FailoverRecord, StoreTopology } from '../src/stores/topology.ts';
+import { topologyPace } from '../src/stores/topology-pace.ts';
 import type { FailoverLoss, NodeLock } from '../src/judging/failover-loss.ts';
 
-/** The topology's replicas to fail over to; a usage error on a single server or a Redlock topology. */
+/** The topology's replicas to fail over to; a usage error where its pace declares no failover (one server, Redlock). */
 export function replicatedTopology(s: Scenario, why: string): StoreTopology {
   const topology = s.store.topology;
-  if (!topology || (topology.request.kind !== 'replicated' && topology.request.kind !== 'sentinel'))
+  if (!topology || topologyPace(topology.request.kind).failoverSlowerByMs === undefined)
     throw new UsageError(`${why} needs a master with replicas: run it with --topology replicated (or sentinel)`);
   return topology;
 }

@@ -5,6 +5,7 @@
  * a topology or a flow itself. A fault without one here lands as a stop of A (or lands itself).
  */
 import type { ExploreFault } from '../src/core/fault.ts';
+import type { FailoverLoss } from '../src/judging/failover-loss.ts';
 import { FAILOVER_FLOW, type FailoverRecords } from './failover-flow.ts';
 import type { FaultFlow } from './fault-flow.ts';
 import { PAUSE_IN_ACQUIRE_FLOW, type AcquireStopRecords } from './redlock-pause-in-acquire.ts';
@@ -12,10 +13,12 @@ import { QUORUM_FLOW, type QuorumRecords } from './redlock-quorum.ts';
 
 /** What any of the flows saw. */
 export type FaultFlowRecords = FailoverRecords | QuorumRecords | AcquireStopRecords;
+/** What any of the flows that an oracle can arm once locked did (./fault-flow.ts onceLocked). */
+export type FaultFlowLanded = FailoverLoss;
 
-const FLOWS: ReadonlyMap<ExploreFault, FaultFlow<FaultFlowRecords>> = new Map<
+const FLOWS: ReadonlyMap<ExploreFault, FaultFlow<FaultFlowRecords, FaultFlowLanded>> = new Map<
   ExploreFault,
-  FaultFlow<FaultFlowRecords>
+  FaultFlow<FaultFlowRecords, FaultFlowLanded>
 >([
   ['failover', FAILOVER_FLOW],
   ['node-restart', QUORUM_FLOW],
@@ -24,6 +27,6 @@ const FLOWS: ReadonlyMap<ExploreFault, FaultFlow<FaultFlowRecords>> = new Map<
 ]);
 
 /** The flow `fault` plays, or undefined when it has none (it is a stop of A, or it lands itself). */
-export function flowOf(fault: ExploreFault | undefined): FaultFlow<FaultFlowRecords> | undefined {
+export function flowOf(fault: ExploreFault | undefined): FaultFlow<FaultFlowRecords, FaultFlowLanded> | undefined {
   return fault === undefined ? undefined : FLOWS.get(fault);
 }

@@ -163,8 +163,6 @@ const NAMES = new Set([
 ]);
 
 const STILL_BRANCHING = [
-  'oracles/V313/index.ts',
-  'oracles/V315/explore.ts',
   'oracles/V315/play.ts',
   'oracles/V317/index.ts',
   'oracles/V317/legs.ts',

@@ -122,6 +122,7 @@
 import { UsageError } from '../../src/core/errors.ts';
 import { defineOracle } from '../../src/oracle/definition.ts';
 import { renewsOnOwnTimer } from '../../src/oracle/explore-spec.ts';
+import { lapsesWhenCutOff, paceOf, showsLeaseLapse, type TopologyPace } from '../../src/oracle/store-facts.ts';
 import { traceFromFirstWrite } from '../../src/oracle/traces.ts';
 import { judgeV313, V313_PRECONDITIONS } from './judge.ts';
 import { V313_FAULT_RUNS, v313Params } from './params.ts';
@@ -140,16 +141,24 @@ const FAILOVER_TIMES = { ttl: 2000, timeout: 8000 };
 const FAILOVER_PARAMS = { variant: 'failover', ...FAILOVER_TIMES };
 // The Sentinels take ~2 s to promote (down-after 200 ms): a lease that outlives the failover.
 const SENTINEL_FAILOVER_PARAMS = { ttl: 5000, timeout: 10000 };
-// Explored, several points fail over at once (3 nodes each): at load 18 a 5 s lease lapsed before B
-// wrote on the promoted node (alone: 0.3 s after A's SET). Nothing waits for the lease to run out.
-const EXPLORED_FAILOVER_TIMES = { ttl: 10000, timeout: 20000 };
-const EXPLORED_SENTINEL_TIMES = { ttl: 15000, timeout: 30000 };
 // A 2 s lease: a master's restart takes ~0.1–0.8 s (load 20), and B's window is half what is left after it.
 const QUORUM_PARAMS = { variant: 'quorum', ttl: 2000, timeout: 8000 };
 // A restart at once in containers: the container is back in ~1 s (load 20), so the lease is 4 s there too.
 const QUORUM_RESTART_PARAMS = { ...QUORUM_PARAMS, ttl: 4000, timeout: 12000, nodeFault: 'restart' };
-// Explored on redlock:N, several points restart a master at once (5 masters each): the 4 s lease of a restart in containers.
-const EXPLORED_REDLOCK_TIMES = { ttl: 4000, timeout: 12000 };
+
+/**
+ * The lease and deadline of a point on a topology, from how long its own faults take (its pace).
+ * Where masters restart (redlock:N): several points restart a master at once (5 masters each), and
+ * B's window is what is left of the lease after the restart, so 4 restarts long. Elsewhere a master
+ * fails over, several points at once (3 nodes each): at load 18 a 5 s lease lapsed before B wrote
+ * on the promoted node (alone: 0.3 s after A's SET), so 10 s and however much slower its failover
+ * is (the Sentinels). Nothing waits for the lease to run out.
+ */
+function exploredTimesOn(pace: TopologyPace): { ttl: number; timeout: number } {
+  if (pace.restartMs !== undefined) return { ttl: 4 * pace.restartMs, timeout: 12 * pace.restartMs };
+  const slower = pace.failoverSlowerByMs ?? 0;
+  return { ttl: 10000 + slower, timeout: 20000 + 2 * slower };
+}
 
 export default defineOracle({
   id: 'V313',
@@ -166,9 +175,9 @@ export default defineOracle({
   preconditions: V313_PRECONDITIONS,
   needs: () => ['job'],
   storeRequest: (p, kind) => {
-    if (p.contender !== 'hold' && kind !== 'redis' && kind !== 'valkey') {
+    if (p.contender !== 'hold' && !showsLeaseLapse(kind)) {
       throw new UsageError(
-        `--contender ${p.contender} reads the lock key in the store to see B go / A's lease lapse, which needs a Redis or Valkey store; on ${kind} use --contender hold`,
+        `--contender ${p.contender} reads the lock key in the store to see B go / A's lease lapse, which needs a store that shows it (Redis, Valkey); on ${kind} use --contender hold`,
       );
     }
     return { kind };
@@ -607,37 +616,34 @@ export default defineOracle({
     part: 'job',
     // A pause at a write stops A's timers too: a helper renewing on a timer keeps its lease through a held receipt.
     faults: ['hold-before', 'hold-reply', 'hold-message', 'pause', 'pause-node', 'partition'],
-    // On Redis a partition replaces the held receipt at a write: it lands on a helper renewing on its
-    // own timer too (its renewals never reach the store), and A's write arrives after B's. On
-    // Postgres a held connection keeps its session (and a session or transaction lock) alive: no
-    // partition there, so a session-locked job is not cut off into a lock B can never take.
-    // On a cluster (docs/cluster.md): a write's receipt held or A stopped at it; a message to or from
-    // A's node held on its link, or A's node stopped as it arrives (a delay, drop, duplicate or
-    // reorder of one lands no V313 point: why in docs/cluster.md).
-    // Where clients renew on their own timer (etcd, ZooKeeper: renewsOnOwnTimer) as on Redis, but no
-    // reply held and no seam held: A waiting on a held reply or at a seam latch renews all the same,
-    // so its lease never lapses. A is stopped, cut off, or held before a command (on ZooKeeper's one
+    // Where a cut-off holder's lease lapses in the store (the family's lapsesWhenCutOff: Redis, etcd,
+    // ZooKeeper) a partition replaces the held receipt at a write: it lands on a helper renewing on
+    // its own timer too (its renewals never reach the store), and A's write arrives after B's.
+    // Elsewhere no partition: on Postgres a held connection keeps its session (and a session or
+    // transaction lock) alive, so a session-locked job would be cut off into a lock B can never
+    // take; a file store has no connection to cut; on a cluster (docs/cluster.md) a write's receipt
+    // is held or A stopped at it, and a message to or from A's node held on its link or A's node
+    // stopped as it arrives (hold-message, pause-node: only at a link message; a delay, drop,
+    // duplicate or reorder of one lands no V313 point: why in docs/cluster.md).
+    // Where clients renew on their own timer too (renewsOnOwnTimer: etcd, ZooKeeper), no reply held
+    // and no seam held: A waiting on a held reply or at a seam latch renews all the same, so its
+    // lease never lapses. A is stopped, cut off, or held before a command (on ZooKeeper's one
     // ordered connection that holds its pings too; on etcd only that RPC's stream).
     faultsAt: (boundary, store) =>
-      store === 'cluster'
+      !lapsesWhenCutOff(store)
         ? ['hold-before', 'hold-reply', 'hold-message', 'pause', 'pause-node']
-        : renewsOnOwnTimer(store)
-          ? boundary.kind === 'effect'
-            ? ['pause', 'partition']
+        : boundary.kind === 'effect'
+          ? ['pause', 'partition']
+          : !renewsOnOwnTimer(store)
+            ? ['hold-before', 'hold-reply', 'partition']
             : boundary.kind === 'command'
               ? ['hold-before', 'partition']
-              : []
-          : store !== 'redis' && store !== 'valkey'
-            ? ['hold-before', 'hold-reply', 'pause']
-            : boundary.kind === 'effect'
-              ? ['pause', 'partition']
-              : ['hold-before', 'hold-reply', 'partition'],
+              : [],
     // The faults that land themselves, at each boundary they land at, on the stores whose explored references ran with them.
     landsFaultsOn: ['etcd', 'zookeeper', 'postgres', 'redis', 'valkey'],
     params: { variant: 'pause' },
-    dimensions: (kind) => ({
-      contender: kind === 'redis' || kind === 'valkey' ? ['hold', 'come-and-go', 'after-lift'] : ['hold'],
-    }),
+    // B coming and going, or coming only after A's fault lifts, is seen in the store where it shows a lease lapse.
+    dimensions: (kind) => ({ contender: showsLeaseLapse(kind) ? ['hold', 'come-and-go', 'after-lift'] : ['hold'] }),
     doc: "every command on the lock key and every write of A's job after its first write: held before it, or its reply held from A (Postgres: a write's receipt held; none on etcd or ZooKeeper, whose clients renew on their own timer through a held reply or a seam), or (a write) A stopped by SIGSTOP at its receipt, its timers too, or (Redis, etcd, ZooKeeper) A cut off from there on — its store connections both ways and its writes on their way to the resource held while A runs —, or (--store cluster) a message on a link to or from A's node held there or A's node stopped (SIGSTOP) as it arrived, until A's lease lapsed and the contenders acted (each --contender schedule on Redis); then A goes on, what was held delivered in order",
     // node-redis/lease-fenced.ts (the same fence on another client) PASSes all 18 points too
     // (docs/benchmarks.md), and redlock/using-checks-signal-fenced.ts all 21 (19 s at load 4,
@@ -648,12 +654,7 @@ export default defineOracle({
     // paused inside its acquire, at its first command on the lock key (scenarios/redlock-pause-in-acquire.ts).
     topology: {
       faults: ['failover', 'node-restart', 'master-clock-ahead', 'pause', 'pause-in-acquire'],
-      params: (kind) =>
-        kind === 'sentinel'
-          ? EXPLORED_SENTINEL_TIMES
-          : kind === 'redlock'
-            ? EXPLORED_REDLOCK_TIMES
-            : EXPLORED_FAILOVER_TIMES,
+      params: (kind) => exploredTimesOn(paceOf(kind)),
       doc: "replicated|sentinel: every command on the lock key and every write of A's whole job (its acquire too), the master failing over there: replication held across A's job, A stopped at the boundary (the command run on the master, its reply withheld; the write recorded, its receipt withheld), the master SIGKILLed and a replica promoted, A's store traffic held until B took the lock on the promoted node and wrote; then A goes on. redlock:N: every write of A's job, A's lock won on a bare majority (A cut off from the rest across its acquire) and A held at the write while the last master of that majority is restarted empty or has its clock stepped 1.25 × --ttl ahead, B trying inside A's lease; or A stopped (SIGSTOP) at the write until its keys lapsed and B took the lock and wrote; and at A's first command on the lock key (its acquire's first request), A stopped (SIGSTOP) with every master's reply to its acquire in flight until its keys lapsed and B took the lock and wrote, its acquire then returning a spent quorum",
     },
     references: {

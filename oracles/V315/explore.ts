@@ -7,16 +7,22 @@
  * On --topology replicated|sentinel the same commands are points where the master fails over.
  */
 import type { ExploreSpec } from '../../src/oracle/explore-spec.ts';
+import { paceOf, type TopologyPace } from '../../src/oracle/store-facts.ts';
 import { traceFromFirstWrite } from '../../src/oracle/traces.ts';
 import type { v315Params } from './params.ts';
 
 /** How many of the leader loop's commands on the lock, after A's first write, --explore tries. */
 const EXPLORED_COMMANDS = 2; // one take-or-extend round (SET NX, then the compare-and-pexpire), or two renewals
 
-// A failover point: B leads on the promoted node at once, but several points fail over at once on a
-// loaded machine; the lease must outlive the failover (the Sentinels take ~2 s to promote).
-const EXPLORED_FAILOVER_TIMES = { ttl: 5000, timeout: 15000 };
-const EXPLORED_SENTINEL_TIMES = { ttl: 10000, timeout: 25000 };
+/**
+ * A failover point: B leads on the promoted node at once, but several points fail over at once on a
+ * loaded machine; the lease must outlive the failover: 5 s, and however much slower the topology's
+ * failover is (the Sentinels take ~2 s to promote: src/stores/topology-pace.ts).
+ */
+function exploredFailoverTimes(pace: TopologyPace): { ttl: number; timeout: number } {
+  const slower = pace.failoverSlowerByMs ?? 0;
+  return { ttl: 5000 + slower, timeout: 15000 + 2 * slower };
+}
 
 /** The part of B's run a point on a candidate lands in: its leader loop from A's lapsed lease to its first write. */
 export const ELECTION = 'election';
@@ -32,7 +38,7 @@ export const v315Explore: ExploreSpec<typeof v315Params> = {
   // --topology replicated|sentinel: the same commands, the master failing over there (./play.ts).
   topology: {
     faults: ['failover'],
-    params: (kind) => (kind === 'sentinel' ? EXPLORED_SENTINEL_TIMES : EXPLORED_FAILOVER_TIMES),
+    params: (kind) => exploredFailoverTimes(paceOf(kind)),
     doc: `replicated|sentinel: each of the first ${EXPLORED_COMMANDS} commands on the lock of A's leader loop after its first write, the master failing over there: replication held from before A leads, the command run on the master with its reply held and everything else A sends blackholed, the master SIGKILLed and a replica promoted, B leads on the promoted node; A's traffic let go --observe ms after B's first write`,
   },
   contenders: {

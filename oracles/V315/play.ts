@@ -18,7 +18,7 @@ import { armPoint } from '../../src/oracle/arm-point.ts';
 import { boundaryLabel, pointInWords } from '../../src/oracle/explore-point.ts';
 import type { Scenario } from '../../src/oracle/scenario.ts';
 import { contenderIds } from '../../scenarios/contenders.ts';
-import { failoverOnceLocked } from '../../scenarios/failover.ts';
+import { flowOf } from '../../scenarios/fault-flows.ts';
 import { readLease, readLeaseAtWrites } from '../../scenarios/lease-at-writes.ts';
 import { raceAtCandidatePoint, raceWhileCut, type Loops } from './contenders.ts';
 import { cutAtPoint, cutOff, type Cut } from './cut.ts';
@@ -34,8 +34,9 @@ export async function playV315(s: Scenario, p: ParamValues<typeof v315Params>): 
       );
     return playV315OnCluster(s, p);
   }
-  // --fault failover, or a failover point of --explore --topology: replication held from before A leads.
-  const failingOver = p.fault === 'failover' || s.point?.fault === 'failover' ? await failoverStep(s, p) : undefined;
+  // A fault that plays its own flow (--fault failover, or a failover point of --explore --topology),
+  // armed before A leads (the master's replication held from now), landed once A holds its lease.
+  const armed = await armFlow(s, p);
   // A file store has no wire: A is cut off at its filesystem calls instead (cut.ts).
   const wireA = await s.wireWhereCommands('A');
   const point = s.point;
@@ -85,8 +86,8 @@ export async function playV315(s: Scenario, p: ParamValues<typeof v315Params>): 
   }
   let cut: Cut;
   if (point) {
-    // A failover point: A's command runs on the master, its reply held while the master fails over.
-    const at = armPoint(failingOver ? { ...point, fault: 'hold-reply' } : point, a, wireA, s.lockKey);
+    // A flow's point (a failover): A held as the flow says (its command run on the master, its reply held) while it lands.
+    const at = armPoint(armed ? { ...point, fault: armed.holdsAtPoint } : point, a, wireA, s.lockKey);
     aFirst.release();
     const first = await s.within(
       Promise.race([at.reached.then(() => 'held' as const), aLoop.then(() => 'ended' as const)]),
@@ -99,11 +100,11 @@ export async function playV315(s: Scenario, p: ParamValues<typeof v315Params>): 
       return finish();
     }
     cut = cutAtPoint(s, a, at, wireA, `${label}, ${point.fault}`);
-    if (failingOver) o.failover = await failingOver();
-  } else if (failingOver) {
+    if (armed) o.failover = await armed.land();
+  } else if (armed) {
     // A's client reconnects when the kill cuts its connection: what it re-sends waits at its proxy until B wrote.
     cut = await cutOff(s, a, wireA, 'blackhole');
-    o.failover = await failingOver();
+    o.failover = await armed.land();
   } else {
     cut = await cutOff(s, a, wireA, p.fault);
   }
@@ -141,8 +142,8 @@ export async function playV315(s: Scenario, p: ParamValues<typeof v315Params>): 
     loops.set('B', bLoop);
     aFirst.release();
     s.progress(
-      failingOver
-        ? `${o.failover!.promoted} promoted with A's leader key lost; A runs on, its store traffic held at its proxy; waiting for B to lead there`
+      o.failover
+        ? `${o.failover.promoted} promoted with A's leader key lost; A runs on, its store traffic held at its proxy; waiting for B to lead there`
         : `A cut off ${wireA ? 'at its wire proxy' : 'at its filesystem calls'} (${cut.what}) while it keeps running; waiting for its ${p.ttl} ms lease to lapse and B to lead`,
     );
     const bFirstOrEnd = await s.within(Promise.race([bFirst.reached.then(() => 'wrote' as const), bLoop]), p.timeout);
@@ -181,11 +182,22 @@ export async function playV315(s: Scenario, p: ParamValues<typeof v315Params>): 
   }
 }
 
-/** A failover: the master's replication held from now, before A leads; returns the failover, run once A led. */
-async function failoverStep(s: Scenario, p: ParamValues<typeof v315Params>) {
+/**
+ * The run's fault (the explored point's, or --fault) when it plays its own flow
+ * (scenarios/fault-flows.ts): armed now, before A leads; undefined for a cut of A's own (./cut.ts).
+ */
+async function armFlow(s: Scenario, p: ParamValues<typeof v315Params>) {
+  const fault = s.point?.fault ?? p.fault;
+  const flow = flowOf(fault);
+  if (!flow) return undefined;
+  const why = s.point ? `--explore --topology (a ${fault} point)` : `V315 --fault ${fault}`;
+  if (!flow.onceLocked)
+    throw new UsageError(
+      `${why}: that fault plays a flow of its own that V315 has no moment for (A leading, held at its first write); run it on V313`,
+    );
   if (p.contenders > 2)
     throw new UsageError(
-      `a failover runs A and B alone: --contenders ${p.contenders} does not apply there (run it without)`,
+      `${why} runs A and B alone: --contenders ${p.contenders} does not apply there (run it without)`,
     );
-  return failoverOnceLocked(s, s.point ? `--explore --topology` : 'V315 --fault failover', p.timeout);
+  return { holdsAtPoint: flow.onceLocked.holdsAtPoint, land: await flow.onceLocked.arm(s, p, why) };
 }

@@ -228,6 +228,21 @@ export interface StoreFamily {
    */
   readonly renewsOnOwnTimer?: true;
   /**
+   * A holder cut off from the store (its connections held both ways, not closed: a partition) loses
+   * its lock once its lease lapses in the store, on the store's own clock (a Redis key's PX, an etcd
+   * lease, a ZooKeeper session): an exploration cuts A off at its points. Absent where a held
+   * connection keeps its session and the lock with it (a Postgres session or transaction lock: B
+   * could never take it), or where A has no store connection to cut (a file store; a cluster's
+   * own nodes, whose faults are on their links).
+   */
+  readonly lapsesWhenCutOff?: true;
+  /**
+   * The harness sees in the store itself when a lease lapsed or its holder let go (the lock's key
+   * gone, its PTTL counting down), so a scenario may wait for either before the next holder comes
+   * (V313's --contender come-and-go and after-lift). Absent: the harness reads no lapse there.
+   */
+  readonly showsLeaseLapse?: true;
+  /**
    * Optional: how this family's clients say they lost their connection or session to the store
    * ("CONNECTION_LOSS", kazoo's connect timeout). A target call that throws one where nothing in the
    * scenario touched that holder's connection makes the run INCONCLUSIVE, not ERROR: a CPU-starved

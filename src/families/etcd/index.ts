@@ -64,6 +64,8 @@ export const etcdFamily: StoreFamily = {
   // etcd3 (grpc-js) reads a trailing slash as part of the port: http://127.0.0.1:PORT, as the recipe gives it.
   holderUrl: (url) => url.replace(/\/$/, ''),
   renewsOnOwnTimer: true,
+  // A holder cut off sends no keepalive: its lease (and the lock key with it) lapses on the server's clock.
+  lapsesWhenCutOff: true,
   clients: {
     node: ['etcd3'],
     python: ['etcd3'],

@@ -71,6 +71,9 @@ export const redisFamily: StoreFamily = {
   },
   holderUrl: (url) => url,
   scriptsByDigest: true,
+  // A key with PX: it lapses in the store whatever A's connection does, and the harness reads it go (PTTL).
+  lapsesWhenCutOff: true,
+  showsLeaseLapse: true,
   faults: TOPOLOGY_FAULTS,
   clients: {
     node: ['ioredis', 'redis', '@redis/client', 'redlock', '@sesamecare-oss/redlock', 'redis-semaphore'],

@@ -77,6 +77,8 @@ export const zookeeperFamily: StoreFamily = {
   },
   holderUrl: (url) => url,
   renewsOnOwnTimer: true,
+  // A holder cut off sends no ping: its session (and the lock's ephemeral node) expires on the ensemble's clock.
+  lapsesWhenCutOff: true,
   // node-zookeeper-client's CONNECTION_LOSS / SESSION_EXPIRED, kazoo's connect timeout, Curator's ConnectionLoss.
   connectionLost:
     /\bCONNECTION_LOSS\b|\bSESSION_EXPIRED\b|KazooTimeoutError|ConnectionLossException|SessionExpiredException/,
