@@ -34,6 +34,7 @@
 import { defineOracle } from '../../src/oracle/definition.ts';
 import { traceAcquireRelease } from '../../src/oracle/traces.ts';
 import { judgeV317, V317_PRECONDITIONS } from './judge.ts';
+import { expiryClockOf } from '../../src/oracle/expiry-clock.ts';
 import { legsFor } from './legs.ts';
 import { v317Params } from './params.ts';
 import { playV317 } from './play.ts';
@@ -58,7 +59,8 @@ export default defineOracle({
       : [
           `--skew (${p.skew}) must exceed half of --ttl (${p.ttl / 2}) and --margin (${p.margin}): B's tries at ttl/2 and ttl + margin could not see a smaller skew`,
         ],
-  storeRequest: (p, kind) => (legsFor(p.variant, kind).includes('store-ahead') ? { kind, clockOffsetMs: 0 } : { kind }),
+  storeRequest: (p, kind) =>
+    legsFor(p.variant, expiryClockOf(kind)).includes('store-ahead') ? { kind, clockOffsetMs: 0 } : { kind },
   references: [
     { target: 'targets/clock/lease-app-clock-expiry.ts', expect: 'FAIL' },
     { target: 'targets/clock/lease-app-clock-expiry.ts', expect: 'FAIL', params: { variant: 'app-ahead' } },
@@ -165,12 +167,12 @@ export default defineOracle({
 
   explore: {
     part: 'acquire',
+    // Each boundary takes those its kind allows: A's clock steps before a command, a node's at a link
+    // message (a cluster shows no commands, a wire store no link messages).
     faults: ['clock-ahead', 'clock-back', 'node-clock-ahead', 'node-clock-back'],
-    // A cluster has no store commands: its points are the messages of A's lock path, a node's clock stepped there.
-    faultsAt: (_, store) =>
-      store === 'cluster' ? ['node-clock-ahead', 'node-clock-back'] : ['clock-ahead', 'clock-back'],
-    dimensions: (store): Record<string, readonly string[]> =>
-      store === 'cluster' ? { steppedNode: ['home', 'a-node'] } : {},
+    // A point at a link message steps one of the nodes: the key's home's clock, or A's node's.
+    dimensions: (_, boundary): Record<string, readonly string[]> =>
+      boundary.link ? { steppedNode: ['home', 'a-node'] } : {},
     params: {},
     doc: "every command of A's acquire on the lock: A's wall clock stepped --skew ms ahead, or back, right before A prepares it (B's and the store's clocks real), or (--store cluster) every message on a link to or from A's node during its lock: the key's home's or A's node's wall clock stepped --skew ms ahead, or back, while the message is held at its link proxy; B tries halfway through A's lease and just after it lapses (on a cluster: once A's delegation lapsed, then A again while B holds)",
     references: {
