@@ -8,9 +8,12 @@
  * B tries halfway through it, and again --margin ms after it should have lapsed.
  * Legs: --variant both = app-ahead, store-ahead (the app's clock against the store's); holders =
  * a-ahead, b-ahead (holder against holder: an expiry written on A's clock and compared on B's);
- * auto (default) = both on Postgres, holders elsewhere (a Redis TTL or an etcd lease is a duration
- * the store counts itself, so the comparison that can go wrong there is one holder's clock against
- * another's).
+ * auto (default) = by where the store compares a lease's expiry (its family's expiryClock): both
+ * where the store compares an instant the app wrote on its own clock (Postgres), holders where it
+ * counts a duration itself or each contender ages the lock (a Redis TTL, an etcd lease, a lock
+ * file: the comparison that can go wrong there is one holder's clock against another's), and on the
+ * target's own nodes (--store cluster, cluster-play.ts) home-ahead: the key's home's clocks ahead of
+ * the other nodes' (home-behind: behind), its deadlines written on one node's clock and read on another's.
  * Property: no early takeover (B denied while A's lease is live: no overlap) and no skipped event
  * (B takes over once the lease has lapsed), timed on the harness's monotonic clock.
  * Preconditions: the skew was in force when the lease was written and compared (the holders'
@@ -21,12 +24,13 @@
  * come after the lease lapsed on time); a skipped takeover needs no window (B's late try is sent
  * --margin after the latest the lease could end).
  *
- * Explored (--explore): each command of A's acquire on the lock × A's wall clock stepped --skew ms
- * ahead or back right before A prepares that command (B's and the store's clocks real); one leg,
- * judged only when the step landed. On a cluster (--store cluster): each message on a link to or
- * from A's node during A's first lock × the key's home's or A's node's wall clock (--stepped-node, a
- * dimension) stepped --skew ms ahead or back while that message is held at its link proxy (every
- * clock real before); the cluster play's one leg, judged only when the step landed.
+ * Explored (--explore): each boundary of A's acquire × the clock faults that land at its kind (the
+ * registry's): at a command on the lock, A's wall clock stepped --skew ms ahead or back right before
+ * A prepares it (clock-ahead / clock-back; B's and the store's clocks real; one leg); at a message
+ * on a link to or from A's node (--store cluster), the key's home's or A's node's wall clock
+ * (--stepped-node, a dimension of those points) stepped --skew ms ahead or back while the message is
+ * held at its link proxy (node-clock-ahead / node-clock-back, landing themselves; every clock real
+ * before; the cluster play's one leg). A point is judged only when its step landed.
  * Files: play.ts runs the legs and records V317Observations (observations.ts); judge.ts judges
  * them, a pure function; legs.ts says which clock runs ahead in each leg; params.ts declares the
  * parameters.
