@@ -79,7 +79,8 @@ export async function playV317OnCluster(s: Scenario, p: ParamValues<typeof v317P
       ? `${inWords}; A takes the lock`
       : `${variant}: ${home ?? "the key's home"}'s clocks ${signed(offset)} ms; A takes the lock`,
   );
-  // The point's fault steps the node's clock by --skew (its direction the fault's) as the message arrives.
+  // The point's fault steps the node's clock by --skew (its direction the fault's) as the message
+  // arrives; it says itself what was missed when the message never came.
   const step = point && armLinkPoint(point, nodes, boundaryLabel(point.boundary), '', { node: stepped!, ms: p.skew });
   let stepLanded = false;
   step?.reached.then(

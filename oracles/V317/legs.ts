@@ -35,7 +35,7 @@ const AUTO: Record<ExpiryClock, string> = {
 export const NODE_VARIANTS: readonly string[] = ['home-ahead', 'home-behind'];
 
 /** The variant a run plays: --variant auto resolved by where the store compares a lease's expiry. */
-export function variantFor(variant: string, expiryClock: ExpiryClock): string {
+function variantFor(variant: string, expiryClock: ExpiryClock): string {
   return variant === 'auto' ? AUTO[expiryClock] : variant;
 }
 

@@ -4,7 +4,9 @@
  * themselves from their folders just as the generic ones do (src/faults/landing.ts re-exports
  * these). The oracle names the moment ("A at its first write, until its lease lapsed and B
  * wrote"); `land` puts the fault in force then and returns a handle — reached, with the facts the
- * evidence records and a way to lift it — or says why it does not apply here.
+ * evidence records and a way to lift it — or says why it does not apply here. A store's own
+ * cut-off (`StoreCutOff`: a cluster partitions a holder's node) lands the same way, and a fault
+ * landing at a point of A's run returns a `Stop`, declared here for a family's faults to return.
  */
 import type { StoreLocation } from '../../targets/contract.ts';
 import type { Fault } from '../core/fault.ts';
