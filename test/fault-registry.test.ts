@@ -6,6 +6,9 @@
 import { describe, expect, it } from 'vitest';
 import { whyNotApplicable } from '../src/core/fault.ts';
 import { landsAtPoint, landsItself } from '../src/faults/landing.ts';
+import { landsAtMessage } from '../src/families/cluster/faults/at-message.ts';
+import { cutsOff } from '../src/families/fault-landing.ts';
+import { FAMILIES, familyOf } from '../src/families/index.ts';
 import { FAULT_ORDER, FAULTS, FAULTS_BY_KIND, faultNamed } from '../src/faults/registry.ts';
 import { faultsOnStore } from '../src/oracle/explore-spec.ts';
 import { loadAllOracles, loadOracle } from '../src/run/registry.ts';
@@ -34,6 +37,7 @@ describe('fault registry', () => {
       'node-clock-back',
       'delay-write',
       'partition',
+      'node-partitioned',
       'kill-after-reply',
       'master-clock-ahead',
       'member-killed',
@@ -88,7 +92,7 @@ describe('fault registry', () => {
       'member-killed',
       'leader-killed',
     ]);
-    // At an explored point, each generic fault lands itself too (landAt); a cluster's or a topology's is landed by name.
+    // At an explored point, each generic fault lands itself too (landAt), a cluster's at its link message (landAtMessage); a topology's is landed by its flow.
     expect(FAULTS.filter(landsAtPoint).map((f) => f.name)).toEqual([
       'hold-before',
       'hold-reply',
@@ -98,6 +102,16 @@ describe('fault registry', () => {
       'partition',
       'kill-after-reply',
     ]);
+    expect(FAULTS.filter(landsAtMessage).map((f) => [f.name, f.stores, f.at])).toEqual([
+      ['hold-message', ['cluster'], ['message']],
+      ['pause-node', ['cluster'], ['message']],
+      ['node-clock-ahead', ['cluster'], ['message']],
+      ['node-clock-back', ['cluster'], ['message']],
+    ]);
+    // A store's own cut-off (V315's "A is cut off" where no wire stands between A and the store).
+    expect(FAULTS.filter(cutsOff).map((f) => [f.name, f.stores])).toEqual([['node-partitioned', ['cluster']]]);
+    expect(familyOf('cluster').cutOff).toBe('node-partitioned');
+    expect(FAMILIES.filter((f) => f.cutOff !== undefined).map((f) => f.name)).toEqual(['cluster']);
   });
 
   it('says why a fault cannot land somewhere', () => {
@@ -151,5 +165,12 @@ describe('fault registry', () => {
       { where: 'cluster', faults: ['hold-before', 'hold-reply', 'hold-message', 'pause', 'pause-node'] },
     ]);
     expect(faultsOnStore(v313, 'fs')).toEqual([{ where: 'fs', faults: ['hold-before', 'hold-reply', 'pause'] }]);
+    // V317 names no store: A's clock steps before a command, a node's at a link message, each where the family shows those.
+    const v317 = (await loadOracle('V317')).explore!;
+    expect(faultsOnStore(v317, 'postgres')).toEqual([{ where: 'postgres', faults: ['clock-ahead', 'clock-back'] }]);
+    expect(faultsOnStore(v317, 'cluster')).toEqual([
+      { where: 'cluster', faults: ['node-clock-ahead', 'node-clock-back'] },
+    ]);
+    expect(faultsOnStore(v317, 'fs')).toEqual([]);
   });
 });

@@ -40,8 +40,9 @@
  * master alone when it died, and B's first write came after the promotion and inside A's lease by
  * the dead master's PTTL; B's lease is read on the promoted master before each of A's writes, as
  * every read of the lock on a topology also reads each node.
- * On a cluster (--store cluster, cluster-play.ts): A and B lead through their nodes; at A's first
- * write A's node is partitioned from the other nodes (its renewals with the key's home dropped)
+ * On a cluster (--store cluster, store-cut-play.ts: the store's own cut-off, node-partitioned): A and
+ * B lead through their nodes; at A's first write A's node is partitioned from the other nodes (its
+ * renewals with the key's home dropped)
  * while A runs; B leads once the home's grant lapsed; A is watched --observe ms more with the
  * partition in force, then the loops stop and it heals. B's lease is the home's grant as the
  * target's inspect member reports it (without one, a violation is INCONCLUSIVE, saying so).

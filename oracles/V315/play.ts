@@ -9,13 +9,16 @@
  * or sentinel) the master's replication is held from before A leads, so A's leader key lives on the
  * master alone; at A's first write (A held there) A's store traffic is held at its proxy as by the
  * blackhole, the master SIGKILLed and a replica promoted; A runs on and B leads on the promoted node
- * inside A's lease; the rest is as above. Records what happened; judges nothing.
+ * inside A's lease; the rest is as above. On a store that cuts A off its own way (its family's
+ * cutOff: a cluster partitions A's node from the others) ./store-cut-play.ts plays the cut instead.
+ * Records what happened; judges nothing.
  */
 import { UsageError } from '../../src/core/errors.ts';
 import type { ParamValues } from '../../src/core/params.ts';
 import { throwIfTargetThrew } from '../../src/holder/holder.ts';
 import { armPoint } from '../../src/oracle/arm-point.ts';
 import { boundaryLabel, pointInWords } from '../../src/oracle/explore-point.ts';
+import { storeCutOff } from '../../src/oracle/land-fault.ts';
 import type { Scenario } from '../../src/oracle/scenario.ts';
 import { contenderIds } from '../../scenarios/contenders.ts';
 import { flowOf } from '../../scenarios/fault-flows.ts';
@@ -24,15 +27,17 @@ import { raceAtCandidatePoint, raceWhileCut, type Loops } from './contenders.ts'
 import { cutAtPoint, cutOff, type Cut } from './cut.ts';
 import type { ContendersSeen, V315Observations } from './observations.ts';
 import type { v315Params } from './params.ts';
-import { playV315OnCluster } from './cluster-play.ts';
+import { playV315CutByStore } from './store-cut-play.ts';
 
 export async function playV315(s: Scenario, p: ParamValues<typeof v315Params>): Promise<V315Observations> {
-  if (s.family.ownNodes) {
+  // A store that cuts A off its own way (a cluster: A's node partitioned from the others) plays that cut.
+  const storeCut = storeCutOff(s);
+  if (storeCut) {
     if (p.fault !== 'blackhole' || s.point || p.contenders > 2)
       throw new UsageError(
-        `on a cluster A is cut off by a partition of its node from the others: --fault ${p.fault}${s.point ? ' and --explore' : ''}${p.contenders > 2 ? ` and --contenders ${p.contenders}` : ''} do not apply there (run it without)`,
+        `on a ${s.family.name} store A is cut off by the store's own ${storeCut.name} (${storeCut.words}): --fault ${p.fault}${s.point ? ' and --explore' : ''}${p.contenders > 2 ? ` and --contenders ${p.contenders}` : ''} do not apply there (run it without)`,
       );
-    return playV315OnCluster(s, p);
+    return playV315CutByStore(s, p, storeCut);
   }
   // A fault that plays its own flow (--fault failover, or a failover point of --explore --topology),
   // armed before A leads (the master's replication held from now), landed once A holds its lease.

@@ -8,13 +8,14 @@
  * while B holds. Each answer is followed by a read of the home's view (the target's inspect member).
  * An explored point (--explore) starts every clock real and instead steps one node's wall clock
  * (--stepped-node: the home's or A's node's) --skew ms ahead or back the moment the point's message
- * of A's first lock reaches its link proxy (src/oracle/arm-node-clock-step.ts); its variant is then
+ * of A's first lock reaches its link proxy (the point's fault lands itself there: node-clock-ahead /
+ * node-clock-back, src/families/cluster/faults/, through src/oracle/arm-link-point.ts); its variant is then
  * the one that step amounts to (home-ahead: the home's clock now ahead of A's node's).
  * Records what happened; judges nothing (./cluster-judge.ts).
  */
 import { UsageError } from '../../src/core/errors.ts';
 import type { ParamValues } from '../../src/core/params.ts';
-import { armNodeClockStep } from '../../src/oracle/arm-node-clock-step.ts';
+import { armLinkPoint } from '../../src/oracle/arm-link-point.ts';
 import { boundaryLabel } from '../../src/oracle/explore-point.ts';
 import { signed } from './legs.ts';
 import type { Scenario } from '../../src/oracle/scenario.ts';
@@ -78,15 +79,23 @@ export async function playV317OnCluster(s: Scenario, p: ParamValues<typeof v317P
       ? `${inWords}; A takes the lock`
       : `${variant}: ${home ?? "the key's home"}'s clocks ${signed(offset)} ms; A takes the lock`,
   );
-  const step = point && armNodeClockStep(point, nodes, stepped!, wallStepMs);
+  // The point's fault steps the node's clock by --skew (its direction the fault's) as the message
+  // arrives; it says itself what was missed when the message never came.
+  const step = point && armLinkPoint(point, nodes, boundaryLabel(point.boundary), '', { node: stepped!, ms: p.skew });
+  let stepLanded = false;
+  step?.reached.then(
+    () => (stepLanded = true),
+    () => undefined,
+  );
   observation.aFirst = await tries(a, "A's first lock");
   if (step) {
-    step.settle();
+    // A's lock ended: a step still waiting for its message is disarmed, never landed later.
+    step.release();
     observation.point = {
       inWords: inWords!,
       node: stepped!,
       wallStepMs,
-      landed: await step.landed,
+      landed: stepLanded,
       missed: step.missed,
     };
     observation.askedAfter = offsetsNow();

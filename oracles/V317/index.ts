@@ -8,9 +8,12 @@
  * B tries halfway through it, and again --margin ms after it should have lapsed.
  * Legs: --variant both = app-ahead, store-ahead (the app's clock against the store's); holders =
  * a-ahead, b-ahead (holder against holder: an expiry written on A's clock and compared on B's);
- * auto (default) = both on Postgres, holders elsewhere (a Redis TTL or an etcd lease is a duration
- * the store counts itself, so the comparison that can go wrong there is one holder's clock against
- * another's).
+ * auto (default) = by where the store compares a lease's expiry (its family's expiryClock): both
+ * where the store compares an instant the app wrote on its own clock (Postgres), holders where it
+ * counts a duration itself or each contender ages the lock (a Redis TTL, an etcd lease, a lock
+ * file: the comparison that can go wrong there is one holder's clock against another's), and on the
+ * target's own nodes (--store cluster, cluster-play.ts) home-ahead: the key's home's clocks ahead of
+ * the other nodes' (home-behind: behind), its deadlines written on one node's clock and read on another's.
  * Property: no early takeover (B denied while A's lease is live: no overlap) and no skipped event
  * (B takes over once the lease has lapsed), timed on the harness's monotonic clock.
  * Preconditions: the skew was in force when the lease was written and compared (the holders'
@@ -21,12 +24,13 @@
  * come after the lease lapsed on time); a skipped takeover needs no window (B's late try is sent
  * --margin after the latest the lease could end).
  *
- * Explored (--explore): each command of A's acquire on the lock × A's wall clock stepped --skew ms
- * ahead or back right before A prepares that command (B's and the store's clocks real); one leg,
- * judged only when the step landed. On a cluster (--store cluster): each message on a link to or
- * from A's node during A's first lock × the key's home's or A's node's wall clock (--stepped-node, a
- * dimension) stepped --skew ms ahead or back while that message is held at its link proxy (every
- * clock real before); the cluster play's one leg, judged only when the step landed.
+ * Explored (--explore): each boundary of A's acquire × the clock faults that land at its kind (the
+ * registry's): at a command on the lock, A's wall clock stepped --skew ms ahead or back right before
+ * A prepares it (clock-ahead / clock-back; B's and the store's clocks real; one leg); at a message
+ * on a link to or from A's node (--store cluster), the key's home's or A's node's wall clock
+ * (--stepped-node, a dimension of those points) stepped --skew ms ahead or back while the message is
+ * held at its link proxy (node-clock-ahead / node-clock-back, landing themselves; every clock real
+ * before; the cluster play's one leg). A point is judged only when its step landed.
  * Files: play.ts runs the legs and records V317Observations (observations.ts); judge.ts judges
  * them, a pure function; legs.ts says which clock runs ahead in each leg; params.ts declares the
  * parameters.
@@ -34,6 +38,7 @@
 import { defineOracle } from '../../src/oracle/definition.ts';
 import { traceAcquireRelease } from '../../src/oracle/traces.ts';
 import { judgeV317, V317_PRECONDITIONS } from './judge.ts';
+import { expiryClockOf } from '../../src/oracle/expiry-clock.ts';
 import { legsFor } from './legs.ts';
 import { v317Params } from './params.ts';
 import { playV317 } from './play.ts';
@@ -58,7 +63,8 @@ export default defineOracle({
       : [
           `--skew (${p.skew}) must exceed half of --ttl (${p.ttl / 2}) and --margin (${p.margin}): B's tries at ttl/2 and ttl + margin could not see a smaller skew`,
         ],
-  storeRequest: (p, kind) => (legsFor(p.variant, kind).includes('store-ahead') ? { kind, clockOffsetMs: 0 } : { kind }),
+  storeRequest: (p, kind) =>
+    legsFor(p.variant, expiryClockOf(kind)).includes('store-ahead') ? { kind, clockOffsetMs: 0 } : { kind },
   references: [
     { target: 'targets/clock/lease-app-clock-expiry.ts', expect: 'FAIL' },
     { target: 'targets/clock/lease-app-clock-expiry.ts', expect: 'FAIL', params: { variant: 'app-ahead' } },
@@ -165,12 +171,12 @@ export default defineOracle({
 
   explore: {
     part: 'acquire',
+    // Each boundary takes those its kind allows: A's clock steps before a command, a node's at a link
+    // message (a cluster shows no commands, a wire store no link messages).
     faults: ['clock-ahead', 'clock-back', 'node-clock-ahead', 'node-clock-back'],
-    // A cluster has no store commands: its points are the messages of A's lock path, a node's clock stepped there.
-    faultsAt: (_, store) =>
-      store === 'cluster' ? ['node-clock-ahead', 'node-clock-back'] : ['clock-ahead', 'clock-back'],
-    dimensions: (store): Record<string, readonly string[]> =>
-      store === 'cluster' ? { steppedNode: ['home', 'a-node'] } : {},
+    // A point at a link message steps one of the nodes: the key's home's clock, or A's node's.
+    dimensions: (_, boundary): Record<string, readonly string[]> =>
+      boundary.link ? { steppedNode: ['home', 'a-node'] } : {},
     params: {},
     doc: "every command of A's acquire on the lock: A's wall clock stepped --skew ms ahead, or back, right before A prepares it (B's and the store's clocks real), or (--store cluster) every message on a link to or from A's node during its lock: the key's home's or A's node's wall clock stepped --skew ms ahead, or back, while the message is held at its link proxy; B tries halfway through A's lease and just after it lapses (on a cluster: once A's delegation lapsed, then A again while B holds)",
     references: {

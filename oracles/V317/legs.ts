@@ -1,8 +1,8 @@
 /**
- * V317's legs: which clock runs ahead in each (A's, B's, the store's), which legs a --variant runs,
- * and how each leg's fault reads in words.
+ * V317's legs: which clock runs ahead in each (A's, B's, the store's), which legs a --variant runs
+ * (auto: by where the store compares a lease's expiry), and how each leg's fault reads in words.
  */
-import type { StoreKind } from '../../src/stores/types.ts';
+import type { ExpiryClock } from '../../src/oracle/expiry-clock.ts';
 
 /** One leg's clock setting; a-back is an explored point's (A's clock stepped back), never a --variant. */
 export type Variant = 'app-ahead' | 'store-ahead' | 'a-ahead' | 'b-ahead' | 'a-back';
@@ -18,10 +18,30 @@ const LEGS: Record<string, Variant[]> = {
   'b-ahead': ['b-ahead'],
 };
 
-/** The legs a --variant runs on a store (none for a cluster's own variants: ./cluster-play.ts plays those). */
-export function legsFor(variant: string, kind: StoreKind): Variant[] {
-  if (variant === 'auto') return kind === 'postgres' ? LEGS.both! : LEGS.holders!;
-  return LEGS[variant] ?? [];
+/**
+ * What --variant auto runs, by where the store compares a lease's expiry: the app's clock against
+ * the store's where the store compares an instant the app wrote; one holder's against another's where
+ * the store counts a duration itself or each contender ages the lock; the key's home node's clocks
+ * ahead of the other nodes' where the target's own nodes keep the deadlines (./cluster-play.ts).
+ */
+const AUTO: Record<ExpiryClock, string> = {
+  store: 'both',
+  duration: 'holders',
+  contender: 'holders',
+  nodes: 'home-ahead',
+};
+
+/** The variants that skew the clocks of the target's own nodes (the key's home's), played by ./cluster-play.ts. */
+export const NODE_VARIANTS: readonly string[] = ['home-ahead', 'home-behind'];
+
+/** The variant a run plays: --variant auto resolved by where the store compares a lease's expiry. */
+function variantFor(variant: string, expiryClock: ExpiryClock): string {
+  return variant === 'auto' ? AUTO[expiryClock] : variant;
+}
+
+/** The legs a --variant runs where the store compares a lease's expiry so (none for the nodes' variants: ./cluster-play.ts plays those). */
+export function legsFor(variant: string, expiryClock: ExpiryClock): Variant[] {
+  return LEGS[variantFor(variant, expiryClock)] ?? [];
 }
 
 /** Each clock's offset from real time in a leg: A's, B's, the store's. */

@@ -10,32 +10,34 @@ import type { ParamValues } from '../../src/core/params.ts';
 import { armClockStep } from '../../src/oracle/arm-point.ts';
 import { pointInWords } from '../../src/oracle/explore-point.ts';
 import type { Scenario } from '../../src/oracle/scenario.ts';
-import { FAULT_TEXT, legsFor, offsetsFor, signed, type Variant } from './legs.ts';
+import { expiryClockOf } from '../../src/oracle/expiry-clock.ts';
+import { FAULT_TEXT, legsFor, NODE_VARIANTS, offsetsFor, signed, type Variant } from './legs.ts';
 import type { LegObservation, V317Observations } from './observations.ts';
 import type { v317Params } from './params.ts';
 import { playV317OnCluster } from './cluster-play.ts';
 
-const CLUSTER_VARIANTS = ['auto', 'home-ahead', 'home-behind'];
-
 export async function playV317(s: Scenario, p: ParamValues<typeof v317Params>): Promise<V317Observations> {
-  const onCluster = s.family.ownNodes !== undefined;
-  if (p.variant !== 'auto' && onCluster !== CLUSTER_VARIANTS.includes(p.variant))
+  // Where the store compares a lease's expiry picks the clocks: on the target's own nodes (a
+  // cluster) the nodes' clocks are skewed, by ./cluster-play.ts; elsewhere a holder's or the store's.
+  const expiryClock = expiryClockOf(s.store.kind);
+  const onNodes = expiryClock === 'nodes';
+  if (p.variant !== 'auto' && onNodes !== NODE_VARIANTS.includes(p.variant))
     throw new UsageError(
-      onCluster
+      onNodes
         ? `--variant ${p.variant} skews a holder's or the store's clock; on a cluster the nodes' clocks are skewed: --variant home-ahead or home-behind`
         : `--variant ${p.variant} skews a cluster node's clocks: it runs with --store cluster only`,
     );
-  if ((!onCluster || !s.point) && p.steppedNode !== 'home')
+  if ((!onNodes || !s.point) && p.steppedNode !== 'home')
     throw new UsageError(
       `--stepped-node ${p.steppedNode} picks the node an explored point steps (--store cluster --explore sets it per point); a plain cluster run skews the home: --variant home-ahead or home-behind`,
     );
-  if (onCluster) return playV317OnCluster(s, p);
+  if (onNodes) return playV317OnCluster(s, p);
   // An explored point (--explore) is one leg: A's clock stepped at its boundary, nobody else's skewed.
   const point = s.point;
   const wireA = point ? await s.wire('A') : undefined;
   const variants: Variant[] = point
     ? [point.fault === 'clock-back' ? 'a-back' : 'a-ahead']
-    : legsFor(p.variant, s.store.kind);
+    : legsFor(p.variant, expiryClock);
   const storeClock = s.store.capabilities.clock;
   if (variants.includes('store-ahead') && !storeClock)
     throw new Error(`the ${s.store.kind} store was started without a clock; V317's store-ahead leg needs to skew it`);
@@ -93,9 +95,9 @@ export async function playV317(s: Scenario, p: ParamValues<typeof v317Params>): 
     };
     legs.push(leg);
     if (aLease) {
-      // A file lock's contender may age it on its own clock from when it first saw it: B looks at
-      // once, and its late try comes --margin after a lease counted from that look too.
-      const looks = s.store.kind === 'fs';
+      // A lock the store keeps no expiry for (a lock file) its contender may age on its own clock from
+      // when it first saw it: B looks at once, and its late try comes --margin after a lease counted from that look too.
+      const looks = expiryClock === 'contender';
       const look = looks ? await bTries() : undefined;
       if (look?.lease) leg.early = look;
       else {

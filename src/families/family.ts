@@ -272,6 +272,23 @@ export interface StoreFamily {
    */
   readonly boundaryKinds?: readonly BoundaryKind[];
   /**
+   * How a holder is cut off from this store while it runs, where the harness does not stand between
+   * them on a wire (a cluster: the holder's node partitioned from the others): the name of one of
+   * `faults` that cuts off (a StoreCutOff, src/families/fault-landing.ts). Absent: the holder's wire
+   * proxy (or, on a file store, its filesystem calls) is where a cut-off lands.
+   */
+  readonly cutOff?: string;
+  /**
+   * On whose clock a lease's expiry is compared, when it is not a duration the store counts itself
+   * (a Redis PX, an etcd lease, a ZooKeeper session: absent, so only one holder's clock against
+   * another's can disagree). `store`: an instant the app writes and the store compares on its own
+   * wall clock (Postgres: lease_until > now()), so the store's clock ahead of the holders' moves it;
+   * `contender`: no expiry in the store at all, each contender ages the lock on its own clock from
+   * when it first saw it (a lock file); `nodes`: the target's own nodes' clocks, the deadline written
+   * on one node's and read on another's (a cluster). The clock oracle (V317) picks its legs by it.
+   */
+  readonly expiryClock?: 'store' | 'contender' | 'nodes';
+  /**
    * The store is the target's own nodes (--store cluster): where each listens and keeps its state,
    * and the view that reads a lock through their inspect member. The scenario starts the nodes
    * (src/oracle/cluster-nodes.ts) before any holder connects; `view` above is then unused.

@@ -4,7 +4,9 @@
  * themselves from their folders just as the generic ones do (src/faults/landing.ts re-exports
  * these). The oracle names the moment ("A at its first write, until its lease lapsed and B
  * wrote"); `land` puts the fault in force then and returns a handle — reached, with the facts the
- * evidence records and a way to lift it — or says why it does not apply here.
+ * evidence records and a way to lift it — or says why it does not apply here. A store's own
+ * cut-off (`StoreCutOff`: a cluster partitions a holder's node) lands the same way, and a fault
+ * landing at a point of A's run returns a `Stop`, declared here for a family's faults to return.
  */
 import type { StoreLocation } from '../../targets/contract.ts';
 import type { Fault } from '../core/fault.ts';
@@ -13,6 +15,7 @@ import type { StartedStore, StoreKind } from '../stores/types.ts';
 import type { WireProxy } from '../wire/proxy.ts';
 import type { WireFaultRecord } from '../wire/records.ts';
 import type { StoreView } from './family.ts';
+import type { RunningNodes } from './cluster/running-nodes.ts';
 
 /** What a scenario offers a fault at the moment it lands. */
 export interface LandingContext {
@@ -30,6 +33,8 @@ export interface LandingContext {
   readonly ttlMs: number;
   /** The run's fault log: what the fault did goes into the evidence. */
   readonly faults: FaultLog;
+  /** The store's own nodes, once they run, where the store is the target's cluster (--store cluster). */
+  readonly nodes?: RunningNodes | undefined;
 }
 
 /** A fault in force on the holder, until lifted. */
@@ -63,4 +68,41 @@ export interface LandableFault extends Fault {
    */
   readonly stores: readonly StoreKind[];
   land(ctx: LandingContext): Promise<Landing>;
+}
+
+/**
+ * A store's own way to cut a holder off from it, where the harness does not stand between them (a
+ * cluster: the holder's node partitioned from the other nodes), for an oracle whose moment is "A
+ * is cut off while it runs" (V315). The family names it (`StoreFamily.cutOff`); `cutOff` puts it in
+ * force and returns a handle whose `lift` ends it, or says why it does not apply.
+ */
+export interface StoreCutOff extends Fault {
+  readonly stores: readonly StoreKind[];
+  cutOff(ctx: LandingContext): Promise<Landing>;
+}
+
+export function cutsOff(fault: Fault): fault is StoreCutOff {
+  return typeof (fault as Partial<StoreCutOff>).cutOff === 'function';
+}
+
+/**
+ * "Stop a holder somewhere, then let it go", whatever stops it (src/faults/stops.ts builds the
+ * generic ones; a family's fault that lands at a point of its own returns one too).
+ */
+export interface Stop {
+  /** What stops the holder, for progress lines and the evidence ("release#2 DEL, held before it"). */
+  readonly what: string;
+  /** Resolves when the holder got there and is stopped. */
+  readonly reached: Promise<unknown>;
+  /** Why it was never reached, when the holder's part finished without it. */
+  readonly missed: string;
+  /** Let the holder go on (forward what was held, release the latch, SIGCONT). Safe to call twice. */
+  release(): void;
+  /** It was let go (or, never reached, disarmed). */
+  readonly isReleased: boolean;
+  /**
+   * Reached, but the fault it was to land there said it does not apply (src/faults/land-at-point.ts),
+   * and why: the oracle records it, and `--explore` leaves the point out.
+   */
+  readonly notApplicable?: string | undefined;
 }

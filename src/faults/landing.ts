@@ -15,7 +15,14 @@ import type { LandableFault } from '../families/fault-landing.ts';
 import type { PointContext } from './point.ts';
 import type { Stop } from './stops.ts';
 
-export type { LandableFault, Landed, Landing, LandingContext, NotApplicable } from '../families/fault-landing.ts';
+export type {
+  LandableFault,
+  Landed,
+  Landing,
+  LandingContext,
+  NotApplicable,
+  StoreCutOff,
+} from '../families/fault-landing.ts';
 
 /** Whether the fault lands itself (its landing lives in its file, not in an oracle's flow). */
 export function landsItself(fault: Fault): fault is LandableFault {

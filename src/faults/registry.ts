@@ -7,7 +7,8 @@
  */
 import { whyNotApplicable, type Boundary, type BoundaryKind, type ExploreFault, type Fault } from '../core/fault.ts';
 import { FAMILIES } from '../families/index.ts';
-import { landsItself, type LandableFault } from './landing.ts';
+import { landsItself, type LandableFault, type StoreCutOff } from './landing.ts';
+import { cutsOff } from '../families/fault-landing.ts';
 import { CLOCK_AHEAD } from './generic/clock-ahead.ts';
 import { CLOCK_BACK } from './generic/clock-back.ts';
 import { CONNECTION_KILLED } from './generic/connection-killed.ts';
@@ -46,6 +47,9 @@ export function faultNamed(name: ExploreFault): Fault {
 
 /** The faults that land themselves (`land`): an oracle that names a moment for them runs each with `--fault NAME`. */
 export const LANDING_FAULTS: readonly LandableFault[] = FAULTS.filter(landsItself);
+
+/** The stores' own cut-offs (StoreFamily.cutOff: a cluster partitions a holder's node), for an oracle whose moment is "A is cut off". */
+export const STORE_CUT_OFFS: readonly StoreCutOff[] = FAULTS.filter(cutsOff);
 
 /** Every fault's name, smallest first: shrinking picks the smallest failing fault. */
 export const FAULT_ORDER: readonly ExploreFault[] = FAULTS.map((f) => f.name);

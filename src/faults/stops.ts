@@ -7,24 +7,9 @@
 import type { Holder } from '../holder/holder.ts';
 import type { Latch } from '../holder/latch.ts';
 import type { WireHold } from '../wire/hold.ts';
+import type { Stop } from '../families/fault-landing.ts';
 
-export interface Stop {
-  /** What stops the holder, for progress lines and the evidence ("release#2 DEL, held before it"). */
-  readonly what: string;
-  /** Resolves when the holder got there and is stopped. */
-  readonly reached: Promise<unknown>;
-  /** Why it was never reached, when the holder's part finished without it. */
-  readonly missed: string;
-  /** Let the holder go on (forward what was held, release the latch, SIGCONT). Safe to call twice. */
-  release(): void;
-  /** It was let go (or, never reached, disarmed). */
-  readonly isReleased: boolean;
-  /**
-   * Reached, but the fault it was to land there said it does not apply (./land-at-point.ts), and
-   * why: the oracle records it, and `--explore` leaves the point out.
-   */
-  readonly notApplicable?: string | undefined;
-}
+export type { Stop } from '../families/fault-landing.ts';
 
 /** What a hold at a boundary offers: a command at the wire proxy, a filesystem call, a message on a cluster link. */
 export interface BoundaryHold {

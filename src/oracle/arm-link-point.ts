@@ -1,43 +1,31 @@
 /**
  * Lands an explored point at a message on a cluster's node-to-node link (--store cluster): the
- * message the trace saw on that direction (its type, and which one of that type since A's part
- * began) held at the harness's link proxy until released (hold-message), or A's node stopped
- * (SIGSTOP) the moment the message reaches the proxy, the message then let go into the stopped node
- * or from it to its peer, the node resumed when released (pause-node). Resolves `reached` when the
- * message got there.
+ * point's fault lands there itself (`landAtMessage`, in its own file under
+ * src/families/cluster/faults/: the message held, A's node paused as it arrives, a node's clock
+ * stepped as it arrives) and returns a stop, reached when the message got there. `clockStep`: for a
+ * fault that steps a node's clock there, which node and by how many ms (the oracle's moment: V317).
  */
-import type { ExplorePoint } from './explore-point.ts';
 import type { ClusterNodes } from './cluster-nodes.ts';
-import { heldStop, type Stop } from '../faults/stops.ts';
+import type { ExplorePoint } from './explore-point.ts';
+import { FAULTS, faultNamed } from '../faults/registry.ts';
+import type { Stop } from '../faults/stops.ts';
+import { landsAtMessage, type MessageContext } from '../families/cluster/faults/at-message.ts';
 
-export function armLinkPoint(point: ExplorePoint, nodes: ClusterNodes, label: string, missed: string): Stop {
-  const { boundary, fault } = point;
-  const link = boundary.link;
-  if (boundary.kind !== 'message' || !link)
-    throw new Error(`point ${label}: only a link message is held on a cluster's link, not a ${boundary.kind}`);
-  const hold = nodes.links.hold({ from: link.from, to: link.to, type: boundary.name, nth: link.nth });
-  if (fault === 'hold-message') return heldStop(hold, label, missed);
-  if (fault !== 'pause-node') throw new Error(`point ${label}: a link message takes hold-message or pause-node`);
-  const node = nodes.nodeOf('A').id;
-  let paused = false;
-  const reached = hold.reached.then(async (held) => {
-    await nodes.pause(node);
-    paused = true;
-    hold.release();
-    return held;
-  });
-  reached.catch(() => undefined); // awaited by the oracle
-  return {
-    what: label,
-    missed,
-    reached,
-    release: () => {
-      if (paused) nodes.resume(node);
-      paused = false;
-      hold.release();
-    },
-    get isReleased() {
-      return !paused && !hold.holding && !hold.armed;
-    },
-  };
+export function armLinkPoint(
+  point: ExplorePoint,
+  nodes: ClusterNodes,
+  label: string,
+  missed: string,
+  clockStep?: MessageContext['clockStep'],
+): Stop {
+  const fault = faultNamed(point.fault);
+  if (!landsAtMessage(fault))
+    throw new Error(
+      `point ${label}: ${point.fault} does not land at a message on a cluster's link (those that do: ${FAULTS.filter(
+        landsAtMessage,
+      )
+        .map((f) => f.name)
+        .join(', ')})`,
+    );
+  return fault.landAtMessage({ boundary: point.boundary, nodes, label, missed, ...(clockStep ? { clockStep } : {}) });
 }

@@ -10,6 +10,7 @@ import type { Holder } from '../holder/holder.ts';
 import { faultNamed } from '../faults/registry.ts';
 import { landsItself, type Landed, type Landing, type LandingContext } from '../faults/landing.ts';
 import type { WireProxy } from '../wire/proxy.ts';
+import { cutsOff, type StoreCutOff } from '../families/fault-landing.ts';
 import type { Scenario } from './scenario.ts';
 
 export async function landFault(
@@ -50,5 +51,29 @@ export function landingContext(s: Scenario, holder: Holder, wire: WireProxy | un
     lockLocation: s.lockLocation,
     ttlMs: s.ttlMs,
     faults: s.faults,
+    nodes: s.startedNodes,
   };
+}
+
+/**
+ * Cuts `holder` off from the store by the store's own cut-off (StoreFamily.cutOff: a cluster
+ * partitions the holder's node from the others), in force until lifted; a usage error with its
+ * reason when it cannot land.
+ */
+export async function cutOffByStore(s: Scenario, cutOff: StoreCutOff, holder: Holder): Promise<Landed> {
+  const landing = await cutOff.cutOff(landingContext(s, holder, undefined));
+  if (!landing.reached) throw new UsageError(`${cutOff.name}: ${landing.why}`);
+  return landing;
+}
+
+/** The store's own cut-off (its family's `cutOff`, from the registry); undefined where a holder's wire or filesystem calls are cut instead. */
+export function storeCutOff(s: Scenario): StoreCutOff | undefined {
+  const name = s.family.cutOff;
+  if (name === undefined) return undefined;
+  const fault = faultNamed(name);
+  if (!cutsOff(fault))
+    throw new Error(
+      `the ${s.family.name} family's cutOff, ${name}, is a fault that cannot cut a holder off (it has no cutOff)`,
+    );
+  return fault;
 }

@@ -272,6 +272,11 @@ export class Scenario {
     return this.#nodes;
   }
 
+  /** A cluster store's nodes once they run (for a fault that lands on them); undefined before, and elsewhere. */
+  get startedNodes(): ClusterNodes | undefined {
+    return this.#startedNodes;
+  }
+
   /** A cluster store's node-to-node links, once its nodes run (hold, delay, drop… a message; partition); undefined elsewhere. */
   get links(): LinkMesh | undefined {
     return this.#startedNodes?.links;

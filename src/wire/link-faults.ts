@@ -73,6 +73,11 @@ export class LinkHold extends MessageFault {
     return this.#state === 'armed';
   }
 
+  /** Disarmed (released before it held anything), it takes no later message. */
+  override takes(message: LinkMessage): boolean {
+    return this.#state === 'armed' && super.takes(message);
+  }
+
   apply(message: LinkMessage, atMs: number) {
     this.#state = 'holding';
     this.#reached({ message, atMs });

@@ -9,7 +9,7 @@
 import { keyOf } from '../../stores/store-location.ts';
 import type { StoreFamily } from '../family.ts';
 import { clusterLayout } from './cluster-url.ts';
-import { LINK_FAULTS } from './faults/index.ts';
+import { CLUSTER_FAULTS, NODE_PARTITIONED } from './faults/index.ts';
 import { clusterRecipe } from './recipe.ts';
 import { inspectedView } from './view.ts';
 
@@ -35,7 +35,9 @@ export const clusterFamily: StoreFamily = {
     return `tcp://${node.host}:${node.port}`;
   },
   clients: { node: [], python: [], java: [], go: [] },
-  faults: LINK_FAULTS,
+  faults: CLUSTER_FAULTS,
+  cutOff: NODE_PARTITIONED.name,
+  expiryClock: 'nodes',
   boundaryKinds: ['message', 'seam', 'effect'],
   ownNodes: { layout: clusterLayout, view: inspectedView },
 };

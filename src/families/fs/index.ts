@@ -57,4 +57,6 @@ export const fsFamily: StoreFamily = {
   },
   holderDir: (store) => fileURLToPath(store.url),
   boundaryKinds: ['fs', 'seam', 'effect'],
+  // A lock file has no expiry in the store: a contender ages it on its own clock from when it saw it.
+  expiryClock: 'contender',
 };

@@ -133,6 +133,8 @@ export const postgresFamily: StoreFamily = {
       /pg_\w*advisory\w*lock/i.test(text) || text.includes(keyOf(location)) || args.includes(keyOf(location)),
   },
   holderUrl: urlForHolder,
+  // A lease row's end is an instant the app writes, compared in SQL on the server's now().
+  expiryClock: 'store',
   clients: {
     node: ['pg', 'pg-pool', 'postgres'],
     python: ['psycopg', 'psycopg2', 'psycopg_pool', 'asyncpg'],

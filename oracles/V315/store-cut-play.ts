@@ -1,24 +1,34 @@
 /**
- * V315 on a cluster of the target's own nodes (--store cluster): A leads through its node; at A's
- * first write A's node is partitioned from the other nodes (every message between them dropped)
- * while A and its node keep running, so its node can renew nothing with the key's home; the home's
- * grant lapses and B leads through its node and writes. A is watched --observe ms more with the
- * partition in force (a dropped message is never delivered later, so nothing is owed to A once it
- * heals); then both loops are told to stop and the partition heals. Records what happened; judges
- * nothing (./judge.ts).
+ * V315 on a store that cuts a holder off its own way, where the harness does not stand between a
+ * holder and the store on a wire (the family's `cutOff`; a cluster of the target's own nodes
+ * partitions A's node from the others, every message between them dropped): A leads; at A's first
+ * write the store's cut-off lands on A while A keeps running, so A can renew nothing; its lease
+ * lapses and B leads and writes. A is watched --observe ms more with the cut in force (a dropped
+ * message is never delivered later, so nothing is owed to A once it is lifted); then both loops
+ * are told to stop and the cut is lifted. Records what happened; judges nothing (./judge.ts).
  */
 import type { ParamValues } from '../../src/core/params.ts';
+import type { StoreCutOff } from '../../src/faults/landing.ts';
 import { throwIfTargetThrew, type CallOutcome } from '../../src/holder/holder.ts';
+import { cutOffByStore } from '../../src/oracle/land-fault.ts';
 import type { Scenario } from '../../src/oracle/scenario.ts';
-import type { LinkPartition } from '../../src/wire/link-faults.ts';
 import { readLease, readLeaseAtWrites } from '../../scenarios/lease-at-writes.ts';
 import type { V315Observations } from './observations.ts';
 import type { v315Params } from './params.ts';
 
-export async function playV315OnCluster(s: Scenario, p: ParamValues<typeof v315Params>): Promise<V315Observations> {
-  const nodes = await s.nodes();
+/** The store's cut-off in force on A, from when it landed. */
+interface StoreCut {
+  how: string;
+  fromMs: number;
+  lift(): void;
+}
+
+export async function playV315CutByStore(
+  s: Scenario,
+  p: ParamValues<typeof v315Params>,
+  cutOff: StoreCutOff,
+): Promise<V315Observations> {
   const [a, b] = await Promise.all([s.holder('A'), s.holder('B')]);
-  const aNode = nodes.nodeOf('A').id;
   let aLoop: Promise<CallOutcome> | undefined;
   let bLoop: Promise<CallOutcome> | undefined;
   const o: V315Observations = {
@@ -31,7 +41,7 @@ export async function playV315OnCluster(s: Scenario, p: ParamValues<typeof v315P
     bLease: null,
     watchedUntil: 0,
   };
-  s.progress(`A starts its leader loop through its node ${aNode}`);
+  s.progress(`A starts its leader loop; at its first write the store cuts it off (${cutOff.words})`);
   const aFirst = a.holdNextEffect();
   aLoop = a.call('leader');
   const aStarted = await s.within(Promise.race([aFirst.reached.then(() => 'wrote' as const), aLoop]), p.timeout);
@@ -41,15 +51,12 @@ export async function playV315OnCluster(s: Scenario, p: ParamValues<typeof v315P
   o.aLoopReturned = aStarted !== undefined && aStarted !== 'wrote';
   if (!aFirst.isReached) return finish();
 
-  const others = nodes.ids.filter((id) => id !== aNode);
-  const partition = nodes.links.partition([aNode], others);
-  const cut = { partition, fromMs: s.now(), how: `A's node ${aNode} partitioned from ${others.join(', ')}` };
+  const landed = await cutOffByStore(s, cutOff, a);
+  const cut: StoreCut = { how: landed.words, fromMs: s.now(), lift: () => landed.lift() };
   const bFirst = b.holdNextEffect();
   bLoop = b.call('leader');
   aFirst.release();
-  s.progress(
-    `A's node ${aNode} partitioned from ${others.join(', ')} while A keeps running; waiting for its ${p.ttl} ms lease to lapse and B to lead`,
-  );
+  s.progress(`${cut.how} while A keeps running; waiting for its ${p.ttl} ms lease to lapse and B to lead`);
   const bFirstOrEnd = await s.within(Promise.race([bFirst.reached.then(() => 'wrote' as const), bLoop]), p.timeout);
   if (bFirstOrEnd !== 'wrote')
     throwIfTargetThrew(
@@ -67,12 +74,12 @@ export async function playV315OnCluster(s: Scenario, p: ParamValues<typeof v315P
     };
   bFirst.release();
   if (o.bWrote) {
-    s.progress(`B leads and wrote; A's node stays partitioned for another ${p.observe} ms`);
+    s.progress(`B leads and wrote; A stays cut off for another ${p.observe} ms`);
     await s.sleep(p.observe);
   }
   return finish(cut);
 
-  async function finish(cut?: { partition: LinkPartition; fromMs: number; how: string }): Promise<V315Observations> {
+  async function finish(cut?: StoreCut): Promise<V315Observations> {
     a.abort();
     b.abort();
     const ends = await Promise.all(
@@ -82,6 +89,7 @@ export async function playV315OnCluster(s: Scenario, p: ParamValues<typeof v315P
       s.note(`A's leader loop did not return within ${p.timeout} ms of being aborted`);
     o.watchedUntil = s.now();
     if (cut) {
+      // The link messages the cut dropped: what shows it landed.
       const dropped = s.history
         .events()
         .filter((e) => e.kind === 'link' && e.detail.fate === 'partitioned' && e.t >= cut.fromMs);
@@ -94,7 +102,7 @@ export async function playV315OnCluster(s: Scenario, p: ParamValues<typeof v315P
           samples: dropped.slice(0, 3).map((e) => `${String(e.detail.link)} ${String(e.detail.type)}`),
         },
       };
-      cut.partition.heal();
+      cut.lift();
     }
     return o;
   }
