@@ -632,8 +632,6 @@ export default defineOracle({
             : boundary.kind === 'effect'
               ? ['pause', 'partition']
               : ['hold-before', 'hold-reply', 'partition'],
-    // The faults that land themselves, at each boundary they land at, on the stores whose explored references ran with them.
-    landsFaultsOn: ['etcd', 'zookeeper', 'postgres', 'redis', 'valkey'],
     params: { variant: 'pause' },
     dimensions: (kind) => ({
       contender: kind === 'redis' || kind === 'valkey' ? ['hold', 'come-and-go', 'after-lift'] : ['hold'],

@@ -86,7 +86,7 @@ export async function playV315(s: Scenario, p: ParamValues<typeof v315Params>): 
   let cut: Cut;
   if (point) {
     // A failover point: A's command runs on the master, its reply held while the master fails over.
-    const at = armPoint(failingOver ? { ...point, fault: 'hold-reply' } : point, a, wireA, s.lockKey);
+    const at = armPoint(failingOver ? { ...point, fault: 'hold-reply' } : point, a, wireA, s);
     aFirst.release();
     const first = await s.within(
       Promise.race([at.reached.then(() => 'held' as const), aLoop.then(() => 'ended' as const)]),

@@ -19,7 +19,13 @@ import { runOracle, type RunRequest } from '../run/run-oracle.ts';
 import { WarmPool } from '../run/run-ahead.ts';
 import { defaultJobs, runPool, type Slots } from '../run/run-pool.ts';
 import { cpuSlots, type CpuSlots } from '../run/cpu-slots.ts';
-import { defaultSelect, pointFaultsAt, topologyBoundaries, type ExploreSpec } from '../oracle/explore-spec.ts';
+import {
+  defaultSelect,
+  pointFaultsAt,
+  selfLandingFaultsOn,
+  topologyBoundaries,
+  type ExploreSpec,
+} from '../oracle/explore-spec.ts';
 import type { OracleDefinition } from '../oracle/definition.ts';
 import type { ParamSpecs } from '../core/params.ts';
 import { FAULTS_BY_KIND, topologyFaultsAt } from '../faults/registry.ts';
@@ -257,7 +263,7 @@ async function explorePoints(
     trace: tracer.boundaries,
     boundaries: new Set(points.map((p) => p.boundary)).size,
     faults:
-      spec.faultsAt || onTopology || spec.landsFaultsOn?.includes(storeKind)
+      spec.faultsAt || onTopology || selfLandingFaultsOn(spec, storeKind).length
         ? [...new Set(points.map((p) => p.fault))]
         : [...spec.faults],
     points: explored,
