@@ -155,12 +155,16 @@ async function explorePoints(
   const select = onTopology
     ? (b: readonly Boundary[]) => topologyBoundaries(spec.topology!.faults, spec.select ? spec.select(b) : b)
     : (spec.select ?? defaultSelect);
-  const chosen = traced.verdict === 'ERROR' ? [] : select(inPart);
   const storeKind = traced.store?.kind ?? request.store ?? oracle.stores[0]!;
+  // The faults that land themselves go where the spec's moment puts them (selectLanding), else where its own go.
+  const landing = new Set(onTopology ? [] : selfLandingFaultsOn(spec, storeKind));
+  const ownAt = new Set(traced.verdict === 'ERROR' ? [] : select(inPart));
+  const landingAt = new Set(traced.verdict === 'ERROR' || !landing.size ? [] : (spec.selectLanding ?? select)(inPart));
+  const chosen = inPart.filter((b) => ownAt.has(b) || landingAt.has(b));
   const faultsAt = (boundary: Boundary) =>
     onTopology
       ? topologyFaultsAt(spec.topology!.faults, onTopology, boundary)
-      : pointFaultsAt(spec, boundary, storeKind);
+      : pointFaultsAt(spec, boundary, storeKind).filter((f) => (landing.has(f) ? landingAt : ownAt).has(boundary));
   const all: ExplorePoint[] = chosen.flatMap((boundary) =>
     faultsAt(boundary)
       .filter((f) => FAULTS_BY_KIND[boundary.kind].includes(f))

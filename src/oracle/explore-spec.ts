@@ -49,6 +49,12 @@ export interface ExploreSpec<P extends ParamSpecs = ParamSpecs> {
   /** The part's boundaries that become points (default: every command naming the lock key, every seam and effect). */
   select?(boundaries: readonly Boundary[]): Boundary[];
   /**
+   * The boundaries the faults that land themselves are put at, where the moment has them elsewhere
+   * than `select`'s (default: `select`'s): V315 picks A's first commands on the lock after its first
+   * write, but a leader whose lock is its session sends none there, so its first writes too.
+   */
+  selectLanding?(boundaries: readonly Boundary[]): Boundary[];
+  /**
    * Points at a contender's own boundaries (--contenders 3 or more: B held between its check and
    * its act while C acts): the trace records that contender's part too, and each of its boundaries
    * × these faults becomes a point carrying `holder`. Absent, or `applies` false: A's points only.
