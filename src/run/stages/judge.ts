@@ -27,7 +27,7 @@ export function judge(run: Run, played: unknown): void {
  * INCONCLUSIVE, not applicable, with the fault's reason. An oracle that judges its own landing
  * (V313) has said so already.
  */
-function withPointLanded(judgement: Judgement, cannotLand: string | undefined): Judgement {
+export function withPointLanded(judgement: Judgement, cannotLand: string | undefined): Judgement {
   if (cannotLand === undefined || judgement.notApplicable !== undefined) return judgement;
   const check: Check = {
     name: "the explored point's fault landed where it was put",
