@@ -146,7 +146,7 @@ async function playFailover(
 function stopOfA(s: Scenario, a: Holder, wireA: WireProxy | undefined): Stop {
   const point = s.point;
   // A command's reply withheld (it ran on the master), or a write's receipt withheld (it was recorded).
-  if (point) return armPoint({ ...point, fault: 'hold-reply' }, a, wireA, s.lockKey);
+  if (point) return armPoint({ ...point, fault: 'hold-reply' }, a, wireA, s);
   return latchStop(a.holdNextEffect(), 'its first write', "A's job ended before its first write");
 }
 

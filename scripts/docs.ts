@@ -209,6 +209,9 @@ export function renderOraclePage(o: Oracle): string {
         .flatMap((store) => faultsOnStore(o.explore!, store))
         .map(({ where, faults }) => `| ${where} | ${faults.map((f) => `\`${f}\``).join(', ')} |`),
       '',
+      ...(o.explore.ownFaultsOnly
+        ? [`No fault that lands itself is put at its points: ${o.explore.ownFaultsOnly}.`, '']
+        : []),
     );
   } else {
     lines.push('## Explore (`--explore`)', '', 'Not explorable (see [../explore.md](../explore.md)).', '');

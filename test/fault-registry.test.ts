@@ -152,7 +152,7 @@ describe('fault registry', () => {
   it("lists an oracle's faults on each store from the families' boundary kinds and the topologies their faults name", async () => {
     const v313 = (await loadOracle('V313')).explore!;
     expect(faultsOnStore(v313, 'redis')).toEqual([
-      // connection-killed lands itself where the store can close A's connection (V313's landsFaultsOn).
+      // connection-killed lands itself where the store can close A's connection (from the registry, on every explorable oracle).
       { where: 'redis', faults: ['hold-before', 'hold-reply', 'connection-killed', 'pause', 'partition'] },
       { where: 'redis --topology replicated', faults: ['failover'] },
       { where: 'redis --topology sentinel', faults: ['failover'] },

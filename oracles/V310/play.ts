@@ -113,7 +113,7 @@ async function playRun(s: Scenario, p: ParamValues<typeof v310Params>): Promise<
     const atRenewal = renews && point.boundary.part === RENEWAL;
     if (renews && !atRenewal) o.aRenewal = await renewed(a.extend(leaseA, p.ttl));
     const stop = point
-      ? armPoint(point, a, wireA, s.lockKey)
+      ? armPoint(point, a, wireA, s)
       : holdAtWire && wireA
         ? p.hold === 'partition'
           ? partitionStop(a, wireA, { command: s.lockCommands('delete'), nth: 1 }, PARTITION_WHAT, WIRE_MISSED)

@@ -64,6 +64,8 @@ export default defineOracle({
   explore: {
     part: 'acquire',
     faults: ['kill-after-reply'],
+    ownFaultsOnly:
+      'its points are crashes: A is SIGKILLed there, which ends its connections, keepalives and pings itself, and a lease revoked or a session expired first frees the lock the property asks to see freed',
     params: { variant: 'between-commands' },
     doc: "every command of A's acquire on the lock key: A is SIGKILLed the moment the command's reply reaches A's wire proxy, before A can send the next (no seam needed); B then retries",
     references: {

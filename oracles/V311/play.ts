@@ -58,7 +58,7 @@ export async function playV311(s: Scenario, p: ParamValues<typeof v311Params>): 
     const seam = point ? undefined : a.holdSeam('acquire:after-set');
     const stop = seam
       ? latchStop(seam, 'A held at env.seam("acquire:after-set")', SEAM_MISSED)
-      : armPoint(point!, a, wireA, s.lockKey);
+      : armPoint(point!, a, wireA, s);
     const acquire = a.acquire();
     const first = await s.within(
       Promise.race([stop.reached.then(() => 'seam' as const), acquire.then(() => 'done' as const)]),
@@ -109,14 +109,14 @@ export async function playV311(s: Scenario, p: ParamValues<typeof v311Params>): 
     // or the patience bound.
     const lapseUnseen = left?.exists === true && left.pttlMs === -1 && point!.boundary.kind === 'fs';
     let denials = 0;
-    let stop = armPoint(point!, held, wireHeld, s.lockKey);
+    let stop = armPoint(point!, held, wireHeld, s);
     let attempt = tryOnce(held, now);
     let first = await reachedOrDone(stop, attempt);
     while (first === 'done' && lapseUnseen && s.now() < until && !(await attempt).granted) {
       stop.release();
       denials += 1;
       await s.sleep(everyMs);
-      stop = armPoint(point!, held, wireHeld, s.lockKey);
+      stop = armPoint(point!, held, wireHeld, s);
       attempt = tryOnce(held, now);
       first = await reachedOrDone(stop, attempt);
     }

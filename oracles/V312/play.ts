@@ -28,7 +28,7 @@ export async function playV312(s: Scenario, p: ParamValues<typeof v312Params>): 
 
   // An explored point: A starts first and is held at its boundary while P takes the lock.
   const point = s.point;
-  const stop = point ? armPoint(point, a, wireA, s.lockKey) : undefined;
+  const stop = point ? armPoint(point, a, wireA, s) : undefined;
   const tries: string[] = [];
   const touchesLock = (text: string, args: readonly string[]) =>
     s.family.commands.touches({ text, args }, s.lockLocation);

@@ -7,7 +7,6 @@
 import type { Holder } from '../../src/holder/holder.ts';
 import type { Latch } from '../../src/holder/latch.ts';
 import { armPoint } from '../../src/oracle/arm-point.ts';
-import { landingContext } from '../../src/oracle/land-fault.ts';
 import { boundaryLabel, type ExplorePoint } from '../../src/oracle/explore-point.ts';
 import { FAULT_WORDS } from '../../src/faults/registry.ts';
 import type { Scenario } from '../../src/oracle/scenario.ts';
@@ -30,7 +29,7 @@ export async function armAfterFirstWrite(
     return point.fault === 'pause' ? pauseAtLatch(first, a, label, missed) : latchStop(first, label, missed);
   }
   const counted = fromJobStart ? { ...point, boundary: { ...boundary, nth: boundary.nth - 1 } } : point;
-  const at = armPoint(counted, a, wireA, s.lockKey, await targetNodesIfAny(s), landingContext(s, a, wireA));
+  const at = armPoint(counted, a, wireA, s, await targetNodesIfAny(s));
   first.release();
   return at;
 }

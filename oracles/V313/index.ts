@@ -639,8 +639,6 @@ export default defineOracle({
             : boundary.kind === 'command'
               ? ['hold-before', 'partition']
               : [],
-    // The faults that land themselves, at each boundary they land at, on the stores whose explored references ran with them.
-    landsFaultsOn: ['etcd', 'zookeeper', 'postgres', 'redis', 'valkey'],
     params: { variant: 'pause' },
     // B coming and going, or coming only after A's fault lifts, is seen in the store where it shows a lease lapse.
     dimensions: (kind) => ({ contender: showsLeaseLapse(kind) ? ['hold', 'come-and-go', 'after-lift'] : ['hold'] }),

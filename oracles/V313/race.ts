@@ -74,7 +74,7 @@ export async function raceAtCandidatePoint(
   const reads = readLockBeforeEveryWrite(s, candidates);
   const heldOne = candidates.find((h) => h.id === point.holder)!;
   const others = candidates.filter((h) => h !== heldOne);
-  const stop = armPoint(point, heldOne, wire, s.lockKey);
+  const stop = armPoint(point, heldOne, wire, s);
   const heldJob = heldOne.call('job');
   const reached = await s.within(
     Promise.race([stop.reached.then(() => 'held' as const), heldJob.then(() => 'ended' as const)]),

@@ -74,7 +74,7 @@ export async function raceAtCandidatePoint(
   const reads = readLockBeforeEveryWrite(s, candidates);
   const heldOne = candidates.find((h) => h.id === point.holder)!;
   const others = candidates.filter((h) => h !== heldOne);
-  const stop = armPoint(point, heldOne, wire, s.lockKey);
+  const stop = armPoint(point, heldOne, wire, s);
   const heldLoop = heldOne.call('leader');
   loops.set(heldOne.id, heldLoop);
   const reached = await s.within(

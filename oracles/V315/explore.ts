@@ -8,6 +8,7 @@
  */
 import type { ExploreSpec } from '../../src/oracle/explore-spec.ts';
 import { paceOf, type TopologyPace } from '../../src/oracle/store-facts.ts';
+import type { Boundary } from '../../src/oracle/explore-point.ts';
 import { traceFromFirstWrite } from '../../src/oracle/traces.ts';
 import type { v315Params } from './params.ts';
 
@@ -53,6 +54,8 @@ export const v315Explore: ExploreSpec<typeof v315Params> = {
       'targets/redis/leader/cached-flag-fenced.ts',
       'targets/redis/leader/recheck-each-write.ts',
       { target: 'targets/fs/leader-recheck-each-write.ts', store: 'fs' },
+      // Its session checked before each write: every write with its connection killed there (a fault that lands itself).
+      { target: 'targets/postgres/leader/session-lock-recheck.ts', store: 'postgres' },
       // One candidate cannot race itself: the GET-then-SET election is sound with --contenders 2.
       // A 2 s lease: the earlier leader renews at half of it, so a successor let go at its first write still writes before that renewal under load.
       { target: 'targets/redis/leader/elect-get-then-set.ts', params: { contenders: 2, ttl: 2000 } },
@@ -73,9 +76,22 @@ export const v315Explore: ExploreSpec<typeof v315Params> = {
     await s.within(loop, p.timeout);
     if (p.contenders >= 3) await traceElection(s, tracer, p);
   },
-  select: (boundaries) =>
-    boundaries.filter((b) => (b.kind === 'command' || b.kind === 'fs') && b.onKey === true).slice(0, EXPLORED_COMMANDS),
+  select: onLockCommands,
+  // A fault that lands itself also lands at A's first writes after its first: a leader whose lock is
+  // its session (a Postgres advisory lock) sends no command on the lock there, and at a write its
+  // connection killed ends that session, the lock with it.
+  selectLanding: (boundaries) => [
+    ...onLockCommands(boundaries),
+    ...boundaries.filter((b) => b.kind === 'effect').slice(0, EXPLORED_COMMANDS),
+  ],
 };
+
+/** The first commands on the lock of A's leader loop after its first write (a file store: its calls on the lock's path). */
+function onLockCommands(boundaries: readonly Boundary[]): Boundary[] {
+  return boundaries
+    .filter((b) => (b.kind === 'command' || b.kind === 'fs') && b.onKey === true)
+    .slice(0, EXPLORED_COMMANDS);
+}
 
 /** B's election, traced alone: once A's lease has lapsed in the store, B's loop until its first write. */
 async function traceElection(

@@ -142,8 +142,6 @@ export default defineOracle({
       target: 'targets/postgres/leader/session-lock-cached.ts',
       expect: 'FAIL',
       store: 'postgres',
-      notExplored:
-        '--explore does not land connection-killed yet (an explored point lands no fault that lands itself): held or paused, its session lives on and its lock is never freed',
       params: { fault: 'connection-killed' },
     },
     {

@@ -92,7 +92,7 @@ export async function playV315(s: Scenario, p: ParamValues<typeof v315Params>): 
   let cut: Cut;
   if (point) {
     // A flow's point (a failover): A held as the flow says (its command run on the master, its reply held) while it lands.
-    const at = armPoint(armed ? { ...point, fault: armed.holdsAtPoint } : point, a, wireA, s.lockKey);
+    const at = armPoint(armed ? { ...point, fault: armed.holdsAtPoint } : point, a, wireA, s);
     aFirst.release();
     const first = await s.within(
       Promise.race([at.reached.then(() => 'held' as const), aLoop.then(() => 'ended' as const)]),

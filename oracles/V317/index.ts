@@ -177,6 +177,8 @@ export default defineOracle({
     // A point at a link message steps one of the nodes: the key's home's clock, or A's node's.
     dimensions: (_, boundary): Record<string, readonly string[]> =>
       boundary.link ? { steppedNode: ['home', 'a-node'] } : {},
+    ownFaultsOnly:
+      "its points are clock steps: a clock read at A's command is the moment, and a fault on A's connection, lease or session there is no clock's doing",
     params: {},
     doc: "every command of A's acquire on the lock: A's wall clock stepped --skew ms ahead, or back, right before A prepares it (B's and the store's clocks real), or (--store cluster) every message on a link to or from A's node during its lock: the key's home's or A's node's wall clock stepped --skew ms ahead, or back, while the message is held at its link proxy; B tries halfway through A's lease and just after it lapses (on a cluster: once A's delegation lapsed, then A again while B holds)",
     references: {

@@ -103,7 +103,11 @@ function faultLines(o: OracleDefinition<ParamSpecs>, { faultsOnStore }: FaultTab
   const explore = o.explore;
   if (!explore) return [];
   const lines = o.stores.flatMap((store) => faultsOnStore(explore, store));
-  return ['Faults by store (--explore):', ...lines.map(({ where, faults }) => `  ${where}: ${faults.join(', ')}`)];
+  return [
+    'Faults by store (--explore):',
+    ...lines.map(({ where, faults }) => `  ${where}: ${faults.join(', ')}`),
+    ...(explore.ownFaultsOnly ? [`  (no fault that lands itself: ${explore.ownFaultsOnly})`] : []),
+  ];
 }
 
 /** The target members the oracle calls with its default parameters. */

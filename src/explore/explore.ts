@@ -19,7 +19,13 @@ import { runOracle, type RunRequest } from '../run/run-oracle.ts';
 import { WarmPool } from '../run/run-ahead.ts';
 import { defaultJobs, runPool, type Slots } from '../run/run-pool.ts';
 import { cpuSlots, type CpuSlots } from '../run/cpu-slots.ts';
-import { defaultSelect, pointFaultsAt, topologyBoundaries, type ExploreSpec } from '../oracle/explore-spec.ts';
+import {
+  defaultSelect,
+  pointFaultsAt,
+  selfLandingFaultsOn,
+  topologyBoundaries,
+  type ExploreSpec,
+} from '../oracle/explore-spec.ts';
 import type { OracleDefinition } from '../oracle/definition.ts';
 import type { ParamSpecs } from '../core/params.ts';
 import { FAULTS_BY_KIND, topologyFaultsAt } from '../faults/registry.ts';
@@ -149,12 +155,16 @@ async function explorePoints(
   const select = onTopology
     ? (b: readonly Boundary[]) => topologyBoundaries(spec.topology!.faults, spec.select ? spec.select(b) : b)
     : (spec.select ?? defaultSelect);
-  const chosen = traced.verdict === 'ERROR' ? [] : select(inPart);
   const storeKind = traced.store?.kind ?? request.store ?? oracle.stores[0]!;
+  // The faults that land themselves go where the spec's moment puts them (selectLanding), else where its own go.
+  const landing = new Set(onTopology ? [] : selfLandingFaultsOn(spec, storeKind));
+  const ownAt = new Set(traced.verdict === 'ERROR' ? [] : select(inPart));
+  const landingAt = new Set(traced.verdict === 'ERROR' || !landing.size ? [] : (spec.selectLanding ?? select)(inPart));
+  const chosen = inPart.filter((b) => ownAt.has(b) || landingAt.has(b));
   const faultsAt = (boundary: Boundary) =>
     onTopology
       ? topologyFaultsAt(spec.topology!.faults, onTopology, boundary)
-      : pointFaultsAt(spec, boundary, storeKind);
+      : pointFaultsAt(spec, boundary, storeKind).filter((f) => (landing.has(f) ? landingAt : ownAt).has(boundary));
   const all: ExplorePoint[] = chosen.flatMap((boundary) =>
     faultsAt(boundary)
       .filter((f) => FAULTS_BY_KIND[boundary.kind].includes(f))
@@ -257,7 +267,7 @@ async function explorePoints(
     trace: tracer.boundaries,
     boundaries: new Set(points.map((p) => p.boundary)).size,
     faults:
-      spec.faultsAt || onTopology || spec.landsFaultsOn?.includes(storeKind)
+      spec.faultsAt || onTopology || selfLandingFaultsOn(spec, storeKind).length
         ? [...new Set(points.map((p) => p.fault))]
         : [...spec.faults],
     points: explored,

@@ -2,34 +2,38 @@
  * Lands one explored point in a running scenario: armed right before A's part starts, it finds the
  * point's boundary (src/faults/point.ts) and asks the point's fault to land there (`landAt`, in
  * the fault's own file under src/faults/), which returns a stop resolving `reached` when A got
- * there; a fault that lands itself (`land`) is landed once A is held there (src/faults/land-at-point.ts). What happens then (B takes the lock, A is killed...) is the oracle's own flow. A point at
- * a cluster's link message is landed on the cluster's nodes (./arm-link-point.ts).
+ * there; a fault that lands itself (`land`) is landed once A is held there (src/faults/land-at-point.ts),
+ * with what the run's scenario offers it, whichever oracle explores. What happens then (B takes the
+ * lock, A is killed...) is the oracle's own flow. A point at a cluster's link message is landed on
+ * the cluster's nodes (./arm-link-point.ts).
  */
 import type { Holder } from '../holder/holder.ts';
 import type { WireProxy } from '../wire/proxy.ts';
 import { boundaryLabel, type ExplorePoint } from './explore-point.ts';
 import { FAULT_WORDS, faultNamed } from '../faults/registry.ts';
-import { landsAtPoint, landsItself, type LandingContext } from '../faults/landing.ts';
+import { landsAtPoint, landsItself } from '../faults/landing.ts';
 import { landAtPoint } from '../faults/land-at-point.ts';
 import { pointContext } from '../faults/point.ts';
 import type { Stop } from '../faults/stops.ts';
 import { stepClockAt, type ClockStep } from '../faults/generic/clock-step.ts';
 import type { ClusterNodes } from './cluster-nodes.ts';
 import { armLinkPoint } from './arm-link-point.ts';
+import { landingContext } from './land-fault.ts';
+import type { Scenario } from './scenario.ts';
 
 /**
- * `nodes`: a cluster store's nodes, for a point at a link message (src/oracle/arm-link-point.ts);
- * `landing`: what a fault that lands itself is offered there (src/oracle/land-fault.ts
- * `landingContext`), for an oracle whose explore spec lands them (`landsFaultsOn`).
+ * `s`: the run's scenario (its lock key; what a fault that lands itself is offered there,
+ * src/oracle/land-fault.ts `landingContext`, so every oracle's points take them); `nodes`: a
+ * cluster store's nodes, for a point at a link message (src/oracle/arm-link-point.ts).
  */
 export function armPoint(
   point: ExplorePoint,
   holder: Holder,
   wire: WireProxy | undefined,
-  key: string,
+  s: Scenario,
   nodes?: ClusterNodes,
-  landing?: LandingContext,
 ): Stop {
+  const key = s.lockKey;
   const { boundary, fault } = point;
   const label = `${boundaryLabel(boundary)}, ${FAULT_WORDS[fault]}`;
   const which =
@@ -50,13 +54,9 @@ export function armPoint(
   }
   const declared = faultNamed(fault);
   const at = pointContext(boundary, holder, wire, key, label, missed);
-  if (landsItself(declared)) {
-    if (!landing)
-      throw new Error(
-        `point ${label}: ${fault} lands itself and needs the scenario's landing context (armPoint's landing), which this oracle does not pass`,
-      );
-    return landAtPoint(declared, at, landing);
-  }
+  if (landsItself(declared))
+    // A landing that says it cannot land there leaves the point out (the run's judge stage reads it off the scenario).
+    return s.notePointLanding(landAtPoint(declared, at, landingContext(s, holder, wire)));
   if (!landsAtPoint(declared))
     throw new Error(
       `point ${label}: ${fault} does not land at a boundary of A's by itself: the oracle's flow for it plays it`,

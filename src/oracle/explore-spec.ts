@@ -28,12 +28,13 @@ export interface ExploreSpec<P extends ParamSpecs = ParamSpecs> {
    */
   faultsAt?(boundary: Boundary, store: StoreKind): readonly ExploreFault[];
   /**
-   * The stores on which the faults that land themselves (src/faults/landing.ts: connection-killed,
-   * the etcd and ZooKeeper families' own) are put at its points too, each where its declaration
-   * says it lands (its stores, its boundary kinds): the oracle's flow passes armPoint a landing
-   * context. A store is listed once its explored references were run with them.
+   * Why the faults that land themselves (src/faults/landing.ts: connection-killed, the etcd and
+   * ZooKeeper families' own) mean nothing at this exploration's points, when the oracle's moment
+   * makes them so (V317: its points are clock steps). Absent: each of them is put at every point
+   * where its declaration holds on the run's store (its stores, topologies and boundary kinds),
+   * beside the spec's own faults, with no oracle naming one (selfLandingFaultsOn).
    */
-  landsFaultsOn?: readonly StoreKind[];
+  ownFaultsOnly?: string;
   /** Parameters the trace and every point run with: the oracle's flow that arms a point. */
   params: Record<string, string | number>;
   /**
@@ -47,6 +48,12 @@ export interface ExploreSpec<P extends ParamSpecs = ParamSpecs> {
   trace(s: Scenario, tracer: Tracer, params: ParamValues<P>): Promise<void>;
   /** The part's boundaries that become points (default: every command naming the lock key, every seam and effect). */
   select?(boundaries: readonly Boundary[]): Boundary[];
+  /**
+   * The boundaries the faults that land themselves are put at, where the moment has them elsewhere
+   * than `select`'s (default: `select`'s): V315 picks A's first commands on the lock after its first
+   * write, but a leader whose lock is its session sends none there, so its first writes too.
+   */
+  selectLanding?(boundaries: readonly Boundary[]): Boundary[];
   /**
    * Points at a contender's own boundaries (--contenders 3 or more: B held between its check and
    * its act while C acts): the trace records that contender's part too, and each of its boundaries
@@ -170,17 +177,27 @@ export function faultsOnStore(spec: ExploreSpec, store: StoreKind): Array<{ wher
 
 /**
  * The faults a boundary takes on one server, smallest first: the spec's (its faultsAt, else its
- * faults) and the faults that land themselves on this store where the spec lands them (landsFaultsOn).
+ * faults) and the faults that land themselves on this store (selfLandingFaultsOn).
  */
 export function pointFaultsAt(spec: ExploreSpec, boundary: Boundary, store: StoreKind): ExploreFault[] {
   const own = spec.faultsAt?.(boundary, store) ?? spec.faults;
-  const landing = spec.landsFaultsOn?.includes(store)
-    ? LANDING_FAULTS.filter((f) => whyNotOn(f, store, 'single') === undefined).map((f) => f.name)
-    : [];
+  const landing = selfLandingFaultsOn(spec, store);
   // Smallest first (FAULT_ORDER), as shrinking reads it: a point's run order is its place in the minimal-schedule order.
   if (!landing.length) return [...own];
   const all = new Set([...own, ...landing]);
   return FAULT_ORDER.filter((f) => all.has(f));
+}
+
+/**
+ * The faults that land themselves which --explore puts at this oracle's points on one server of
+ * `store`: every one the registry holds whose declaration says it lands there (its stores, one
+ * server), unless the oracle's moment leaves them no meaning (ownFaultsOnly). Each then goes to
+ * the boundaries of the kinds it declares (FAULTS_BY_KIND). A fault a family adds is explored on
+ * every oracle with no oracle change.
+ */
+export function selfLandingFaultsOn(spec: ExploreSpec, store: StoreKind): ExploreFault[] {
+  if (spec.ownFaultsOnly !== undefined) return [];
+  return LANDING_FAULTS.filter((f) => whyNotOn(f, store, 'single') === undefined).map((f) => f.name);
 }
 
 /**

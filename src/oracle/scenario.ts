@@ -31,6 +31,7 @@ import type { WireProxy } from '../wire/proxy.ts';
 import type { CommandPattern, WireCommand } from '../wire/command.ts';
 import { startScenarioProxy } from '../wire/scenario-proxy.ts';
 import type { ExplorePoint } from './explore-point.ts';
+import type { Stop } from '../faults/stops.ts';
 import { dirname, isAbsolute, join, normalize, relative } from 'node:path';
 import type { OwnerFact } from '../judging/ownership.ts';
 import { FsBoundaries } from '../holder/fs-boundaries.ts';
@@ -112,6 +113,8 @@ export class Scenario {
   /** A cluster store's nodes (the target's own), started before the first holder connects. */
   #nodes: Promise<ClusterNodes> | undefined;
   #startedNodes: ClusterNodes | undefined;
+  /** The explored point's stops armed so far (src/oracle/arm-point.ts), for a landing that said it cannot land there. */
+  readonly #pointLandings: Stop[] = [];
 
   constructor(options: ScenarioOptions) {
     this.#options = options;
@@ -130,6 +133,21 @@ export class Scenario {
       throw new UsageError(
         `--ttl ${options.ttlMs} is under the ${this.family.name} store's floor: ${floor.why}. Give --ttl ${floor.ms} or more.`,
       );
+  }
+
+  /** Keeps an explored point's stop (src/oracle/arm-point.ts) and returns it: see pointNotApplicable. */
+  notePointLanding(stop: Stop): Stop {
+    this.#pointLandings.push(stop);
+    return stop;
+  }
+
+  /**
+   * Why the explored point's fault, which lands itself, could not land where it was put (no lease
+   * on the key yet, no ping sent), once a stop said so: the run's judge stage leaves the point out
+   * (INCONCLUSIVE, not applicable), whatever the oracle's flow went on to see.
+   */
+  get pointNotApplicable(): string | undefined {
+    return this.#pointLandings.find((stop) => stop.notApplicable !== undefined)?.notApplicable;
   }
 
   /**

@@ -1,7 +1,8 @@
 /**
  * The stage that judges: the oracle's pure judge over what the play observed, the history and the
- * resource's effects (or the request's own play's judgement), then the one rule every run shares:
- * a holder that died on its own makes the run INCONCLUSIVE.
+ * resource's effects (or the request's own play's judgement), then the rules every run shares: an
+ * explored point whose fault could not land there is left out, and a holder that died on its own
+ * makes the run INCONCLUSIVE.
  */
 import { nothingProven, type Check, type Judgement } from '../../core/judgement.ts';
 import { judgeRun } from '../../oracle/definition.ts';
@@ -17,7 +18,28 @@ export function judge(run: Run, played: unknown): void {
   const judged = request.play
     ? (played as Judgement)
     : judgeRun(oracle, { observations: played, history: history.events(), effects: resource.effects() }, params);
-  facts.judgement = withHolderDeaths(judged, holders.all());
+  facts.judgement = withHolderDeaths(withPointLanded(judged, facts.pointNotApplicable), holders.all());
+}
+
+/**
+ * An explored point whose fault, landing itself, said it cannot land where it was put is left out,
+ * never judged (whatever the oracle's flow went on to see there, the fault was not in force):
+ * INCONCLUSIVE, not applicable, with the fault's reason. An oracle that judges its own landing
+ * (V313) has said so already.
+ */
+export function withPointLanded(judgement: Judgement, cannotLand: string | undefined): Judgement {
+  if (cannotLand === undefined || judgement.notApplicable !== undefined) return judgement;
+  const check: Check = {
+    name: "the explored point's fault landed where it was put",
+    held: false,
+    detail: cannotLand,
+  };
+  return {
+    ...judgement,
+    preconditions: [...judgement.preconditions, check],
+    notApplicable: cannotLand,
+    explanation: `${nothingProven([check])} The scenario's own reading: ${judgement.explanation}`,
+  };
 }
 
 /**

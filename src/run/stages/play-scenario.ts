@@ -37,6 +37,8 @@ export async function playScenario(run: Run): Promise<unknown> {
   run.stage = `playing the ${oracle.id} scenario`;
   const played: unknown = await (request.play ?? oracle.play)(scenario, params as never);
   facts.scenarioMs = performance.now() - playBegan;
+  const cannotLand = scenario.pointNotApplicable;
+  if (cannotLand !== undefined) facts.pointNotApplicable = cannotLand;
   // A holder the scenario never asked for still loaded the target: one that could not is a usage error too.
   await Promise.all(holders.all().map((holder) => holders.usable(holder, fit)));
   return played;

@@ -37,4 +37,6 @@ export interface RunFacts {
   /** What the oracle's play observed, for its judge (kept in the evidence: the judgement can be re-derived). */
   observations?: unknown;
   judgement?: Judgement;
+  /** Why the explored point's fault, landing itself, could not land where it was put (Scenario.pointNotApplicable). */
+  pointNotApplicable?: string;
 }
