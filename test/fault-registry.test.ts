@@ -34,6 +34,7 @@ describe('fault registry', () => {
       'node-clock-back',
       'delay-write',
       'partition',
+      'member-partitioned',
       'kill-after-reply',
       'master-clock-ahead',
       'member-killed',
@@ -67,6 +68,7 @@ describe('fault registry', () => {
       'lease-revoked',
       'delay-write',
       'partition',
+      'member-partitioned',
       'master-clock-ahead',
       'member-killed',
       'leader-killed',
@@ -85,6 +87,7 @@ describe('fault registry', () => {
       'hold-pings',
       'expire-session',
       'lease-revoked',
+      'member-partitioned',
       'member-killed',
       'leader-killed',
     ]);
