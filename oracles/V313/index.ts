@@ -454,6 +454,24 @@ export default defineOracle({
         params: { landedFault },
       },
     ]),
+    // On three members (--topology etcd:3 | zookeeper:3): A's member cut off from the others, A's client
+    // still reaching it (src/families/member-faults/member-partitioned.ts): the unfenced recipes FAIL, the fence holds.
+    ...(['FAIL', 'PASS'] as const).flatMap((expect) => [
+      {
+        target: expect === 'FAIL' ? 'targets/etcd/lock-job.ts' : 'targets/etcd/lock-job-fenced.ts',
+        expect,
+        store: 'etcd' as const,
+        topology: 'etcd:3',
+        params: { ttl: 2000, landedFault: 'member-partitioned' },
+      },
+      {
+        target: expect === 'FAIL' ? 'targets/zookeeper/recipe-job.ts' : 'targets/zookeeper/recipe-job-fenced.ts',
+        expect,
+        store: 'zookeeper' as const,
+        topology: 'zookeeper:3',
+        params: { ttl: 1000, landedFault: 'member-partitioned' },
+      },
+    ]),
     // The claim cleared by emptying its fields (lockId '', lockExpiresAt ''), as queue libraries do: read as free.
     { target: 'targets/redis/job-claim/no-renewal-empties.ts', expect: 'FAIL' },
     { target: 'targets/redis/job-claim/complete-empties-checked.ts', expect: 'PASS' },
