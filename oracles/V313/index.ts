@@ -144,6 +144,8 @@ const SENTINEL_FAILOVER_PARAMS = { ttl: 5000, timeout: 10000 };
 // wrote on the promoted node (alone: 0.3 s after A's SET). Nothing waits for the lease to run out.
 const EXPLORED_FAILOVER_TIMES = { ttl: 10000, timeout: 20000 };
 const EXPLORED_SENTINEL_TIMES = { ttl: 15000, timeout: 30000 };
+// etcd:N | zookeeper:N: etcd's lease floor with a 100 ms election timeout, whole seconds as etcd reports a TTL; a ZooKeeper session of 2 s.
+const EXPLORED_MEMBER_TIMES = { ttl: 2000, timeout: 20000 };
 // A 2 s lease: a master's restart takes ~0.1–0.8 s (load 20), and B's window is half what is left after it.
 const QUORUM_PARAMS = { variant: 'quorum', ttl: 2000, timeout: 8000 };
 // A restart at once in containers: the container is back in ~1 s (load 20), so the lease is 4 s there too.
@@ -665,13 +667,25 @@ export default defineOracle({
     // its clock stepped ahead there (scenarios/redlock-quorum-point.ts), or A paused there (after its acquire); and A
     // paused inside its acquire, at its first command on the lock key (scenarios/redlock-pause-in-acquire.ts).
     topology: {
-      faults: ['failover', 'node-restart', 'master-clock-ahead', 'pause', 'pause-in-acquire'],
+      // etcd:N | zookeeper:N: A's member paused or cut off from the others at each write (src/families/member-faults/).
+      // Not killed: a ZooKeeper client given only A's member never finishes once it is dead (INCONCLUSIVE, not a finding).
+      faults: [
+        'failover',
+        'node-restart',
+        'master-clock-ahead',
+        'pause',
+        'pause-in-acquire',
+        'member-paused',
+        'member-partitioned',
+      ],
       params: (kind) =>
         kind === 'sentinel'
           ? EXPLORED_SENTINEL_TIMES
           : kind === 'redlock'
             ? EXPLORED_REDLOCK_TIMES
-            : EXPLORED_FAILOVER_TIMES,
+            : kind === 'etcd' || kind === 'zookeeper'
+              ? EXPLORED_MEMBER_TIMES
+              : EXPLORED_FAILOVER_TIMES,
       doc: "replicated|sentinel: every command on the lock key and every write of A's whole job (its acquire too), the master failing over there: replication held across A's job, A stopped at the boundary (the command run on the master, its reply withheld; the write recorded, its receipt withheld), the master SIGKILLed and a replica promoted, A's store traffic held until B took the lock on the promoted node and wrote; then A goes on. redlock:N: every write of A's job, A's lock won on a bare majority (A cut off from the rest across its acquire) and A held at the write while the last master of that majority is restarted empty or has its clock stepped 1.25 × --ttl ahead, B trying inside A's lease; or A stopped (SIGSTOP) at the write until its keys lapsed and B took the lock and wrote; and at A's first command on the lock key (its acquire's first request), A stopped (SIGSTOP) with every master's reply to its acquire in flight until its keys lapsed and B took the lock and wrote, its acquire then returning a spent quorum",
     },
     references: {
