@@ -14,7 +14,10 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { Boundary } from '../src/core/fault.ts';
 import { startStore } from '../src/families/start-store.ts';
+import { topologyFaultsAt } from '../src/faults/registry.ts';
+import { loadOracle } from '../src/run/registry.ts';
 import { EtcdGateway } from '../src/families/etcd/gateway.ts';
 import { serverMode } from '../src/families/zookeeper/four-letter.ts';
 import { awaitLeader, type MemberCluster } from '../src/stores/topology-members.ts';
@@ -126,6 +129,14 @@ describe('--topology parsing', () => {
     expect(parseTopology('etcd:3')).toEqual({ kind: 'etcd', replicas: 0, masters: 0, members: 3 });
     expect(parseTopology('zookeeper')).toEqual({ kind: 'zookeeper', replicas: 0, masters: 0, members: 3 });
     expect(() => parseTopology('etcd:4')).toThrow(/odd number of members/);
+  });
+
+  it("V313 --explore on etcd:N and zookeeper:N puts A's member paused and cut off at each write, and neither on Redis topologies", async () => {
+    const faults = (await loadOracle('V313')).explore!.topology!.faults;
+    const write: Boundary = { part: 'job', index: 2, kind: 'effect', name: 'write', nth: 1, text: 'write' };
+    for (const kind of ['etcd', 'zookeeper'])
+      expect(topologyFaultsAt(faults, kind, write)).toEqual(['member-paused', 'member-partitioned']);
+    expect(topologyFaultsAt(faults, 'replicated', write)).not.toContain('member-partitioned');
   });
 });
 
