@@ -38,6 +38,7 @@ describe('fault registry', () => {
       'delay-write',
       'partition',
       'node-partitioned',
+      'member-partitioned',
       'kill-after-reply',
       'master-clock-ahead',
       'member-killed',
@@ -71,6 +72,7 @@ describe('fault registry', () => {
       'lease-revoked',
       'delay-write',
       'partition',
+      'member-partitioned',
       'master-clock-ahead',
       'member-killed',
       'leader-killed',
@@ -89,6 +91,7 @@ describe('fault registry', () => {
       'hold-pings',
       'expire-session',
       'lease-revoked',
+      'member-partitioned',
       'member-killed',
       'leader-killed',
     ]);

@@ -5,14 +5,22 @@
  * and one real V313 run per member fault, its verdict and its evidence: the unfenced etcd3 Lock
  * FAILs and its fenced twin PASSes when A's member is paused, FAILs when it is killed; the leader
  * killed FAILs only where the leader was A's member (else nothing is proven); the timeline draws a
- * lane per member (or per Redlock master) with the paused member hatched.
+ * lane per member (or per Redlock master) with the paused member hatched; member-partitioned cuts
+ * m1 off (no leader, or not serving, by its own word) with no member reaching another past the
+ * harness's relays (ss), and m1 rejoins once healed.
  */
 import { execa } from 'execa';
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { Boundary } from '../src/core/fault.ts';
 import { startStore } from '../src/families/start-store.ts';
+import { topologyFaultsAt } from '../src/faults/registry.ts';
+import { loadOracle } from '../src/run/registry.ts';
+import { EtcdGateway } from '../src/families/etcd/gateway.ts';
+import { serverMode } from '../src/families/zookeeper/four-letter.ts';
+import { awaitLeader, type MemberCluster } from '../src/stores/topology-members.ts';
 import { parseTopology } from '../src/stores/topology.ts';
 import type { EvidenceRecord } from '../src/report/evidence.ts';
 import { taggedCli } from './tagged-cli.ts';
@@ -24,6 +32,87 @@ async function processOn(pattern: string): Promise<{ pid: number; line: string }
   const { stdout } = await execa('pgrep', ['-af', pattern], { reject: false });
   const line = stdout.trim().split('\n')[0] ?? '';
   return { pid: Number(line.split(' ')[0]), line };
+}
+
+/** Established TCP connections of the member processes `pids`: each with its owner and whether it goes straight to another member's listening port (past the relays). */
+async function memberConnections(pids: number[]): Promise<Array<{ pid: number; straight: boolean; line: string }>> {
+  const lines = async (args: string[]) => (await execa('ss', args)).stdout.split('\n');
+  const ownerOf = (line: string) => pids.find((pid) => line.includes(`pid=${pid},`));
+  const listeners = new Map<string, number>();
+  for (const line of await lines(['-tlnpH'])) {
+    const pid = ownerOf(line);
+    if (pid !== undefined) listeners.set(line.trim().split(/\s+/)[3]!.split(':').pop()!, pid);
+  }
+  return (await lines(['-tnpH', 'state', 'established'])).flatMap((line) => {
+    const pid = ownerOf(line);
+    if (pid === undefined) return [];
+    const peer = listeners.get(line.trim().split(/\s+/)[3]!.split(':').pop()!);
+    return [{ pid, straight: peer !== undefined && peer !== pid, line }];
+  });
+}
+
+/** What m1 says of its cluster by its own word: "leads", "follows" or why it does neither (etcd: its status; ZooKeeper: srvr). */
+async function m1Says(kind: 'etcd' | 'zookeeper', cluster: MemberCluster): Promise<string> {
+  const m1 = cluster.members[0]!;
+  if (kind === 'zookeeper') return serverMode(m1.port).catch((error: Error) => `not serving: ${error.message}`);
+  const status = await new EtcdGateway(m1.url, 1500).status().catch(() => undefined);
+  if (!status) return 'no answer';
+  return status.leader === '0' ? 'no leader' : status.leader === status.member ? 'leader' : 'follower';
+}
+
+/** What m1 says once it says something matching `wanted`, or what it last said when `ms` passed. */
+async function m1SaysWithin(
+  kind: 'etcd' | 'zookeeper',
+  cluster: MemberCluster,
+  wanted: RegExp,
+  ms: number,
+): Promise<string> {
+  const until = performance.now() + ms;
+  let says = await m1Says(kind, cluster);
+  while (!wanted.test(says) && performance.now() < until) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    says = await m1Says(kind, cluster);
+  }
+  return says;
+}
+
+/**
+ * Cut m1 off: no member reaches another past the relays, m1 has no leader (etcd) or serves
+ * nothing (ZooKeeper) while m2 and m3 lead on; healed, m1 follows or leads again.
+ */
+async function partitionM1(kind: 'etcd' | 'zookeeper'): Promise<void> {
+  const store = await startStore({ kind, topology: parseTopology(`${kind}:3`) }, 'local');
+  try {
+    const cluster = store.members!;
+    const pids = (
+      await Promise.all(
+        cluster.members.map((m) =>
+          processOn(
+            kind === 'etcd'
+              ? `etcd .*--listen-client-urls=http://127.0.0.1:${m.port}`
+              : `QuorumPeerMain .*/${m.name}/zoo.cfg`,
+          ),
+        ),
+      )
+    ).map((p) => p.pid);
+    const inCluster = /^(leader|follower)$/;
+    expect(await m1SaysWithin(kind, cluster, inCluster, 20_000), 'm1 in the cluster before the cut').toMatch(inCluster);
+    expect(await cluster.partition!('m1'), 'peer connections reset').toBeGreaterThan(0);
+    expect(cluster.members[0]!.cutOff).toBe(true);
+    // m2 and m3 keep (or elect) a leader; m1, its clients still reaching it, has none.
+    expect(['m2', 'm3']).toContain(await awaitLeader(() => cluster.leader(), undefined, 20_000));
+    const cutOff = /^(no leader|not serving)/;
+    expect(await m1SaysWithin(kind, cluster, cutOff, 20_000), 'm1 cut off').toMatch(cutOff);
+    const straight = (await memberConnections(pids)).filter((c) => c.straight);
+    expect(
+      straight.map((c) => c.line),
+      'no member reaches another past the relays',
+    ).toEqual([]);
+    cluster.heal!('m1');
+    expect(await m1SaysWithin(kind, cluster, inCluster, 60_000), 'm1 back after the heal').toMatch(inCluster);
+  } finally {
+    await store.stop();
+  }
 }
 
 async function runV313(args: string[]): Promise<{ verdict: string; record: EvidenceRecord; svg: string }> {
@@ -40,6 +129,14 @@ describe('--topology parsing', () => {
     expect(parseTopology('etcd:3')).toEqual({ kind: 'etcd', replicas: 0, masters: 0, members: 3 });
     expect(parseTopology('zookeeper')).toEqual({ kind: 'zookeeper', replicas: 0, masters: 0, members: 3 });
     expect(() => parseTopology('etcd:4')).toThrow(/odd number of members/);
+  });
+
+  it("V313 --explore on etcd:N and zookeeper:N puts A's member paused and cut off at each write, and neither on Redis topologies", async () => {
+    const faults = (await loadOracle('V313')).explore!.topology!.faults;
+    const write: Boundary = { part: 'job', index: 2, kind: 'effect', name: 'write', nth: 1, text: 'write' };
+    for (const kind of ['etcd', 'zookeeper'])
+      expect(topologyFaultsAt(faults, kind, write)).toEqual(['member-paused', 'member-partitioned']);
+    expect(topologyFaultsAt(faults, 'replicated', write)).not.toContain('member-partitioned');
   });
 });
 
@@ -82,6 +179,10 @@ describe('--topology etcd:3', { timeout: 300_000 }, () => {
     } finally {
       await store.stop();
     }
+  });
+
+  it('member-partitioned: every peer link through the relays, m1 cut off both ways while the others lead on, then healed', async () => {
+    await partitionM1('etcd');
   });
 
   it("member-paused on the unfenced etcd3 Lock: FAIL, A's member hatched on its lane; the fenced twin PASSes", async () => {
@@ -152,6 +253,10 @@ describe('--topology zookeeper:3', { timeout: 300_000 }, () => {
     await store.stop();
     for (const { pid } of procs) expect(existsSync(`/proc/${pid}`), `member pid ${pid}`).toBe(false);
     expect(existsSync(cfg), `${cfg} went with the run dir`).toBe(false);
+  });
+
+  it("member-partitioned: every quorum and election link through the relays (an election hello names the dialer's relay), m1 cut off both ways, then healed", async () => {
+    await partitionM1('zookeeper');
   });
 
   it("member-paused on the unfenced recipe: FAIL (A's session ends while its server is stopped); the fenced twin PASSes", async () => {

@@ -155,6 +155,7 @@ const QUORUM_RESTART_PARAMS = { ...QUORUM_PARAMS, ttl: 4000, timeout: 12000, nod
  * is (the Sentinels). Nothing waits for the lease to run out.
  */
 function exploredTimesOn(pace: TopologyPace): { ttl: number; timeout: number } {
+  if (pace.memberLeaseMs !== undefined) return { ttl: pace.memberLeaseMs, timeout: 10 * pace.memberLeaseMs };
   if (pace.restartMs !== undefined) return { ttl: 4 * pace.restartMs, timeout: 12 * pace.restartMs };
   const slower = pace.failoverSlowerByMs ?? 0;
   return { ttl: 10000 + slower, timeout: 20000 + 2 * slower };
@@ -463,6 +464,24 @@ export default defineOracle({
         params: { landedFault },
       },
     ]),
+    // On three members (--topology etcd:3 | zookeeper:3): A's member cut off from the others, A's client
+    // still reaching it (src/families/member-faults/member-partitioned.ts): the unfenced recipes FAIL, the fence holds.
+    ...(['FAIL', 'PASS'] as const).flatMap((expect) => [
+      {
+        target: expect === 'FAIL' ? 'targets/etcd/lock-job.ts' : 'targets/etcd/lock-job-fenced.ts',
+        expect,
+        store: 'etcd' as const,
+        topology: 'etcd:3',
+        params: { ttl: 2000, landedFault: 'member-partitioned' },
+      },
+      {
+        target: expect === 'FAIL' ? 'targets/zookeeper/recipe-job.ts' : 'targets/zookeeper/recipe-job-fenced.ts',
+        expect,
+        store: 'zookeeper' as const,
+        topology: 'zookeeper:3',
+        params: { ttl: 1000, landedFault: 'member-partitioned' },
+      },
+    ]),
     // The claim cleared by emptying its fields (lockId '', lockExpiresAt ''), as queue libraries do: read as free.
     { target: 'targets/redis/job-claim/no-renewal-empties.ts', expect: 'FAIL' },
     { target: 'targets/redis/job-claim/complete-empties-checked.ts', expect: 'PASS' },
@@ -651,7 +670,17 @@ export default defineOracle({
     // its clock stepped ahead there (scenarios/redlock-quorum-point.ts), or A paused there (after its acquire); and A
     // paused inside its acquire, at its first command on the lock key (scenarios/redlock-pause-in-acquire.ts).
     topology: {
-      faults: ['failover', 'node-restart', 'master-clock-ahead', 'pause', 'pause-in-acquire'],
+      // etcd:N | zookeeper:N: A's member paused or cut off from the others at each write (src/families/member-faults/).
+      // Not killed: a ZooKeeper client given only A's member never finishes once it is dead (INCONCLUSIVE, not a finding).
+      faults: [
+        'failover',
+        'node-restart',
+        'master-clock-ahead',
+        'pause',
+        'pause-in-acquire',
+        'member-paused',
+        'member-partitioned',
+      ],
       params: (kind) => exploredTimesOn(paceOf(kind)),
       doc: "replicated|sentinel: every command on the lock key and every write of A's whole job (its acquire too), the master failing over there: replication held across A's job, A stopped at the boundary (the command run on the master, its reply withheld; the write recorded, its receipt withheld), the master SIGKILLed and a replica promoted, A's store traffic held until B took the lock on the promoted node and wrote; then A goes on. redlock:N: every write of A's job, A's lock won on a bare majority (A cut off from the rest across its acquire) and A held at the write while the last master of that majority is restarted empty or has its clock stepped 1.25 × --ttl ahead, B trying inside A's lease; or A stopped (SIGSTOP) at the write until its keys lapsed and B took the lock and wrote; and at A's first command on the lock key (its acquire's first request), A stopped (SIGSTOP) with every master's reply to its acquire in flight until its keys lapsed and B took the lock and wrote, its acquire then returning a spent quorum",
     },

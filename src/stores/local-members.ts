@@ -5,12 +5,20 @@
  * the whole cluster stopped at once. A family's cluster (etcd's, ZooKeeper's ensemble) extends it
  * with how its members say who leads and how leadership is moved.
  */
+import type { PeerRelays } from './peer-relays.ts';
 import type { ServerProcess } from './server-process.ts';
-import { memberNamed, type ClusterMember, type LeaderChange, type MemberCluster } from './topology-members.ts';
+import {
+  answersForCluster,
+  memberNamed,
+  type ClusterMember,
+  type LeaderChange,
+  type MemberCluster,
+} from './topology-members.ts';
 
 /** A member run as a local process. */
 export interface LocalMember extends ClusterMember {
   state: ClusterMember['state'];
+  cutOff?: boolean;
   readonly server: ServerProcess;
 }
 
@@ -18,13 +26,15 @@ export abstract class LocalMembers<M extends LocalMember> implements MemberClust
   readonly name: string;
   readonly urls: readonly string[];
 
-  /** `kind`: the service's name in "kind:N" ("etcd", "zookeeper"). */
+  /** `kind`: the service's name in "kind:N" ("etcd", "zookeeper"); `relays`: the members' peer links, when they pass through the harness. */
   constructor(
     kind: string,
     readonly members: readonly M[],
+    private readonly relays?: PeerRelays,
   ) {
     this.name = `${kind}:${members.length}`;
     this.urls = members.map((m) => m.url);
+    relays?.knowMembers(() => new Map(members.map((m) => [m.server.pid, m.name])));
   }
 
   abstract leader(): Promise<string | undefined>;
@@ -49,13 +59,27 @@ export abstract class LocalMembers<M extends LocalMember> implements MemberClust
     member.state = 'killed';
   }
 
-  /** Every member's process killed at once (a scratch cluster keeps nothing; its dirs go with the run dir). */
-  async stop(): Promise<void> {
-    await Promise.all(this.members.map((m) => m.server.stop(0)));
+  async partition(name: string): Promise<number> {
+    const member = this.member(name);
+    if (!this.relays) throw new Error(`${this.name}: its members' peer links do not pass through the harness`);
+    member.cutOff = true;
+    return this.relays.cutOff(name);
   }
 
-  protected running(): M[] {
-    return this.members.filter((m) => m.state === 'running');
+  heal(name: string): void {
+    this.relays?.restore(name);
+    this.member(name).cutOff = false;
+  }
+
+  /** Every member's process killed at once, then the relays of their links closed (a scratch cluster keeps nothing; its dirs go with the run dir). */
+  async stop(): Promise<void> {
+    await Promise.all(this.members.map((m) => m.server.stop(0)));
+    await this.relays?.close();
+  }
+
+  /** The members the cluster's reads and its leader are asked of: running, and not cut off from the others. */
+  protected answering(): M[] {
+    return this.members.filter(answersForCluster);
   }
 
   protected member(name: string): M {

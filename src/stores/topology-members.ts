@@ -15,6 +15,8 @@ export interface ClusterMember {
   readonly url: string;
   /** Running, stopped by SIGSTOP, or killed (SIGKILL) by a fault. */
   readonly state: 'running' | 'paused' | 'killed';
+  /** Running but cut off from the other members by a fault (its clients still reach it): no read of the cluster goes through it. */
+  readonly cutOff?: boolean;
 }
 
 /** What a leader change did, for the evidence. */
@@ -42,9 +44,22 @@ export interface MemberCluster {
   resume(member: string): Promise<void>;
   /** SIGKILL one member (its data dir stays until the run ends). */
   kill(member: string): Promise<void>;
+  /**
+   * Cut one member off from the others, both ways, its clients still reaching it (its peer links
+   * go through relays the harness holds); resolves to how many peer connections were reset.
+   * Absent where the members' links do not pass through the harness.
+   */
+  partition?(member: string): Promise<number>;
+  /** Undo `partition`: the member and the others reach each other again. */
+  heal?(member: string): void;
   /** Move leadership off the leader and wait up to `timeoutMs` for another member to lead; times on `now`. */
   changeLeader(timeoutMs: number, now: () => number): Promise<LeaderChange>;
   stop(): Promise<void>;
+}
+
+/** Whether the cluster's own reads and its leader may be asked of `member`: running and not cut off. */
+export function answersForCluster(member: ClusterMember): boolean {
+  return member.state === 'running' && member.cutOff !== true;
 }
 
 /** The member named `name`, or an error naming the members there are. */

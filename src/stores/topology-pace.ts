@@ -15,6 +15,11 @@ export interface TopologyPace {
   readonly failoverSlowerByMs?: number;
   /** Its masters are restarted (a Redlock master, SHUTDOWN NOSAVE): how long a restart takes at worst (ms). Absent: none is. */
   readonly restartMs?: number;
+  /**
+   * Its members' faults land themselves (a member paused or cut off): the shortest lease an explored
+   * point there takes (ms), the family's floor rounded to what its server reports. Absent: not a member topology.
+   */
+  readonly memberLeaseMs?: number;
   /** Why these figures, for a reader who must change them. */
   readonly why: string;
 }
@@ -33,9 +38,13 @@ const PACES: Readonly<Record<TopologyKind, TopologyPace>> = {
     restartMs: 1000,
     why: 'a master restarted empty is back in ~0.1–0.8 s locally at load 20, in ~1 s in a container',
   },
-  etcd: { why: "the members' faults land themselves (a member paused or killed): no failover or restart to wait for" },
+  etcd: {
+    memberLeaseMs: 2000,
+    why: "the members' faults land themselves (a member paused or cut off): no failover or restart to wait for; a 2 s lease is etcd's floor with a 100 ms election timeout, in whole seconds as etcd reports a TTL",
+  },
   zookeeper: {
-    why: "the members' faults land themselves (a member paused or killed): no failover or restart to wait for",
+    memberLeaseMs: 2000,
+    why: "the members' faults land themselves (a member paused or cut off): no failover or restart to wait for; a ZooKeeper session of 2 s",
   },
 };
 

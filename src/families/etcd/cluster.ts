@@ -2,12 +2,15 @@
  * `--topology etcd:N`: an etcd cluster of N scratch members on this machine, m1…mN, each its own
  * process (Debian's etcd 3.4.23), client and peer port on loopback and data dir inside the run dir
  * (removed with it; the processes die with the harness), started together with one
- * `--initial-cluster`. The store's URL is m1's; a holder's env.urls carries every member's. Which
+ * `--initial-cluster` whose peer URLs are relays the harness holds (src/stores/peer-relays.ts: a
+ * member cut off from the others by member-partitioned). The store's URL is m1's; a holder's
+ * env.urls carries every member's. Which
  * member leads is read from the members (`/v3/maintenance/status`); a leader change is etcd's own
  * MoveLeader (transfer-leadership) sent to the leader, naming the next member.
  */
 import { join } from 'node:path';
 import { LocalMembers, type LocalMember } from '../../stores/local-members.ts';
+import { PeerRelays } from '../../stores/peer-relays.ts';
 import { spawnServer, waitUntilReady } from '../../stores/server-process.ts';
 import { awaitLeader, type LeaderChange } from '../../stores/topology-members.ts';
 import type { LocalStartContext, StartedStore } from '../../stores/types.ts';
@@ -25,11 +28,15 @@ export async function startEtcdCluster(
   { port, dir, freePort }: LocalStartContext,
   size: number,
 ): Promise<Omit<StartedStore, 'runtime' | 'startMs'>> {
-  const ports: Array<{ name: string; client: number; peer: number }> = [];
-  for (let i = 1; i <= size; i++)
-    ports.push({ name: `m${i}`, client: i === 1 ? port : await freePort(), peer: await freePort() });
-  const initialCluster = ports.map((p) => `${p.name}=http://127.0.0.1:${p.peer}`).join(',');
-  const members: Member[] = ports.map(({ name, client, peer }) => ({
+  const relays = new PeerRelays(`etcd:${size} peer relays`);
+  const ports: Array<{ name: string; client: number; peer: number; relay: number }> = [];
+  for (let i = 1; i <= size; i++) {
+    const [name, peer] = [`m${i}`, await freePort()];
+    ports.push({ name, client: i === 1 ? port : await freePort(), peer, relay: await relays.add(name, peer) });
+  }
+  // Every member dials a peer at its relay: etcd hashes a member's id from its peer URLs, so all must name the same ones.
+  const initialCluster = ports.map((p) => `${p.name}=http://127.0.0.1:${p.relay}`).join(',');
+  const members: Member[] = ports.map(({ name, client, peer, relay }) => ({
     name,
     port: client,
     url: `http://127.0.0.1:${client}`,
@@ -38,10 +45,10 @@ export async function startEtcdCluster(
     server: spawnServer({
       label: `etcd ${name} :${client}`,
       command: etcdBinary(),
-      args: memberArgs(client, peer, join(dir, name), 'warn', { name, initialCluster }),
+      args: memberArgs(client, peer, join(dir, name), 'warn', { name, initialCluster, advertisedPeerPort: relay }),
     }),
   }));
-  const cluster = new EtcdCluster(members);
+  const cluster = new EtcdCluster(members, relays);
   try {
     const [version] = await Promise.all(members.map((m) => waitUntilReady(m.server, () => etcdVersion(m.port))));
     if ((await awaitLeader(() => cluster.leader(), undefined, LEADER_WAIT_MS)) === undefined)
@@ -70,13 +77,13 @@ export async function startEtcdCluster(
 class EtcdCluster extends LocalMembers<Member> {
   #ids: Map<string, string> | undefined;
 
-  constructor(members: readonly Member[]) {
-    super('etcd', members);
+  constructor(members: readonly Member[], relays: PeerRelays) {
+    super('etcd', members, relays);
   }
 
   async #memberIds(): Promise<Map<string, string>> {
     if (this.#ids) return this.#ids;
-    for (const member of this.running()) {
+    for (const member of this.answering()) {
       const ids = await member.gateway.memberIds().catch(() => undefined);
       if (ids) return (this.#ids = ids);
     }
@@ -87,7 +94,7 @@ class EtcdCluster extends LocalMembers<Member> {
     const ids = await this.#memberIds();
     const names = new Map([...ids].map(([name, id]) => [id, name]));
     // The leader as a running member says it leads: its own id and its leader's are the same.
-    for (const member of this.running()) {
+    for (const member of this.answering()) {
       const status = await member.gateway.status().catch(() => undefined);
       if (status && status.leader !== '0' && status.member === status.leader) return names.get(status.member);
     }
@@ -97,7 +104,7 @@ class EtcdCluster extends LocalMembers<Member> {
   async changeLeader(timeoutMs: number, now: () => number): Promise<LeaderChange> {
     const from = await this.leader();
     if (from === undefined) throw new Error(`${this.name} has no leader to move leadership from`);
-    const to = this.running().find((m) => m.name !== from);
+    const to = this.answering().find((m) => m.name !== from);
     if (!to) throw new Error(`${this.name}: no other running member to hand leadership to`);
     const ids = await this.#memberIds();
     const askedAt = now();

@@ -18,6 +18,8 @@ export function etcdBinary(): string {
 export interface MemberOf {
   name: string;
   initialCluster: string;
+  /** The peer port the others are told to dial (a relay in front of `peerPort`), when not `peerPort` itself. */
+  advertisedPeerPort?: number;
 }
 
 /**
@@ -34,14 +36,15 @@ export function memberArgs(
 ): string[] {
   const client = `http://127.0.0.1:${clientPort}`;
   const peer = `http://127.0.0.1:${peerPort}`;
+  const advertised = `http://127.0.0.1:${member?.advertisedPeerPort ?? peerPort}`;
   return [
     `--name=${member?.name ?? 'm1'}`,
     `--data-dir=${dataDir}`,
     `--listen-client-urls=${client}`,
     `--advertise-client-urls=${client}`,
     `--listen-peer-urls=${peer}`,
-    `--initial-advertise-peer-urls=${peer}`,
-    `--initial-cluster=${member?.initialCluster ?? `m1=${peer}`}`,
+    `--initial-advertise-peer-urls=${advertised}`,
+    `--initial-cluster=${member?.initialCluster ?? `m1=${advertised}`}`,
     '--initial-cluster-state=new',
     `--heartbeat-interval=${HEARTBEAT_MS}`,
     `--election-timeout=${ELECTION_TIMEOUT_MS}`,

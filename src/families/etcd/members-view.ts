@@ -6,7 +6,12 @@
  * that holds another's key, or none, while it is cut off or behind.
  */
 import type { LockState } from '../family.ts';
-import { readMembers, type MemberCluster, type MemberReading } from '../../stores/topology-members.ts';
+import {
+  answersForCluster,
+  readMembers,
+  type MemberCluster,
+  type MemberReading,
+} from '../../stores/topology-members.ts';
 import { EtcdGateway } from './gateway.ts';
 import { isPrefix, readEtcdLock, type EtcdLockFields } from './view.ts';
 
@@ -29,7 +34,7 @@ export class EtcdMembersView {
   }
 
   /**
-   * The read through each running member in turn until one answers: while a leader is being
+   * The read through each running member not cut off from the others in turn until one answers: while a leader is being
    * elected (a leader paused or killed) none can ("leader changed", "no leader"), so it waits,
    * up to READ_WAIT_MS, and then says so.
    */
@@ -37,7 +42,7 @@ export class EtcdMembersView {
     const until = performance.now() + READ_WAIT_MS;
     let last = 'no member is running';
     do {
-      for (const member of this.cluster.members.filter((m) => m.state === 'running')) {
+      for (const member of this.cluster.members.filter(answersForCluster)) {
         try {
           return { state: await readEtcdLock(this.#gateways.get(member.name)!, location), reader: member.name };
         } catch (error) {

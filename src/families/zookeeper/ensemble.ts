@@ -2,18 +2,22 @@
  * `--topology zookeeper:N`: a ZooKeeper ensemble of N scratch servers on this machine, m1…mN (myid
  * 1…N), each its own JVM (`QuorumPeerMain`, Debian's 3.8 jar, the lean JVM options of recipe.ts),
  * client, quorum and election port on loopback, zoo.cfg and data dir inside the run dir (removed
- * with it; the JVMs die with the harness). The store's URL is m1's; a holder's env.urls carries
+ * with it; the JVMs die with the harness). Each member's zoo.cfg names its own ports and, for the
+ * others, relays the harness holds in front of theirs (src/stores/peer-relays.ts: a member cut off
+ * from the others by member-partitioned; a server's election hello names its relay: election-hello.ts). The store's URL is m1's; a holder's env.urls carries
  * every member's. Which member leads is each member's own `srvr` Mode; a leader change is the
  * leader SIGKILLed (ZooKeeper has no command that hands leadership over), the others electing one.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LocalMembers, type LocalMember } from '../../stores/local-members.ts';
+import { PeerRelays } from '../../stores/peer-relays.ts';
 import { spawnServer, waitUntilReady } from '../../stores/server-process.ts';
 import { awaitLeader, type LeaderChange } from '../../stores/topology-members.ts';
 import type { LocalStartContext, StartedStore } from '../../stores/types.ts';
 import { serverMode, serverVersion } from './four-letter.ts';
 import { javaBinary, jvmOptions, zookeeperJar } from './jvm.ts';
+import { helloThroughRelays } from './election-hello.ts';
 import { zooCfg, type EnsembleServers } from './zk-config.ts';
 
 /** Three JVMs starting side by side on a loaded machine, then an election: allow a minute. */
@@ -23,11 +27,27 @@ export async function startZkEnsemble(
   { port, dir, freePort }: LocalStartContext,
   size: number,
 ): Promise<Omit<StartedStore, 'runtime' | 'startMs'>> {
+  const relays = new PeerRelays(`zookeeper:${size} peer relays`);
   const ensemble: EnsembleServers & { clientPorts: number[] } = { servers: [], clientPorts: [] };
+  const relayed: EnsembleServers = { servers: [] };
+  // A hello's announced election port (the member's own) is rewritten to its relay's, filled in as the relays start.
+  const electionRelayOf = new Map<number, number>();
+  const hello = helloThroughRelays(electionRelayOf);
   for (let id = 1; id <= size; id++) {
     ensemble.clientPorts.push(id === 1 ? port : await freePort());
-    ensemble.servers.push({ id, quorumPort: await freePort(), electionPort: await freePort() });
+    const server = { id, quorumPort: await freePort(), electionPort: await freePort() };
+    ensemble.servers.push(server);
+    relayed.servers.push({
+      id,
+      quorumPort: await relays.add(`m${id}`, server.quorumPort),
+      electionPort: await relays.add(`m${id}`, server.electionPort, hello),
+    });
+    electionRelayOf.set(server.electionPort, relayed.servers[id - 1]!.electionPort);
   }
+  // A member listens on its own ports and reaches every other through that one's relays.
+  const seenBy = (self: number): EnsembleServers => ({
+    servers: ensemble.servers.map((own, i) => (own.id === self ? own : relayed.servers[i]!)),
+  });
   const members: LocalMember[] = ensemble.servers.map(({ id }) => {
     const name = `m${id}`;
     const clientPort = ensemble.clientPorts[id - 1]!;
@@ -36,7 +56,7 @@ export async function startZkEnsemble(
     mkdirSync(dataDir, { recursive: true });
     writeFileSync(join(dataDir, 'myid'), `${id}\n`);
     const cfg = join(memberDir, 'zoo.cfg');
-    writeFileSync(cfg, zooCfg(clientPort, dataDir, ensemble));
+    writeFileSync(cfg, zooCfg(clientPort, dataDir, seenBy(id)));
     return {
       name,
       port: clientPort,
@@ -56,7 +76,7 @@ export async function startZkEnsemble(
       }),
     };
   });
-  const ensembleView = new ZkEnsemble(members);
+  const ensembleView = new ZkEnsemble(members, relays);
   try {
     // A member answers srvr only once it has joined a quorum (leader or follower).
     const [version] = await Promise.all(
@@ -83,12 +103,12 @@ export async function startZkEnsemble(
 }
 
 class ZkEnsemble extends LocalMembers<LocalMember> {
-  constructor(members: readonly LocalMember[]) {
-    super('zookeeper', members);
+  constructor(members: readonly LocalMember[], relays: PeerRelays) {
+    super('zookeeper', members, relays);
   }
 
   async leader(): Promise<string | undefined> {
-    for (const member of this.running()) {
+    for (const member of this.answering()) {
       const mode = await serverMode(member.port).catch(() => undefined);
       if (mode === 'leader') return member.name;
     }
