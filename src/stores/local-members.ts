@@ -1,17 +1,17 @@
 /**
  * The part of a coordination service's members (src/stores/topology-members.ts) that is the same
  * whatever the service: each member a local server process (src/stores/server-process.ts), paused
- * by SIGSTOP, resumed by SIGCONT, killed by SIGKILL, its state kept for the reads and the faults;
+ * by SIGSTOP, resumed by SIGCONT, killed by SIGKILL (or a container: src/stores/container-member.ts), its state kept for the reads and the faults;
  * the whole cluster stopped at once. A family's cluster (etcd's, ZooKeeper's ensemble) extends it
  * with how its members say who leads and how leadership is moved.
  */
-import type { ServerProcess } from './server-process.ts';
+import type { MemberServer } from './member-launch.ts';
 import { memberNamed, type ClusterMember, type LeaderChange, type MemberCluster } from './topology-members.ts';
 
-/** A member run as a local process. */
+/** A member run as a local process, or in a container (its server paused, resumed and killed the container's way). */
 export interface LocalMember extends ClusterMember {
   state: ClusterMember['state'];
-  readonly server: ServerProcess;
+  readonly server: MemberServer;
 }
 
 export abstract class LocalMembers<M extends LocalMember> implements MemberCluster {

@@ -8,6 +8,7 @@
 import { StoreUnavailableError } from '../core/errors.ts';
 import type { StoreTopology, TopologyRequest } from './topology.ts';
 import type { MemberCluster } from './topology-members.ts';
+import type { StartMembers } from './member-launch.ts';
 
 /** `fs`: a scratch directory on this machine's filesystem, for file locks (src/families/fs/). */
 /** `cluster`: the target's own nodes as processes, every link between them through the harness (src/families/cluster/). */
@@ -119,6 +120,8 @@ export interface ContainerRecipe {
   url(port: number): string;
   /** Ask the running server its own version (e.g. INFO server); throws until it answers. */
   version(port: number, ctx: ContainerStartContext): Promise<string>;
+  /** A coordination service's members (--topology etcd:N, zookeeper:N), one container each (src/stores/container-members.ts). */
+  members?: StartMembers;
 }
 
 /** A store definition: how to start it as a local process, and how to run it in its container image. */

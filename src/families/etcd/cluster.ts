@@ -1,16 +1,16 @@
 /**
  * `--topology etcd:N`: an etcd cluster of N scratch members on this machine, m1…mN, each its own
- * process (Debian's etcd 3.4.23), client and peer port on loopback and data dir inside the run dir
- * (removed with it; the processes die with the harness), started together with one
+ * process (Debian's etcd 3.4.23) or its own container (src/stores/member-launch.ts), client and
+ * peer port on loopback and data dir inside the run dir or the container (removed with it; the
+ * processes die with the harness), started together with one
  * `--initial-cluster`. The store's URL is m1's; a holder's env.urls carries every member's. Which
  * member leads is read from the members (`/v3/maintenance/status`); a leader change is etcd's own
  * MoveLeader (transfer-leadership) sent to the leader, naming the next member.
  */
-import { join } from 'node:path';
 import { LocalMembers, type LocalMember } from '../../stores/local-members.ts';
-import { spawnServer, waitUntilReady } from '../../stores/server-process.ts';
+import { launchMembers, type MembersStartContext } from '../../stores/member-launch.ts';
 import { awaitLeader, type LeaderChange } from '../../stores/topology-members.ts';
-import type { LocalStartContext, StartedStore } from '../../stores/types.ts';
+import type { StartedStore } from '../../stores/types.ts';
 import { EtcdGateway, etcdVersion } from './gateway.ts';
 import { etcdBinary, memberArgs } from './member-args.ts';
 
@@ -22,28 +22,40 @@ interface Member extends LocalMember {
 const LEADER_WAIT_MS = 20_000;
 
 export async function startEtcdCluster(
-  { port, dir, freePort }: LocalStartContext,
+  { port, freePort, launch }: MembersStartContext,
   size: number,
 ): Promise<Omit<StartedStore, 'runtime' | 'startMs'>> {
   const ports: Array<{ name: string; client: number; peer: number }> = [];
   for (let i = 1; i <= size; i++)
     ports.push({ name: `m${i}`, client: i === 1 ? port : await freePort(), peer: await freePort() });
   const initialCluster = ports.map((p) => `${p.name}=http://127.0.0.1:${p.peer}`).join(',');
-  const members: Member[] = ports.map(({ name, client, peer }) => ({
+  const launched = await launchMembers(
+    launch,
+    ports.map(({ name, client, peer }) => ({
+      kind: 'etcd',
+      name,
+      label: `etcd ${name} :${client}`,
+      port: client,
+      // In a container: its image's etcd, logging at info for the line the container is waited on.
+      command: (dir, inContainer) => [
+        inContainer ? 'etcd' : etcdBinary(),
+        ...memberArgs(client, peer, dir, inContainer ? 'info' : 'warn', { name, initialCluster }),
+      ],
+      readyLog: /serving client traffic/,
+      probe: () => etcdVersion(client),
+      readyWithinMs: 15_000,
+    })),
+  );
+  const members: Member[] = ports.map(({ name, client }, i) => ({
     name,
     port: client,
     url: `http://127.0.0.1:${client}`,
     state: 'running',
     gateway: new EtcdGateway(`http://127.0.0.1:${client}`),
-    server: spawnServer({
-      label: `etcd ${name} :${client}`,
-      command: etcdBinary(),
-      args: memberArgs(client, peer, join(dir, name), 'warn', { name, initialCluster }),
-    }),
+    server: launched[i]!.server,
   }));
   const cluster = new EtcdCluster(members);
   try {
-    const [version] = await Promise.all(members.map((m) => waitUntilReady(m.server, () => etcdVersion(m.port))));
     if ((await awaitLeader(() => cluster.leader(), undefined, LEADER_WAIT_MS)) === undefined)
       throw new Error(`etcd:${size} elected no leader within ${LEADER_WAIT_MS} ms`);
     return {
@@ -51,7 +63,7 @@ export async function startEtcdCluster(
       url: members[0]!.url,
       host: '127.0.0.1',
       port,
-      version: version!,
+      version: launched[0]!.version,
       // The store's own pause/kill are m1's: the member a holder's env.url leads to.
       capabilities: {
         pause: () => cluster.pause('m1'),

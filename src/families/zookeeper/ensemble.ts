@@ -1,26 +1,25 @@
 /**
  * `--topology zookeeper:N`: a ZooKeeper ensemble of N scratch servers on this machine, m1…mN (myid
- * 1…N), each its own JVM (`QuorumPeerMain`, Debian's 3.8 jar, the lean JVM options of recipe.ts),
- * client, quorum and election port on loopback, zoo.cfg and data dir inside the run dir (removed
+ * 1…N), each its own JVM (`QuorumPeerMain`, Debian's 3.8 jar, the lean JVM options of recipe.ts)
+ * as a local process or in its own container (src/stores/member-launch.ts), client, quorum and
+ * election port on loopback, zoo.cfg and data dir inside the run dir or the container (removed
  * with it; the JVMs die with the harness). The store's URL is m1's; a holder's env.urls carries
  * every member's. Which member leads is each member's own `srvr` Mode; a leader change is the
  * leader SIGKILLed (ZooKeeper has no command that hands leadership over), the others electing one.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { LocalMembers, type LocalMember } from '../../stores/local-members.ts';
-import { spawnServer, waitUntilReady } from '../../stores/server-process.ts';
+import { launchMembers, type MembersStartContext } from '../../stores/member-launch.ts';
 import { awaitLeader, type LeaderChange } from '../../stores/topology-members.ts';
-import type { LocalStartContext, StartedStore } from '../../stores/types.ts';
+import type { StartedStore } from '../../stores/types.ts';
 import { serverMode, serverVersion } from './four-letter.ts';
-import { javaBinary, jvmOptions, zookeeperJar } from './jvm.ts';
+import { CONTAINER_CLASSPATH, javaBinary, jvmOptions, zookeeperJar } from './jvm.ts';
 import { zooCfg, type EnsembleServers } from './zk-config.ts';
 
 /** Three JVMs starting side by side on a loaded machine, then an election: allow a minute. */
 const START_WAIT_MS = 60_000;
 
 export async function startZkEnsemble(
-  { port, dir, freePort }: LocalStartContext,
+  { port, freePort, launch }: MembersStartContext,
   size: number,
 ): Promise<Omit<StartedStore, 'runtime' | 'startMs'>> {
   const ensemble: EnsembleServers & { clientPorts: number[] } = { servers: [], clientPorts: [] };
@@ -28,58 +27,60 @@ export async function startZkEnsemble(
     ensemble.clientPorts.push(id === 1 ? port : await freePort());
     ensemble.servers.push({ id, quorumPort: await freePort(), electionPort: await freePort() });
   }
-  const members: LocalMember[] = ensemble.servers.map(({ id }) => {
-    const name = `m${id}`;
+  // A member answers srvr only once it has joined a quorum (leader or follower).
+  const launched = await launchMembers(
+    launch,
+    ensemble.servers.map(({ id }) => {
+      const clientPort = ensemble.clientPorts[id - 1]!;
+      return {
+        kind: 'zookeeper',
+        name: `m${id}`,
+        label: `zookeeper m${id} :${clientPort}`,
+        port: clientPort,
+        files: (dir) => [
+          { path: 'data/myid', content: `${id}\n` },
+          { path: 'zoo.cfg', content: zooCfg(clientPort, `${dir}/data`, ensemble) },
+        ],
+        command: (dir, inContainer) => [
+          inContainer ? 'java' : javaBinary(),
+          ...jvmOptions(dir),
+          '-cp',
+          inContainer ? CONTAINER_CLASSPATH : zookeeperJar(),
+          'org.apache.zookeeper.server.quorum.QuorumPeerMain',
+          `${dir}/zoo.cfg`,
+        ],
+        // Debian's jar logs nothing but SLF4J's line as the JVM starts; the official image's logback logs its binding.
+        readyLog: /Defaulting to no-operation \(NOP\) logger|binding to port/,
+        probe: () => serverVersion(clientPort),
+        readyWithinMs: START_WAIT_MS,
+      };
+    }),
+  );
+  const members: LocalMember[] = ensemble.servers.map(({ id }, i) => {
     const clientPort = ensemble.clientPorts[id - 1]!;
-    const memberDir = join(dir, name);
-    const dataDir = join(memberDir, 'data');
-    mkdirSync(dataDir, { recursive: true });
-    writeFileSync(join(dataDir, 'myid'), `${id}\n`);
-    const cfg = join(memberDir, 'zoo.cfg');
-    writeFileSync(cfg, zooCfg(clientPort, dataDir, ensemble));
     return {
-      name,
+      name: `m${id}`,
       port: clientPort,
       url: `zookeeper://127.0.0.1:${clientPort}`,
       state: 'running',
-      server: spawnServer({
-        label: `zookeeper ${name} :${clientPort}`,
-        command: javaBinary(),
-        args: [
-          ...jvmOptions(memberDir),
-          '-cp',
-          zookeeperJar(),
-          'org.apache.zookeeper.server.quorum.QuorumPeerMain',
-          cfg,
-        ],
-        cwd: memberDir,
-      }),
+      server: launched[i]!.server,
     };
   });
   const ensembleView = new ZkEnsemble(members);
-  try {
-    // A member answers srvr only once it has joined a quorum (leader or follower).
-    const [version] = await Promise.all(
-      members.map((m) => waitUntilReady(m.server, () => serverVersion(m.port), START_WAIT_MS)),
-    );
-    return {
-      kind: 'zookeeper',
-      url: members[0]!.url,
-      host: '127.0.0.1',
-      port,
-      version: `ZooKeeper ${version!}`,
-      capabilities: {
-        pause: () => ensembleView.pause('m1'),
-        resume: () => ensembleView.resume('m1'),
-        kill: () => ensembleView.kill('m1'),
-      },
-      members: ensembleView,
-      stop: () => ensembleView.stop(),
-    };
-  } catch (error) {
-    await ensembleView.stop();
-    throw error;
-  }
+  return {
+    kind: 'zookeeper',
+    url: members[0]!.url,
+    host: '127.0.0.1',
+    port,
+    version: `ZooKeeper ${launched[0]!.version}`,
+    capabilities: {
+      pause: () => ensembleView.pause('m1'),
+      resume: () => ensembleView.resume('m1'),
+      kill: () => ensembleView.kill('m1'),
+    },
+    members: ensembleView,
+    stop: () => ensembleView.stop(),
+  };
 }
 
 class ZkEnsemble extends LocalMembers<LocalMember> {
