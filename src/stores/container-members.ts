@@ -4,7 +4,6 @@
  * container.members, the same code that starts them as local processes), so the harness's reads,
  * the per-member timeline lanes and the member faults work the same on either runtime.
  */
-import { StoreUnavailableError } from '../core/errors.ts';
 import { localEngine } from './container-engine.ts';
 import { launchContainerMember } from './container-member.ts';
 import { freePort } from './free-port.ts';
@@ -16,11 +15,8 @@ export async function startContainerMembers(
 ): Promise<StartedStore> {
   const { kind } = request;
   const startMembers = recipeFor(kind).container?.members;
-  if (!startMembers)
-    throw new StoreUnavailableError(
-      `the container runtime cannot start ${kind} as ${request.topology.members} members: its recipe has no container members.`,
-      `use --runtime local for --topology ${kind}:${request.topology.members}`,
-    );
+  // Only etcd and ZooKeeper have member topologies (parseTopology), and both recipes declare it.
+  if (!startMembers) throw new Error(`${kind}'s container recipe has no members: a member topology must declare them`);
   const began = performance.now();
   await localEngine(); // refused before any port is taken when the engine is off loopback
   const started = await startMembers(
