@@ -11,7 +11,7 @@
 import { posix } from 'node:path';
 import { chooseImage, localEngine } from './container-engine.ts';
 import { answered } from './container-runtime.ts';
-import type { LaunchedMember, MemberSpec } from './member-launch.ts';
+import type { LaunchedMember, MemberSpec } from './types.ts';
 import { StoreContainer } from './store-container.ts';
 
 /** The member's dir inside its container (/tmp is in the local images and the official ones). */

@@ -5,7 +5,7 @@
  * the whole cluster stopped at once. A family's cluster (etcd's, ZooKeeper's ensemble) extends it
  * with how its members say who leads and how leadership is moved.
  */
-import type { MemberServer } from './member-launch.ts';
+import type { MemberServer } from './types.ts';
 import { memberNamed, type ClusterMember, type LeaderChange, type MemberCluster } from './topology-members.ts';
 
 /** A member run as a local process, or in a container (its server paused, resumed and killed the container's way). */

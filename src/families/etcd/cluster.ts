@@ -8,9 +8,9 @@
  * MoveLeader (transfer-leadership) sent to the leader, naming the next member.
  */
 import { LocalMembers, type LocalMember } from '../../stores/local-members.ts';
-import { launchMembers, type MembersStartContext } from '../../stores/member-launch.ts';
+import { launchMembers } from '../../stores/member-launch.ts';
 import { awaitLeader, type LeaderChange } from '../../stores/topology-members.ts';
-import type { StartedStore } from '../../stores/types.ts';
+import type { MembersStartContext, StartedStore } from '../../stores/types.ts';
 import { EtcdGateway, etcdVersion } from './gateway.ts';
 import { etcdBinary, memberArgs } from './member-args.ts';
 

@@ -8,9 +8,9 @@
  * leader SIGKILLed (ZooKeeper has no command that hands leadership over), the others electing one.
  */
 import { LocalMembers, type LocalMember } from '../../stores/local-members.ts';
-import { launchMembers, type MembersStartContext } from '../../stores/member-launch.ts';
+import { launchMembers } from '../../stores/member-launch.ts';
 import { awaitLeader, type LeaderChange } from '../../stores/topology-members.ts';
-import type { StartedStore } from '../../stores/types.ts';
+import type { MembersStartContext, StartedStore } from '../../stores/types.ts';
 import { serverMode, serverVersion } from './four-letter.ts';
 import { CONTAINER_CLASSPATH, javaBinary, jvmOptions, zookeeperJar } from './jvm.ts';
 import { zooCfg, type EnsembleServers } from './zk-config.ts';
