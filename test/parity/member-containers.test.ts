@@ -2,20 +2,21 @@
  * --topology etcd:3 and zookeeper:3 with --runtime container (src/stores/container-members.ts):
  * each member its own labelled container on loopback, a member's pause the engine's (the cgroup
  * freezer) and its kill a real SIGKILL, nothing left once the store stops; and a harness SIGKILLed
- * while a member is paused leaves no container after `clean`. Needs the engine and the images
- * (bash scripts/container-engine.sh); skipped, saying so, without them.
+ * while a member is paused leaves no container after `clean`. In `npm run test:containers` (about
+ * 50 s of starts, kept out of `npm test`). Needs the engine and the images (bash
+ * scripts/container-engine.sh); skipped, saying so, without them.
  */
 import { execa } from 'execa';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { startStore } from '../src/families/start-store.ts';
-import { runOwner } from '../src/process/run-owner.ts';
-import { dockerSocketPath, engineAnswers } from '../src/stores/engine-socket.ts';
-import { OWNER_PID_LABEL, RUN_LABEL, STORE_LABEL } from '../src/stores/labels.ts';
-import { parseTopology } from '../src/stores/topology.ts';
-import type { StartedStore } from '../src/stores/types.ts';
+import { startStore } from '../../src/families/start-store.ts';
+import { runOwner } from '../../src/process/run-owner.ts';
+import { dockerSocketPath, engineAnswers } from '../../src/stores/engine-socket.ts';
+import { OWNER_PID_LABEL, RUN_LABEL, STORE_LABEL } from '../../src/stores/labels.ts';
+import { parseTopology } from '../../src/stores/topology.ts';
+import type { StartedStore } from '../../src/stores/types.ts';
 
 const socket = dockerSocketPath();
 const engineUp = socket !== undefined && (await engineAnswers(socket, 1000));
