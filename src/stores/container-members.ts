@@ -20,7 +20,7 @@ export async function startContainerMembers(
   const began = performance.now();
   await localEngine(); // refused before any port is taken when the engine is off loopback
   const started = await startMembers(
-    { request, port: await freePort(), freePort, launch: launchContainerMember },
+    { port: await freePort(), freePort, launch: launchContainerMember },
     request.topology.members,
   );
   return { ...started, runtime: 'container', startMs: performance.now() - began };

@@ -129,7 +129,6 @@ export type MemberLauncher = (spec: MemberSpec) => Promise<LaunchedMember>;
 
 /** What a family gets to start its members, whatever runs them. */
 export interface MembersStartContext {
-  request: StoreRequest;
   /** m1's client port (the store's port). */
   port: number;
   freePort(): Promise<number>;
