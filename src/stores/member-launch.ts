@@ -31,11 +31,21 @@ export function localMemberLauncher(runDir: string): MemberLauncher {
   };
 }
 
-/** Every member launched side by side (peers must find each other to answer); if one fails, the others are stopped. */
+/**
+ * Every member launched side by side (peers must find each other to answer). The first failure is
+ * thrown at once; every member that started, or starts later, is then stopped (each is registered
+ * for cleanup on exit meanwhile, and a launch that fails stops its own server).
+ */
 export async function launchMembers(launch: MemberLauncher, specs: readonly MemberSpec[]): Promise<LaunchedMember[]> {
-  const outcomes = await Promise.allSettled(specs.map((spec) => launch(spec)));
-  const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
-  if (!failed) return outcomes.map((o) => (o as PromiseFulfilledResult<LaunchedMember>).value);
-  await Promise.all(outcomes.map((o) => (o.status === 'fulfilled' ? o.value.server.stop(0) : undefined)));
-  throw failed.reason;
+  const launches = specs.map((spec) => launch(spec));
+  try {
+    return await Promise.all(launches);
+  } catch (error) {
+    for (const launched of launches)
+      void launched.then(
+        ({ server }) => server.stop(0),
+        () => undefined,
+      );
+    throw error;
+  }
 }
