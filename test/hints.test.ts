@@ -268,8 +268,6 @@ const HINTS: Hint[] = [
  * new hint is either followed above or named here (the guard below fails otherwise).
  */
 const NOT_FOLLOWED: Record<string, string> = {
-  'src/families/start-store.ts use --runtime':
-    "printed for --topology etcd:N or zookeeper:N with --runtime container (members in containers are not built); the local run it asks for is test/member-topology.test.ts's",
   'src/families/member-faults/land-on-member.ts run it with --topology':
     "a guard behind the resolve stage's refusal (landedFaultRefusal: the fault's topologies), which exits 2 before this can print; test/member-topology.test.ts runs the member faults on --topology etcd:3 and zookeeper:3",
   'src/families/etcd/faults/leader-moved.ts run it with --topology':

@@ -20,10 +20,10 @@ export async function startStore(request: StoreRequest, choice: RuntimeChoice = 
     return startTopology(request, choice);
   const runtime = await chooseRuntime(choice, request.kind);
   if (runtime === 'local') return startLocalStore(request, recipeFor);
-  if (isMemberTopology(request.topology))
-    throw new UsageError(
-      `--topology ${request.topology.kind}:${request.topology.members} runs as local processes only so far (one container per member is not built yet): use --runtime local`,
-    );
+  if (isMemberTopology(request.topology)) {
+    const { startContainerMembers } = await import('../stores/container-members.ts');
+    return startContainerMembers({ ...request, topology: request.topology }, recipeFor);
+  }
   // Loaded on demand: testcontainers takes about a second to import, which local runs never pay.
   const { startContainerStore } = await import('../stores/container-runtime.ts');
   return startContainerStore(request, recipeFor);

@@ -1,12 +1,12 @@
 /**
  * The part of a coordination service's members (src/stores/topology-members.ts) that is the same
  * whatever the service: each member a local server process (src/stores/server-process.ts), paused
- * by SIGSTOP, resumed by SIGCONT, killed by SIGKILL, its state kept for the reads and the faults;
+ * by SIGSTOP, resumed by SIGCONT, killed by SIGKILL (or a container: src/stores/container-member.ts), its state kept for the reads and the faults;
  * the whole cluster stopped at once. A family's cluster (etcd's, ZooKeeper's ensemble) extends it
  * with how its members say who leads and how leadership is moved.
  */
 import type { PeerRelays } from './peer-relays.ts';
-import type { ServerProcess } from './server-process.ts';
+import type { MemberServer } from './types.ts';
 import {
   answersForCluster,
   memberNamed,
@@ -15,11 +15,11 @@ import {
   type MemberCluster,
 } from './topology-members.ts';
 
-/** A member run as a local process. */
+/** A member run as a local process, or in a container (its server paused, resumed and killed the container's way). */
 export interface LocalMember extends ClusterMember {
   state: ClusterMember['state'];
   cutOff?: boolean;
-  readonly server: ServerProcess;
+  readonly server: MemberServer;
 }
 
 export abstract class LocalMembers<M extends LocalMember> implements MemberCluster {
@@ -34,8 +34,24 @@ export abstract class LocalMembers<M extends LocalMember> implements MemberClust
   ) {
     this.name = `${kind}:${members.length}`;
     this.urls = members.map((m) => m.url);
-    relays?.knowMembers(() => new Map(members.map((m) => [m.server.pid, m.name])));
+    if (!relays) return;
+    relays.knowMembers(
+      () => new Map(members.flatMap((m) => (m.server.pid === undefined ? [] : [[m.server.pid, m.name] as const]))),
+    );
+    // Only where the peer links pass through the harness can a member be cut off (member-partitioned).
+    this.partition = async (name) => {
+      const member = this.member(name);
+      member.cutOff = true;
+      return relays.cutOff(name);
+    };
+    this.heal = (name) => {
+      relays.restore(name);
+      this.member(name).cutOff = false;
+    };
   }
+
+  readonly partition?: (name: string) => Promise<number>;
+  readonly heal?: (name: string) => void;
 
   abstract leader(): Promise<string | undefined>;
   abstract changeLeader(timeoutMs: number, now: () => number): Promise<LeaderChange>;
@@ -57,18 +73,6 @@ export abstract class LocalMembers<M extends LocalMember> implements MemberClust
     const member = this.member(name);
     await member.server.stop(0);
     member.state = 'killed';
-  }
-
-  async partition(name: string): Promise<number> {
-    const member = this.member(name);
-    if (!this.relays) throw new Error(`${this.name}: its members' peer links do not pass through the harness`);
-    member.cutOff = true;
-    return this.relays.cutOff(name);
-  }
-
-  heal(name: string): void {
-    this.relays?.restore(name);
-    this.member(name).cutOff = false;
   }
 
   /** Every member's process killed at once, then the relays of their links closed (a scratch cluster keeps nothing; its dirs go with the run dir). */

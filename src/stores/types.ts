@@ -90,6 +90,63 @@ export interface LocalStartContext {
   startStore(request: StoreRequest): Promise<StartedStore>;
 }
 
+/** One member of a coordination service's cluster, to be started by a launcher (src/stores/member-launch.ts). */
+export interface MemberSpec {
+  kind: StoreKind;
+  /** "m1", "m2", …: its dir's name in the run dir. */
+  name: string;
+  /** e.g. "etcd m2 :23791", for messages and cleanup. */
+  label: string;
+  /** Its client port on 127.0.0.1 (its peer ports are in its command line). */
+  port: number;
+  /** The command line, binary first, given the member's dir as the server sees it; `inContainer`: run in the store's image. */
+  command(dir: string, inContainer: boolean): string[];
+  /** Files it needs before it starts (zoo.cfg, myid), by path relative to its dir. */
+  files?(dir: string): Array<{ path: string; content: string }>;
+  /** A line the server prints as it starts (a container is waited for on it, then probed). */
+  readyLog: RegExp;
+  /** Asks the member its version on its client port; throws until it answers. */
+  probe(): Promise<string>;
+  /** How long it may take to answer (a JVM on a loaded machine takes seconds). */
+  readyWithinMs: number;
+}
+
+/** A started member's server: what LocalMembers (src/stores/local-members.ts) pauses, resumes and kills. */
+export interface MemberServer {
+  /** Its process id where it runs on this machine's process table as the harness's child (a local process); absent in a container. */
+  readonly pid?: number;
+  /** Every instruction of the server stopped while its sockets stay open; resume lets it go on. */
+  pause(): Promise<void>;
+  resume(): Promise<void>;
+  /** SIGKILL (a container is then removed); resolves once it is gone. Safe to call twice. */
+  stop(graceMs?: number): Promise<void>;
+}
+
+export interface LaunchedMember {
+  server: MemberServer;
+  version: string;
+}
+
+export type MemberLauncher = (spec: MemberSpec) => Promise<LaunchedMember>;
+
+/** What a family gets to start its members, whatever runs them. */
+export interface MembersStartContext {
+  /** m1's client port (the store's port). */
+  port: number;
+  freePort(): Promise<number>;
+  launch: MemberLauncher;
+  /**
+   * The members are local processes the harness tells apart by pid: their peer links pass through
+   * relays it holds (src/stores/peer-relays.ts), so one can be cut off (member-partitioned).
+   */
+  peersThroughRelays?: boolean;
+}
+
+export type StartMembers = (
+  ctx: MembersStartContext,
+  size: number,
+) => Promise<Omit<StartedStore, 'runtime' | 'startMs'>>;
+
 /** What a container recipe gets to describe one server. */
 export interface ContainerStartContext {
   request: StoreRequest;
@@ -119,6 +176,8 @@ export interface ContainerRecipe {
   url(port: number): string;
   /** Ask the running server its own version (e.g. INFO server); throws until it answers. */
   version(port: number, ctx: ContainerStartContext): Promise<string>;
+  /** A coordination service's members (--topology etcd:N, zookeeper:N), one container each (src/stores/container-members.ts). */
+  members?: StartMembers;
 }
 
 /** A store definition: how to start it as a local process, and how to run it in its container image. */

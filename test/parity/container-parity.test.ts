@@ -8,7 +8,8 @@
  * test:containers`, which .ci/run runs when a Docker engine is up. Needs the images: bash scripts/container-engine.sh. A store with no
  * container (a scratch directory, --store fs) is left out, and a test names each one left out with
  * its recipe's reason. The references on several nodes (--topology) run here too, every node in
- * its own container (docs/topologies.md).
+ * its own container (docs/topologies.md); etcd:3 and zookeeper:3 under member faults, local against
+ * containers, are in member-topology-parity.test.ts.
  */
 import { beforeAll, describe, expect, test } from 'vitest';
 import { loadAllOracles } from '../../src/run/registry.ts';
@@ -41,9 +42,9 @@ describe('the reference matrix on --runtime container', () => {
     expect(matrix.length - entries.length, 'left out: only stores with no container').toBe(withoutContainer.length);
   });
 
-  test('the references on several nodes (--topology) are in, on Redis and on Valkey', () => {
+  test('the references on several nodes (--topology) are in, on Redis and on Valkey at least', () => {
     expect(onNodes.length).toBeGreaterThanOrEqual(10);
-    expect(new Set(onNodes.map((entry) => entry.store))).toEqual(new Set(['redis', 'valkey']));
+    expect([...new Set(onNodes.map((entry) => entry.store))]).toEqual(expect.arrayContaining(['redis', 'valkey']));
   });
 
   describe.each([...new Set(entries.map((e) => e.oracle.id))])('%s', (id) => {

@@ -124,7 +124,7 @@ export const OPTIONS = {
           'redis / valkey only: single (default) | replicated[:R] (a master and R replicas, replication through the ' +
           "harness's relay) | sentinel[:R] (replicated plus three Sentinels) | redlock[:N] (N independent masters, default 5); " +
           'with --runtime container every node runs in its own container. etcd[:N] with --store etcd, zookeeper[:N] with ' +
-          '--store zookeeper: a cluster or ensemble of N members (odd, default 3; local processes only), holder A on m1, B on m2, …',
+          '--store zookeeper: a cluster or ensemble of N members (odd, default 3; with --runtime container one container each), holder A on m1, B on m2, …',
       },
     },
   },

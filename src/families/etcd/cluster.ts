@@ -1,19 +1,19 @@
 /**
  * `--topology etcd:N`: an etcd cluster of N scratch members on this machine, m1…mN, each its own
- * process (Debian's etcd 3.4.23), client and peer port on loopback and data dir inside the run dir
- * (removed with it; the processes die with the harness), started together with one
- * `--initial-cluster` whose peer URLs are relays the harness holds (src/stores/peer-relays.ts: a
- * member cut off from the others by member-partitioned). The store's URL is m1's; a holder's
- * env.urls carries every member's. Which
+ * process (Debian's etcd 3.4.23) or its own container (src/stores/member-launch.ts), client and
+ * peer port on loopback and data dir inside the run dir or the container (removed with it; the
+ * processes die with the harness), started together with one `--initial-cluster`. Where the
+ * members are local processes their peer URLs are relays the harness holds
+ * (src/stores/peer-relays.ts: a member cut off from the others by member-partitioned). The store's
+ * URL is m1's; a holder's env.urls carries every member's. Which
  * member leads is read from the members (`/v3/maintenance/status`); a leader change is etcd's own
  * MoveLeader (transfer-leadership) sent to the leader, naming the next member.
  */
-import { join } from 'node:path';
 import { LocalMembers, type LocalMember } from '../../stores/local-members.ts';
+import { launchMembers } from '../../stores/member-launch.ts';
 import { PeerRelays } from '../../stores/peer-relays.ts';
-import { spawnServer, waitUntilReady } from '../../stores/server-process.ts';
 import { awaitLeader, type LeaderChange } from '../../stores/topology-members.ts';
-import type { LocalStartContext, StartedStore } from '../../stores/types.ts';
+import type { MembersStartContext, StartedStore } from '../../stores/types.ts';
 import { EtcdGateway, etcdVersion } from './gateway.ts';
 import { etcdBinary, memberArgs } from './member-args.ts';
 
@@ -25,32 +25,53 @@ interface Member extends LocalMember {
 const LEADER_WAIT_MS = 20_000;
 
 export async function startEtcdCluster(
-  { port, dir, freePort }: LocalStartContext,
+  { port, freePort, launch, peersThroughRelays }: MembersStartContext,
   size: number,
 ): Promise<Omit<StartedStore, 'runtime' | 'startMs'>> {
-  const relays = new PeerRelays(`etcd:${size} peer relays`);
-  const ports: Array<{ name: string; client: number; peer: number; relay: number }> = [];
+  // Local members' peer links pass through relays (a member can be cut off); containers' do not.
+  const relays = peersThroughRelays ? new PeerRelays(`etcd:${size} peer relays`) : undefined;
+  const ports: Array<{ name: string; client: number; peer: number; advertised: number }> = [];
   for (let i = 1; i <= size; i++) {
     const [name, peer] = [`m${i}`, await freePort()];
-    ports.push({ name, client: i === 1 ? port : await freePort(), peer, relay: await relays.add(name, peer) });
+    const client = i === 1 ? port : await freePort();
+    ports.push({ name, client, peer, advertised: relays ? await relays.add(name, peer) : peer });
   }
-  // Every member dials a peer at its relay: etcd hashes a member's id from its peer URLs, so all must name the same ones.
-  const initialCluster = ports.map((p) => `${p.name}=http://127.0.0.1:${p.relay}`).join(',');
-  const members: Member[] = ports.map(({ name, client, peer, relay }) => ({
+  // Every member dials a peer at its advertised URL: etcd hashes a member's id from its peer URLs, so all must name the same ones.
+  const initialCluster = ports.map((p) => `${p.name}=http://127.0.0.1:${p.advertised}`).join(',');
+  const launched = await launchMembers(
+    launch,
+    ports.map(({ name, client, peer, advertised }) => ({
+      kind: 'etcd',
+      name,
+      label: `etcd ${name} :${client}`,
+      port: client,
+      // In a container: its image's etcd, logging at info for the line the container is waited on.
+      command: (dir, inContainer) => [
+        inContainer ? 'etcd' : etcdBinary(),
+        ...memberArgs(client, peer, dir, inContainer ? 'info' : 'warn', {
+          name,
+          initialCluster,
+          advertisedPeerPort: advertised,
+        }),
+      ],
+      readyLog: /serving client traffic/,
+      probe: () => etcdVersion(client),
+      readyWithinMs: 15_000,
+    })),
+  ).catch(async (error: unknown) => {
+    await relays?.close();
+    throw error;
+  });
+  const members: Member[] = ports.map(({ name, client }, i) => ({
     name,
     port: client,
     url: `http://127.0.0.1:${client}`,
     state: 'running',
     gateway: new EtcdGateway(`http://127.0.0.1:${client}`),
-    server: spawnServer({
-      label: `etcd ${name} :${client}`,
-      command: etcdBinary(),
-      args: memberArgs(client, peer, join(dir, name), 'warn', { name, initialCluster, advertisedPeerPort: relay }),
-    }),
+    server: launched[i]!.server,
   }));
   const cluster = new EtcdCluster(members, relays);
   try {
-    const [version] = await Promise.all(members.map((m) => waitUntilReady(m.server, () => etcdVersion(m.port))));
     if ((await awaitLeader(() => cluster.leader(), undefined, LEADER_WAIT_MS)) === undefined)
       throw new Error(`etcd:${size} elected no leader within ${LEADER_WAIT_MS} ms`);
     return {
@@ -58,7 +79,7 @@ export async function startEtcdCluster(
       url: members[0]!.url,
       host: '127.0.0.1',
       port,
-      version: version!,
+      version: launched[0]!.version,
       // The store's own pause/kill are m1's: the member a holder's env.url leads to.
       capabilities: {
         pause: () => cluster.pause('m1'),
@@ -77,7 +98,7 @@ export async function startEtcdCluster(
 class EtcdCluster extends LocalMembers<Member> {
   #ids: Map<string, string> | undefined;
 
-  constructor(members: readonly Member[], relays: PeerRelays) {
+  constructor(members: readonly Member[], relays: PeerRelays | undefined) {
     super('etcd', members, relays);
   }
 

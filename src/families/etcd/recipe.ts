@@ -5,13 +5,14 @@
  * 1.5 × the election timeout (150 ms here), and its API counts lease TTLs in whole seconds, so the
  * shortest lease a holder can ask for is 1 s (lease-floor.ts). Container: the same command in its
  * image (docker/images.json), on the host network. `--topology etcd:N` starts a cluster instead
- * (cluster.ts, local processes only).
+ * (cluster.ts: local processes, or a container each).
  */
 import { join } from 'node:path';
 import { StoreUnavailableError } from '../../core/errors.ts';
 import { binaryRuns } from '../../stores/binary-runs.ts';
 import { spawnServer, waitUntilReady } from '../../stores/server-process.ts';
 import type { StoreRecipe } from '../../stores/types.ts';
+import { localMemberLauncher } from '../../stores/member-launch.ts';
 import { startEtcdCluster } from './cluster.ts';
 import { etcdVersion } from './gateway.ts';
 import { etcdBinary, memberArgs } from './member-args.ts';
@@ -24,6 +25,7 @@ export const etcdRecipe: StoreRecipe = {
     readyLog: /serving client traffic/,
     url: (port) => `http://127.0.0.1:${port}`,
     version: etcdVersion,
+    members: startEtcdCluster,
   },
   async missing() {
     const binary = etcdBinary();
@@ -36,7 +38,8 @@ export const etcdRecipe: StoreRecipe = {
   },
   async startLocal(ctx) {
     const members = ctx.request.topology?.members;
-    if (members !== undefined) return startEtcdCluster(ctx, members);
+    if (members !== undefined)
+      return startEtcdCluster({ ...ctx, launch: localMemberLauncher(ctx.dir), peersThroughRelays: true }, members);
     const { port, dir, freePort } = ctx;
     const binary = etcdBinary();
     const server = spawnServer({

@@ -36,7 +36,10 @@ export const MEMBER_PARTITIONED: Fault & {
     const cluster = clusterOf(ctx, NAME);
     if (typeof cluster === 'string') return { reached: false, why: cluster };
     if (!cluster.partition || !cluster.heal)
-      return { reached: false, why: `${NAME}: ${cluster.name}'s peer links do not pass through the harness` };
+      return {
+        reached: false,
+        why: `${NAME}: ${cluster.name}'s peer links do not pass through the harness (members in containers): run it with local members (--runtime local)`,
+      };
     const member = await chosenMember(cluster, 'holder', ctx.holder.id, NAME);
     if (typeof member === 'string') return { reached: false, why: member };
     if (member.cutOff) return { reached: false, why: `${NAME}: ${member.name} is cut off already` };

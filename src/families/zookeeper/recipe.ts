@@ -7,7 +7,7 @@
  * machine. Container: the same java command in its image (docker/images.json: Debian's jars and
  * JVM, built by scripts/container-engine.sh), its zoo.cfg written into the container, on the host
  * network. Its classpath names the official image's jars too (/apache-zookeeper-<v>-bin/lib).
- * `--topology zookeeper:N` starts an ensemble instead (ensemble.ts, local processes only).
+ * `--topology zookeeper:N` starts an ensemble instead (ensemble.ts: local processes, or a container each).
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,19 +15,16 @@ import { StoreUnavailableError } from '../../core/errors.ts';
 import { binaryRuns } from '../../stores/binary-runs.ts';
 import { spawnServer, waitUntilReady } from '../../stores/server-process.ts';
 import type { StoreRecipe } from '../../stores/types.ts';
+import { localMemberLauncher } from '../../stores/member-launch.ts';
 import { startZkEnsemble } from './ensemble.ts';
 import { serverVersion } from './four-letter.ts';
-import { javaBinary, jvmOptions, zookeeperJar } from './jvm.ts';
+import { CONTAINER_CLASSPATH, javaBinary, jvmOptions, zookeeperJar } from './jvm.ts';
 import { zooCfg } from './zk-config.ts';
 
 const INSTALL = 'npm run setup   (runs: apt-get install -y zookeeper, which brings a Java runtime)';
 
-/** Inside a container: its configuration and data, and the jars of both images (Debian's, then the official one's). */
-const IN_CONTAINER = {
-  cfg: '/tmp/zoo.cfg',
-  dataDir: '/tmp/zookeeper-data',
-  classpath: '/usr/share/java/zookeeper.jar:/apache-zookeeper-3.8.0-bin/lib/*',
-};
+/** Inside a container: its configuration and data. */
+const IN_CONTAINER = { cfg: '/tmp/zoo.cfg', dataDir: '/tmp/zookeeper-data' };
 
 export const zookeeperRecipe: StoreRecipe = {
   kind: 'zookeeper',
@@ -36,7 +33,7 @@ export const zookeeperRecipe: StoreRecipe = {
       'java',
       ...jvmOptions('/tmp'),
       '-cp',
-      IN_CONTAINER.classpath,
+      CONTAINER_CLASSPATH,
       'org.apache.zookeeper.server.ZooKeeperServerMain',
       IN_CONTAINER.cfg,
     ],
@@ -46,6 +43,7 @@ export const zookeeperRecipe: StoreRecipe = {
     readyLog: /Defaulting to no-operation \(NOP\) logger|binding to port/,
     url: (port) => `zookeeper://127.0.0.1:${port}`,
     version: async (port) => `ZooKeeper ${await serverVersion(port)}`,
+    members: startZkEnsemble,
   },
   async missing() {
     if (!(await binaryRuns(javaBinary())))
@@ -59,7 +57,8 @@ export const zookeeperRecipe: StoreRecipe = {
   },
   async startLocal(ctx) {
     const members = ctx.request.topology?.members;
-    if (members !== undefined) return startZkEnsemble(ctx, members);
+    if (members !== undefined)
+      return startZkEnsemble({ ...ctx, launch: localMemberLauncher(ctx.dir), peersThroughRelays: true }, members);
     const { port, dir } = ctx;
     const dataDir = join(dir, 'data');
     mkdirSync(dataDir, { recursive: true });
