@@ -17,6 +17,7 @@ import { loadOracle } from '../run/registry.ts';
 import { UsageError } from '../core/errors.ts';
 import { runOracle, type RunRequest } from '../run/run-oracle.ts';
 import { WarmPool } from '../run/run-ahead.ts';
+import { batchStorePool } from '../run/store-pool.ts';
 import { defaultJobs, runPool, type Slots } from '../run/run-pool.ts';
 import { cpuSlots, type CpuSlots } from '../run/cpu-slots.ts';
 import {
@@ -60,6 +61,8 @@ export interface ExploreRequest extends Omit<RunRequest, 'point' | 'play' | 'hol
   firstFail?: boolean;
   /** Slots shared with other explorations (the trace and every point take one); instead of `jobs`. */
   slots?: Slots;
+  /** Every point starts its own server, none borrowed from the exploration's store pool (src/run/store-pool.ts). */
+  freshStores?: boolean;
 }
 
 export interface ExploreResult {
@@ -97,7 +100,10 @@ export async function explore(request: ExploreRequest): Promise<ExploreResult> {
   // room; but --first-fail keeps to --jobs, since a point started beside a failing one cannot be unstarted.
   const floor = request.jobs ?? defaultJobs();
   const slots = request.slots ?? cpuSlots(floor, (request.firstFail ? 1 : MORE_POINTS_PER_JOB) * floor);
+  // The trace's and the points' servers, reset between runs where a run leaves its server as found (src/run/store-pool.ts).
+  const storePool = batchStorePool(request.freshStores);
   const base = {
+    ...(storePool ? { storePool } : {}),
     oracle: oracle.id,
     target: request.target,
     params,
@@ -111,7 +117,7 @@ export async function explore(request: ExploreRequest): Promise<ExploreResult> {
   try {
     return await explorePoints(request, oracle, spec, { base, params, slots, warm, began, onTopology });
   } finally {
-    await warm.close();
+    await Promise.all([warm.close(), storePool?.close()]);
   }
 }
 

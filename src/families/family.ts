@@ -18,6 +18,7 @@ import type { StartedStore, StoreKind, StoreRecipe } from '../stores/types.ts';
 import type { CommandPattern, WireCommand } from '../wire/command.ts';
 import type { ClusterLayout } from './cluster/cluster-url.ts';
 import type { MemberCluster } from '../stores/topology-members.ts';
+import type { StoreReuse } from './store-reuse.ts';
 
 /** What the store shows at the lock's location, read by the harness itself (never through a holder). */
 export interface LockState {
@@ -294,6 +295,12 @@ export interface StoreFamily {
    * (src/oracle/cluster-nodes.ts) before any holder connects; `view` above is then unused.
    */
   readonly ownNodes?: OwnNodes;
+  /**
+   * Optional capability: one started server serves several runs of a batch, one after another, reset
+   * and verified between them (src/families/store-reuse.ts, src/run/store-pool.ts). Absent: every
+   * run starts its own server.
+   */
+  readonly reuse?: StoreReuse;
 }
 
 /** Asks every live node of a cluster store for its report on `key`, by node id; undefined when the target has no inspect member. */

@@ -19,6 +19,11 @@ export interface StoreEvidence {
   startMs: number;
   /** How the store was chosen: --store, the target's imports, or the oracle's default. */
   chosenBy?: string;
+  /**
+   * Whether the run played on a server an earlier run of its batch had used (reset and verified in
+   * between: src/run/store-pool.ts), and why it was or was not.
+   */
+  reuse?: { reused: boolean; why: string };
   backend?: { kind: StoreKind; version: string; url: string };
   /** Store clock offset in force at the end of the run, when the store's clock was controlled. */
   clock?: { mechanism: string; offsetMs: number };

@@ -9,6 +9,9 @@ export function summaryMarkdown(record: EvidenceRecord): string {
     '',
     `**Target:** \`${record.target.path}\`${record.target.description ? ` — ${record.target.description}` : ''}  `,
     `**Store:** ${record.store ? `${record.store.kind} ${record.store.version} (${record.store.runtime}${record.store.clock ? `, clock ${record.store.clock.mechanism} offset ${record.store.clock.offsetMs} ms` : ''})` : 'not started'}  `,
+    ...(record.store?.reuse
+      ? [`**Server:** ${record.store.reuse.reused ? 'reused' : 'its own'}: ${record.store.reuse.why}  `]
+      : []),
     `**Parameters:** ${Object.entries(record.params)
       .map(([k, v]) => `${k}=${v}`)
       .join(', ')}  `,

@@ -14,6 +14,7 @@ import { writeMultiRunReport, writeRunReport } from '../../report/write-report.t
 import { interruptExitCode, interruption, onInterrupt } from '../../process/cleanup.ts';
 import { runBatch } from '../../run/run-batch.ts';
 import { WarmPool } from '../../run/run-ahead.ts';
+import { batchStorePool } from '../../run/store-pool.ts';
 import { firstLine } from '../../core/judgement.ts';
 import type { StoreKind } from '../../stores/types.ts';
 import type { OracleDefinition } from '../../oracle/definition.ts';
@@ -70,11 +71,14 @@ export async function runCommand(id: string, values: Values<'run'>, given: Recor
   const need = { target, holders: oracle.holders };
   const ahead = runs > 1 ? new WarmPool(1) : undefined;
   ahead?.expect(need, runs);
+  // The runs' servers, reset between runs where a run leaves its server as found (src/run/store-pool.ts).
+  const storePool = runs > 1 ? batchStorePool() : undefined;
   const records = await runBatch(runIndexes, { jobs, onReplay }, async (index) => {
     const tag = runs > 1 ? `run ${index + 1}/${runs}: ` : '';
     const prepared = await ahead?.take(need);
     const record = await runOracle({
       ...(prepared ? { prepared } : {}),
+      ...(storePool ? { storePool } : {}),
       ...(ahead ? { onHoldersReady: () => ahead.fill() } : {}),
       oracle: oracle.id,
       target,
@@ -93,7 +97,7 @@ export async function runCommand(id: string, values: Values<'run'>, given: Recor
       `${tag}${record.oracle.id} ${colourVerdict(record.verdict)} — ${record.property?.detail ?? firstLine(record.explanation)}`,
     );
     return record;
-  }).finally(() => ahead?.close());
+  }).finally(() => Promise.all([ahead?.close(), storePool?.close()]));
   const combined = runs > 1 ? combineRuns(records) : undefined;
   const verdict = combined?.verdict ?? records[0]!.verdict;
   const runDirs = [...dirs.entries()].sort(([a], [b]) => a - b).map(([, dir]) => dir);

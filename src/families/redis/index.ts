@@ -14,6 +14,7 @@ import { RedisProbe } from './probe.ts';
 import { TopologyView } from './topology/node-view.ts';
 import { TOPOLOGY_FAULTS } from './topology/faults/index.ts';
 import { redisRecipe, valkeyRecipe } from './recipe.ts';
+import { redisReuse } from './reset.ts';
 
 function describe(location: StoreLocation): string {
   if (typeof location === 'string') return `GET ${location}`;
@@ -27,6 +28,7 @@ function describe(location: StoreLocation): string {
 export const redisFamily: StoreFamily = {
   name: 'redis',
   recipes: [redisRecipe, valkeyRecipe],
+  reuse: redisReuse,
   describe,
   unreadable: (location) =>
     isLeaseRow(location)

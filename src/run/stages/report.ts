@@ -87,7 +87,7 @@ function endError(run: Run, ended: RunEnd): string | undefined {
   return undefined;
 }
 
-function storeEvidence({ store, fenceStore }: RunFacts, chosenBy: string): EvidenceRecord['store'] {
+function storeEvidence({ store, storeReuse, fenceStore }: RunFacts, chosenBy: string): EvidenceRecord['store'] {
   if (!store) return null;
   const clock = store.capabilities.clock;
   return {
@@ -97,6 +97,7 @@ function storeEvidence({ store, fenceStore }: RunFacts, chosenBy: string): Evide
     url: store.url,
     startMs: round(store.startMs),
     chosenBy,
+    ...(storeReuse ? { reuse: storeReuse } : {}),
     ...(store.backend
       ? { backend: { kind: store.backend.kind, version: store.backend.version, url: store.backend.url } }
       : {}),

@@ -8,6 +8,7 @@ import type { StoreKind } from '../../stores/types.ts';
 import type { Scenario } from '../../oracle/scenario.ts';
 import type { ExplorePoint } from '../../oracle/explore-point.ts';
 import type { PreparedRun } from '../run-ahead.ts';
+import type { StorePool } from '../store-pool.ts';
 
 export interface RunRequest {
   oracle: string;
@@ -32,6 +33,8 @@ export interface RunRequest {
   play?: (scenario: Scenario, params: Record<string, string | number>) => Promise<Judgement>;
   /** This run's holders, started ahead of it while the batch's runs before it played (src/run/run-ahead.ts's warm pool). */
   prepared?: PreparedRun;
+  /** The batch's started servers: the run borrows one where its store allows it (src/run/store-pool.ts), else starts its own. */
+  storePool?: StorePool;
   /** Told once this run's first holders are ready, as its scenario is about to play. */
   onHoldersReady?: () => void;
 }

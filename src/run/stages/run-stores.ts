@@ -3,27 +3,38 @@
  * against and, when the target declares one, its fence store (src/run/fence-store.ts). Each starts
  * in the background while the holders load the target; the run awaits them before it plays. Both
  * are stopped with the run, side by side, after the holders closed; a store still starting when the
- * run ended is stopped once it is up.
+ * run ended is stopped once it is up. In a batch with a store pool (src/run/store-pool.ts) the store
+ * is borrowed from the pool and given back to it instead of stopped.
  */
 import { StoreUnavailableError, UsageError } from '../../core/errors.ts';
 import { startStore, type RuntimeChoice } from '../../families/start-store.ts';
 import type { StartedStore, StoreRequest } from '../../stores/types.ts';
 import { startFenceStore } from '../fence-store.ts';
-import type { RunScope } from './run-scope.ts';
+import type { BorrowedStore, StorePool, StoreReuseRecord } from '../store-pool.ts';
+import type { Ending, RunScope } from './run-scope.ts';
+
+/** Why a run without a batch's pool has a server of its own. */
+const ALONE = 'a run outside a batch starts its own server';
 
 export class RunStores {
   readonly #scope: RunScope;
   readonly #runtime: RuntimeChoice | undefined;
-  readonly #main: Promise<StartedStore>;
+  readonly #main: Promise<BorrowedStore>;
   #fence: Promise<StartedStore> | undefined;
   #mainUp = false;
 
-  /** Starts the store for `request`, released with `scope`. */
-  constructor(scope: RunScope, request: StoreRequest, runtime: RuntimeChoice | undefined) {
+  /** Starts the store for `request` (or borrows one of `pool`), released with `scope`. */
+  constructor(scope: RunScope, request: StoreRequest, runtime: RuntimeChoice | undefined, pool?: StorePool) {
     this.#scope = scope;
     this.#runtime = runtime;
-    scope.add('the stores', () => this.#stopAll());
-    this.#main = startStore(request, runtime);
+    scope.add('the stores', (ending) => this.#stopAll(ending));
+    this.#main = pool
+      ? pool.borrow(request, runtime)
+      : startStore(request, runtime).then((store) => ({
+          store,
+          reuse: { reused: false, why: ALONE },
+          giveBack: () => store.stop(),
+        }));
     this.#main.then(() => (this.#mainUp = true)).catch(() => undefined);
   }
 
@@ -36,9 +47,16 @@ export class RunStores {
 
   /** The store once it is up; a store this machine cannot start is a usage error. */
   store(): Promise<StartedStore> {
-    return this.#main.catch((e: unknown) => {
-      throw e instanceof StoreUnavailableError ? new UsageError(e.message) : e;
-    });
+    return this.#main
+      .then(({ store }) => store)
+      .catch((e: unknown) => {
+        throw e instanceof StoreUnavailableError ? new UsageError(e.message) : e;
+      });
+  }
+
+  /** Whether the store was used by an earlier run of the batch, and why, once it is up. */
+  async reuse(): Promise<StoreReuseRecord> {
+    return (await this.#main).reuse;
   }
 
   /** The fence store once it is up, or undefined when the target declared none. */
@@ -58,9 +76,10 @@ export class RunStores {
     return this.#mainUp ? [] : ['the store has not finished starting'];
   }
 
-  async #stopAll(): Promise<void> {
-    const stop = (started: Promise<StartedStore> | undefined) =>
-      started?.then((store) => store.stop()).catch(() => undefined);
-    await Promise.all([stop(this.#main), stop(this.#fence)]);
+  async #stopAll(ending: Ending): Promise<void> {
+    await Promise.all([
+      this.#main.then((main) => main.giveBack(ending)).catch(() => undefined),
+      this.#fence?.then((fence) => fence.stop()).catch(() => undefined),
+    ]);
   }
 }

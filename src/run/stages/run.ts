@@ -10,6 +10,7 @@ import type { StartedStore } from '../../stores/types.ts';
 import type { RunHolders } from './run-holders.ts';
 import type { RunRequest } from './run-request.ts';
 import type { ResolvedRequest } from './resolve-request.ts';
+import type { StoreReuseRecord } from '../store-pool.ts';
 import type { RunScope } from './run-scope.ts';
 
 export interface Run {
@@ -29,6 +30,8 @@ export interface Run {
 
 export interface RunFacts {
   store?: StartedStore;
+  /** Whether the store served an earlier run of the batch (src/run/store-pool.ts), and why. */
+  storeReuse?: StoreReuseRecord;
   fenceStore?: StartedStore;
   /** What the first holder said once it loaded the target (its name, description, members). */
   readyInfo?: ReadyInfo;

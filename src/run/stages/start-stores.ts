@@ -19,14 +19,15 @@ export function startStores(
   const { storeRequest } = resolved;
   const holders = (request.holders ?? resolved.oracle.holders).length;
   progress(`starting a scratch ${storeRequest.kind} store and ${holders} holder process(es)`);
-  return new RunStores(scope, storeRequest, request.runtime);
+  return new RunStores(scope, storeRequest, request.runtime, request.storePool);
 }
 
 export async function storesReady(run: Run, stores: RunStores): Promise<void> {
   run.stage = 'starting the store';
   const store = (run.facts.store = await stores.store());
+  run.facts.storeReuse = await stores.reuse();
   run.progress(
-    `${store.kind} ${store.version} ready on ${store.url} (${store.runtime}, ${store.startMs.toFixed(0)} ms; ${run.resolved.storeChoice.why})`,
+    `${store.kind} ${store.version} ready on ${store.url} (${store.runtime}, ${store.startMs.toFixed(0)} ms; ${run.resolved.storeChoice.why}${run.facts.storeReuse.reused ? '; reused, reset since its last run' : ''})`,
   );
   if (!stores.fenced) return;
   run.stage = "starting the target's fence store";
