@@ -51,8 +51,7 @@ export interface EvidenceRecord {
   error?: string;
   /** holdersReadyMs: when the holders started first had loaded the target (an oracle's `later` holders load while it plays). */
   /**
-   * `holdersStartedAheadMs`: a batch run (--runs, an exploration's point, the reference matrix,
-   * selfcheck) whose holders were started this long before it began, from the warm pool, while the
+   * `holdersStartedAheadMs`: a batch run (--runs, an exploration's point) whose holders were started this long before it began, from the warm pool, while the
    * runs before it played (src/run/run-ahead.ts); its history's times count from then.
    */
   timing: {

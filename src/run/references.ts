@@ -13,7 +13,6 @@ import type { RuntimeChoice } from '../families/start-store.ts';
 import type { StoreKind } from '../stores/types.ts';
 import { runBatch } from './run-batch.ts';
 import { runOracle } from './run-oracle.ts';
-import { warmBatch } from './warm-batch.ts';
 
 export interface ReferenceOutcome extends MatrixEntry {
   record: EvidenceRecord;
@@ -67,11 +66,8 @@ export async function runReferences(
   };
   // Played longest first (src/run/reference-order.ts); `order[k]` is the case the k-th run plays.
   const order = longestFirst(cases, knownWalls());
-  const played = order.map((index) => cases[index]!);
-  // Each case's holders are started while the case before it plays (src/run/warm-batch.ts).
-  const warm = warmBatch(played, (entry) => ({ target: entry.reference.target, holders: entry.oracle.holders }));
   const records = await runBatch(
-    played,
+    order.map((index) => cases[index]!),
     {
       jobs: options.jobs,
       onReplay: (k, crowded) =>
@@ -80,9 +76,8 @@ export async function runReferences(
         ),
       onFinal: (k, record) => options.onOutcome?.(order[k]!, outcome(order[k]!, record)),
     },
-    async (entry) =>
+    (entry) =>
       runOracle({
-        ...(await warm.holdersFor(entry)),
         oracle: entry.oracle.id,
         target: entry.reference.target,
         ...(entry.reference.params ? { params: entry.reference.params } : {}),
@@ -90,7 +85,7 @@ export async function runReferences(
         ...(entry.reference.topology ? { topology: entry.reference.topology } : {}),
         ...(options.runtime ? { runtime: options.runtime } : {}),
       }),
-  ).finally(() => warm.close());
+  );
   const byCase: EvidenceRecord[] = [];
   records.forEach((record, k) => (byCase[order[k]!] = record));
   rememberWalls(byCase.map((record, index) => ({ entry: cases[index]!, wallMs: record.timing.wallMs })));

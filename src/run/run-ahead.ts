@@ -1,10 +1,11 @@
 /**
  * Warm holders (issue 35): a small pool of holder processes kept ahead of a batch's runs (`--runs N`,
- * an exploration's points, the reference matrix and selfcheck through src/run/warm-batch.ts). While
- * runs play, the holders of the runs to come are already loading their runtime and the target
- * (~100 ms of CPU per Node holder, about a second per JVM), so those runs start with their holders
- * ready. One run ahead: holders loading take CPU from the runs playing (a ZooKeeper holder starved
- * of it loses its 200 ms session: INCONCLUSIVE, then played again alone). Each holder started ahead
+ * an exploration's points). While runs play, the holders of the runs to come are already loading
+ * their runtime and the target (~100 ms of CPU per Node holder, about a second per JVM), so those
+ * runs start with their holders ready. One run ahead: holders loading take CPU from the runs playing,
+ * and the reference matrix and selfcheck use no pool, since with one (two runs ahead, --jobs 2)
+ * ZooKeeper's node-lock-by-path.ts, whose 200 ms session a starved holder loses, came out ERROR
+ * (CONNECTION_LOSS thrown by its acquire) twice in two matrices, against FAIL without. Each holder started ahead
  * is still a fresh process of the one run that takes it: nothing crosses runs, and that run's
  * history begins when they were started (its evidence's `timing.holdersStartedAheadMs` says how long
  * before the run they were). Holders no run took are ended when the pool is closed, and every

@@ -14,13 +14,12 @@ import { writeRunReport } from '../report/write-report.ts';
 import type { OracleDefinition } from '../oracle/definition.ts';
 import type { Verdict } from '../core/judgement.ts';
 import type { ParamSpecs } from '../core/params.ts';
-import { loadAllOracles, loadOracle } from '../run/registry.ts';
+import { loadAllOracles } from '../run/registry.ts';
 import { UsageError } from '../core/errors.ts';
 import { referenceMatrix } from '../run/reference-matrix.ts';
 import { checkReference } from '../run/references.ts';
 import { runBatch } from '../run/run-batch.ts';
 import { runOracle } from '../run/run-oracle.ts';
-import { warmBatch } from '../run/warm-batch.ts';
 import type { StoreKind } from '../stores/types.ts';
 import { HOSTILE_CASES } from './hostile.ts';
 import { watchLeftovers, type LeftoverWatch } from './leftovers.ts';
@@ -195,10 +194,6 @@ export async function runSelfcheck(
 ): Promise<SelfcheckReport> {
   const began = performance.now();
   const items = Array.from({ length: options.runs }, (_, run) => cases.map((c) => ({ c, run: run + 1 }))).flat();
-  // Each case's holders are started while the case before it plays (src/run/warm-batch.ts).
-  const holdersOf = new Map<string, readonly string[]>();
-  for (const id of new Set(cases.map((c) => c.oracle))) holdersOf.set(id, (await loadOracle(id)).holders);
-  const warm = warmBatch(items, ({ c }) => ({ target: c.runs ?? c.target, holders: holdersOf.get(c.oracle)! }));
   const stress = options.stress ? startStress() : undefined;
   const watch = watchLeftovers(() => stress?.pids ?? new Set());
   const load = sampleLoad();
@@ -247,10 +242,8 @@ export async function runSelfcheck(
           options.onRow?.(row(items[index]!, record));
         },
       },
-      async (item) => {
-        const { c } = item;
-        return runOracle({
-          ...(await warm.holdersFor(item)),
+      ({ c }) =>
+        runOracle({
           oracle: c.oracle,
           target: c.runs ?? c.target,
           params: c.params,
@@ -258,11 +251,9 @@ export async function runSelfcheck(
           ...(c.topology ? { topology: c.topology } : {}),
           ...(c.deadlineMs ? { deadlineMs: c.deadlineMs } : {}),
           ...(options.stop ? { stop: options.stop } : {}),
-        });
-      },
+        }),
     );
   } finally {
-    await warm.close();
     await stress?.stop();
     watch.stop();
   }
