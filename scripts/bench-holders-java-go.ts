@@ -7,10 +7,11 @@
  */
 import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { goHolder } from '../src/build/go-holder.ts';
+import { holderCacheRoot } from '../src/build/holder-build-cache.ts';
 import { javaHolder, type HolderLaunch } from '../src/build/java-holder.ts';
 import { dieWithHarness } from '../src/process/die-with-harness.ts';
 
@@ -47,7 +48,7 @@ for (const [language, build] of Object.entries(builders)) {
   const cached: number[] = [];
   const ready: number[] = [];
   for (let i = 0; i < runs; i++) {
-    rmSync(join(tmpdir(), 'lock-oracles-cache', language), { recursive: true, force: true });
+    rmSync(join(holderCacheRoot(), language), { recursive: true, force: true });
     fresh.push((await timed(build))[0]);
     const [ms, launch] = await timed(build);
     if (!launch.cached) throw new Error(`${language}: the second build was not cached`);

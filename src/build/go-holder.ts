@@ -3,17 +3,18 @@
  * lockoracles.Run) against the Go shim (sdk/go/lockoracles.go, imported as "lockoracles") in
  * GOPATH mode, offline: GOPATH is a cache directory that links the shim in, then Debian's
  * /usr/share/gocode (golang-github-gomodule-redigo-dev and the rest), with GOPROXY=off and
- * GOFLAGS=-mod=mod. The binary is cached (holder-build-cache.ts), so a second run builds nothing;
- * the holder is the binary itself. A build error is a usage error (exit 2) with go's own lines.
+ * GOFLAGS=-mod=mod. The binary is cached by content (holder-build-cache.ts: the shim's source, the
+ * target's, the Go toolchain and the sources of every package it imports from /usr/share/gocode,
+ * theirs in turn), so a second run builds nothing, from any checkout; the holder is the binary itself. A build error is a usage error (exit 2) with go's own lines.
  */
 import { execa } from 'execa';
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, symlinkSync, existsSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UsageError } from '../core/errors.ts';
-import { cachedHolderBuild } from './holder-build-cache.ts';
+import { cachedHolderBuild, contentDigest } from './holder-build-cache.ts';
 import type { HolderLaunch } from './java-holder.ts';
 import { requireTool } from './toolchain.ts';
 
@@ -29,7 +30,7 @@ export async function goHolder(target: string): Promise<HolderLaunch> {
   const gopath = shimGopath();
   const build = await cachedHolderBuild(
     'go',
-    [readFileSync(join(SDK_DIR, 'lockoracles.go'), 'utf8'), file, source, go.stamp],
+    [readFileSync(join(SDK_DIR, 'lockoracles.go'), 'utf8'), source, go.stamp, ...importedSources(source)],
     async (dir) => {
       const built = await execa(go.path, ['build', '-o', join(dir, 'holder'), basename(file)], {
         cwd: dirname(file),
@@ -55,6 +56,40 @@ export async function goHolder(target: string): Promise<HolderLaunch> {
     },
   );
   return { command: join(build.dir, 'holder'), args: [], cached: build.cached };
+}
+
+/**
+ * The content of every package `source` imports from Debian's gocode, and of theirs in turn (a
+ * package upgraded by apt rebuilds its users), each as "import path, file, digest" lines. The
+ * standard library's imports are the toolchain's (its stamp is in the key), the shim's are its own.
+ */
+function importedSources(source: string): string[] {
+  const parts: string[] = [];
+  const seen = new Set<string>();
+  const visit = (code: string) => {
+    for (const path of goImports(code)) {
+      const dir = join(DEBIAN_GOCODE, 'src', path);
+      if (seen.has(path) || !existsSync(dir)) continue;
+      seen.add(path);
+      for (const name of readdirSync(dir)
+        .filter((f) => f.endsWith('.go'))
+        .sort()) {
+        parts.push(`${path}\0${name}\0${contentDigest(join(dir, name))}`);
+        visit(readFileSync(join(dir, name), 'utf8'));
+      }
+    }
+  };
+  visit(source);
+  return parts;
+}
+
+/** The import paths of a Go file: `import "x"` and every quoted path of an `import ( … )` block. */
+function goImports(code: string): string[] {
+  const single = [...code.matchAll(/^import\s+(?:\w+\s+)?"([^"]+)"/gm)].map((m) => m[1]!);
+  const blocks = [...code.matchAll(/^import\s*\(([^)]*)\)/gm)].flatMap((m) =>
+    [...m[1]!.matchAll(/"([^"]+)"/g)].map((q) => q[1]!),
+  );
+  return [...single, ...blocks];
 }
 
 /** A GOPATH whose src/lockoracles is the shim's directory, so that a target imports "lockoracles". */

@@ -1,8 +1,10 @@
 /**
  * A Java target's holder: `javac` compiles the Java shim (sdk/java/LockOracles.java) with the
  * target (LockTarget.java), against the user's `--classpath` (Debian's /usr/share/java jars), into
- * the holder build cache (keyed by every .java file beside the target too: javac's -sourcepath
- * compiles the helper classes the target uses from its own directory) (holder-build-cache.ts), so a second run compiles nothing; the holder is
+ * the holder build cache (keyed by content: the shim's, the target's, every .java file beside the target's too,
+ * since javac's -sourcepath compiles the helper classes the target uses from its own directory, and
+ * each classpath jar's, not by any path) (holder-build-cache.ts), so a second run compiles nothing,
+ * from any checkout; the holder is
  * then `java -cp <classes>:<classpath> LockOracles <target class>`, a real JVM the harness signals.
  * The classpath is the target's own `//CLASSPATH <jar>[:<jar>…]` lines (as JBang's `//DEPS`: the
  * target says what it needs) and then LOCK_ORACLES_CLASSPATH (`--classpath`), colon-separated.
@@ -14,7 +16,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UsageError } from '../core/errors.ts';
-import { cachedHolderBuild } from './holder-build-cache.ts';
+import { cachedHolderBuild, contentDigest } from './holder-build-cache.ts';
 import { requireTool } from './toolchain.ts';
 
 const SDK = fileURLToPath(new URL('../../sdk/java/LockOracles.java', import.meta.url));
@@ -46,7 +48,7 @@ export async function javaHolder(target: string, classpath: string[] = []): Prom
   const className = targetClass(file, source);
   const build = await cachedHolderBuild(
     'java',
-    [readFileSync(SDK, 'utf8'), file, source, javac.stamp, ...jars, ...siblingSources(file)],
+    [readFileSync(SDK, 'utf8'), className, source, javac.stamp, ...jars.map(contentDigest), ...siblingSources(file)],
     async (dir) => {
       const compiled = await execa(
         javac.path,
