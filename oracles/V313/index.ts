@@ -650,7 +650,9 @@ export default defineOracle({
     // ordered connection that holds its pings too; on etcd only that RPC's stream).
     faultsAt: (boundary, store) =>
       !lapsesWhenCutOff(store)
-        ? ['hold-before', 'hold-reply', 'hold-message', 'pause', 'pause-node']
+        ? boundary.kind === 'message'
+          ? ['hold-before', 'hold-reply', 'hold-message', 'pause', 'pause-node']
+          : ['hold-before', 'hold-reply', 'pause']
         : boundary.kind === 'effect'
           ? ['pause', 'partition']
           : !renewsOnOwnTimer(store)

@@ -25,7 +25,7 @@ export const MEMBER_PARTITIONED: Fault & {
   land(ctx: MemberLandingContext): Promise<MemberLanding>;
 } = {
   name: NAME,
-  rank: 135,
+  rank: 136,
   words: "A's member cut off from the others",
   doc: "the member A's client talks to (A on m1, B on m2, …) cut off from the other members, both ways, while A's client still reaches it: it loses its quorum (no linearizable read or write there, a ZooKeeper server drops its sessions) while the others elect on and serve B",
   at: ['effect'],

@@ -35,8 +35,6 @@ export async function checkRequest(request: RunRequest) {
     ? { kind: request.store, why: '--store' }
     : await chooseStore(oracle.id, oracle.stores, targetPath);
   const kind = choice.kind;
-  const mismatch = request.store ? await storeTargetMismatch(oracle.id, oracle.stores, kind, targetPath) : undefined;
-  if (mismatch) throw new UsageError(mismatch);
   // A store this machine cannot run is reported before any process starts.
   const topology = request.topology === undefined ? undefined : parseTopology(request.topology);
   if (isMemberTopology(topology) && topology.kind !== kind)
@@ -50,6 +48,9 @@ export async function checkRequest(request: RunRequest) {
   // A fault that lands itself only on some stores (an etcd lease, a ZooKeeper session) is refused here, not after B's solo run.
   const refusal = landedFaultRefusal(oracle, params, kind, topology?.kind ?? 'single');
   if (refusal) throw new UsageError(refusal);
+  // A --store whose clients the target does not import is refused too (after the fault's, which names the store to use).
+  const mismatch = request.store ? await storeTargetMismatch(oracle.id, oracle.stores, kind, targetPath) : undefined;
+  if (mismatch) throw new UsageError(mismatch);
   const storeRequest = {
     ...(oracle.storeRequest?.(params as never, kind) ?? { kind }),
     ...(topology ? { topology } : {}),
