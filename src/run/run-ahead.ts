@@ -3,9 +3,10 @@
  * an exploration's points). While runs play, the holders of the runs to come are already loading
  * their runtime and the target (~100 ms of CPU per Node holder, about a second per JVM), so those
  * runs start with their holders ready. One run ahead: holders loading take CPU from the runs playing,
- * and the reference matrix and selfcheck use no pool, since with one (two runs ahead, --jobs 2)
- * ZooKeeper's node-lock-by-path.ts, whose 200 ms session a starved holder loses, came out ERROR
- * (CONNECTION_LOSS thrown by its acquire) twice in two matrices, against FAIL without. Each holder started ahead
+ * and the reference matrix and selfcheck use no pool: with one, etcd's release-checked.ts came out
+ * ERROR (its 1 s lease gone before its put: "requested lease not found") in 2 of 3 `references V310
+ * --jobs 2`, against 0 of 3 without, and no time was saved at the same load (docs/benchmarks.md,
+ * suitetime). Each holder started ahead
  * is still a fresh process of the one run that takes it: nothing crosses runs, and that run's
  * history begins when they were started (its evidence's `timing.holdersStartedAheadMs` says how long
  * before the run they were). Holders no run took are ended when the pool is closed, and every
