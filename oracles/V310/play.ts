@@ -24,7 +24,8 @@ import type { ARenewal, BSide, LockReading, V310Observations } from './observati
 import type { v310Params } from './params.ts';
 import { RENEWAL, renewsBeforeRelease } from './renewal.ts';
 import { showsLockOf } from './owner.ts';
-import { failoverOnceLocked } from '../../scenarios/failover.ts';
+import { flowOf } from '../../scenarios/fault-flows.ts';
+import type { ExploreFault } from '../../src/core/fault.ts';
 
 export async function playV310(s: Scenario, p: ParamValues<typeof v310Params>): Promise<V310Observations> {
   const o = await playRun(s, p);
@@ -66,8 +67,9 @@ async function playRun(s: Scenario, p: ParamValues<typeof v310Params>): Promise<
     c: null,
   };
 
-  const failOverNow =
-    p.variant === 'failover' ? await failoverOnceLocked(s, 'V310 --variant failover', p.timeout) : undefined;
+  // A variant whose fault's flow lands once A holds the lock (--variant failover): armed before A acquires.
+  const onceLocked = flowOf(p.variant as ExploreFault)?.onceLocked;
+  const failOverNow = onceLocked ? await onceLocked.arm(s, p, `V310 --variant ${p.variant}`) : undefined;
   const aAcquireStartedAt = s.now();
   const leaseA = await a.acquire();
   o.leaseA = leaseA;
