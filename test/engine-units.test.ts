@@ -193,7 +193,7 @@ describe('V313 --contender', () => {
     expect(V313.storeRequest?.(params('come-and-go'), 'redis')).toEqual({ kind: 'redis' });
     expect(V313.storeRequest?.(params('hold'), 'postgres')).toEqual({ kind: 'postgres' });
     expect(() => V313.storeRequest?.(params('after-lift'), 'postgres')).toThrow(
-      /--contender after-lift .* needs a Redis or Valkey store; on postgres use --contender hold/,
+      /--contender after-lift .* needs a store that shows it \(Redis, Valkey\); on postgres use --contender hold/,
     );
   });
 });
