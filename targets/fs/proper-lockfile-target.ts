@@ -47,10 +47,10 @@ export function properLockfileTarget(lockfile: ProperLockfile, name: string, des
         const { code, syscall } = error as NodeJS.ErrnoException;
         if (code === 'ELOCKED') return null;
         // The lock this try had just made (its mkdir succeeded) vanished before the library's mtime
-        // probe read it (stat or utimes): a contender that saw the old stale lock renamed the fresh one
-        // away to reclaim it, and gives it back. lock() rejects: this try did not take the lock. A
-        // failing mkdir (no lock directory) still throws.
-        if (code === 'ENOENT' && (syscall === 'stat' || syscall === 'utimes')) {
+        // probe read it (stat or utimes, whose error Node names syscall 'utime'): a contender that saw
+        // the old stale lock renamed the fresh one away to reclaim it, and gives it back. lock()
+        // rejects: this try did not take the lock. A failing mkdir (no lock directory) still throws.
+        if (code === 'ENOENT' && (syscall === 'stat' || syscall === 'utime' || syscall === 'utimes')) {
           env.log(`${name}: lock() rejected with ENOENT (the lock it made was moved by a contender): not taken`);
           return null;
         }
