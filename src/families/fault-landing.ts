@@ -67,6 +67,12 @@ export interface LandableFault extends Fault {
    * anything starts, and `--explore` puts it only at boundaries on these stores.
    */
   readonly stores: readonly StoreKind[];
+  /**
+   * Optional: it lands only where the store's servers are the harness's local processes, and why
+   * (a member cut off through the relays its peer links pass: containers' do not). Elsewhere it
+   * says so and does not land; the container parity leaves such references out, naming this.
+   */
+  readonly localOnly?: string;
   land(ctx: LandingContext): Promise<Landing>;
 }
 

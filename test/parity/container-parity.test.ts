@@ -7,7 +7,8 @@
  * Not part of `npm test` (about 400 runs, etcd and ZooKeeper among them): `npm run
  * test:containers`, which .ci/run runs when a Docker engine is up. Needs the images: bash scripts/container-engine.sh. A store with no
  * container (a scratch directory, --store fs) is left out, and a test names each one left out with
- * its recipe's reason. The references on several nodes (--topology) run here too, every node in
+ * its recipe's reason, as is a reference whose fault lands on local processes only (a fault's
+ * `localOnly`: member-partitioned's relays). The references on several nodes (--topology) run here too, every node in
  * its own container (docs/topologies.md); etcd:3 and zookeeper:3 under member faults, local against
  * containers, are in member-topology-parity.test.ts.
  */
@@ -17,11 +18,16 @@ import { referenceMatrix } from '../../src/run/reference-matrix.ts';
 import { dockerSocketPath, engineAnswers } from '../../src/stores/engine-socket.ts';
 import { runReferences, type ReferenceOutcome } from '../../src/run/references.ts';
 import { recipeFor } from '../../src/families/recipes.ts';
+import { LANDING_FAULTS } from '../../src/faults/registry.ts';
 
 const socket = dockerSocketPath();
 const engineUp = socket !== undefined && (await engineAnswers(socket, 1000));
 const matrix = referenceMatrix(await loadAllOracles());
-const entries = matrix.filter((entry) => recipeFor(entry.store).container !== undefined);
+/** Why an entry's fault lands on local processes only (member-partitioned's relays), or undefined. */
+const localOnly = (entry: (typeof matrix)[number]) =>
+  LANDING_FAULTS.find((f) => f.name === entry.reference.params?.['landedFault'])?.localOnly;
+const entries = matrix.filter((entry) => recipeFor(entry.store).container !== undefined && !localOnly(entry));
+const localFaultOnly = matrix.filter((entry) => recipeFor(entry.store).container !== undefined && localOnly(entry));
 const onNodes = entries.filter((entry) => entry.reference.topology !== undefined);
 const withoutContainer = matrix.filter((entry) => recipeFor(entry.store).container === undefined);
 let outcomes: ReferenceOutcome[] = [];
@@ -36,10 +42,13 @@ describe('the reference matrix on --runtime container', () => {
     expect(engineUp).toBe(true);
   });
 
-  test('only stores with no container are left out, each saying why', () => {
+  test('only stores with no container and faults that land on local processes only are left out, each saying why', () => {
     expect(entries.length).toBeGreaterThan(100);
     for (const entry of withoutContainer) expect(recipeFor(entry.store).noContainer, entry.name).toBeTruthy();
-    expect(matrix.length - entries.length, 'left out: only stores with no container').toBe(withoutContainer.length);
+    for (const entry of localFaultOnly) expect(localOnly(entry), entry.name).toBeTruthy();
+    expect(matrix.length - entries.length, 'left out: stores with no container, local-only faults').toBe(
+      withoutContainer.length + localFaultOnly.length,
+    );
   });
 
   test('the references on several nodes (--topology) are in, on Redis and on Valkey at least', () => {

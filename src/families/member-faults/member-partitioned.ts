@@ -22,6 +22,7 @@ const NAME = 'member-partitioned';
 
 export const MEMBER_PARTITIONED: Fault & {
   readonly stores: readonly StoreKind[];
+  readonly localOnly: string;
   land(ctx: MemberLandingContext): Promise<MemberLanding>;
 } = {
   name: NAME,
@@ -31,6 +32,8 @@ export const MEMBER_PARTITIONED: Fault & {
   at: ['effect'],
   topologies: ['etcd', 'zookeeper'],
   stores: ['etcd', 'zookeeper'],
+  localOnly:
+    'the members are cut off from each other through relays in front of their peer listeners, which tell a dialing member by its pid: members in containers do not pass their peer links through them',
   inWords: (_boundary, at) => `A's member cut off from the other members at ${at}, A's client still reaching it`,
   async land(ctx) {
     const cluster = clusterOf(ctx, NAME);
