@@ -45,6 +45,21 @@ export interface V315Observations {
 }
 
 /** The candidates' race for leadership once A was cut off (or killed, a point on a contender). */
+/** What a V315 run has seen before its leaders start: nothing yet (its contenders' record where there are more than two). */
+export function noneSeenYet(contenders: number): V315Observations {
+  return {
+    aFirstWriteAt: null,
+    aLoopReturned: false,
+    point: null,
+    cut: null,
+    bWrote: false,
+    bWroteWhileCut: false,
+    bLease: null,
+    watchedUntil: 0,
+    ...(contenders > 2 ? { contenders: null } : {}),
+  };
+}
+
 export interface ContendersSeen {
   /** The candidates, in order: B, C, … */
   ids: string[];

@@ -25,7 +25,7 @@ import { flowOf } from '../../scenarios/fault-flows.ts';
 import { readLease, readLeaseAtWrites } from '../../scenarios/lease-at-writes.ts';
 import { raceAtCandidatePoint, raceWhileCut, type Loops } from './contenders.ts';
 import { cutAtPoint, cutOff, type Cut } from './cut.ts';
-import type { ContendersSeen, V315Observations } from './observations.ts';
+import { noneSeenYet, type ContendersSeen, type V315Observations } from './observations.ts';
 import type { v315Params } from './params.ts';
 import { playV315CutByStore } from './store-cut-play.ts';
 
@@ -56,17 +56,7 @@ export async function playV315(s: Scenario, p: ParamValues<typeof v315Params>): 
   const b = candidates[0]!;
   const loops: Loops = new Map();
   let contenderReadings: (() => ContendersSeen['readings']) | undefined;
-  const o: V315Observations = {
-    aFirstWriteAt: null,
-    aLoopReturned: false,
-    point: null,
-    cut: null,
-    bWrote: false,
-    bWroteWhileCut: false,
-    bLease: null,
-    watchedUntil: 0,
-    ...(candidates.length > 1 ? { contenders: null } : {}),
-  };
+  const o = noneSeenYet(candidates.length + 1);
   s.progress('A starts its leader loop through its wire proxy');
   const leadingSince = s.now();
   const aFirst = a.holdNextEffect();

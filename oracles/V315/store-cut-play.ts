@@ -13,7 +13,7 @@ import { throwIfTargetThrew, type CallOutcome } from '../../src/holder/holder.ts
 import { cutOffByStore } from '../../src/oracle/land-fault.ts';
 import type { Scenario } from '../../src/oracle/scenario.ts';
 import { readLease, readLeaseAtWrites } from '../../scenarios/lease-at-writes.ts';
-import type { V315Observations } from './observations.ts';
+import { noneSeenYet, type V315Observations } from './observations.ts';
 import type { v315Params } from './params.ts';
 
 /** The store's cut-off in force on A, from when it landed. */
@@ -31,16 +31,7 @@ export async function playV315CutByStore(
   const [a, b] = await Promise.all([s.holder('A'), s.holder('B')]);
   let aLoop: Promise<CallOutcome> | undefined;
   let bLoop: Promise<CallOutcome> | undefined;
-  const o: V315Observations = {
-    aFirstWriteAt: null,
-    aLoopReturned: false,
-    point: null,
-    cut: null,
-    bWrote: false,
-    bWroteWhileCut: false,
-    bLease: null,
-    watchedUntil: 0,
-  };
+  const o = noneSeenYet(2);
   s.progress(`A starts its leader loop; at its first write the store cuts it off (${cutOff.words})`);
   const aFirst = a.holdNextEffect();
   aLoop = a.call('leader');
