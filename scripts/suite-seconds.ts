@@ -42,7 +42,8 @@ if (!path) throw new Error('usage: npx tsx scripts/suite-seconds.ts <vitest-repo
 const report = JSON.parse(readFileSync(path, 'utf8')) as Report;
 const files = report.testResults.map((f) => {
   const tests = f.assertionResults;
-  const file = relative(process.cwd(), f.name);
+  // A report written by another clone (CI's) names its own paths: read the file as this tree's test/….
+  const file = relative(process.cwd(), f.name).replace(/^(\.\.\/)+.*?(?=test\/)/, '');
   return {
     file,
     kind: kindOf(file),
