@@ -27,11 +27,15 @@ import { taggedCli } from './tagged-cli.ts';
 
 const { cli, leftovers } = taggedCli({ timeout: 180_000 });
 
-/** The pid and data dir of the local process serving `port`, by its command line (etcd's --listen-client-urls, ZooKeeper's zoo.cfg clientPort). */
-async function processOn(pattern: string): Promise<{ pid: number; line: string }> {
-  const { stdout } = await execa('pgrep', ['-af', pattern], { reject: false });
-  const line = stdout.trim().split('\n')[0] ?? '';
-  return { pid: Number(line.split(' ')[0]), line };
+/**
+ * The pid and command line of the local process listening on `port` (a member's client port): found
+ * by its socket, not by a command-line pattern, which other runs' members on this machine match too.
+ */
+async function processOn(port: number): Promise<{ pid: number; line: string }> {
+  const { stdout } = await execa('ss', ['-tlnpH', 'sport', '=', `:${port}`], { reject: false });
+  const pid = Number(/pid=(\d+),/.exec(stdout)?.[1] ?? 0);
+  const line = pid > 0 ? readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ') : '';
+  return { pid, line };
 }
 
 /** Established TCP connections of the member processes `pids`: each with its owner and whether it goes straight to another member's listening port (past the relays). */
@@ -84,17 +88,7 @@ async function partitionM1(kind: 'etcd' | 'zookeeper'): Promise<void> {
   const store = await startStore({ kind, topology: parseTopology(`${kind}:3`) }, 'local');
   try {
     const cluster = store.members!;
-    const pids = (
-      await Promise.all(
-        cluster.members.map((m) =>
-          processOn(
-            kind === 'etcd'
-              ? `etcd .*--listen-client-urls=http://127.0.0.1:${m.port}`
-              : `QuorumPeerMain .*/${m.name}/zoo.cfg`,
-          ),
-        ),
-      )
-    ).map((p) => p.pid);
+    const pids = (await Promise.all(cluster.members.map((m) => processOn(m.port)))).map((p) => p.pid);
     const inCluster = /^(leader|follower)$/;
     expect(await m1SaysWithin(kind, cluster, inCluster, 20_000), 'm1 in the cluster before the cut').toMatch(inCluster);
     expect(await cluster.partition!('m1'), 'peer connections reset').toBeGreaterThan(0);
@@ -147,9 +141,7 @@ describe('--topology etcd:3', { timeout: 300_000 }, () => {
     expect(cluster.members.map((m) => m.name)).toEqual(['m1', 'm2', 'm3']);
     expect(cluster.urls[0]).toBe(store.url);
     expect(cluster.members.map((m) => m.name)).toContain(await cluster.leader());
-    const procs = await Promise.all(
-      cluster.members.map((m) => processOn(`etcd .*--listen-client-urls=http://127.0.0.1:${m.port}`)),
-    );
+    const procs = await Promise.all(cluster.members.map((m) => processOn(m.port)));
     const dataDirs = procs.map((p) => /--data-dir=(\S+)/.exec(p.line)?.[1] ?? '');
     expect(new Set(dataDirs).size, 'a data dir each').toBe(3);
     for (const dir of dataDirs) expect(existsSync(dir), dir).toBe(true);
@@ -246,7 +238,7 @@ describe('--topology zookeeper:3', { timeout: 300_000 }, () => {
     const cluster = store.members!;
     expect(cluster.members.map((m) => m.name)).toEqual(['m1', 'm2', 'm3']);
     expect(cluster.members.map((m) => m.name)).toContain(await cluster.leader());
-    const procs = await Promise.all(cluster.members.map((m) => processOn(`QuorumPeerMain .*/${m.name}/zoo.cfg`)));
+    const procs = await Promise.all(cluster.members.map((m) => processOn(m.port)));
     for (const { pid, line } of procs) expect(pid, line).toBeGreaterThan(0);
     const cfg = /(\S+\/zoo\.cfg)/.exec(procs[0]!.line)![1]!;
     expect(readFileSync(cfg, 'utf8')).toMatch(/^server\.3=127\.0\.0\.1:\d+:\d+$/m);
