@@ -168,6 +168,12 @@ describe('fault registry', () => {
       { where: 'cluster', faults: ['hold-before', 'hold-reply', 'hold-message', 'pause', 'pause-node'] },
     ]);
     expect(faultsOnStore(v313, 'fs')).toEqual([{ where: 'fs', faults: ['hold-before', 'hold-reply', 'pause'] }]);
+    // The member faults both coordination families declare: each store lists them under its own members only.
+    expect(faultsOnStore(v313, 'etcd').map((line) => line.where)).toEqual(['etcd', 'etcd --topology etcd']);
+    expect(faultsOnStore(v313, 'zookeeper').map((line) => line.where)).toEqual([
+      'zookeeper',
+      'zookeeper --topology zookeeper',
+    ]);
     // V317 names no store: A's clock steps before a command, a node's at a link message, each where the family shows those.
     const v317 = (await loadOracle('V317')).explore!;
     expect(faultsOnStore(v317, 'postgres')).toEqual([{ where: 'postgres', faults: ['clock-ahead', 'clock-back'] }]);

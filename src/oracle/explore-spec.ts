@@ -2,7 +2,7 @@
 import type { ParamSpecs, ParamValues } from '../core/params.ts';
 import type { ReferenceRun } from './reference-run.ts';
 import type { StoreKind } from '../stores/types.ts';
-import type { TopologyKind } from '../stores/topology.ts';
+import { isMemberTopology, parseTopology, type TopologyKind } from '../stores/topology.ts';
 import type { Scenario } from './scenario.ts';
 import type { Tracer } from './tracer.ts';
 import type { Boundary, ExploreFault } from './explore-point.ts';
@@ -163,7 +163,10 @@ export function faultsOnStore(spec: ExploreSpec, store: StoreKind): Array<{ wher
       pointFaultsAt(spec, anyBoundaryOf(kind), store).filter((f) => FAULTS_BY_KIND[kind].includes(f)),
     ),
   );
-  const topologies = [...new Set((family.faults ?? []).flatMap((f) => f.topologies))].filter((t) => t !== 'single');
+  // A member topology is started by its own store's family (etcd:N with --store etcd): a fault both families declare is listed under each store's own.
+  const topologies = [...new Set((family.faults ?? []).flatMap((f) => f.topologies))].filter(
+    (t) => t !== 'single' && (!isMemberTopology(parseTopology(t)) || t === store),
+  );
   return [
     { where: store, faults: FAULT_ORDER.filter((f) => single.has(f)) },
     ...topologies.map((topology) => ({
