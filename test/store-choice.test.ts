@@ -4,6 +4,9 @@
  * failing in its client's connect; the evidence says how the store was chosen.
  */
 import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { chooseStore, storeTargetMismatch } from '../src/run/store-choice.ts';
 import { UsageError } from '../src/core/errors.ts';
 import { librariesImportedBy, packagesImportedBy } from '../src/run/target-imports.ts';
@@ -17,6 +20,24 @@ const IMPORTS = 'test/fixtures/targets/imports';
 describe('the store a target needs', () => {
   it("reads the packages a target imports through its own files (redlock's target imports ioredis too)", async () => {
     expect([...(await packagesImportedBy('targets/redis/redlock/lock.ts'))].sort()).toEqual(['ioredis', 'redlock']);
+  });
+
+  it("reads them again when one of the target's own files changed since the record a process left behind", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lock-oracles-imports-test-'));
+    try {
+      const target = join(dir, 'target.ts');
+      const helper = join(dir, 'client.ts');
+      writeFileSync(target, "export { client } from './client.ts';\n");
+      writeFileSync(helper, "export { Redis as client } from 'ioredis';\n");
+      expect([...(await packagesImportedBy(target))]).toEqual(['ioredis']);
+      // The record now stands for these two files: a changed helper (another mtime) is read again.
+      writeFileSync(helper, "export { Pool as client } from 'pg';\n");
+      utimesSync(helper, new Date(), new Date(Date.now() + 5000));
+      expect([...(await packagesImportedBy(target))]).toEqual(['pg']);
+      expect([...(await packagesImportedBy(target))]).toEqual(['pg']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('picks Redis for a Redis target on an oracle whose default is Postgres, saying so', async () => {

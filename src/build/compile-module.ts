@@ -32,7 +32,8 @@ import { isCommonJs } from './module-kind.ts';
 import { bundlePackages, bundlingPackages, packageRoot } from './package-bundle.ts';
 import { BUNDLE_BODY, BUNDLE_FILE, BUNDLE_LOADER } from './bundle-loader.ts';
 
-const CACHE = join(tmpdir(), 'lock-oracles-cache', 'modules');
+/** Where compiled modules and what a build learned about its inputs live; entries unused for a day are pruned. */
+export const CACHE = join(tmpdir(), 'lock-oracles-cache', 'modules');
 /**
  * Spelled so that this file's own text does not contain it: this file is bundled by the same
  * plugin (src/build/build-dist.ts), which would otherwise rewrite these very search strings (and the
@@ -372,7 +373,8 @@ export function inputTimes(metafileInputs: object, workingDir = process.cwd()): 
   );
 }
 
-function unchanged(inputs: Map<string, number>): boolean {
+/** Whether every input still has the modification time it had when it was built from. */
+export function unchanged(inputs: Map<string, number>): boolean {
   for (const [path, at] of inputs) if (mtime(path) !== at) return false;
   return true;
 }

@@ -7,7 +7,6 @@
  * target's, the Go toolchain and the sources of every package it imports from /usr/share/gocode,
  * theirs in turn), so a second run builds nothing, from any checkout; the holder is the binary itself. A build error is a usage error (exit 2) with go's own lines.
  */
-import { execa } from 'execa';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -32,6 +31,7 @@ export async function goHolder(target: string): Promise<HolderLaunch> {
     'go',
     [readFileSync(join(SDK_DIR, 'lockoracles.go'), 'utf8'), source, go.stamp, ...importedSources(source)],
     async (dir) => {
+      const { execa } = await import('execa');
       const built = await execa(go.path, ['build', '-o', join(dir, 'holder'), basename(file)], {
         cwd: dirname(file),
         reject: false,

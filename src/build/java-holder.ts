@@ -11,7 +11,6 @@
  * A compile error is a usage error (exit 2) with javac's own lines: the file, the line, the fix; so
  * is a classpath jar that does not exist (named, with the install line), before javac runs.
  */
-import { execa } from 'execa';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -50,6 +49,7 @@ export async function javaHolder(target: string, classpath: string[] = []): Prom
     'java',
     [readFileSync(SDK, 'utf8'), className, source, javac.stamp, ...jars.map(contentDigest), ...siblingSources(file)],
     async (dir) => {
+      const { execa } = await import('execa');
       const compiled = await execa(
         javac.path,
         [

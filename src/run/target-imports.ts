@@ -7,14 +7,26 @@
  * (src/build/java-holder.ts); a Go target's import paths (`"github.com/gomodule/redigo/redis"`).
  * Only what the source imports: a Java target that reaches pgjdbc only by a `jdbc:postgresql:` URL
  * through java.sql names no library here.
+ * A Node target's packages are remembered across processes beside its compiled module
+ * (compile-module.ts's cache), with the modification time of every file esbuild read: a fresh CLI
+ * whose target did not change starts no esbuild for them (its service's start was ~100 ms on a run's
+ * critical path, before the store could start).
  */
-import { build } from 'esbuild';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import type { HolderLanguage } from '../holder/holder-language.ts';
+import { CACHE, inputTimes, unchanged } from '../build/compile-module.ts';
 
 /** The packages a Node target imports, itself or through its own files (not through packages), by esbuild's resolution. */
 export async function packagesImportedBy(targetPath: string): Promise<Set<string>> {
+  const record = join(
+    CACHE,
+    `imports-${createHash('sha256').update(resolve(targetPath)).digest('hex').slice(0, 24)}.json`,
+  );
+  const known = readImportsRecord(record);
+  if (known && unchanged(known.inputs)) return known.packages;
+  const { build } = await import('esbuild');
   const result = await build({
     entryPoints: [targetPath],
     bundle: true,
@@ -31,7 +43,38 @@ export async function packagesImportedBy(targetPath: string): Promise<Set<string
       if (!external || path.startsWith('node:') || path.startsWith('.')) continue;
       imported.add(path.startsWith('@') ? path.split('/').slice(0, 2).join('/') : path.split('/')[0]!);
     }
+  writeImportsRecord(record, imported, inputTimes(result.metafile.inputs));
   return imported;
+}
+
+interface ImportsRecord {
+  packages: Set<string>;
+  /** Every file esbuild read for it, with its modification time then. */
+  inputs: Map<string, number>;
+}
+
+function readImportsRecord(path: string): ImportsRecord | undefined {
+  try {
+    const { packages, inputs } = JSON.parse(readFileSync(path, 'utf8')) as {
+      packages: string[];
+      inputs: Array<[string, number]>;
+    };
+    return { packages: new Set(packages), inputs: new Map(inputs) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Written whole under another name and renamed, so a reader never sees half a record. */
+function writeImportsRecord(path: string, packages: Set<string>, inputs: Map<string, number>): void {
+  const staging = `${path}.${process.pid}`;
+  try {
+    mkdirSync(CACHE, { recursive: true });
+    writeFileSync(staging, JSON.stringify({ packages: [...packages], inputs: [...inputs] }));
+    renameSync(staging, path);
+  } catch {
+    /* a read-only or full temp dir: the next process scans the imports again */
+  }
 }
 
 /**

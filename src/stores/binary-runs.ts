@@ -5,7 +5,6 @@
  * same (path, inode, size, mtime), remembered under the cache dir. Each spawn costs the harness
  * 30–55 ms on a first run's path (docs/benchmarks.md). A binary not found is asked again next time.
  */
-import { execa } from 'execa';
 import { accessSync, constants, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, isAbsolute, join } from 'node:path';
@@ -28,6 +27,7 @@ async function checked(binary: string): Promise<boolean> {
   const stamp = fileStamp(binary);
   const record = stamp && join(CACHE, createHash('sha256').update(stamp).digest('hex').slice(0, 24));
   if (record && readStamp(record) === stamp) return true;
+  const { execa } = await import('execa');
   const runs = await execa(binary, ['--version']).then(
     () => true,
     () => false,

@@ -1,8 +1,10 @@
 /**
- * A store server run as a local child process: started with execa, registered for cleanup on
- * every exit path, and able to be paused (SIGSTOP), resumed and killed for store faults.
+ * A store server run as a local child process: started with node's child_process (execa's module
+ * graph, the largest in a run's start, is left to the commands that need its conveniences),
+ * registered for cleanup on every exit path, and able to be paused (SIGSTOP), resumed and killed
+ * for store faults.
  */
-import { execa, type ResultPromise } from 'execa';
+import { spawn } from 'node:child_process';
 import { dieWithHarness } from '../process/die-with-harness.ts';
 import { cleanupProcess } from '../process/cleanup.ts';
 import { waitUntilStopped } from '../process/process-tree.ts';
@@ -34,27 +36,31 @@ export interface ServerProcess {
 
 export function spawnServer(options: ServerProcessOptions): ServerProcess {
   const [command, args] = dieWithHarness(options.command, options.args);
-  const child: ResultPromise = execa(command, args, {
-    env: options.env ?? {},
-    extendEnv: true,
-    reject: false,
-    stdin: 'ignore',
-    all: true,
-    buffer: false,
+  const child = spawn(command, args, {
+    env: { ...process.env, ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
     ...(options.uid !== undefined ? { uid: options.uid } : {}),
     ...(options.gid !== undefined ? { gid: options.gid } : {}),
     ...(options.cwd ? { cwd: options.cwd } : {}),
   });
+  // A spawn that failed (no such command) says so by pid below; its 'error' event must not end the harness.
+  let spawnError: Error | undefined;
+  child.on('error', (error) => (spawnError = error));
   let log = '';
-  child.all?.on('data', (chunk: Buffer) => {
-    if (log.length < 64_000) log += chunk.toString();
-  });
+  // stdout and stderr in one log, in the order they arrived.
+  for (const stream of [child.stdout, child.stderr])
+    stream.on('data', (chunk: Buffer) => {
+      if (log.length < 64_000) log += chunk.toString();
+    });
   const pid = child.pid;
   if (pid === undefined) throw new Error(`${options.label}: could not start "${options.command}"`);
-  const exited = child.then((result) => {
-    const how = result.signal ? `signal ${result.signal}` : `exit code ${result.exitCode}`;
-    return `${options.label} (pid ${pid}) exited with ${how}`;
-  });
+  // After the exit and the end of its output ('close'), so that a log read then is whole.
+  const exited = new Promise<string>((resolve) =>
+    child.once('close', (exitCode, signal) => {
+      const how = signal ? `signal ${signal}` : spawnError ? spawnError.message : `exit code ${exitCode}`;
+      resolve(`${options.label} (pid ${pid}) exited with ${how}`);
+    }),
+  );
   let gone = false;
   void exited.then(() => {
     gone = true;

@@ -10,8 +10,11 @@
  * Frames carry their stream: a held DATA frame stops only its own stream (lane.ts), and frames on
  * stream 0 (SETTINGS, PING, WINDOW_UPDATE, GOAWAY) always pass, so one held keepalive does not
  * stall the client's other RPCs on the same connection, as one held Redis command stalls the rest.
+ * hpack.js is required when the first gRPC connection is framed, not when the wire code loads: a
+ * run on any other store never pays its load (~20 ms of CPU at a CLI's start).
  */
-import hpack from 'hpack.js';
+import { createRequire } from 'node:module';
+import type hpackModule from 'hpack.js';
 import type { WireCommand } from './command.ts';
 import type { Frame, Framer } from './framer.ts';
 import { etcdRequestText } from './etcd-rpc.ts';
@@ -36,7 +39,9 @@ export class GrpcRequestFramer implements Framer {
   opaqueReason: string | null = null;
   #pending: Buffer = Buffer.alloc(0);
   #prefaceSeen = false;
-  readonly #headers = hpack.decompressor.create({ table: { size: 4096 } });
+  readonly #headers = (createRequire(import.meta.url)('hpack.js') as typeof hpackModule).decompressor.create({
+    table: { size: 4096 },
+  });
   /** A HEADERS frame waiting for its CONTINUATIONs: its bytes so far and its block. */
   #openBlock: { stream: number; bytes: Buffer[]; block: Buffer[] } | null = null;
   readonly #paths = new Map<number, string>();

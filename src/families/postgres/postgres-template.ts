@@ -6,7 +6,6 @@
  * race to create it: each initialises into its own temp dir and renames it into place, which is
  * atomic, so a reader only ever sees a complete template; the loser discards its copy.
  */
-import { execa } from 'execa';
 import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, chmodSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,6 +21,7 @@ export async function initCluster(bin: PostgresBinaries, user: ServerUser | unde
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   chmodSync(dataDir, 0o700);
   giveTo(user, dataDir);
+  const { execa } = await import('execa');
   const result = await execa(
     bin.initdb,
     ['-D', dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C', '--no-sync', '--no-instructions'],
@@ -76,6 +76,7 @@ function checkedOwner(template: string, user: ServerUser | undefined): string {
  * before its dir is removed, or it would go on writing into a dir already cleaned up.
  */
 export async function copyTemplate(template: string, dataDir: string): Promise<void> {
+  const { execa } = await import('execa');
   const [command, args] = dieWithHarness('cp', ['-a', template, dataDir]);
   const copy = execa(command, args, { reject: false, all: true, stdin: 'ignore' });
   const unregister = cleanupProcess(`copy of ${template}`, copy.pid, async () => {

@@ -1,9 +1,15 @@
 /**
  * The harness's own ZooKeeper client (node-zookeeper-client, pure JS), as promises: the reads the
  * view makes (a node's data and stat, its children), and the server's wall clock by the mtime of
- * a probe node it writes. One session, opened on first use.
+ * a probe node it writes. One session, opened on first use. The client library is required then
+ * too, not when the family's code loads: a run on any other store never pays its load (~20 ms of
+ * CPU at a CLI's start).
  */
-import { createClient, Exception, type Client, type Stat } from 'node-zookeeper-client';
+import { createRequire } from 'node:module';
+import type { Client, Stat } from 'node-zookeeper-client';
+
+type ZookeeperClient = typeof import('node-zookeeper-client');
+const zookeeper = (): ZookeeperClient => createRequire(import.meta.url)('node-zookeeper-client') as ZookeeperClient;
 
 export interface NodeRead {
   data: Buffer;
@@ -15,7 +21,7 @@ export class ZkReads {
   readonly #connected: Promise<void>;
 
   constructor(connectString: string) {
-    this.#client = createClient(connectString, { sessionTimeout: 10_000, retries: 0, spinDelay: 50 });
+    this.#client = zookeeper().createClient(connectString, { sessionTimeout: 10_000, retries: 0, spinDelay: 50 });
     this.#connected = new Promise((resolve) => this.#client.once('connected', () => resolve()));
     this.#client.connect();
   }
@@ -71,11 +77,11 @@ export class ZkReads {
 export const CLOCK_PROBE = '/lock-oracles-clock';
 
 function isNodeExists(error: unknown): boolean {
-  return (error as { getCode?: () => number }).getCode?.() === Exception.NODE_EXISTS;
+  return (error as { getCode?: () => number }).getCode?.() === zookeeper().Exception.NODE_EXISTS;
 }
 
 function isNoNode(error: unknown): boolean {
-  return (error as { getCode?: () => number }).getCode?.() === Exception.NO_NODE;
+  return (error as { getCode?: () => number }).getCode?.() === zookeeper().Exception.NO_NODE;
 }
 
 /** A zxid or session id (8 bytes, big-endian) as ZooKeeper prints it: "0x1000…"; "0x0" for none. */

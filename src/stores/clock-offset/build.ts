@@ -9,7 +9,6 @@ import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, renameSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { execa } from 'execa';
 import { StoreUnavailableError } from '../../core/errors.ts';
 
 const SOURCE = fileURLToPath(new URL('../../../docker/clock-offset/clock-offset.c', import.meta.url));
@@ -46,6 +45,7 @@ async function build(): Promise<string> {
   const dir = cacheDir();
   const library = join(dir, `clock-offset-${hash}.so`);
   if (existsSync(library)) return library;
+  const { execa } = await import('execa');
   const partial = `${library}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   try {
     await execa('gcc', ['-shared', '-fPIC', '-O2', '-Wall', '-Wextra', '-Werror', '-o', partial, SOURCE, '-ldl']);
