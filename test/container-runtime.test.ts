@@ -5,6 +5,7 @@
  * and are skipped, visibly, when none answers.
  */
 import { randomBytes } from 'node:crypto';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
@@ -13,13 +14,17 @@ import pg from 'pg';
 import { afterEach, describe, expect, test } from 'vitest';
 import { imageCandidates } from '../src/stores/images.ts';
 import { runOracle } from '../src/run/run-oracle.ts';
-import { refuseRemoteEngine } from '../src/stores/container-engine.ts';
 import { dockerSocketPath, engineAnswers } from '../src/stores/engine-socket.ts';
 import { OWNER_PID_LABEL, RUN_LABEL, STORE_LABEL } from '../src/stores/labels.ts';
 import { runOwner } from '../src/process/run-owner.ts';
 import { chooseRuntime, startStore } from '../src/families/start-store.ts';
 import { fourLetterWord } from '../src/families/zookeeper/four-letter.ts';
 import type { StartedStore, StoreKind } from '../src/stores/types.ts';
+import { chooseImage, localEngine, refuseRemoteEngine } from '../src/stores/container-engine.ts';
+import { StoreContainer } from '../src/stores/store-container.ts';
+import { freePort } from '../src/stores/free-port.ts';
+import { memberArgs } from '../src/families/etcd/member-args.ts';
+import { etcdRecipe } from '../src/families/etcd/recipe.ts';
 
 const socket = dockerSocketPath();
 const engineUp = socket !== undefined && (await engineAnswers(socket, 1000));
@@ -230,6 +235,41 @@ describe.each(['redis', 'valkey', 'postgres', 'pgbouncer', 'etcd', 'zookeeper'] 
     );
   },
 );
+
+describe('a container server that cannot start', () => {
+  test.skipIf(!engineUp)(
+    `etcd whose peer port is taken fails at once, quoting its own words, and leaves no container${noEngine}`,
+    async () => {
+      // What a CI run met as "Log stream ended and message /serving client traffic/ was not
+      // received": the server exited before its ready line and the error did not say why.
+      const held = createServer();
+      await new Promise<void>((resolve) => held.listen(0, '127.0.0.1', resolve));
+      const peerPort = (held.address() as AddressInfo).port;
+      const clientPort = await freePort();
+      const image = await chooseImage(await localEngine(), 'etcd');
+      const server = {
+        command: ['etcd', ...memberArgs(clientPort, peerPort, '/data/member', 'info')],
+        readyLog: /serving client traffic/,
+      };
+      const label = `etcd container :${clientPort}`;
+      try {
+        const start = new StoreContainer(image, 'etcd', server, clientPort).startRemovable(label);
+        await expect(start).rejects.toThrow(
+          new RegExp(`${label} did not start: .*its last output lines:[\\s\\S]*address already in use`),
+        );
+        expect(await containerIds(`label=${RUN_LABEL}=${runOwner().runId}`)).toEqual([]);
+      } finally {
+        held.close();
+      }
+    },
+  );
+
+  test('the etcd recipe listens for peers on the second port the runtime picked, never on port + 1', () => {
+    const command = etcdRecipe.container!.command(20_000, { request: { kind: 'etcd' }, secondPort: 30_000 });
+    expect(command).toContain('--listen-peer-urls=http://127.0.0.1:30000');
+    expect(command.join(' ')).not.toContain('20001');
+  });
+});
 
 describe('oracles on container stores', () => {
   test.skipIf(!engineUp)(`V310 FAILs ioredis release-bare-del.ts on a valkey container${noEngine}`, async () => {

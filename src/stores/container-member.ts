@@ -19,14 +19,12 @@ const MEMBER_DIR = '/tmp/member';
 
 export async function launchContainerMember(spec: MemberSpec): Promise<LaunchedMember> {
   const image = await chooseImage(await localEngine(), spec.kind);
-  const recipe = {
-    command: () => spec.command(MEMBER_DIR, true),
-    files: () => (spec.files?.(MEMBER_DIR) ?? []).map((f) => ({ ...f, path: posix.join(MEMBER_DIR, f.path) })),
+  const server = {
+    command: spec.command(MEMBER_DIR, true),
+    files: (spec.files?.(MEMBER_DIR) ?? []).map((f) => ({ ...f, path: posix.join(MEMBER_DIR, f.path) })),
     readyLog: spec.readyLog,
-    url: () => `127.0.0.1:${spec.port}`,
-    version: spec.probe,
   };
-  const builder = new StoreContainer(image, spec.kind, recipe, spec.port, { request: { kind: spec.kind } });
+  const builder = new StoreContainer(image, spec.kind, server, spec.port);
   builder.withStartupTimeout(spec.readyWithinMs);
   const label = `${spec.label} (container ${image})`;
   const { started, remove } = await builder.startRemovable(label);

@@ -31,8 +31,8 @@ export async function startContainerStore(request: StoreRequest, recipeFor: Reci
   const client = await localEngine();
   const image = await chooseImage(client, kind);
   const backend = recipe.backend ? await startContainerStore(recipe.backend(request), recipeFor) : undefined;
-  const ctx: ContainerStartContext = { request, ...(backend ? { backend } : {}) };
   const port = await freePort();
+  const ctx: ContainerStartContext = { request, secondPort: await freePort(), ...(backend ? { backend } : {}) };
   const label = `${kind} container (${image}) :${port}`;
   let remove: (() => Promise<void>) | undefined;
   let removeDir: (() => Promise<void>) | undefined;
@@ -48,7 +48,13 @@ export async function startContainerStore(request: StoreRequest, recipeFor: Reci
       chmodSync(clockDir, 0o755); // the server may run as another user (postgres)
       clock = await serverClockFor(request, clockDir, CONTAINER_CLOCK_MOUNT);
     }
-    const builder = new StoreContainer(image, kind, recipe, port, ctx);
+    const server = {
+      command: recipe.command(port, ctx),
+      readyLog: recipe.readyLog,
+      ...(recipe.env ? { env: recipe.env } : {}),
+      ...(recipe.files ? { files: recipe.files(port, ctx) } : {}),
+    };
+    const builder = new StoreContainer(image, kind, server, port);
     if (clock) {
       builder.withEnvironment(clock.env).withBindMounts([
         { source: clock.library, target: CONTAINER_CLOCK_MOUNT.library, mode: 'ro' },

@@ -13,15 +13,30 @@ import { spawnSync } from 'node:child_process';
 import { onCleanup } from '../process/cleanup.ts';
 import { runOwner } from '../process/run-owner.ts';
 import { OWNER_PID_LABEL, OWNER_START_LABEL, RUN_LABEL, STORE_LABEL } from './labels.ts';
-import type { ContainerRecipe, ContainerStartContext, StoreKind } from './types.ts';
+import type { StoreKind } from './types.ts';
+
+/** One server's command line in its image, resolved for its port: what the container runs. */
+export interface ContainerServer {
+  command: string[];
+  env?: Record<string, string>;
+  /** Files written into the container before it starts. */
+  files?: Array<{ path: string; content: string }>;
+  /** A line the server prints once it accepts connections (testcontainers' log wait strategy). */
+  readyLog: RegExp;
+}
+
+/** How many of the server's last output lines a start failure quotes. */
+const LINES_QUOTED = 15;
 
 export class StoreContainer extends GenericContainer {
+  /** The server's latest output lines, quoted when it fails to start (the log wait only says the stream ended). */
+  private readonly lastLines: string[] = [];
+
   constructor(
     image: string,
     kind: StoreKind,
-    private readonly recipe: ContainerRecipe,
+    private readonly server: ContainerServer,
     private readonly port: number,
-    private readonly ctx: ContainerStartContext,
   ) {
     super(image);
     const owner = runOwner();
@@ -33,7 +48,15 @@ export class StoreContainer extends GenericContainer {
         [OWNER_START_LABEL]: owner.pidStart,
       })
       .withStartupTimeout(30_000)
-      .withWaitStrategy(Wait.forLogMessage(recipe.readyLog));
+      .withWaitStrategy(Wait.forLogMessage(server.readyLog))
+      .withLogConsumer((stream) =>
+        stream.on('data', (chunk: string | Buffer) => {
+          for (const line of String(chunk).split('\n').filter(Boolean)) {
+            this.lastLines.push(line);
+            if (this.lastLines.length > LINES_QUOTED) this.lastLines.shift();
+          }
+        }),
+      );
   }
 
   private onCreated?: (containerId: string) => void;
@@ -68,14 +91,22 @@ export class StoreContainer extends GenericContainer {
       return { started, remove: () => remove?.() ?? Promise.resolve() };
     } catch (error) {
       await remove?.().catch(() => undefined);
-      throw error;
+      throw this.withServerOutput(error as Error, label);
     }
   }
 
+  /** The start error, with what the server itself printed last (e.g. a port it could not bind). */
+  private withServerOutput(error: Error, label: string): Error {
+    const said = this.lastLines.length
+      ? `its last output lines:\n  ${this.lastLines.join('\n  ')}`
+      : 'it printed nothing';
+    return new Error(`${label} did not start: ${error.message}; ${said}`, { cause: error });
+  }
+
   override async start(): Promise<StartedStoreContainer> {
-    this.withCommand(this.recipe.command(this.port, this.ctx));
-    if (this.recipe.env) this.withEnvironment(this.recipe.env);
-    const files = this.recipe.files?.(this.port, this.ctx) ?? [];
+    this.withCommand(this.server.command);
+    if (this.server.env) this.withEnvironment(this.server.env);
+    const files = this.server.files ?? [];
     if (files.length)
       this.withCopyContentToContainer(files.map((f) => ({ content: f.content, target: f.path, mode: 0o644 })));
     return new StartedStoreContainer(await super.start(), this.port);

@@ -152,6 +152,11 @@ export interface ContainerStartContext {
   request: StoreRequest;
   /** The store this one fronts (PgBouncer's Postgres), started first in its own container. */
   backend?: StartedStore;
+  /**
+   * A second free loopback port the runtime picked for a server that listens on two (etcd's peer
+   * port). Never `port + 1`: that one may be any other socket's on this machine.
+   */
+  secondPort: number;
 }
 
 /**

@@ -20,8 +20,8 @@ import { etcdBinary, memberArgs } from './member-args.ts';
 export const etcdRecipe: StoreRecipe = {
   kind: 'etcd',
   container: {
-    // The peer port is the client port + 1 inside the host network: the runtime picks only one free port.
-    command: (port) => ['etcd', ...memberArgs(port, port + 1, '/data/member', 'info')],
+    // On the host network the peer port is the second free port the runtime picked.
+    command: (port, { secondPort }) => ['etcd', ...memberArgs(port, secondPort, '/data/member', 'info')],
     readyLog: /serving client traffic/,
     url: (port) => `http://127.0.0.1:${port}`,
     version: etcdVersion,

@@ -27,17 +27,15 @@ export async function launchContainerNode(spec: NodeServerSpec): Promise<Launche
     spec.clockOffsetMs === undefined
       ? null
       : await serverClockFor({ kind, clockOffsetMs: spec.clockOffsetMs }, hostDir, CONTAINER_CLOCK_MOUNT);
-  const recipe = {
-    command: () => [`${kind}-server`, ...spec.args(DIR)],
+  const server = {
+    command: [`${kind}-server`, ...spec.args(DIR)],
     readyLog: spec.readyLog,
-    url: () => `redis://127.0.0.1:${port}`,
-    version: spec.probe,
-    files: () =>
+    files:
       spec.sentinelConfig === undefined
         ? []
         : [{ path: posix.join(DIR, SENTINEL_CONFIG), content: spec.sentinelConfig }],
   };
-  const builder = new StoreContainer(image, kind, recipe, port, { request: { kind } });
+  const builder = new StoreContainer(image, kind, server, port);
   if (clock) {
     chmodSync(hostDir, 0o755); // the official images run the server as the redis user
     builder.withEnvironment(clock.env).withBindMounts([
