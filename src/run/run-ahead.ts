@@ -48,12 +48,13 @@ type Prepare = (targetPath: string, ids: readonly string[]) => Promise<PreparedR
 
 /**
  * Up to `depth` runs' holders started ahead, for the runs the pool was told to expect, in that
- * order. The pool starts more only when told a run's holders are ready (`fill`, from a run's
+ * order (a number, or a function asked at each fill: explore's follows how many points its CPU
+ * slots let run at once). The pool starts more only when told a run's holders are ready (`fill`, from a run's
  * `onHoldersReady`), so that holders loading ahead do not take a core from the holders of the run
  * about to play. A run takes the holders started for its own need or starts its own.
  */
 export class WarmPool {
-  readonly #depth: number;
+  readonly #depth: () => number;
   readonly #prepare: Prepare;
   /** Needs of runs to come whose holders are not started yet, in the order expected. */
   #upcoming: HolderNeed[] = [];
@@ -61,15 +62,15 @@ export class WarmPool {
   #started: Array<{ key: string; run: Promise<PreparedRun> }> = [];
   #closed = false;
 
-  constructor(depth: number, prepare: Prepare = prepareRun) {
-    if (!Number.isInteger(depth) || depth < 1) throw new RangeError(`a warm pool's depth must be ≥ 1, got ${depth}`);
-    this.#depth = depth;
+  constructor(depth: number | (() => number), prepare: Prepare = prepareRun) {
+    this.#depth = typeof depth === 'number' ? () => checkedDepth(depth) : () => checkedDepth(depth());
+    this.#depth();
     this.#prepare = prepare;
   }
 
-  /** How many runs' holders the pool keeps started ahead. */
+  /** How many runs' holders the pool keeps started ahead now. */
   get depth(): number {
-    return this.#depth;
+    return this.#depth();
   }
 
   /** `count` more runs to come need `need` (none when `count` ≤ 0). */
@@ -79,7 +80,7 @@ export class WarmPool {
 
   /** Starts holders for the runs expected next, up to the pool's depth. */
   fill(): void {
-    while (!this.#closed && this.#started.length < this.#depth && this.#upcoming.length) {
+    while (!this.#closed && this.#started.length < this.depth && this.#upcoming.length) {
       const need = this.#upcoming.shift()!;
       const run = this.#prepare(resolve(need.target), need.holders);
       run.catch(() => undefined);
@@ -113,6 +114,11 @@ export class WarmPool {
       runs.flatMap((run) => [...(run?.holders.values() ?? [])].map((holder) => holder.close(0).catch(() => undefined))),
     );
   }
+}
+
+function checkedDepth(depth: number): number {
+  if (!Number.isInteger(depth) || depth < 1) throw new RangeError(`a warm pool's depth must be ≥ 1, got ${depth}`);
+  return depth;
 }
 
 function keyOf(need: HolderNeed): string {
