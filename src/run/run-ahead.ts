@@ -2,12 +2,12 @@
  * Warm holders (issue 35): a small pool of holder processes kept ahead of a batch's runs (`--runs N`,
  * an exploration's points). While runs play, the holders of the runs to come are already loading
  * their runtime and the target (~100 ms of CPU per Node holder, about a second per JVM), so those
- * runs start with their holders ready. One run ahead: holders loading take CPU from the runs playing,
- * and the reference matrix and selfcheck use no pool: with one, etcd's release-checked.ts came out
- * ERROR (its 1 s lease gone before its put: "requested lease not found") in 2 of 3 `references V310
- * --jobs 2`, against 0 of 3 without, and no time was saved at the same load (docs/benchmarks.md,
- * suitetime). Each holder started ahead
- * is still a fresh process of the one run that takes it: nothing crosses runs, and that run's
+ * runs start with their holders ready. `--runs N` keeps one run ahead, an exploration one per 4
+ * points its CPU slots let run at once (src/explore/explore.ts): holders loading take CPU from the
+ * runs playing, and the reference matrix and selfcheck use no pool: with one, etcd's
+ * release-checked.ts came out ERROR (its 1 s lease gone before its put: "requested lease not
+ * found") in 2 of 3 `references V310 --jobs 2`, against 0 of 3 without, and no time was saved at
+ * the same load (docs/benchmarks.md, suitetime). Each holder started ahead is still a fresh process of the one run that takes it: nothing crosses runs, and that run's
  * history begins when they were started (its evidence's `timing.holdersStartedAheadMs` says how long
  * before the run they were). Holders no run took are ended when the pool is closed, and every
  * holder dies with the harness (src/process/die-with-harness.ts), so a killed harness leaves none.
