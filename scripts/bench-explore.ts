@@ -5,7 +5,8 @@
  * applicable, INCONCLUSIVE (and played again alone), the most points at once, the exploration's wall
  * (trace + every point), wall per point, the whole command's wall, its CPU (user + sys of the command
  * and the holders and stores it waited for, /usr/bin/time), and the load average (1 min) before and
- * after. Prints Markdown table rows for docs/benchmarks.md, then the INCONCLUSIVE share over the rows.
+ * after, and of that CPU the exploring process's own (`exploration.harnessCpuMs`: the rest is the
+ * holders' and the stores'). Prints Markdown table rows for docs/benchmarks.md, then the INCONCLUSIVE share over the rows.
  * Usage: npx tsx scripts/bench-explore.ts [V312:target[:store][:--name=value ...] ...] [--good] [--first-fail]
  * (e.g. V313:targets/redis/ioredis/lease-no-renewal.ts:redis:--topology=replicated:2)
  * (--good: every explored good reference, test/explore-references.ts's list; any other argument
@@ -51,9 +52,9 @@ async function goodReferences(): Promise<string[]> {
 const load = () => loadavg()[0]!.toFixed(1);
 
 console.log(
-  `| oracle | target | store | verdict | points${flags.length ? ` (${flags.join(' ')})` : ''} | not applicable | INCONCLUSIVE (played again alone) | most at once | exploration wall ms | wall / point ms | command wall ms | CPU s | load before → after |`,
+  `| oracle | target | store | verdict | points${flags.length ? ` (${flags.join(' ')})` : ''} | not applicable | INCONCLUSIVE (played again alone) | most at once | exploration wall ms | wall / point ms | command wall ms | CPU s | of it the harness's s | load before → after |`,
 );
-console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
 let allPoints = 0;
 let allInconclusive = 0;
 for (const row of rows) {
@@ -94,6 +95,7 @@ for (const row of rows) {
       notStarted?: unknown[];
       wallMs: number;
       jobs: number;
+      harnessCpuMs?: number;
     };
   };
   const x = record.exploration;
@@ -106,7 +108,7 @@ for (const row of rows) {
   const cpu = user !== undefined && sys !== undefined ? (user + sys).toFixed(1) : '?';
   const points = `${x.points.length}${x.notStarted?.length ? ` (+${x.notStarted.length} not started)` : ''}`;
   console.log(
-    `| ${oracle} | ${target.replace(/^targets\//, '')}${params.length ? ` ${params.join(' ')}` : ''} | ${store ?? 'redis'} | ${record.verdict} | ${points} | ${x.points.filter((p) => p.notApplicable).length} | ${inconclusive.length} (${crowded}) | ${x.jobs} | ${x.wallMs} | ${Math.round(x.wallMs / Math.max(1, x.points.length))} | ${commandMs} | ${cpu} | ${before} → ${load()} |`,
+    `| ${oracle} | ${target.replace(/^targets\//, '')}${params.length ? ` ${params.join(' ')}` : ''} | ${store ?? 'redis'} | ${record.verdict} | ${points} | ${x.points.filter((p) => p.notApplicable).length} | ${inconclusive.length} (${crowded}) | ${x.jobs} | ${x.wallMs} | ${Math.round(x.wallMs / Math.max(1, x.points.length))} | ${commandMs} | ${cpu} | ${x.harnessCpuMs === undefined ? '?' : (x.harnessCpuMs / 1000).toFixed(1)} | ${before} → ${load()} |`,
   );
 }
 console.log(

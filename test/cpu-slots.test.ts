@@ -41,6 +41,28 @@ test('a busy CPU keeps the floor; an idle one lets more start, one per settle in
   ).toBe(4);
 });
 
+test('a piece that ends is replaced at once up to the level, and a saturated CPU lowers the level to the floor', async () => {
+  let share = 1;
+  const slots = cpuSlots(1, 3, () => share);
+  const starts: number[] = [];
+  const began = performance.now();
+  const piece = () =>
+    slots(async () => {
+      starts.push(performance.now() - began);
+      await sleep(SETTLE_MS / 3);
+    });
+  // Twelve short pieces: the level reaches 3 and stays, so pieces start well faster than one per window.
+  await Promise.all(Array.from({ length: 12 }, piece));
+  expect(slots.level).toBe(3);
+  expect(slots.peak).toBe(3);
+  expect(starts.length).toBe(12);
+  expect(starts[11]!).toBeLessThan(8 * SETTLE_MS);
+  // Now the CPU is saturated: with pieces still running, the level falls by one a window down to the floor.
+  share = 0;
+  await Promise.all(Array.from({ length: 3 }, () => slots(() => sleep(4 * SETTLE_MS))));
+  expect(slots.level).toBe(1);
+});
+
 test('the floor and the ceiling are checked, and the meter gives a share of the whole machine', () => {
   expect(() => cpuSlots(0, 2)).toThrow(/1 ≤ floor ≤ ceiling/);
   expect(() => cpuSlots(3, 2)).toThrow(/1 ≤ floor ≤ ceiling/);

@@ -76,6 +76,35 @@ test('the pool keeps `depth` runs started ahead, only when told to fill, each fo
   expect(await pool.take(need), 'closed: a run starts its own').toBeUndefined();
 });
 
+test('a depth given as a function is asked at each fill: the pool keeps as many ahead as it says then', async () => {
+  let depth = 1;
+  const prepared: Array<Promise<PreparedRun>> = [];
+  const pool = new WarmPool(
+    () => depth,
+    (target, ids) => {
+      const run = prepareRun(target, ids);
+      prepared.push(run);
+      return run;
+    },
+  );
+  const need = { target: PROBE, holders: ['A'] };
+  pool.expect(need, 5);
+  pool.fill();
+  expect(prepared, 'depth 1').toHaveLength(1);
+  depth = 3;
+  pool.fill();
+  expect(prepared, 'depth 3: two more').toHaveLength(3);
+  depth = 0;
+  expect(() => pool.fill(), 'a depth below 1 is refused').toThrow(/depth must be ≥ 1, got 0/);
+  await pool.close();
+  expect(
+    (await Promise.all(prepared)).flatMap((run) =>
+      [...run.holders.values()].map((holder) => holder.exit !== undefined),
+    ),
+    'closed: every one ended',
+  ).toEqual([true, true, true]);
+});
+
 test('a run refused before it starts (a bad parameter) ends the holders started ahead for it', async () => {
   const prepared = await prepareRun(PROBE, ['A', 'B']);
   const refused = runOracle({ oracle: 'V310', target: PROBE, params: { ttl: '-5' }, prepared });

@@ -47,6 +47,13 @@ export const DEFAULT_MAX_POINTS = 64;
 /** Explored points at once: at least --jobs, up to this many times it while the CPU has room (src/run/cpu-slots.ts). */
 export const MORE_POINTS_PER_JOB = 8;
 
+/**
+ * Points in flight per point whose holders are started ahead: a point plays ~3 s and its Node
+ * holders take ~0.3–0.6 s to load, so at N in flight a point starts every 3/N s and about N/6
+ * loads overlap; one per 4 keeps a start from waiting on a load, with a margin for a busy machine.
+ */
+export const WARM_AHEAD_PER = 4;
+
 export interface ExploreRequest extends Omit<RunRequest, 'point' | 'play' | 'holders'> {
   /** Points beyond this many are not run (and are listed as skipped). */
   maxPoints?: number;
@@ -74,6 +81,7 @@ export interface ExploreResult {
 
 export async function explore(request: ExploreRequest): Promise<ExploreResult> {
   const began = performance.now();
+  const cpuBefore = process.cpuUsage();
   const oracle = await loadOracle(request.oracle);
   const spec = oracle.explore;
   if (!spec)
@@ -112,10 +120,11 @@ export async function explore(request: ExploreRequest): Promise<ExploreResult> {
     ...(request.topology ? { topology: request.topology } : {}),
   };
 
-  // The next point's holders are started ahead while the trace and the points before it play (src/run/run-ahead.ts).
-  const warm = new WarmPool(1);
+  // The next points' holders are started ahead while the trace and the points before them play
+  // (src/run/run-ahead.ts): one run ahead per WARM_AHEAD_PER points the CPU lets run at once.
+  const warm = new WarmPool(() => ('level' in slots ? Math.ceil((slots as CpuSlots).level / WARM_AHEAD_PER) : 1));
   try {
-    return await explorePoints(request, oracle, spec, { base, params, slots, warm, began, onTopology });
+    return await explorePoints(request, oracle, spec, { base, params, slots, warm, began, cpuBefore, onTopology });
   } finally {
     await Promise.all([warm.close(), storePool?.close()]);
   }
@@ -127,6 +136,7 @@ interface Exploration {
   slots: Slots;
   warm: WarmPool;
   began: number;
+  cpuBefore: NodeJS.CpuUsage;
   onTopology: string | undefined;
 }
 
@@ -134,12 +144,13 @@ async function explorePoints(
   request: ExploreRequest,
   oracle: OracleDefinition<ParamSpecs>,
   spec: ExploreSpec,
-  { base, params, slots, warm, began, onTopology }: Exploration,
+  { base, params, slots, warm, began, cpuBefore, onTopology }: Exploration,
 ): Promise<ExploreResult> {
   const progress = request.progress ?? (() => undefined);
   const need = { target: request.target, holders: oracle.holders };
   // As many as the pool keeps ahead, before the trace tells how many points there are: the trace plays while they load.
-  warm.expect(need, warm.depth);
+  const expectedBeforeTrace = warm.depth;
+  warm.expect(need, expectedBeforeTrace);
   const kind = request.store ?? oracle.stores[0];
   const observer =
     kind === 'fs' ? 'its filesystem calls' : kind === 'cluster' ? "its node's links to the others" : 'its wire proxy';
@@ -186,7 +197,7 @@ async function explorePoints(
   const maxPoints = request.maxPoints ?? DEFAULT_MAX_POINTS;
   const points = all.slice(0, maxPoints);
   const skipped = all.slice(maxPoints).map(pointLabel);
-  warm.expect(need, points.length - warm.depth);
+  warm.expect(need, points.length - expectedBeforeTrace);
   progress(
     `A's ${partText}: ${inPart.map(boundaryLabel).join(', ') || 'nothing'}; ${points.length} point(s)${skipped.length ? `, ${skipped.length} skipped (--max-points ${maxPoints})` : ''}, ${atOnce(slots)} at a time`,
   );
@@ -286,6 +297,7 @@ async function explorePoints(
     jobs: peakOf(slots) ?? slots.size,
     traceMs,
     wallMs: Math.round(performance.now() - began),
+    harnessCpuMs: cpuMsSince(cpuBefore),
   };
   exploration.summary = summarize(exploration, partText, traced, minimal?.record, inPart);
   const record: EvidenceRecord = {
@@ -327,6 +339,11 @@ function contenderPoints(spec: ExploreSpec, params: Record<string, unknown>, tra
       .filter((f) => FAULTS_BY_KIND[boundary.kind].includes(f))
       .map((fault): ExplorePoint => ({ boundary, fault, holder: contender.holder })),
   );
+}
+
+function cpuMsSince(before: NodeJS.CpuUsage): number {
+  const { user, system } = process.cpuUsage(before);
+  return Math.round((user + system) / 1000);
 }
 
 /** The most points that ran at once, when the slots grow with the free CPU. */

@@ -115,6 +115,11 @@ export interface ExplorationRecord {
   jobs: number;
   traceMs: number;
   wallMs: number;
+  /**
+   * CPU (user + system) the exploring process itself spent from the trace to the last point, in
+   * ms: its share beside the holders' and stores' (docs/benchmarks.md, explorespeed).
+   */
+  harnessCpuMs?: number;
 }
 
 /**

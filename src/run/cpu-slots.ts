@@ -2,16 +2,20 @@
  * Slots sized by the CPU the work really uses (explore's points): at least `floor` pieces run at
  * once, and more, up to `ceiling`, while the machine's CPU has room. An explored point mostly waits
  * (a TTL, a job's own sleeps, a held command), so one per core leaves the cores idle; but a point
- * starts real processes, so another is started only when the CPU was measurably idle since the last
- * start (os.cpus() times, the whole machine: other work on a shared machine counts too) and a start
- * has had time to show in that measure.
+ * starts real processes, so the number allowed in flight is a level that follows the measured CPU
+ * (os.cpus() times, the whole machine: other work on a shared machine counts too): every SETTLE_MS
+ * it rises by one while the CPU was idle enough and pieces are waiting, and falls by one (never
+ * below the floor) when the CPU was nearly saturated. A piece that ends is replaced at once, up to
+ * the level: replacing keeps the load the level was measured at, only a rise adds to it.
  */
 import { cpus } from 'node:os';
 import type { Slots } from './run-pool.ts';
 
-/** The share of the machine's CPU that must have been idle since the last start for one more piece. */
+/** The share of the machine's CPU that must have been idle over a window for the level to rise by one. */
 export const IDLE_FOR_ANOTHER = 0.35;
-/** How long after a start its processes' CPU shows in the measure (and how often a waiting piece looks again). */
+/** Below this idle share over a window the level falls by one (a point crowded into INCONCLUSIVE is worse than a slow one). */
+export const IDLE_FOR_FEWER = 0.15;
+/** How long after a start its processes' CPU shows in the measure: the window the level moves by one at most. */
 export const SETTLE_MS = 300;
 
 /** Idle share of all cores since the previous call (1 on the first call). */
@@ -40,6 +44,8 @@ export interface CpuSlots extends Slots {
   /** The most pieces that ran at once so far. */
   readonly peak: number;
   readonly floor: number;
+  /** How many pieces may run at once now (floor ≤ level ≤ ceiling). */
+  readonly level: number;
 }
 
 export function cpuSlots(floor: number, ceiling: number, idle: () => number = idleMeter()): CpuSlots {
@@ -47,35 +53,29 @@ export function cpuSlots(floor: number, ceiling: number, idle: () => number = id
     throw new RangeError(`cpu slots: need 1 ≤ floor ≤ ceiling, got ${floor} and ${ceiling}`);
   let running = 0;
   let peak = 0;
-  let sampledAt = performance.now();
+  let level = floor;
   let timer: NodeJS.Timeout | undefined;
   const waiting: Array<() => void> = [];
 
-  const start = () => {
-    running += 1;
-    peak = Math.max(peak, running);
-    waiting.shift()!();
-  };
-  /** The CPU was idle enough over the last window (at least SETTLE_MS since the last sample, which a start also takes). */
-  const roomForAnother = () => {
-    if (performance.now() - sampledAt < SETTLE_MS) return false;
-    sampledAt = performance.now();
-    return idle() >= IDLE_FOR_ANOTHER;
-  };
   const pump = () => {
-    while (waiting.length && running < floor) start();
-    if (waiting.length && running < ceiling && roomForAnother()) {
-      start();
-      idle(); // the next window begins at this start
-      sampledAt = performance.now();
+    while (waiting.length && running < level) {
+      running += 1;
+      peak = Math.max(peak, running);
+      waiting.shift()!();
     }
-    if (waiting.length && running < ceiling) {
-      timer ??= setTimeout(() => {
-        timer = undefined;
-        pump();
-      }, SETTLE_MS);
+    // The level is looked at again after a window while there is work: pieces waiting, or more running than the floor.
+    if ((waiting.length || running > floor) && !timer) {
+      timer = setTimeout(adjust, SETTLE_MS);
       timer.unref();
     }
+  };
+  /** One window's measure moves the level by one at most: up when idle enough and the level is what holds pieces back. */
+  const adjust = () => {
+    timer = undefined;
+    const share = idle();
+    if (share >= IDLE_FOR_ANOTHER && waiting.length && running >= level && level < ceiling) level += 1;
+    else if (share < IDLE_FOR_FEWER && level > floor) level -= 1;
+    pump();
   };
   const run = async <R>(work: () => Promise<R>): Promise<R> => {
     await new Promise<void>((resolve) => {
@@ -91,5 +91,6 @@ export function cpuSlots(floor: number, ceiling: number, idle: () => number = id
   };
   return Object.defineProperties(Object.assign(run, { size: ceiling, floor }), {
     peak: { get: () => peak, enumerable: true },
+    level: { get: () => level, enumerable: true },
   }) as CpuSlots;
 }

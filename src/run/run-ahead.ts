@@ -2,12 +2,12 @@
  * Warm holders (issue 35): a small pool of holder processes kept ahead of a batch's runs (`--runs N`,
  * an exploration's points). While runs play, the holders of the runs to come are already loading
  * their runtime and the target (~100 ms of CPU per Node holder, about a second per JVM), so those
- * runs start with their holders ready. One run ahead: holders loading take CPU from the runs playing,
- * and the reference matrix and selfcheck use no pool: with one, etcd's release-checked.ts came out
- * ERROR (its 1 s lease gone before its put: "requested lease not found") in 2 of 3 `references V310
- * --jobs 2`, against 0 of 3 without, and no time was saved at the same load (docs/benchmarks.md,
- * suitetime). Each holder started ahead
- * is still a fresh process of the one run that takes it: nothing crosses runs, and that run's
+ * runs start with their holders ready. `--runs N` keeps one run ahead, an exploration one per 4
+ * points its CPU slots let run at once (src/explore/explore.ts): holders loading take CPU from the
+ * runs playing, and the reference matrix and selfcheck use no pool: with one, etcd's
+ * release-checked.ts came out ERROR (its 1 s lease gone before its put: "requested lease not
+ * found") in 2 of 3 `references V310 --jobs 2`, against 0 of 3 without, and no time was saved at
+ * the same load (docs/benchmarks.md, suitetime). Each holder started ahead is still a fresh process of the one run that takes it: nothing crosses runs, and that run's
  * history begins when they were started (its evidence's `timing.holdersStartedAheadMs` says how long
  * before the run they were). Holders no run took are ended when the pool is closed, and every
  * holder dies with the harness (src/process/die-with-harness.ts), so a killed harness leaves none.
@@ -48,12 +48,13 @@ type Prepare = (targetPath: string, ids: readonly string[]) => Promise<PreparedR
 
 /**
  * Up to `depth` runs' holders started ahead, for the runs the pool was told to expect, in that
- * order. The pool starts more only when told a run's holders are ready (`fill`, from a run's
+ * order (a number, or a function asked at each fill: explore's follows how many points its CPU
+ * slots let run at once). The pool starts more only when told a run's holders are ready (`fill`, from a run's
  * `onHoldersReady`), so that holders loading ahead do not take a core from the holders of the run
  * about to play. A run takes the holders started for its own need or starts its own.
  */
 export class WarmPool {
-  readonly #depth: number;
+  readonly #depth: () => number;
   readonly #prepare: Prepare;
   /** Needs of runs to come whose holders are not started yet, in the order expected. */
   #upcoming: HolderNeed[] = [];
@@ -61,15 +62,15 @@ export class WarmPool {
   #started: Array<{ key: string; run: Promise<PreparedRun> }> = [];
   #closed = false;
 
-  constructor(depth: number, prepare: Prepare = prepareRun) {
-    if (!Number.isInteger(depth) || depth < 1) throw new RangeError(`a warm pool's depth must be ≥ 1, got ${depth}`);
-    this.#depth = depth;
+  constructor(depth: number | (() => number), prepare: Prepare = prepareRun) {
+    this.#depth = typeof depth === 'number' ? () => checkedDepth(depth) : () => checkedDepth(depth());
+    this.#depth();
     this.#prepare = prepare;
   }
 
-  /** How many runs' holders the pool keeps started ahead. */
+  /** How many runs' holders the pool keeps started ahead now. */
   get depth(): number {
-    return this.#depth;
+    return this.#depth();
   }
 
   /** `count` more runs to come need `need` (none when `count` ≤ 0). */
@@ -79,7 +80,7 @@ export class WarmPool {
 
   /** Starts holders for the runs expected next, up to the pool's depth. */
   fill(): void {
-    while (!this.#closed && this.#started.length < this.#depth && this.#upcoming.length) {
+    while (!this.#closed && this.#started.length < this.depth && this.#upcoming.length) {
       const need = this.#upcoming.shift()!;
       const run = this.#prepare(resolve(need.target), need.holders);
       run.catch(() => undefined);
@@ -113,6 +114,11 @@ export class WarmPool {
       runs.flatMap((run) => [...(run?.holders.values() ?? [])].map((holder) => holder.close(0).catch(() => undefined))),
     );
   }
+}
+
+function checkedDepth(depth: number): number {
+  if (!Number.isInteger(depth) || depth < 1) throw new RangeError(`a warm pool's depth must be ≥ 1, got ${depth}`);
+  return depth;
 }
 
 function keyOf(need: HolderNeed): string {
