@@ -9,6 +9,8 @@
 import type { StartedStore } from '../stores/types.ts';
 
 export interface StoreReuse {
+  /** What the reset clears and verifies, in words, for the evidence of a run on a reused server ("no key, script or client left, …"). */
+  readonly verifies: string;
   /** How the server was configured when it started, as the reset compares it (taken before its first run). */
   baseline(store: StartedStore): Promise<string>;
   /**

@@ -89,7 +89,7 @@ export class StorePool {
     const idle = this.#idle.findIndex((pooled) => pooled.store.kind === request.kind);
     if (idle >= 0) {
       const [pooled] = this.#idle.splice(idle, 1);
-      const why = `a server of this batch's, which served ${pooled!.runs} earlier run(s); reset and verified after each (no key, script or client left, its configuration as it started)`;
+      const why = `a server of this batch's, which served ${pooled!.runs} earlier run(s); reset and verified after each (${pooled!.reuse.verifies})`;
       return this.#lend(pooled!, { reused: true, why }, performance.now() - began);
     }
     const store = await startStore(request, runtime);
