@@ -72,8 +72,8 @@ export class StorePool {
     if (request.topology !== undefined) return 'a topology of several servers is started for each run';
     const beyondKind = Object.keys(request).filter((key) => key !== 'kind');
     if (beyondKind.length) return `the run asks its store for ${beyondKind.join(', ')}, so it gets a server of its own`;
-    if (!familyOf(request.kind).reuse)
-      return `the ${request.kind} family has no reset yet, so each run starts its own server`;
+    if (!familyOf(request.kind).reuse?.kinds.includes(request.kind))
+      return `${request.kind} has no reset yet, so each run starts its own server`;
     return undefined;
   }
 

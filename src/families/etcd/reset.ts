@@ -17,6 +17,7 @@ const STREAMS_GONE_MS = 1000;
 const EVERY_KEY = { key: 'AA==', range_end: 'AA==' };
 
 export const etcdReuse: StoreReuse = {
+  kinds: ['etcd'],
   verifies: 'no key, lease, watcher or stream of a client left, its users, roles, alarms and members as it started',
   baseline: (store) => settingsOf(new Member(store)),
   async reset(store, baseline) {

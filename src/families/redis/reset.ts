@@ -13,6 +13,7 @@ import type { StoreReuse } from '../store-reuse.ts';
 const CLIENTS_GONE_MS = 1000;
 
 export const redisReuse: StoreReuse = {
+  kinds: ['redis', 'valkey'],
   verifies: 'no key, script or client left, its configuration as it started',
   baseline: (store) => withConnection(store, configOf),
   reset: (store, baseline) =>
