@@ -3,7 +3,8 @@
  * each family's reset (src/families/<family>/reset.ts) hands the next run a server as found after a
  * run that left everything it could behind (each test fails with that reset removed: the next
  * borrower would find the run's rows, keys or znodes), a run that changed what the reset cannot undo
- * (an ALTER SYSTEM, a ZooKeeper session still alive) gets its server stopped, PgBouncer keeps a
+ * (an ALTER SYSTEM, a ZooKeeper session still connected) gets its server stopped, a SIGKILLed
+ * ZooKeeper holder's short session is waited out before its server is handed on, PgBouncer keeps a
  * server per run, and the reference matrix and selfcheck take their pool from batchStorePool, which
  * LOCK_ORACLES_FRESH_STORES=1 turns off.
  */
@@ -159,10 +160,41 @@ test("ZooKeeper: the run's znodes are gone for the next run; a session of the ru
   expect(await create(look, '/locks'), "the run's /locks is free to make again").toBe('/locks');
   // This session stays open past the run: the server must not be handed on with it alive.
   await second.giveBack('finished');
-  expect(pool.discarded().map((d) => d.why)).toEqual([expect.stringMatching(/1 session\(s\) of the run still alive/)]);
+  expect(pool.discarded().map((d) => d.why)).toEqual([
+    expect.stringMatching(/1 session\(s\) of the run still connected/),
+  ]);
   expect(await connectionRefused(second.store.port), 'stopped, not handed on').toBe(true);
   look.close();
   expect(await fourLetterWord(first.store.port, 'ruok').catch(() => 'gone')).toBe('gone');
+});
+
+test("ZooKeeper: a SIGKILLed holder's short session is waited out, its ephemeral node gone, before the server is handed on", async () => {
+  const pool = newPool();
+  const first = await pool.borrow({ kind: 'zookeeper' }, undefined);
+  const holder = spawn(
+    process.execPath,
+    [
+      '-e',
+      `const zk = require('node-zookeeper-client');
+       const client = zk.createClient('127.0.0.1:${first.store.port}', { sessionTimeout: 800 });
+       client.once('connected', () => client.create('/held', Buffer.from('A'), zk.CreateMode.EPHEMERAL, (error) => console.log(error ? 'failed' : 'held')));
+       client.connect();`,
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  expect(String(await new Promise((resolve) => holder.stdout.once('data', resolve))).trim()).toBe('held');
+  holder.kill('SIGKILL');
+  await new Promise((resolve) => holder.once('exit', resolve));
+  expect(await fourLetterWord(first.store.port, 'dump'), 'its session outlives it').toMatch(/\/held/);
+  await first.giveBack('finished');
+  expect(pool.discarded()).toEqual([]);
+
+  const second = await pool.borrow({ kind: 'zookeeper' }, undefined);
+  expect(second.reuse).toMatchObject({ reused: true });
+  const dump = await fourLetterWord(second.store.port, 'dump');
+  expect(dump, 'no session and no ephemeral node of the run').toMatch(/Session Sets \(\d+\)\/\(0\)/);
+  expect(dump).not.toMatch(/\/held/);
+  await second.giveBack('finished');
 });
 
 test('LOCK_ORACLES_FRESH_STORES=1 turns the batch pool off (explorations, --runs, the reference matrix, selfcheck)', () => {

@@ -22,9 +22,9 @@ export const etcdReuse: StoreReuse = {
   baseline: (store) => settingsOf(new Member(store)),
   async reset(store, baseline) {
     const member = new Member(store);
-    const { leases } = await member.post<{ leases?: Array<{ ID: string }> }>('/v3/lease/leases', {});
-    for (const { ID } of leases ?? []) await member.post('/v3/lease/revoke', { ID });
-    await member.post('/v3/kv/deleterange', EVERY_KEY);
+    const { leases } = await member.request<{ leases?: Array<{ ID: string }> }>('/v3/lease/leases', {});
+    for (const { ID } of leases ?? []) await member.request('/v3/lease/revoke', { ID });
+    await member.request('/v3/kv/deleterange', EVERY_KEY);
     return notAsFound(member, baseline);
   },
 };
@@ -33,9 +33,9 @@ export const etcdReuse: StoreReuse = {
 async function notAsFound(member: Member, baseline: string): Promise<string | undefined> {
   const streams = await streamsLeft(member);
   if (streams) return `${streams} of the run's clients still open after its holders ended`;
-  const { count } = await member.post<{ count?: string }>('/v3/kv/range', { ...EVERY_KEY, count_only: true });
+  const { count } = await member.request<{ count?: string }>('/v3/kv/range', { ...EVERY_KEY, count_only: true });
   if (Number(count ?? 0) > 0) return `${count} key(s) left after deleting every key`;
-  const { leases } = await member.post<{ leases?: unknown[] }>('/v3/lease/leases', {});
+  const { leases } = await member.request<{ leases?: unknown[] }>('/v3/lease/leases', {});
   if (leases?.length) return `${leases.length} lease(s) left after revoking every lease`;
   if ((await settingsOf(member)) !== baseline) return 'its users, roles, alarms or members changed during the run';
   return undefined;
@@ -74,7 +74,7 @@ async function settingsOf(member: Member): Promise<string> {
       ['/v3/auth/role/list', {}],
       ['/v3/maintenance/alarm', { action: 'GET' }],
       ['/v3/cluster/member/list', {}],
-    ].map(([path, body]) => member.post<Record<string, unknown>>(path as string, body)),
+    ].map(([path, body]) => member.request<Record<string, unknown>>(path as string, body)),
   );
   return JSON.stringify(answers.map(({ header: _header, ...answer }) => answer));
 }
@@ -86,10 +86,6 @@ class Member extends EtcdGateway {
   constructor(store: StartedStore) {
     super(store.url, 2000);
     this.#metricsUrl = `http://${assertLoopbackUrl(store.url).host}/metrics`;
-  }
-
-  post<T>(path: string, body: unknown): Promise<T> {
-    return this.request<T>(path, body);
   }
 
   async metrics(): Promise<string> {

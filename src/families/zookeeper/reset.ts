@@ -11,7 +11,7 @@
 import { createClient, type Client, type Exception } from 'node-zookeeper-client';
 import type { StartedStore } from '../../stores/types.ts';
 import type { StoreReuse } from '../store-reuse.ts';
-import { fourLetterWord } from './four-letter.ts';
+import { connectedSessions, fourLetterWord } from './four-letter.ts';
 import { hexId } from './zk-reads.ts';
 
 /** The longest the reset waits for the run's sessions to expire (beyond it, a new server costs less). */
@@ -43,12 +43,15 @@ export const zookeeperReuse: StoreReuse = {
     }),
 };
 
-/** Undefined once no session but `own` is alive; else why the reset gives up (a session expiring later than it waits). */
+/** Undefined once no session but `own` is alive; else why the reset gives up (a session still connected, or expiring later than it waits). */
 async function othersGone(port: number, own: string): Promise<string | undefined> {
   const until = performance.now() + SESSIONS_WAIT_MS;
   for (;;) {
     const others = sessionExpiries(await fourLetterWord(port, 'dump')).filter(({ id }) => id !== own);
     if (!others.length) return undefined;
+    const connected = [...(await connectedSessions(port)).keys()].filter((id) => id !== own);
+    if (connected.length)
+      return `${connected.length} session(s) of the run still connected after its holders ended (${connected.join(', ')})`;
     const latest = Math.max(...others.map(({ expiresAt }) => expiresAt));
     // `dump` tells expiry to the second: a session past its time is being closed now.
     if (latest - Date.now() > SESSIONS_WAIT_MS + 1000 || performance.now() > until)
@@ -58,7 +61,7 @@ async function othersGone(port: number, own: string): Promise<string | undefined
 }
 
 /** Every live session and when it expires, from `dump`'s SessionTracker part ("N expire at <date>:" then "\t0x…" lines). */
-export function sessionExpiries(dump: string): Array<{ id: string; expiresAt: number }> {
+function sessionExpiries(dump: string): Array<{ id: string; expiresAt: number }> {
   const tracker = dump.split('ephemeral nodes dump:')[0] ?? '';
   const sessions: Array<{ id: string; expiresAt: number }> = [];
   let expiresAt = Number.POSITIVE_INFINITY;
