@@ -5,7 +5,7 @@
  * borrower would find the run's rows, keys or znodes), a run that changed what the reset cannot undo
  * (an ALTER SYSTEM, a ZooKeeper session still connected) gets its server stopped, a SIGKILLed
  * ZooKeeper holder's short session is waited out before its server is handed on, PgBouncer keeps a
- * server per run, and the reference matrix and selfcheck take their pool from batchStorePool, which
+ * server per run, an idle server is stopped past its idle limit, and the reference matrix and selfcheck take their pool from batchStorePool, which
  * LOCK_ORACLES_FRESH_STORES=1 turns off.
  */
 import { spawn } from 'node:child_process';
@@ -22,8 +22,8 @@ afterEach(async () => {
   await Promise.all(pools.splice(0).map((pool) => pool.close()));
 });
 
-function newPool(): StorePool {
-  const pool = new StorePool();
+function newPool(options?: ConstructorParameters<typeof StorePool>[0]): StorePool {
+  const pool = new StorePool(options);
   pools.push(pool);
   return pool;
 }
@@ -195,6 +195,22 @@ test("ZooKeeper: a SIGKILLed holder's short session is waited out, its ephemeral
   expect(dump, 'no session and no ephemeral node of the run').toMatch(/Session Sets \(\d+\)\/\(0\)/);
   expect(dump).not.toMatch(/\/held/);
   await second.giveBack('finished');
+});
+
+test('an idle server is stopped once kept past its idle limit; one borrowed again in time is not', async () => {
+  const pool = newPool({ keepIdleAtMostMs: 300 });
+  const first = await pool.borrow({ kind: 'etcd' }, undefined);
+  await first.giveBack('finished');
+  const again = await pool.borrow({ kind: 'etcd' }, undefined);
+  expect(again.reuse.reused, 'borrowed within its idle limit').toBe(true);
+  await again.giveBack('finished');
+  // Timers fire in order: by this one's end the 300 ms idle limit has passed.
+  await new Promise((resolve) => setTimeout(resolve, 600));
+  const next = await pool.borrow({ kind: 'etcd' }, undefined);
+  expect(next.reuse.reused, 'the idle server was let go').toBe(false);
+  await next.giveBack('finished');
+  await pool.close();
+  expect(await connectionRefused(first.store.port), 'and stopped').toBe(true);
 });
 
 test('LOCK_ORACLES_FRESH_STORES=1 turns the batch pool off (explorations, --runs, the reference matrix, selfcheck)', () => {
