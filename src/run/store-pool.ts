@@ -109,8 +109,9 @@ export class StorePool {
     try {
       baseline = await reuse.baseline(store);
     } catch (error) {
-      await store.stop();
-      throw error;
+      // Nothing to compare a reset with: the run keeps the server to itself, as without a pool.
+      const why = `a server of its own: its state as started could not be read for a later reset (${(error as Error).message})`;
+      return { store, reuse: { reused: false, why }, giveBack: () => store.stop() };
     }
     const why = "a new server of this batch's pool (none was idle), given back to it after the run";
     return this.#lend({ store, reuse, baseline, runs: 0 }, { reused: false, why }, store.startMs);

@@ -86,12 +86,12 @@ class Member extends EtcdGateway {
   readonly #metricsUrl: string;
 
   constructor(store: StartedStore) {
-    super(store.url, 2000);
+    super(store.url);
     this.#metricsUrl = `http://${assertLoopbackUrl(store.url).host}/metrics`;
   }
 
   async metrics(): Promise<string> {
-    const response = await fetch(this.#metricsUrl, { signal: AbortSignal.timeout(2000) });
+    const response = await fetch(this.#metricsUrl, { signal: AbortSignal.timeout(5000) });
     return response.text();
   }
 }

@@ -163,7 +163,7 @@ async function withClient<T>(store: StartedStore, use: (client: Client) => Promi
   const { default: pg } = await import('pg'); // loaded only by runs on a Postgres store
   const client = new pg.Client({
     connectionString: store.url,
-    connectionTimeoutMillis: 2000,
+    connectionTimeoutMillis: 5000,
     application_name: 'lock-oracles-reset',
   });
   client.on('error', () => {});

@@ -103,11 +103,11 @@ interface Session {
 }
 
 async function withSession<T>(store: StartedStore, use: (session: Session) => Promise<T>): Promise<T> {
-  const client = createClient(`127.0.0.1:${store.port}`, { sessionTimeout: 2000, retries: 0, spinDelay: 50 });
+  const client = createClient(`127.0.0.1:${store.port}`, { sessionTimeout: 5000, retries: 0, spinDelay: 50 });
   const connected = new Promise<void>((resolve, reject) => {
     const timer = setTimeout(
-      () => reject(new Error(`ZooKeeper on 127.0.0.1:${store.port} did not open a session within 2 s`)),
-      2000,
+      () => reject(new Error(`ZooKeeper on 127.0.0.1:${store.port} did not open a session within 5 s`)),
+      5000,
     );
     client.once('connected', () => (clearTimeout(timer), resolve()));
   });
