@@ -1,8 +1,9 @@
 /**
- * Stores started once for a batch of runs (issue 35 item 3: an exploration's points, `--runs N`):
+ * Stores started once for a batch of runs (issue 35 item 3: an exploration's points, `--runs N`,
+ * the reference matrix, selfcheck):
  * a run borrows an idle server of the batch's pool, or starts one when none is idle, and has it to
  * itself until it ends; the server goes back to the pool only once its family's reset
- * (StoreFamily.reuse: a Redis FLUSHALL, SCRIPT FLUSH, its clients killed, its config compared) has
+ * (StoreFamily.reuse: src/families/<family>/reset.ts for Redis/Valkey, Postgres, etcd, ZooKeeper) has
  * shown it is as found. So the pool holds at most as many servers as runs were ever in flight at once,
  * and an idle one only as long as its family says keeping it costs less than starting another
  * (StoreReuse.keepIdleMs: an idle etcd member ticks its raft clock every 10 ms).
