@@ -6,9 +6,18 @@
  * Whether a run may borrow a server at all is src/run/store-pool.ts's decision (what the run asks
  * of the store, what its faults did to it).
  */
-import type { StartedStore } from '../stores/types.ts';
+import type { StartedStore, StoreKind } from '../stores/types.ts';
 
 export interface StoreReuse {
+  /** The family's kinds it resets (Postgres, not PgBouncer in front of it: a pooler's server connections outlive a run). */
+  readonly kinds: readonly StoreKind[];
+  /**
+   * How long an idle server is kept for a next run before it is stopped: about as long as idling
+   * costs less CPU than a start (docs/benchmarks.md, "pools": both measured per family).
+   */
+  readonly keepIdleMs: number;
+  /** What the reset clears and verifies, in words, for the evidence of a run on a reused server ("no key, script or client left, …"). */
+  readonly verifies: string;
   /** How the server was configured when it started, as the reset compares it (taken before its first run). */
   baseline(store: StartedStore): Promise<string>;
   /**

@@ -1,7 +1,8 @@
 /**
  * Runs the reference matrix (src/run/reference-matrix.ts: every `references[]` entry of every oracle,
  * Redis ones on Valkey too) against real stores, each checked against its expected verdict and
- * the evidence a verdict needs, played longest first (src/run/reference-order.ts). One runner for the
+ * the evidence a verdict needs, played longest first (src/run/reference-order.ts), on servers of one
+ * batch pool where a run leaves its server as found (src/run/store-pool.ts). One runner for the
  * CLI (`lock-oracles references`), the test suite (test/reference-targets.test.ts) and CI.
  */
 import type { EvidenceRecord } from '../report/evidence.ts';
@@ -13,6 +14,7 @@ import type { RuntimeChoice } from '../families/start-store.ts';
 import type { StoreKind } from '../stores/types.ts';
 import { runBatch } from './run-batch.ts';
 import { runOracle } from './run-oracle.ts';
+import { batchStorePool } from './store-pool.ts';
 
 export interface ReferenceOutcome extends MatrixEntry {
   record: EvidenceRecord;
@@ -66,6 +68,8 @@ export async function runReferences(
   };
   // Played longest first (src/run/reference-order.ts); `order[k]` is the case the k-th run plays.
   const order = longestFirst(cases, knownWalls());
+  // Servers started once for the matrix where a run leaves them as found (src/run/store-pool.ts).
+  const storePool = batchStorePool();
   const records = await runBatch(
     order.map((index) => cases[index]!),
     {
@@ -84,8 +88,9 @@ export async function runReferences(
         store: entry.store,
         ...(entry.reference.topology ? { topology: entry.reference.topology } : {}),
         ...(options.runtime ? { runtime: options.runtime } : {}),
+        ...(storePool ? { storePool } : {}),
       }),
-  );
+  ).finally(() => storePool?.close());
   const byCase: EvidenceRecord[] = [];
   records.forEach((record, k) => (byCase[order[k]!] = record));
   rememberWalls(byCase.map((record, index) => ({ entry: cases[index]!, wallMs: record.timing.wallMs })));

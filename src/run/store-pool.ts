@@ -1,9 +1,12 @@
 /**
- * Stores started once for a batch of runs (issue 35 item 3: an exploration's points, `--runs N`):
+ * Stores started once for a batch of runs (issue 35 item 3: an exploration's points, `--runs N`,
+ * the reference matrix, selfcheck):
  * a run borrows an idle server of the batch's pool, or starts one when none is idle, and has it to
  * itself until it ends; the server goes back to the pool only once its family's reset
- * (StoreFamily.reuse: a Redis FLUSHALL, SCRIPT FLUSH, its clients killed, its config compared) has
- * shown it is as found. So the pool holds at most as many servers as runs were ever in flight at once.
+ * (StoreFamily.reuse: src/families/<family>/reset.ts for Redis/Valkey, Postgres, etcd, ZooKeeper) has
+ * shown it is as found. So the pool holds at most as many servers as runs were ever in flight at once,
+ * and an idle one only as long as its family says keeping it costs less than starting another
+ * (StoreReuse.keepIdleMs: an idle etcd member ticks its raft clock every 10 ms).
  *
  * A run gets a server of its own, never a borrowed one, when the pool cannot vouch for reuse: a
  * family with no reset, a store asked with something beyond its kind (its clock offset, a topology,
@@ -51,6 +54,8 @@ interface Pooled {
   readonly baseline: string;
   /** Runs it has served so far. */
   runs: number;
+  /** While idle: stops it once idle longer than its family's keepIdleMs. */
+  idleTimer?: NodeJS.Timeout;
 }
 
 /** Servers the pool stopped instead of keeping, and why (for the tests and the benchmark). */
@@ -64,6 +69,12 @@ export class StorePool {
   #returning = new Set<Promise<void>>();
   #closed = false;
   readonly #discarded: Discarded[] = [];
+  readonly #keepIdleAtMostMs: number;
+
+  /** `keepIdleAtMostMs`: the longest any idle server is kept, whatever its family's keepIdleMs. */
+  constructor({ keepIdleAtMostMs = Number.POSITIVE_INFINITY } = {}) {
+    this.#keepIdleAtMostMs = keepIdleAtMostMs;
+  }
 
   /** Why a run of `request` gets a server of its own (undefined: it may borrow one). */
   static whyOwnServer(request: StoreRequest, runtime: RuntimeChoice | undefined): string | undefined {
@@ -72,8 +83,8 @@ export class StorePool {
     if (request.topology !== undefined) return 'a topology of several servers is started for each run';
     const beyondKind = Object.keys(request).filter((key) => key !== 'kind');
     if (beyondKind.length) return `the run asks its store for ${beyondKind.join(', ')}, so it gets a server of its own`;
-    if (!familyOf(request.kind).reuse)
-      return `the ${request.kind} family has no reset yet, so each run starts its own server`;
+    if (!familyOf(request.kind).reuse?.kinds.includes(request.kind))
+      return `${request.kind} has no reset yet, so each run starts its own server`;
     return undefined;
   }
 
@@ -89,7 +100,8 @@ export class StorePool {
     const idle = this.#idle.findIndex((pooled) => pooled.store.kind === request.kind);
     if (idle >= 0) {
       const [pooled] = this.#idle.splice(idle, 1);
-      const why = `a server of this batch's, which served ${pooled!.runs} earlier run(s); reset and verified after each (no key, script or client left, its configuration as it started)`;
+      clearTimeout(pooled!.idleTimer);
+      const why = `a server of this batch's, which served ${pooled!.runs} earlier run(s); reset and verified after each (${pooled!.reuse.verifies})`;
       return this.#lend(pooled!, { reused: true, why }, performance.now() - began);
     }
     const store = await startStore(request, runtime);
@@ -98,8 +110,9 @@ export class StorePool {
     try {
       baseline = await reuse.baseline(store);
     } catch (error) {
-      await store.stop();
-      throw error;
+      // Nothing to compare a reset with: the run keeps the server to itself, as without a pool.
+      const why = `a server of its own: its state as started could not be read for a later reset (${(error as Error).message})`;
+      return { store, reuse: { reused: false, why }, giveBack: () => store.stop() };
     }
     const why = "a new server of this batch's pool (none was idle), given back to it after the run";
     return this.#lend({ store, reuse, baseline, runs: 0 }, { reused: false, why }, store.startMs);
@@ -114,7 +127,21 @@ export class StorePool {
   async close(): Promise<void> {
     this.#closed = true;
     await Promise.all([...this.#returning]);
-    await Promise.all(this.#idle.splice(0).map((pooled) => pooled.store.stop().catch(() => undefined)));
+    await Promise.all(
+      this.#idle
+        .splice(0)
+        .map((pooled) => (clearTimeout(pooled.idleTimer), pooled.store.stop().catch(() => undefined))),
+    );
+  }
+
+  /** An idle server no run borrowed for its family's keepIdleMs: stopped (an idle etcd member costs CPU). */
+  #stopIdle(pooled: Pooled): void {
+    const at = this.#idle.indexOf(pooled);
+    if (at < 0) return;
+    this.#idle.splice(at, 1);
+    const stopping = pooled.store.stop().catch(() => undefined);
+    this.#returning.add(stopping);
+    void stopping.finally(() => this.#returning.delete(stopping));
   }
 
   #lend(pooled: Pooled, reuse: StoreReuseRecord, startMs: number): BorrowedStore {
@@ -139,6 +166,10 @@ export class StorePool {
       (this.#closed ? undefined : await resetWithin(pooled, RESET_DEADLINE_MS));
     if (why === undefined && !this.#closed) {
       this.#idle.push(pooled);
+      pooled.idleTimer = setTimeout(
+        () => this.#stopIdle(pooled),
+        Math.min(pooled.reuse.keepIdleMs, this.#keepIdleAtMostMs),
+      ).unref();
       return;
     }
     if (why !== undefined) this.#discarded.push({ url: pooled.store.url, why });

@@ -20,6 +20,7 @@ import { referenceMatrix } from '../run/reference-matrix.ts';
 import { checkReference } from '../run/references.ts';
 import { runBatch } from '../run/run-batch.ts';
 import { runOracle } from '../run/run-oracle.ts';
+import { batchStorePool } from '../run/store-pool.ts';
 import type { StoreKind } from '../stores/types.ts';
 import { HOSTILE_CASES } from './hostile.ts';
 import { watchLeftovers, type LeftoverWatch } from './leftovers.ts';
@@ -223,6 +224,8 @@ export async function runSelfcheck(
     ...(kept.has(record) ? { evidence: kept.get(record)! } : {}),
   });
   let records: EvidenceRecord[];
+  // Servers started once for the whole check where a run leaves them as found (src/run/store-pool.ts).
+  const storePool = batchStorePool();
   try {
     records = await runBatch(
       items,
@@ -251,9 +254,11 @@ export async function runSelfcheck(
           ...(c.topology ? { topology: c.topology } : {}),
           ...(c.deadlineMs ? { deadlineMs: c.deadlineMs } : {}),
           ...(options.stop ? { stop: options.stop } : {}),
+          ...(storePool ? { storePool } : {}),
         }),
     );
   } finally {
+    await storePool?.close();
     await stress?.stop();
     watch.stop();
   }

@@ -62,6 +62,11 @@ export class EtcdGateway {
     return JSON.parse(text) as T;
   }
 
+  /** Any other gateway call (`path`: '/v3/lease/leases', …), its JSON answer (src/families/etcd/reset.ts). */
+  request<T>(path: string, body: unknown): Promise<T> {
+    return this.#post(path, body);
+  }
+
   /** The key, or null where there is none. */
   async get(key: string): Promise<EtcdKey | null> {
     const { kvs } = await this.#post<{ kvs?: RawKv[] }>('/v3/kv/range', { key: toBase64(key) });

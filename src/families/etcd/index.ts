@@ -18,6 +18,7 @@ import { LEADER_MOVED } from './faults/leader-moved.ts';
 import { MEMBER_FAULTS } from '../member-faults/index.ts';
 import { etcdTtlProblem } from './lease-floor.ts';
 import { etcdRecipe } from './recipe.ts';
+import { etcdReuse } from './reset.ts';
 import { etcdClockMs } from './server-clock.ts';
 import { describeEtcd, readEtcdLock } from './view.ts';
 
@@ -61,6 +62,8 @@ export const etcdFamily: StoreFamily = {
     touches: (command, location) => typeof location === 'string' && touchesEtcd(command, location),
   },
   ttlProblem: etcdTtlProblem,
+  // One member serves several runs of a batch, its keys and leases cleared and verified between them.
+  reuse: etcdReuse,
   // etcd3 (grpc-js) reads a trailing slash as part of the port: http://127.0.0.1:PORT, as the recipe gives it.
   holderUrl: (url) => url.replace(/\/$/, ''),
   renewsOnOwnTimer: true,

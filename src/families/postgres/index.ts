@@ -16,6 +16,7 @@ import { PgGate } from './gate.ts';
 import { poolerClients } from './pgbouncer-probe.ts';
 import { holderOf, PgProbe, urlForHolder } from './probe.ts';
 import { pgbouncerRecipe } from './pgbouncer-recipe.ts';
+import { postgresReuse } from './reset.ts';
 import { postgresRecipe } from './recipe.ts';
 
 function describe(location: StoreLocation): string {
@@ -123,6 +124,8 @@ function view(store: StartedStore): StoreView {
 export const postgresFamily: StoreFamily = {
   name: 'postgres',
   recipes: [postgresRecipe, pgbouncerRecipe],
+  // One Postgres server serves several runs of a batch, reset in place and verified between them (not PgBouncer).
+  reuse: postgresReuse,
   describe,
   unreadable,
   view,

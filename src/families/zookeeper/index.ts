@@ -11,6 +11,7 @@ import { EXPIRE_SESSION } from './faults/expire-session.ts';
 import { HOLD_PINGS } from './faults/hold-pings.ts';
 import { underLock, ZK_RENEWAL, zkDelete, zkLockLocations } from './commands.ts';
 import { zookeeperRecipe } from './recipe.ts';
+import { zookeeperReuse } from './reset.ts';
 import { ZkMembersView } from './members-view.ts';
 import { MEMBER_FAULTS } from '../member-faults/index.ts';
 import { lockPath, ZkView } from './view.ts';
@@ -41,6 +42,8 @@ export const zookeeperFamily: StoreFamily = {
   // on --topology N members, a member paused or killed, the leader among them (src/families/member-faults/).
   faults: [HOLD_PINGS, EXPIRE_SESSION, ...MEMBER_FAULTS],
   recipes: [zookeeperRecipe],
+  // One server serves several runs of a batch: once every session of a run is gone, its znodes deleted and verified.
+  reuse: zookeeperReuse,
   describe,
   unreadable,
   view(store) {
