@@ -13,7 +13,7 @@
 import { beforeAll, describe, expect, test, type RunnerTask } from 'vitest';
 import { loadOracle } from '../src/run/registry.ts';
 import { explore, MORE_POINTS_PER_JOB, type ExploreResult } from '../src/explore/explore.ts';
-import { defaultJobs } from '../src/run/run-pool.ts';
+import { defaultJobs, sharedSlots, type Slots } from '../src/run/run-pool.ts';
 import { cpuSlots } from '../src/run/cpu-slots.ts';
 import { exploreReferences } from '../src/oracle/explore-spec.ts';
 import type { ExploreFault } from '../src/oracle/explore-point.ts';
@@ -54,8 +54,11 @@ export async function exploreReferencesOf(
             ...(reference.store ? { store: reference.store } : {}),
             ...(reference.topology ? { topology: reference.topology } : {}),
             ...(reference.params ? { params: reference.params } : {}),
-            firstFail: reference.expect === 'FAIL' && mustFailAt[reference.target] === undefined,
-            slots,
+            // --first-fail keeps to a point per core, as on the command line: a point started beside
+            // a failing one cannot be unstarted, and it would only spend CPU.
+            ...(reference.expect === 'FAIL' && mustFailAt[reference.target] === undefined
+              ? { firstFail: true, slots: within(sharedSlots(defaultJobs()), slots) }
+              : { firstFail: false, slots }),
           }),
     );
     // Each is awaited by its own test; until then a rejection is not unhandled.
@@ -139,6 +142,11 @@ export async function exploreReferencesOf(
       300_000,
     );
   });
+}
+
+/** `shared`'s slots, at most `limit.size` of them taken at once through this one. */
+function within(limit: Slots, shared: Slots): Slots {
+  return Object.assign(<R>(work: () => Promise<R>) => limit(() => shared(work)), { size: limit.size });
 }
 
 /** The names of the tests under `task` that will run (not skipped by `-t`, `.skip` or another's `.only`). */
