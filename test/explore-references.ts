@@ -5,15 +5,16 @@
  * references, plus the explore-only ones) FAILs and names its minimal schedule; every good one safe
  * by construction PASSes with 0 failing points (a point whose run showed its fault cannot land
  * there is left out, named in the PASS), against real stores and real holders. Points run in
- * parallel (the machine's cores, shared by every reference of the file), each on its own scratch
+ * parallel (slots sized by the free CPU, shared by every reference of the file), each on its own scratch
  * store. A bad reference is explored with --first-fail: every point before the first failing one
- * still runs, so its minimal schedule is checked exactly; the points after it are not started
+ * still runs, so its minimal schedule is checked exactly; no point after it starts once it failed
  * (test/explore.test.ts checks a whole exploration, its other failing schedules listed).
  */
 import { beforeAll, describe, expect, test, type RunnerTask } from 'vitest';
 import { loadOracle } from '../src/run/registry.ts';
-import { explore, type ExploreResult } from '../src/explore/explore.ts';
-import { defaultJobs, sharedSlots } from '../src/run/run-pool.ts';
+import { explore, MORE_POINTS_PER_JOB, type ExploreResult } from '../src/explore/explore.ts';
+import { defaultJobs, sharedSlots, type Slots } from '../src/run/run-pool.ts';
+import { cpuSlots } from '../src/run/cpu-slots.ts';
 import { exploreReferences } from '../src/oracle/explore-spec.ts';
 import type { ExploreFault } from '../src/oracle/explore-point.ts';
 import { FAULT_ORDER, FAULT_WORDS } from '../src/faults/registry.ts';
@@ -34,12 +35,15 @@ export async function exploreReferencesOf(
     (r) =>
       `${r.expect === 'FAIL' ? 'bad' : 'good'} ${r.target} on ${r.store ?? oracle.stores[0]}${r.topology ? ` --topology ${r.topology}` : ''}`,
   );
-  // Every reference is explored at once under one set of slots (the cores): one exploration's trace
-  // or last point leaves no slot idle while another has points waiting. Each test checks its own.
+  // Every reference is explored at once under one set of slots: one exploration's trace or last point
+  // leaves no slot idle while another has points waiting. At least a point per core, and more, up to
+  // MORE_POINTS_PER_JOB per core as a single --explore takes, while the machine's CPU has room (a
+  // point mostly waits on its TTL or a held command; the CPU is measured machine-wide, so vitest's
+  // other worker counts). Each test checks its own.
   // Only the references whose tests run are explored (`-t` picks some: the others cost nothing).
   let explored: Array<Promise<ExploreResult> | undefined> = [];
   beforeAll(({}, file) => {
-    const slots = sharedSlots(defaultJobs());
+    const slots = cpuSlots(defaultJobs(), MORE_POINTS_PER_JOB * defaultJobs());
     const running = new Set(testsThatRun(file));
     explored = references.map((reference, index) =>
       !running.has(names[index]!)
@@ -50,8 +54,11 @@ export async function exploreReferencesOf(
             ...(reference.store ? { store: reference.store } : {}),
             ...(reference.topology ? { topology: reference.topology } : {}),
             ...(reference.params ? { params: reference.params } : {}),
-            firstFail: reference.expect === 'FAIL' && mustFailAt[reference.target] === undefined,
-            slots,
+            // --first-fail keeps to a point per core, as on the command line: a point started beside
+            // a failing one cannot be unstarted, and it would only spend CPU.
+            ...(reference.expect === 'FAIL' && mustFailAt[reference.target] === undefined
+              ? { firstFail: true, slots: within(sharedSlots(defaultJobs()), slots) }
+              : { firstFail: false, slots }),
           }),
     );
     // Each is awaited by its own test; until then a rejection is not unhandled.
@@ -135,6 +142,11 @@ export async function exploreReferencesOf(
       300_000,
     );
   });
+}
+
+/** `shared`'s slots, at most `limit.size` of them taken at once through this one. */
+function within(limit: Slots, shared: Slots): Slots {
+  return Object.assign(<R>(work: () => Promise<R>) => limit(() => shared(work)), { size: limit.size });
 }
 
 /** The names of the tests under `task` that will run (not skipped by `-t`, `.skip` or another's `.only`). */

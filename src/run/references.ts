@@ -51,6 +51,8 @@ export function checkReference(
 
 export interface MatrixOptions {
   jobs: number;
+  /** More runs at once, up to this many, while the CPU has room (runBatch's `upTo`); `jobs` is then the floor. */
+  upTo?: number;
   /** Where the stores run (default: auto, local processes when installed). */
   runtime?: RuntimeChoice;
   progress?: (message: string) => void;
@@ -74,6 +76,7 @@ export async function runReferences(
     order.map((index) => cases[index]!),
     {
       jobs: options.jobs,
+      ...(options.upTo ? { upTo: options.upTo } : {}),
       onReplay: (k, crowded) =>
         options.progress?.(
           `${cases[order[k]!]!.oracle.id} ${cases[order[k]!]!.name}: ${crowded.verdict} among parallel runs; playing it again alone`,
