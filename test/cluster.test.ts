@@ -273,3 +273,19 @@ describe('the cluster store', () => {
     expect(readdirSync(tmp).filter((f) => f.startsWith('lock-oracles-cluster-'))).toEqual([]);
   });
 });
+
+describe('a node port another process took first', () => {
+  test('the run is ERROR naming the port race, not a usage error blaming the target', async () => {
+    const record = await runOracle({
+      oracle: 'V313',
+      target: 'test/fixtures/targets/cluster/node-port-taken.ts',
+      store: 'cluster',
+      params: { variant: 'renewal-wire', stepMs: 150 },
+    });
+    expect(record.verdict).toBe('ERROR');
+    expect(record.explanation).toMatch(
+      /could not listen on 127\.0\.0\.1:\d+, the port the harness picked for it: another process took it first/,
+    );
+    expect(record.explanation).toMatch(/EADDRINUSE/);
+  });
+});

@@ -221,6 +221,12 @@ export class ClusterNodes {
       peers: this.links.peersOf(node.index),
     });
     const started = await holder.call('node');
+    const failure = started.ok ? '' : (started.error ?? '');
+    if (/EADDRINUSE/.test(failure) && failure.includes(`:${node.port}`))
+      // The harness picked the port; another process bound it first: not the target's doing.
+      throw new Error(
+        `node ${node.id} could not listen on 127.0.0.1:${node.port}, the port the harness picked for it: another process took it first (${failure.split('\n')[0]}). Run again.`,
+      );
     if (!started.ok) throw new UsageError(`node ${node.id}'s node(env) failed: ${started.error}`);
     this.#declaration = checkedDeclaration(node.id, started.value);
     this.links.setFraming(this.#declaration.framing);

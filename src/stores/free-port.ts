@@ -7,17 +7,40 @@ import { createServer } from 'node:net';
  * after its own start-up (Postgres copies its data dir first), and meanwhile every outgoing
  * connection on the machine is given an ephemeral port — seen at load 30 with several test suites
  * running: "could not bind IPv4 address "127.0.0.1": Address already in use".
+ *
+ * A port handed out is not handed out again by this process for REUSE_AFTER_MS: between the pick
+ * and the bind nothing holds it, so a second run of the same batch could be given it (a selfcheck
+ * met "listen EADDRINUSE" on a cluster node's port), and a killed node restarts on its old port.
  */
 export async function freePort(): Promise<number> {
   const pick = outsideEphemeral();
   for (let attempt = 0; pick && attempt < 20; attempt++) {
+    const port = pick();
+    if (recentlyGiven(port)) continue;
     try {
-      return await listenOnce(pick());
+      return given(await listenOnce(port));
     } catch {
       // taken: try another
     }
   }
-  return listenOnce(0);
+  return given(await listenOnce(0));
+}
+
+/** How long a port this process handed out stays its own (longer than any run's deadline). */
+export const REUSE_AFTER_MS = 15 * 60_000;
+const handedOut = new Map<number, number>();
+
+function recentlyGiven(port: number): boolean {
+  const at = handedOut.get(port);
+  return at !== undefined && performance.now() - at < REUSE_AFTER_MS;
+}
+
+function given(port: number): number {
+  handedOut.set(port, performance.now());
+  if (handedOut.size > 4096) {
+    for (const [old, at] of handedOut) if (performance.now() - at >= REUSE_AFTER_MS) handedOut.delete(old);
+  }
+  return port;
 }
 
 /** A random loopback port from 10000 up that the kernel never hands to outgoing connections (null: no range known, or no room). */
