@@ -5,7 +5,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect, test } from 'vitest';
-import { cpuSlots, idleMeter, SETTLE_MS } from '../src/run/cpu-slots.ts';
+import { cpuSlots, IDLE_FOR_ANOTHER, IDLE_FOR_TWO_MORE, idleMeter, SETTLE_MS } from '../src/run/cpu-slots.ts';
 
 /** Runs `n` pieces that each last `ms`; returns the most that ran at once. */
 async function peakOf(slots: ReturnType<typeof cpuSlots>, n: number, ms: number): Promise<number> {
@@ -24,7 +24,7 @@ async function peakOf(slots: ReturnType<typeof cpuSlots>, n: number, ms: number)
   return most;
 }
 
-test('a busy CPU keeps the floor; an idle one lets more start, one per settle interval, up to the ceiling', async () => {
+test('a busy CPU keeps the floor; an idle one lets more start, a settle interval at a time, up to the ceiling', async () => {
   expect(
     await peakOf(
       cpuSlots(2, 8, () => 0),
@@ -39,6 +39,19 @@ test('a busy CPU keeps the floor; an idle one lets more start, one per settle in
       6 * SETTLE_MS,
     ),
   ).toBe(4);
+});
+
+test('the level rises by one a window while the CPU has some room, by two while it is mostly idle', async () => {
+  const levelAfterTwoWindows = async (share: number) => {
+    const slots = cpuSlots(1, 9, () => share);
+    const pieces = Array.from({ length: 9 }, () => slots(() => sleep(3 * SETTLE_MS)));
+    await sleep(2.5 * SETTLE_MS);
+    const level = slots.level;
+    await Promise.all(pieces);
+    return level;
+  };
+  expect(await levelAfterTwoWindows((IDLE_FOR_ANOTHER + IDLE_FOR_TWO_MORE) / 2)).toBe(3);
+  expect(await levelAfterTwoWindows(1)).toBe(5);
 });
 
 test('a piece that ends is replaced at once up to the level, and a saturated CPU lowers the level to the floor', async () => {

@@ -44,8 +44,13 @@ import {
 } from '../oracle/explore-point.ts';
 
 export const DEFAULT_MAX_POINTS = 64;
-/** Explored points at once: at least --jobs, up to this many times it while the CPU has room (src/run/cpu-slots.ts). */
-export const MORE_POINTS_PER_JOB = 8;
+/**
+ * Explored points at once: at least --jobs, up to this many times it while the CPU has room
+ * (src/run/cpu-slots.ts). A redlock `using()` point waits ~10 s of its own and costs ~0.6 CPU-s, so on
+ * 2 cores the 64-point exploration used 16 at once and 28 % of the CPU at 8 per job (64.5 s);
+ * at 16 per job it reaches 32 (47–49 s, docs/benchmarks.md).
+ */
+export const MORE_POINTS_PER_JOB = 16;
 
 /**
  * Points in flight per point whose holders are started ahead: a point plays ~3 s and its Node

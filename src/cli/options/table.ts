@@ -182,7 +182,7 @@ export const OPTIONS = {
         doc:
           'with --runs: up to J runs at once, each with its own store and holders; a run INCONCLUSIVE (or past its ' +
           'deadline) among parallel runs is played again alone. With --explore: at least J points at once, each on ' +
-          'its own scratch store, and up to 8 × J while the CPU has room (a point INCONCLUSIVE among others is played again alone)',
+          'its own scratch store, and up to 16 × J while the CPU has room (a point INCONCLUSIVE among others is played again alone)',
         default: CORES,
         max: 64,
       },
