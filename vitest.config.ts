@@ -15,9 +15,10 @@ export default defineConfig({
   },
   test: {
     include: ['test/**/*.test.ts'],
-    // Run on their own (.ci/run runs both): the container parity suite, npm run test:containers
-    // (vitest.containers.config.ts), and the matrix's Valkey twins, npm run test:valkey (test/reference-split.ts).
-    exclude: ['test/parity/**', 'test/valkey/**', '**/node_modules/**'],
+    // Run on their own (.ci/run runs them all): the container parity suite, npm run test:containers
+    // (vitest.containers.config.ts), the matrix's Valkey twins, npm run test:valkey (test/reference-split.ts),
+    // and the explored references beyond each oracle's first bad and good one, npm run test:explore (test/explore-split.ts).
+    exclude: ['test/parity/**', 'test/valkey/**', 'test/explored/**', '**/node_modules/**'],
     // The stores' check; one `npm pack` shared by package.test.ts and tarball.test.ts (test/package-tarball.ts).
     globalSetup: ['test/global-setup.ts', 'test/package-tarball.ts'],
     testTimeout: 120_000,

@@ -6,7 +6,7 @@
  * in /proc/self/stat, as /usr/bin/time does), its tests passed / failed / skipped, vitest's exit code and the machine's
  * 1-minute load before and after. A file's wall moves with the load of a shared machine; its CPU-s
  * much less, so CPU-s is the figure to compare across runs. Linux only (/proc).
- * Usage: npx tsx scripts/suite-cpu.ts <test file>... (e.g. test/explore-V310.test.ts test/hints.test.ts)
+ * Usage: npx tsx scripts/suite-cpu.ts <test file>... (e.g. test/explored/explore-V310.test.ts test/hints.test.ts)
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';

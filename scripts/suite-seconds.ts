@@ -7,7 +7,8 @@
  * - judge fixtures: test/judges/ (recorded observations judged in-process, no process started);
  * - reference matrix: test/reference-targets.test.ts (one real run per reference) and its Valkey
  *   twins, test/valkey/ (npm run test:valkey);
- * - explored suites: an explore-*.test.ts file (real explorations);
+ * - explored suites: an explore-*.test.ts file (real explorations), test/explored/ among them
+ *   (npm run test:explore);
  * - install and packaging: `npm pack` and installs (package.test.ts, tarball.test.ts);
  * - real processes: any other file whose source starts stores, holders or the CLI (PROCESSES);
  * - in-process only: the rest (units, docs and architecture checks).

@@ -4,9 +4,9 @@
  * its link, and A's node SIGSTOPped as it arrives — beside A's writes. The good reference
  * (anchor-at-send) PASSes every point, and the explored runs' evidence keeps the design's message
  * counts: a cold lock two unicast messages, a repeat lock under the live delegation none. (The bad
- * twins FAIL in test/explore-V313.test.ts, with every explored reference.) V317 --explore there
+ * twins FAIL in test/explored/explore-V313.test.ts, with every explored reference.) V317 --explore there
  * steps one node's wall clock while a message of A's lock is held: the remote-wall twin FAILs with
- * no variant parameter (its good twin PASSes every point in test/explore-V317.test.ts). Real node
+ * no variant parameter (its good twin PASSes every point in test/explored/explore-V317.test.ts). Real node
  * processes.
  */
 import { describe, expect, test } from 'vitest';

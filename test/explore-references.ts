@@ -1,6 +1,7 @@
 /**
- * The check test/explore-V3xx.test.ts run, one file per explorable oracle (so the suite can spread
- * them over its workers): --explore finds the failing schedule with no variant, hold or seam
+ * The check test/explore-oracles.test.ts (in `npm test`) and test/explored/explore-V3xx.test.ts (in
+ * `npm run test:explore`, one file per explorable oracle, so the suite can spread them over its
+ * workers) run, each on its part of the oracle's explored references (test/explore-split.ts): --explore finds the failing schedule with no variant, hold or seam
  * parameter. Every bad reference of the oracle (exploreReferences: each bad target of its own
  * references, plus the explore-only ones) FAILs and names its minimal schedule; every good one safe
  * by construction PASSes with 0 failing points (a point whose run showed its fault cannot land
@@ -19,26 +20,33 @@ import { exploreReferences } from '../src/oracle/explore-spec.ts';
 import type { ExploreFault } from '../src/oracle/explore-point.ts';
 import { FAULT_ORDER, FAULT_WORDS } from '../src/faults/registry.ts';
 import { esc, timelineSvg } from '../src/report/timeline-svg.ts';
+import { exploredIn, type ExploredIn } from './explore-split.ts';
 
 /** Explored points at once per core in the suite, at most. */
 const SUITE_POINTS_PER_JOB = 8;
 
+/** The slots every exploration of one test file shares (made by its first beforeAll). */
+let fileSlots: Slots | undefined;
+
 /**
+ * `suite`: the part of the oracle's explored references this file explores (test/explore-split.ts).
  * `mustFailAt`: bad references explored whole (no --first-fail, so every fault kind runs) that must
  * FAIL at a point of the fault named, counted as such in the explanation and the evidence.
  */
 export async function exploreReferencesOf(
   id: string,
-  options: { mustFailAt?: Record<string, ExploreFault> } = {},
+  options: { suite: ExploredIn; mustFailAt?: Record<string, ExploreFault> },
 ): Promise<void> {
   const mustFailAt = options.mustFailAt ?? {};
   const oracle = await loadOracle(id);
-  const references = exploreReferences(oracle);
+  const all = exploreReferences(oracle);
+  const suites = exploredIn(oracle, all);
+  const references = all.filter((_r, index) => suites[index] === options.suite);
   const names = references.map(
     (r) =>
       `${r.expect === 'FAIL' ? 'bad' : 'good'} ${r.target} on ${r.store ?? oracle.stores[0]}${r.topology ? ` --topology ${r.topology}` : ''}`,
   );
-  // Every reference is explored at once under one set of slots: one exploration's trace or last point
+  // Every reference of the file is explored at once under one set of slots: one exploration's trace or last point
   // leaves no slot idle while another has points waiting. At least a point per core, and more, up to
   // SUITE_POINTS_PER_JOB per core, while the machine's CPU has room (a
   // point mostly waits on its TTL or a held command; the CPU is measured machine-wide, so vitest's
@@ -47,10 +55,10 @@ export async function exploreReferencesOf(
   // Only the references whose tests run are explored (`-t` picks some: the others cost nothing).
   let explored: Array<Promise<ExploreResult> | undefined> = [];
   beforeAll(({}, file) => {
-    const slots = cpuSlots(defaultJobs(), SUITE_POINTS_PER_JOB * defaultJobs());
+    const slots = (fileSlots ??= cpuSlots(defaultJobs(), SUITE_POINTS_PER_JOB * defaultJobs()));
     const running = new Set(testsThatRun(file));
     explored = references.map((reference, index) =>
-      !running.has(names[index]!)
+      !running.has(`${id} --explore ${names[index]!}`)
         ? undefined
         : explore({
             oracle: id,
@@ -153,8 +161,12 @@ function within(limit: Slots, shared: Slots): Slots {
   return Object.assign(<R>(work: () => Promise<R>) => limit(() => shared(work)), { size: limit.size });
 }
 
-/** The names of the tests under `task` that will run (not skipped by `-t`, `.skip` or another's `.only`). */
-function testsThatRun(task: RunnerTask): string[] {
-  if (task.type === 'test') return task.mode === 'skip' || task.mode === 'todo' ? [] : [task.name];
-  return 'tasks' in task ? task.tasks.flatMap(testsThatRun) : [];
+/**
+ * The full names ("V310 --explore bad … on redis": each describe's name, then the test's) of the tests
+ * under `task` that will run (not skipped by `-t`, `.skip` or another's `.only`).
+ */
+function testsThatRun(task: RunnerTask, prefix = ''): string[] {
+  if (task.type === 'test') return task.mode === 'skip' || task.mode === 'todo' ? [] : [prefix + task.name];
+  const inner = task.type === 'suite' && task.file !== task ? `${prefix}${task.name} ` : prefix;
+  return 'tasks' in task ? task.tasks.flatMap((child) => testsThatRun(child, inner)) : [];
 }

@@ -1,19 +1,11 @@
 /**
- * --explore's edges: nothing to explore, the --max-points cap, and every explorable oracle having
- * its reference test (test/explore-V3xx.test.ts, test/explore-references.ts).
+ * --explore's edges: nothing to explore, the --max-points cap. (Every explorable oracle having its
+ * reference tests: test/explore-oracles.test.ts.)
  */
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { expect, test } from 'vitest';
-import { loadAllOracles, REPO_ROOT } from '../src/run/registry.ts';
 import { explore } from '../src/explore/explore.ts';
 import { replaySchedule } from '../src/explore/replay.ts';
 import { FAULT_ORDER } from '../src/faults/registry.ts';
-
-test('every explorable oracle has its reference test file', async () => {
-  const explorable = (await loadAllOracles()).filter((o) => o.explore).map((o) => o.id);
-  expect(explorable.filter((id) => !existsSync(join(REPO_ROOT, 'test', `explore-${id}.test.ts`)))).toEqual([]);
-});
 
 test('a release that sends no store command has nothing to explore: INCONCLUSIVE, saying so', async () => {
   const { record } = await explore({ oracle: 'V310', target: 'test/fixtures/targets/release-forgets.ts', jobs: 1 });

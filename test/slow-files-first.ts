@@ -20,10 +20,10 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 const MEASURED_SECONDS: Record<string, number> = {
   // Its 296 s in the last quiet CI × 0.61, its wall under those slots on 107 of its entries.
   'test/reference-targets.test.ts': 180,
-  'test/explore-V313.test.ts': 182,
-  'test/explore-V310.test.ts': 92,
-  'test/explore-V311.test.ts': 66,
-  'test/explore-V315.test.ts': 56,
+  'test/explored/explore-V313.test.ts': 182,
+  'test/explored/explore-V310.test.ts': 92,
+  'test/explored/explore-V311.test.ts': 66,
+  'test/explored/explore-V315.test.ts': 56,
   'test/hints.test.ts': 56,
   'test/member-topology.test.ts': 46,
   'test/leftovers.test.ts': 46,
@@ -34,7 +34,7 @@ const MEASURED_SECONDS: Record<string, number> = {
   'test/fs-owner-explore.test.ts': 29,
   'test/cli.test.ts': 27,
   'test/package.test.ts': 26,
-  'test/explore-V317.test.ts': 24,
+  'test/explored/explore-V317.test.ts': 24,
   'test/trust-stops.test.ts': 23,
   'test/trust-verdicts.test.ts': 21,
   'test/bindings.test.ts': 20,

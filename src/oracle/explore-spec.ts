@@ -99,7 +99,7 @@ export interface ExploreReferences {
 
 /**
  * The references --explore must settle with no variant, hold or seam parameter
- * (test/explore-V3xx.test.ts): every bad target among the oracle's own references (FAIL, or a
+ * (test/explore-oracles.test.ts, test/explored/explore-V3xx.test.ts): every bad target among the oracle's own references (FAIL, or a
  * knownBad PASS: a bad target one schedule misses), once per store and without the parameters that
  * pointed its plain run at the window (but its `exploredWith`; its --topology kept: a failover is
  * explored there), plus `alsoBad`, must FAIL; every `safe` one must PASS.

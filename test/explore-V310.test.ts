@@ -1,4 +1,0 @@
-/** V310 --explore over the references it lists for exploration (test/explore-references.ts). */
-import { exploreReferencesOf } from './explore-references.ts';
-
-await exploreReferencesOf('V310');
