@@ -47,7 +47,11 @@ export const V310_PRECONDITIONS = [
     checks:
       "B took the lock while A was still stopped or held (--variant failover: inside A's lease by the master's PTTL)",
   },
-  { name: A_RELEASED, checks: "A's release returned (did not throw, did not time out) after B took the lock" },
+  {
+    name: A_RELEASED,
+    checks:
+      "A's release returned (did not throw, did not time out) after B took the lock, and, where A was held inside it, only once A was let go (one that returned while A's command was still held finished some other way: a new connection or session)",
+  },
   {
     name: B_CHECKED_LIVE,
     checks:
@@ -154,17 +158,28 @@ function judgeRun(
   // A reply hold is reached only when the store's reply arrived: the command at the point ran.
   const pointRan = point?.fault === 'reply-dropped' && hold?.outcome === 'held';
   const runs = ran.map((r) => `${r.command} ${r.times} time${r.times === 1 ? '' : 's'}`).join(', ');
+  // A release held at its command that still returned before A was let go did not wait on it (its
+  // client finished it on another connection or session): it may have acted before B took the lock.
+  // Not where A released on purpose while its renewal was held (--renewal across-release).
+  const releasedAcross = point?.boundary.part === RENEWAL && p.renewal === 'across-release';
+  const returnedWhileHeld =
+    !releasedAcross &&
+    aRelease?.endedAt !== undefined &&
+    hold?.liftedAt !== undefined &&
+    aRelease.endedAt < hold.liftedAt;
   if (aRelease)
     preconditions.push({
       name: A_RELEASED,
-      held: aRelease.finished && (!aRelease.error || pointRan),
+      held: aRelease.finished && (!aRelease.error || pointRan) && !returnedWhileHeld,
       detail: !aRelease.finished
         ? `A's release did not finish within ${p.timeout} ms`
-        : aRelease.error
-          ? pointRan
-            ? `A's release threw (${aRelease.error.split('\n')[0]}) once its reply was dropped, after the store had run its commands (${runs}): what the store shows after it is judged`
-            : `A's release threw (${aRelease.error.split('\n')[0]}): it may never have reached the store, so B's lock surviving proves nothing`
-          : "A's release returned",
+        : returnedWhileHeld
+          ? `A's release returned at ${aRelease.endedAt!.toFixed(1)} ms, while A was still held ${where} (let go at ${hold!.liftedAt!.toFixed(1)} ms): its client finished the release without the held command (on another connection or session), so it may have acted before B took the lock, and B's lock surviving proves nothing`
+          : aRelease.error
+            ? pointRan
+              ? `A's release threw (${aRelease.error.split('\n')[0]}) once its reply was dropped, after the store had run its commands (${runs}): what the store shows after it is judged`
+              : `A's release threw (${aRelease.error.split('\n')[0]}): it may never have reached the store, so B's lock surviving proves nothing`
+            : "A's release returned",
     });
   const { counted: bSide, ownRefusal, lateCheck } = countBSide(o, p.ttl);
   if (lateCheck) preconditions.push(lateCheck);

@@ -37,7 +37,12 @@ export interface V310Observations {
    * ('held'), its release finished first ('finished', `missed` says why), or neither came within
    * --timeout ('timed-out'). Null for --variant pause.
    */
-  hold: { outcome: 'held' | 'finished' | 'timed-out'; missed: string } | null;
+  hold: {
+    outcome: 'held' | 'finished' | 'timed-out';
+    missed: string;
+    /** Harness ms A was let go (absent in runs recorded before, and where A was never held). */
+    liftedAt?: number;
+  } | null;
   /** B's acquire while A was stopped or held (null when the run ended before). */
   b: {
     lease: LeaseSummary | null;
@@ -55,8 +60,11 @@ export interface V310Observations {
   afterRenewal: LockReading | null;
   /** The lock read just before A, still stopped or held, was let go to release (B's lease where it matters; null when the run ended before). */
   beforeARelease?: LockReading | null;
-  /** A's release after B took the lock: whether it finished within --timeout, and its error if it threw. */
-  aRelease: { finished: boolean; error: string | null } | null;
+  /**
+   * A's release after B took the lock: whether it finished within --timeout, its error if it threw,
+   * and the harness ms it returned (absent when it did not, and in runs recorded before).
+   */
+  aRelease: { finished: boolean; error: string | null; endedAt?: number } | null;
   /**
    * Each of A's commands on the lock during its release and how many times the store ran it (its
    * replies seen at A's wire proxy, delivered to A or not: a client that re-sends a command whose

@@ -145,13 +145,18 @@ async function playRun(s: Scenario, p: ParamValues<typeof v310Params>): Promise<
     await bAcquires(b, () => !stop.isReleased);
     o.renewalsWhileHeld = renewals?.stop() ?? null;
     o.beforeARelease = reading(await s.observeLock("B's lease just before A is let go to release"));
+    o.hold = { ...o.hold, liftedAt: s.now() };
     stop.release();
     if (renewal) {
       o.aRenewal = await renewed(renewal);
       o.afterRenewal = reading(await s.observeLock("after A's renewal"));
     }
     const outcome = await s.within((release ??= a.release(leaseA)), p.timeout);
-    o.aRelease = { finished: outcome !== undefined, error: outcome?.error ?? null };
+    o.aRelease = {
+      finished: outcome !== undefined,
+      error: outcome?.error ?? null,
+      ...(outcome ? { endedAt: outcome.endedAt } : {}),
+    };
     o.storeRan = ran?.stop() ?? null;
   }
 

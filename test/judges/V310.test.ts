@@ -164,6 +164,28 @@ describe('V310 judge', () => {
     );
   });
 
+  it("is INCONCLUSIVE when A's release returned while its delete was still held: its client finished it another way (a ZooKeeper client on a new session did)", async () => {
+    const held = (f: JudgeFixture, releaseEndedAfterLiftMs: number) => {
+      const o = observed(f);
+      const liftedAt = o.b!.startedAt + 5;
+      o.hold = { ...o.hold!, liftedAt };
+      o.aRelease = { ...o.aRelease!, endedAt: liftedAt + releaseEndedAfterLiftMs };
+    };
+    const early = await rejudge(goodNarrow, (f) => held(f, -25));
+    expect(early.verdict).toBe('INCONCLUSIVE');
+    expect(unmet(early.judgement)).toEqual([A_RELEASED]);
+    expect(early.judgement.preconditions.find((c) => c.name === A_RELEASED)?.detail).toMatch(
+      /^A's release returned at [\d.]+ ms, while A was still held inside its release, before its delete \(let go at [\d.]+ ms\): its client finished the release without the held command/,
+    );
+    // The same bad run's FAIL is not judged either: its delete may have come before B's lock.
+    const badHeld = load(`${FIXTURES}/V310/bad-get-compare-del-narrow.json`);
+    expect((await rejudge(badHeld)).verdict).toBe('FAIL');
+    expect((await rejudge(badHeld, (f) => held(f, -25))).verdict).toBe('INCONCLUSIVE');
+    // Returned once A was let go: judged as before.
+    expect((await rejudge(goodNarrow, (f) => held(f, 3))).verdict).toBe('PASS');
+    expect((await rejudge(badHeld, (f) => held(f, 3))).verdict).toBe('FAIL');
+  });
+
   it("explored, its reply dropped: a release that threw once its reply was lost is judged on the store, and the store's runs are counted", async () => {
     const dropped = (f: JudgeFixture) => {
       const o = observed(f);
