@@ -30,7 +30,10 @@ export async function runOracle(request: RunRequest): Promise<EvidenceRecord> {
   const startedAt = new Date().toISOString();
   const progress = request.progress ?? (() => undefined);
   const scope = new RunScope();
-  scope.add("the look for dead runs' leftovers", () => reapOnce(progress));
+  // What dead runs left is looked for while this run's store and holders start (the scan is
+  // synchronous: it takes the first idle moment after they were spawned), and awaited last.
+  const reaping = new Promise<void>((resolve) => setImmediate(() => void reapOnce(progress).then(resolve)));
+  scope.add("the look for dead runs' leftovers", () => reaping);
   scope.add('the holders started ahead, if the request is refused', (ending) =>
     ending === 'refused' ? closePrepared(request.prepared) : undefined,
   );

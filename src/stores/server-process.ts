@@ -25,6 +25,11 @@ export interface ServerProcess {
   readonly label: string;
   /** Everything the server printed so far (for error messages). */
   output(): string;
+  /**
+   * The first match of `pattern` in what the server printed, as soon as it is printed; undefined
+   * if the server exits or `withinMs` pass first.
+   */
+  printed(pattern: RegExp, withinMs: number): Promise<RegExpExecArray | undefined>;
   /** Resolves when the process has exited, with a description. */
   readonly exited: Promise<string>;
   pause(): Promise<void>;
@@ -47,10 +52,12 @@ export function spawnServer(options: ServerProcessOptions): ServerProcess {
   let spawnError: Error | undefined;
   child.on('error', (error) => (spawnError = error));
   let log = '';
+  const onOutput = new Set<() => void>();
   // stdout and stderr in one log, in the order they arrived.
   for (const stream of [child.stdout, child.stderr])
     stream.on('data', (chunk: Buffer) => {
       if (log.length < 64_000) log += chunk.toString();
+      for (const look of onOutput) look();
     });
   const pid = child.pid;
   if (pid === undefined) throw new Error(`${options.label}: could not start "${options.command}"`);
@@ -91,6 +98,22 @@ export function spawnServer(options: ServerProcessOptions): ServerProcess {
     pid,
     label: options.label,
     output: () => log,
+    printed: (pattern, withinMs) =>
+      new Promise((resolve) => {
+        const done = (match: RegExpExecArray | undefined) => {
+          onOutput.delete(look);
+          clearTimeout(timer);
+          resolve(match);
+        };
+        const look = () => {
+          const match = pattern.exec(log);
+          if (match) done(match);
+        };
+        const timer = setTimeout(() => done(undefined), withinMs);
+        void exited.then(() => done(pattern.exec(log) ?? undefined));
+        onOutput.add(look);
+        look();
+      }),
     exited,
     pause: async () => {
       signal('SIGSTOP');

@@ -1,7 +1,7 @@
 /**
- * What a SIGKILLed earlier run left (its temp dirs, its containers) goes before a run starts
- * anything; never a live run's (src/run/reaper.ts). Once per process: a batch's later runs would
- * only scan the temp dirs and ask the engine again. A run awaits it as the last of its releases.
+ * What a SIGKILLed earlier run left (its temp dirs, its containers) goes while a run starts; never a
+ * live run's (src/run/reaper.ts). Once per process: a batch's later runs would only scan the temp
+ * dirs and ask the engine again. A run awaits it as the last of its releases.
  */
 import { reapLeftovers } from '../reaper.ts';
 
