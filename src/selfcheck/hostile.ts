@@ -201,7 +201,9 @@ export const HOSTILE_CASES: readonly HostileCase[] = [
   },
   {
     oracle: 'V318',
-    target: 'targets/clock/lww-wall-clock.ts',
+    // The bad LWW target with a 20 ms read-back between the writes: the plain one's writes can come
+    // under 2 ms apart on a fast machine, and a 1 ms skew then crosses the clocks (a right FAIL).
+    target: fixture('clock/lww-wall-clock-slow-read'),
     params: { skew: 1 },
     expect: 'INCONCLUSIVE',
     why: 'a skew smaller than the real gap between the writes',
