@@ -1,8 +1,8 @@
 /**
  * The check test/explore-oracles.test.ts (in `npm test`) and test/explored/explore-V3xx.test.ts (in
  * `npm run test:explore`, one file per explorable oracle, so the suite can spread them over its
- * workers) run, each on its part of the oracle's explored references (test/explore-split.ts): --explore finds the failing schedule with no variant, hold or seam
- * parameter. Every bad reference of the oracle (exploreReferences: each bad target of its own
+ * workers) run, each on its part of the oracle's explored references (test/explore-split.ts):
+ * --explore finds the failing schedule with no variant, hold or seam parameter. Every bad reference of the oracle (exploreReferences: each bad target of its own
  * references, plus the explore-only ones) FAILs and names its minimal schedule; every good one safe
  * by construction PASSes with 0 failing points (a point whose run showed its fault cannot land
  * there is left out, named in the PASS), against real stores and real holders. Points run in

@@ -50,7 +50,7 @@ export const V310_PRECONDITIONS = [
   {
     name: A_RELEASED,
     checks:
-      "A's release returned (did not throw, did not time out) after B took the lock, and, where A was held inside it, only once A was let go (one that returned while A's command was still held finished some other way: a new connection or session)",
+      "A's release returned (did not throw, did not time out) after B took the lock, and, where A was held inside it, only once A was let go (one that returned while A's command was still held did not wait for that command)",
   },
   {
     name: B_CHECKED_LIVE,
@@ -174,7 +174,7 @@ function judgeRun(
       detail: !aRelease.finished
         ? `A's release did not finish within ${p.timeout} ms`
         : returnedWhileHeld
-          ? `A's release returned at ${aRelease.endedAt!.toFixed(1)} ms, while A was still held ${where} (let go at ${hold!.liftedAt!.toFixed(1)} ms): its client finished the release without the held command (on another connection or session), so it may have acted before B took the lock, and B's lock surviving proves nothing`
+          ? `A's release returned at ${aRelease.endedAt!.toFixed(1)} ms, while A was still held ${where} (let go at ${hold!.liftedAt!.toFixed(1)} ms): it did not wait for the held command (a client may finish a release on another connection or session, or give it up), so what it did may have come before B took the lock, and B's lock surviving proves nothing`
           : aRelease.error
             ? pointRan
               ? `A's release threw (${aRelease.error.split('\n')[0]}) once its reply was dropped, after the store had run its commands (${runs}): what the store shows after it is judged`

@@ -175,7 +175,7 @@ describe('V310 judge', () => {
     expect(early.verdict).toBe('INCONCLUSIVE');
     expect(unmet(early.judgement)).toEqual([A_RELEASED]);
     expect(early.judgement.preconditions.find((c) => c.name === A_RELEASED)?.detail).toMatch(
-      /^A's release returned at [\d.]+ ms, while A was still held inside its release, before its delete \(let go at [\d.]+ ms\): its client finished the release without the held command/,
+      /^A's release returned at [\d.]+ ms, while A was still held inside its release, before its delete \(let go at [\d.]+ ms\): it did not wait for the held command/,
     );
     // The same bad run's FAIL is not judged either: its delete may have come before B's lock.
     const badHeld = load(`${FIXTURES}/V310/bad-get-compare-del-narrow.json`);
