@@ -10,7 +10,7 @@
  * `node node_modules/lock-oracles/bin/lock-oracles.js --build-only`).
  */
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { join, sep } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -81,11 +81,15 @@ for (const [signal, exit] of early) process.on(signal, exit);
  * A run of one oracle (`<ID> --target …`): a holder process starts booting node now, beside the
  * CLI's own loading, and becomes the first run's first holder (bin/holder-shell.js,
  * src/holder/holder-shell.ts), started as every holder is (src/holder/holder-command.ts, built).
+ * Where an earlier run left the holder entry and the target compiled and current in the cache, the
+ * shell loads both meanwhile too; the run takes it only if it compiled the same two modules.
  */
-async function startHolderShell(build) {
+async function startHolderShell(build, target) {
   if (!build.holderCommand) return;
-  const { spawnHolderProcess } = await import(pathToFileURL(join(ROOT, build.holderCommand)).href);
-  const shell = spawnHolderProcess([fileURLToPath(new URL('./holder-shell.js', import.meta.url))]);
+  const { spawnHolderProcess, modulesAhead } = await import(pathToFileURL(join(ROOT, build.holderCommand)).href);
+  const ahead = modulesAhead(resolve(target));
+  const shellScript = fileURLToPath(new URL('./holder-shell.js', import.meta.url));
+  const shell = spawnHolderProcess([shellScript, ...(ahead ? [ahead.entry, ahead.target] : [])]);
   shell.on('error', () => undefined); // never started: the holder is spawned as usual
   // Unused, it must not keep the CLI alive, and it ends with it.
   shell.unref();
@@ -95,6 +99,7 @@ async function startHolderShell(build) {
   }
   const slot = Symbol.for('lock-oracles.holder-shell');
   globalThis[slot] = shell;
+  globalThis[Symbol.for('lock-oracles.holder-shell-ahead')] = ahead;
   process.once('exit', () => {
     if (globalThis[slot] === shell) shell.kill('SIGKILL');
   });
@@ -129,7 +134,7 @@ async function rebuildUnlessInterrupted() {
 if (process.argv[2] === '--build-only') await rebuildUnlessInterrupted();
 else {
   const build = (await currentBuild()) ?? (await rebuildUnlessInterrupted());
-  if (runsOneOracle) await startHolderShell(build);
+  if (runsOneOracle) await startHolderShell(build, target);
   await import(pathToFileURL(join(ROOT, build.cli)).href);
 }
 for (const [signal, exit] of early) process.off(signal, exit);

@@ -61,7 +61,7 @@ export async function raceTogether(
       const ongoing = started.get(holder.id);
       const result = ongoing
         ? await ongoing
-        : await acquireWithin(holder, now, budgetMs, everyMs, () => someoneGranted).then((got) => ({
+        : await acquireWithin(holder, now, budgetMs, everyMs, { stopEarly: () => someoneGranted }).then((got) => ({
             holder: holder.id,
             granted: got.lease !== null,
             attempts: got.attempts,

@@ -11,13 +11,23 @@ export interface RetryResult {
   lastAttemptAt?: number;
 }
 
-/** `stopEarly` (optional), asked after each denied attempt, ends the retries before the deadline (another contender got the lock). */
+export interface RetryOptions {
+  /** Asked after each denied attempt: true ends the retries before the deadline (another contender got the lock). */
+  stopEarly?: () => boolean;
+  /**
+   * Harness ms when the lock should free by the store's own clock (a lease's PTTL read after it was
+   * taken), if known: the try that would come next after it comes then instead, so that the grant
+   * does not wait up to `everyMs` past the expiry. It only moves a try earlier, never skips one.
+   */
+  freesAt?: number;
+}
+
 export async function acquireWithin(
   holder: Holder,
   now: () => number,
   timeoutMs: number,
   everyMs: number,
-  stopEarly: () => boolean = () => false,
+  { stopEarly = () => false, freesAt }: RetryOptions = {},
 ): Promise<RetryResult> {
   const deadline = now() + timeoutMs;
   let attempts = 0;
@@ -27,6 +37,7 @@ export async function acquireWithin(
     const lease = await holder.acquire();
     if (lease) return { lease, attempts, grantedAt: now(), lastAttemptAt };
     if (now() >= deadline || stopEarly()) return { lease: null, attempts, lastAttemptAt };
-    await new Promise((resolve) => setTimeout(resolve, everyMs));
+    const wait = freesAt !== undefined && freesAt > now() ? Math.min(everyMs, freesAt - now()) : everyMs;
+    await new Promise((resolve) => setTimeout(resolve, wait));
   }
 }

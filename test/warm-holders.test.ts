@@ -1,8 +1,9 @@
 /**
  * Warm holders carry nothing between runs (src/run/run-ahead.ts): a target with module-level state
  * (test/fixtures/targets/module-state-lock.ts, whose release turns unsafe in a process that served a
- * run before) gives the same verdicts with its holders started ahead as started cold, and a
- * SIGKILLed harness leaves none of its warm holders behind.
+ * run before) gives the same verdicts with its holders started ahead, and with the target loaded by
+ * the launcher's shell before the CLI compiled it (bin/holder-shell.js), as the served process does
+ * not; and a SIGKILLed harness leaves none of its warm holders behind.
  */
 import { expect, test } from 'vitest';
 import { taggedCli } from './tagged-cli.ts';
@@ -14,7 +15,12 @@ const V310 = ['V310', '--target', TARGET, '--json', '--no-report', '--quiet'];
 interface Record_ {
   verdict: string;
   timing: { holdersStartedAheadMs?: number };
+  history: Array<{ kind: string; holder?: string; detail: { loadedTheTargetAhead?: boolean } }>;
 }
+
+/** Whether A was the launcher's holder shell that loaded the target before the CLI had compiled it (bin/holder-shell.js). */
+const aLoadedAhead = (record: Record_) =>
+  record.history.some((e) => e.kind === 'holder-ready' && e.holder === 'A' && e.detail.loadedTheTargetAhead === true);
 
 test('a target with module-level state: the same verdicts with holders started ahead as cold', async () => {
   const served = await cli(V310, { LOCK_ORACLES_TEST_SERVED: '1' });
@@ -22,8 +28,12 @@ test('a target with module-level state: the same verdicts with holders started a
     (JSON.parse(served.stdout) as Record_).verdict,
     'its state decides the verdict: as a process that served a run, it FAILs',
   ).toBe('FAIL');
-  const cold: string[] = [];
-  for (let i = 0; i < 3; i++) cold.push((JSON.parse((await cli(V310)).stdout) as Record_).verdict);
+  // A fresh CLI each: its first holder is the launcher's shell, which loaded the target (compiled by
+  // the run above) while the CLI loaded, in a process that served no run.
+  const fresh = [] as Record_[];
+  for (let i = 0; i < 3; i++) fresh.push(JSON.parse((await cli(V310)).stdout) as Record_);
+  expect(fresh.map(aLoadedAhead), "A loaded the target ahead, in the launcher's shell").toEqual([true, true, true]);
+  const cold = fresh.map((run) => run.verdict);
   const warm = await cli([...V310, '--runs', '3', '--jobs', '1']);
   const { runs } = JSON.parse(warm.stdout) as { runs: Record_[] };
   expect(

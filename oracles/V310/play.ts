@@ -234,7 +234,17 @@ async function playRun(s: Scenario, p: ParamValues<typeof v310Params>): Promise<
 
   /** B retries until it takes the lock (A's lease lapsed), then the lock is read on B's fresh lease. */
   async function bAcquires(holder: Holder, aStillStopped: () => boolean) {
-    const got = await acquireWithin(holder, () => s.now(), p.timeout, retryEvery);
+    // A's lease has surely lapsed by the store's clock once the PTTL read after A acquired has run
+    // from when its answer came: B tries then too.
+    const lock = o.atA?.lock;
+    const freesAt = lock?.exists && lock.pttlMs >= 0 ? lock.receivedAt + lock.pttlMs + 1 : undefined;
+    const got = await acquireWithin(
+      holder,
+      () => s.now(),
+      p.timeout,
+      retryEvery,
+      freesAt === undefined ? {} : { freesAt },
+    );
     o.b = {
       lease: got.lease,
       attempts: got.attempts,

@@ -68,6 +68,16 @@ export async function compileModule(entry: string): Promise<string> {
   return (await cachedBuild(`module ${entry}`, () => compile(entry))).file;
 }
 
+/**
+ * The compiled ES module for `entry` that an earlier process left in the cache, when none of its
+ * inputs changed since; undefined otherwise. Never builds: for the launcher, which starts a holder
+ * loading the target before the CLI, and with it esbuild, is loaded (src/holder/holder-shell.ts).
+ */
+export function compiledEarlier(entry: string): string | undefined {
+  const known = readManifest(`module ${entry}`);
+  return known && unchanged(known.inputs) && existsSync(known.file) ? known.file : undefined;
+}
+
 /** What was built for `key`, by this process or an earlier one (a manifest), or a new build when an input changed. */
 async function cachedBuild(key: string, build: () => Promise<Compiled>): Promise<Compiled> {
   const pending = compiled.get(key);

@@ -11,6 +11,9 @@ import { dieWithHarness } from '../process/die-with-harness.ts';
 import { holderEnv } from './holder-env.ts';
 import { HOLDER_STDIO } from './holder-pipes.ts';
 
+/** For the launcher, which imports only this file's build: what its shell can load before the CLI compiled anything. */
+export { modulesAhead } from './holder-shell.ts';
+
 /** Starts `node <script> <args…>` as a holder process, with `env` on top of the harness's (a node's clock library). */
 export function spawnHolderProcess(scriptAndArgs: string[], env: Record<string, string> = {}): ChildProcess {
   const [command, args] = dieWithHarness(process.execPath, ['--enable-source-maps', ...scriptAndArgs]);

@@ -20,8 +20,14 @@ import {
 import { gateFsBoundaries, installFsBoundaries, lastFsReport, watchFsBoundaries } from './fs-preload.ts';
 import { openChildPipes, type ChildPipes } from './holder-pipes-child.ts';
 
-/** The compiled module to load, this holder's id, and the target as the user named it. */
-const [modulePath, holderId, targetPath] = process.argv.slice(2) as [string, string, string];
+/**
+ * The compiled module to load, this holder's id, and the target as the user named it. Read when
+ * used: a holder shell that loads the target ahead (bin/holder-shell.js) learns the last two later.
+ */
+const args = () => process.argv.slice(2) as [modulePath: string, holderId: string, targetPath: string];
+/** The launcher's shell, which imported this entry before the harness named the holder: resolves once it did. */
+const becomeAhead = (globalThis as Record<symbol, unknown>)[Symbol.for('lock-oracles.holder-become')] as
+  Promise<void> | undefined;
 let pipes: ChildPipes | undefined;
 // Each message names the last filesystem report before it: the harness handles it after that report.
 const send = (message: FromHolder): Promise<void> => {
@@ -57,7 +63,7 @@ let shuttingDown: Promise<void> | undefined;
 function loadTarget(module: Record<string, unknown>): Target {
   const candidate = (module.default ?? module.target) as Target | undefined;
   if (!candidate || typeof candidate !== 'object') {
-    throw new Error(`${targetPath} has no default export (export default defineTarget({...}))`);
+    throw new Error(`${args()[2]} has no default export (export default defineTarget({...}))`);
   }
   return candidate;
 }
@@ -65,7 +71,7 @@ function loadTarget(module: Record<string, unknown>): Target {
 function makeEnv({ fsBoundaries: _, ...init }: HolderInit): TargetEnv {
   return {
     ...init,
-    holder: holderId,
+    holder: args()[1],
     signal: abort.signal,
     params: Object.freeze({ ...init.params }),
     effect(name: string, detail: EffectDetail = {}) {
@@ -173,18 +179,31 @@ async function selftest(probe: Extract<ToHolder, { t: 'selftest' }>): Promise<un
 }
 
 async function main(): Promise<void> {
-  let target: Target;
   // Listen first, then load and say ready: the harness's first message answers 'ready'. A harness
-  // that dies (even by SIGKILL) ends fd 3: a holder never outlives it.
-  pipes = openChildPipes(
-    (raw) => void handle(raw as ToHolder),
-    (line) => void send({ t: 'log', message: `bad-message: not JSON: ${line.slice(0, 200)}` }),
-    () => process.exit(0),
-  );
+  // that dies (even by SIGKILL) ends fd 3: a holder never outlives it. Loaded ahead, the shell
+  // listens on fd 3 until the harness names this holder; the pipes are opened then.
+  const openPipes = () =>
+    (pipes = openChildPipes(
+      (raw) => void handle(raw as ToHolder),
+      (line) => void send({ t: 'log', message: `bad-message: not JSON: ${line.slice(0, 200)}` }),
+      () => process.exit(0),
+    ));
+  if (!becomeAhead) openPipes();
   // Before the target loads, so that every import of node:fs it makes sees the wrapped calls.
   installFsBoundaries();
+  const imported = import(pathToFileURL(args()[0]).href).then(
+    (module) => ({ module: module as Record<string, unknown> }),
+    (error: unknown) => ({ error }),
+  );
+  if (becomeAhead) {
+    await Promise.all([imported, becomeAhead]);
+    openPipes();
+  }
+  let target: Target;
   try {
-    target = loadTarget((await import(pathToFileURL(modulePath).href)) as Record<string, unknown>);
+    const result = await imported;
+    if ('error' in result) throw result.error;
+    target = loadTarget(result.module);
   } catch (error) {
     await send({ t: 'load-error', message: (error as Error)?.stack ?? String(error) });
     process.exit(1);

@@ -6,7 +6,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import type { ChildProcess } from 'node:child_process';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
 import { compileModule } from '../build/compile-module.ts';
 import { goHolder } from '../build/go-holder.ts';
@@ -21,7 +21,7 @@ import { Latch } from './latch.ts';
 import { EffectGate, type EffectGateOptions } from './effect-gate.ts';
 import { spawnHolderProcess, spawnShimHolder } from './holder-command.ts';
 import { holderLanguage, pythonInterpreter, PYTHON_SDK, type HolderLanguage } from './holder-language.ts';
-import { takeHolderShell } from './holder-shell.ts';
+import { HOLDER_ENTRY, takeHolderShell } from './holder-shell.ts';
 import { HolderPipes } from './holder-pipes.ts';
 import { storeKeyProblem } from './store-key-shape.ts';
 import { handshakeProblem, loadError } from './handshake.ts';
@@ -40,7 +40,6 @@ import { TargetCallError, UsageError } from '../core/errors.ts';
 
 /** connect() and acquire() must come back: a target that blocks there would hang the run. */
 const CALL_DEADLINE_MS = 30_000;
-const ENTRY = fileURLToPath(new URL('./holder-entry.ts', import.meta.url));
 
 /**
  * What a holder process runs: with plain node, this side's entry and the target, both compiled; in
@@ -82,7 +81,7 @@ export async function compileHolderModules(targetPath: string): Promise<HolderMo
     };
   }
   const [entry, target] = await Promise.all([
-    compileModule(ENTRY),
+    compileModule(HOLDER_ENTRY),
     compileModule(targetPath).catch((error: unknown) => {
       throw new Error(`could not compile the target ${targetPath}:\n${(error as Error).message}`);
     }),
@@ -168,8 +167,8 @@ export class Holder {
   /** The harness asked this process to end (close or kill). */
   #endRequested = false;
   #unregister: () => Promise<void>;
-  /** Booted while the CLI loaded (bin/holder-shell.js), not spawned by this run. */
-  readonly #fromShell: boolean;
+  /** Booted while the CLI loaded (bin/holder-shell.js), not spawned by this run; and whether it loaded the target then too. */
+  readonly #fromShell: 'booted' | 'loaded ahead' | undefined;
   /** A file store: undefined once the holder's filesystem report `id` was seen, else a promise of it. */
   #fsReport: ((id: number) => Promise<void> | undefined) | undefined;
   /** Messages waiting, in order, for the filesystem reports sent before them. */
@@ -193,8 +192,9 @@ export class Holder {
     // Node's own child_process, not execa: the launcher starts a holder shell (bin/holder-shell.js)
     // before the CLI, and with it execa, is loaded; both kinds start and are driven the same way.
     // The shell was started with the harness's environment: a holder that needs its own is spawned.
-    const shell = options.env || modules.language !== 'node' ? undefined : takeHolderShell();
-    this.#fromShell = shell !== undefined;
+    const taken = options.env || modules.language !== 'node' ? undefined : takeHolderShell(modules);
+    const shell = taken?.process;
+    this.#fromShell = taken && (taken.loadedAhead ? 'loaded ahead' : 'booted');
     this.#process =
       shell ??
       (modules.interpreter !== undefined
@@ -339,6 +339,7 @@ export class Holder {
           members: message.members,
           ...(message.language !== 'node' ? { language: message.language, runtime: message.runtime } : {}),
           ...(this.#fromShell ? { bootedWithTheCli: true } : {}),
+          ...(this.#fromShell === 'loaded ahead' ? { loadedTheTargetAhead: true } : {}),
         });
         resolve(message);
         break;
