@@ -3,7 +3,9 @@
  * `npm run bench`'s, not a test's): the compiled CLI and the list command, with every module they
  * import statically, import no package (no ioredis, esbuild, pg, testcontainers: those load with
  * the command that uses them), and the build keeps the listing `list` prints, so `list` prints
- * what the oracles' definitions say without loading them. Read from the current build's files.
+ * what the oracles' definitions say without loading them. A run of one oracle loads no store's
+ * client library before it begins: each is required when the harness first talks to its store.
+ * Read from the current build's files.
  */
 import { beforeAll, describe, expect, test } from 'vitest';
 import { execa } from 'execa';
@@ -52,4 +54,15 @@ describe('a cold --help and list', () => {
     expect(printed.stdout.trimEnd()).toBe(Object.values(text).join('\n').trimEnd());
     expect(Object.keys(text)).toContain('V310');
   });
+});
+
+test("a run of one oracle loads no store's client library before it begins", () => {
+  const runChunk = readFileSync(cli, 'utf8').match(/import\("(\.\.\/chunks\/run-[^"]+)"\)/)?.[1];
+  expect(runChunk).toBeDefined();
+  const run = staticGraph(resolve(dirname(cli), runChunk!));
+  const oracle = staticGraph(join(dirname(dirname(cli)), 'oracles', 'V310.js'));
+  expect(run.files.size).toBeGreaterThan(1); // it did follow the imports
+  // picocolors: the progress lines' colours, 3 KB.
+  expect([...run.packages]).toEqual(['picocolors']);
+  expect([...oracle.packages]).toEqual([]);
 });

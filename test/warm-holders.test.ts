@@ -15,7 +15,7 @@ const V310 = ['V310', '--target', TARGET, '--json', '--no-report', '--quiet'];
 interface Record_ {
   verdict: string;
   timing: { holdersStartedAheadMs?: number };
-  history: Array<{ kind: string; holder?: string; detail: { loadedTheTargetAhead?: boolean } }>;
+  history: Array<{ kind: string; holder?: string; detail: { loadedTheTargetAhead?: boolean; pid?: number } }>;
 }
 
 /** Whether A was the launcher's holder shell that loaded the target before the CLI had compiled it (bin/holder-shell.js). */
@@ -69,7 +69,7 @@ test('a holder in another language (Go) is started ahead too, a fresh process pe
   const go = ['V310', '--target', 'targets/go/redigo_release_bare_del.go', '--runs', '2', '--jobs', '1'];
   const { stdout } = await cli([...go, '--json', '--no-report', '--quiet']);
   const { runs } = JSON.parse(stdout) as {
-    runs: Array<Record_ & { history: Array<{ kind: string; detail: { pid?: number } }> }>;
+    runs: Record_[];
   };
   expect(runs.map((run) => run.timing.holdersStartedAheadMs !== undefined)).toEqual([false, true]);
   // A bare DEL release: FAIL, or INCONCLUSIVE when the machine was too slow to judge; never PASS or ERROR.

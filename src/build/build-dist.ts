@@ -87,7 +87,7 @@ export async function buildDist(): Promise<DistStamp> {
     outdir,
     outbase: ROOT,
     chunkNames: 'chunks/[name]-[hash]',
-    sourcemap: 'inline',
+    sourcemap: 'linked',
     sourceRoot: 'file:///',
     define: { LOCK_ORACLES_BUILD: JSON.stringify(basename(outdir)) },
     metafile: true,

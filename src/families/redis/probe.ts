@@ -3,7 +3,8 @@
  * its hash field) holds and how long it has left. Used to confirm a fault landed (the lease really
  * lapsed) and to judge.
  */
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { ioredis } from './ioredis.ts';
 import type { StoreLocation } from '../../../targets/contract.ts';
 import { isFileLock, isLeaseRow, keyOf } from '../../stores/store-location.ts';
 import type { LockState } from '../family.ts';
@@ -13,7 +14,7 @@ export class RedisProbe {
   readonly #client: Redis;
 
   constructor(url: string) {
-    this.#client = new Redis(url, { maxRetriesPerRequest: 1, lazyConnect: false });
+    this.#client = new (ioredis().Redis)(url, { maxRetriesPerRequest: 1, lazyConnect: false });
     this.#client.on('error', () => undefined);
   }
 

@@ -4,7 +4,7 @@
  * its image (docker/images.json), run on the host network with the same arguments
  * (src/stores/container-runtime.ts).
  */
-import { Redis } from 'ioredis';
+import { ioredis } from './ioredis.ts';
 import { binaryRuns } from '../../stores/binary-runs.ts';
 import { spawnServer, waitUntilReady } from '../../stores/server-process.ts';
 import { type StoreKind, type StoreRecipe } from '../../stores/types.ts';
@@ -13,7 +13,7 @@ import { serverClockFor } from '../../stores/clock-offset/server-clock.ts';
 
 /** Ask a server on 127.0.0.1:`port` its version (INFO server); throws until it answers. */
 export async function serverVersion(port: number): Promise<string> {
-  const probe = new Redis({
+  const probe = new (ioredis().Redis)({
     host: '127.0.0.1',
     port,
     lazyConnect: true,

@@ -5,7 +5,8 @@
  * reset's own, no key, no script, no function, and CONFIG GET * and ACL LIST as they were when the
  * server started (a run that changed either leaves a server the next run must not get).
  */
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { ioredis } from './ioredis.ts';
 import type { StartedStore } from '../../stores/types.ts';
 import type { StoreReuse } from '../store-reuse.ts';
 
@@ -65,7 +66,7 @@ async function configOf(redis: Redis): Promise<string> {
 }
 
 async function withConnection<T>(store: StartedStore, use: (redis: Redis) => Promise<T>): Promise<T> {
-  const redis = new Redis(store.url, {
+  const redis = new (ioredis().Redis)(store.url, {
     connectionName: 'lock-oracles-reset',
     lazyConnect: true,
     maxRetriesPerRequest: 0,

@@ -8,11 +8,11 @@
  * /zookeeper is deleted, deepest first, and verified: no session but the reset's own, no node but
  * /zookeeper's, and /zookeeper's subtree (quotas, config) and the root's ACL as at start.
  */
-import { createClient, type Client, type Exception } from 'node-zookeeper-client';
+import type { Client, Exception } from 'node-zookeeper-client';
 import type { StartedStore } from '../../stores/types.ts';
 import type { StoreReuse } from '../store-reuse.ts';
 import { connectedSessions, fourLetterWord } from './four-letter.ts';
-import { hexId } from './zk-reads.ts';
+import { hexId, zookeeper } from './zk-reads.ts';
 
 /** The longest the reset waits for the run's sessions to expire (beyond it, a new server costs less). */
 const SESSIONS_WAIT_MS = 2000;
@@ -103,7 +103,11 @@ interface Session {
 }
 
 async function withSession<T>(store: StartedStore, use: (session: Session) => Promise<T>): Promise<T> {
-  const client = createClient(`127.0.0.1:${store.port}`, { sessionTimeout: 5000, retries: 0, spinDelay: 50 });
+  const client = zookeeper().createClient(`127.0.0.1:${store.port}`, {
+    sessionTimeout: 5000,
+    retries: 0,
+    spinDelay: 50,
+  });
   const connected = new Promise<void>((resolve, reject) => {
     const timer = setTimeout(
       () => reject(new Error(`ZooKeeper on 127.0.0.1:${store.port} did not open a session within 5 s`)),

@@ -9,7 +9,9 @@ import { createRequire } from 'node:module';
 import type { Client, Stat } from 'node-zookeeper-client';
 
 type ZookeeperClient = typeof import('node-zookeeper-client');
-const zookeeper = (): ZookeeperClient => createRequire(import.meta.url)('node-zookeeper-client') as ZookeeperClient;
+/** The client library, required on first use (also by the reset of a served server, ./reset.ts). */
+export const zookeeper = (): ZookeeperClient =>
+  createRequire(import.meta.url)('node-zookeeper-client') as ZookeeperClient;
 
 export interface NodeRead {
   data: Buffer;

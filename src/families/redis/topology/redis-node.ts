@@ -4,7 +4,8 @@
  * container (node-server.ts), and restartable on the same port with an empty dataset.
  */
 import { posix } from 'node:path';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { ioredis } from '../ioredis.ts';
 import { makeRunDir } from '../../../process/run-dir.ts';
 import { freePort } from '../../../stores/free-port.ts';
 import type { RuntimeName, StoreClock, StoreKind } from '../../../stores/types.ts';
@@ -114,7 +115,7 @@ export class RedisNode implements TopologyNode {
 
   /** A client to this node alone (the caller disconnects it). */
   client(): Redis {
-    const client = new Redis({
+    const client = new (ioredis().Redis)({
       host: '127.0.0.1',
       port: this.port,
       maxRetriesPerRequest: 1,
@@ -163,7 +164,7 @@ export class RedisNode implements TopologyNode {
 }
 
 async function sentinelPing(port: number): Promise<string> {
-  const client = new Redis({
+  const client = new (ioredis().Redis)({
     host: '127.0.0.1',
     port,
     lazyConnect: true,

@@ -8,7 +8,7 @@
  * probes read every node directly. The relays run in this process on 127.0.0.1 in both runtimes (a
  * container node shares this machine's network), so every link is held the same way.
  */
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { LinkRelay } from '../../../wire/link-relay.ts';
 import type { RuntimeName, StartedStore, StoreRequest } from '../../../stores/types.ts';
 import {
