@@ -9,7 +9,8 @@
  * Rows, each the median of --repeat runs (range beside it):
  * - `node -e 0`, `lock-oracles --help`, `lock-oracles list` (a cold start each: a fresh process);
  * - `npm run oracle -- V310 --target targets/redis/ioredis/lock-correct.ts --ttl 200`, the whole
- *   command and the harness's own wall (evidence `timing`: store start, holders ready);
+ *   command and the harness's own wall (evidence `timing`: store start, holders ready); the same
+ *   command through the bin without npm, and `npm run -s oracle -- --help` (npm's own start);
  * - V310 on release-bare-del.ts (the bad twin: the scenario the hand-written test writes) through
  *   `node bin/lock-oracles.js`, and the hand-written vitest files (scripts/handwritten/) against a
  *   local redis-server and, where a container engine answers, testcontainers' Redis module;
@@ -143,6 +144,20 @@ say(
 say(
   `| the same, outside the harness wall: from the spawn to the run's beginning (npm, node, the CLI's loading; evidence \`startedAt\`, ms resolution) ${ms(median(outside.map((o) => o.beforeMs)))} (${range(outside.map((o) => o.beforeMs))}), from the wall's end to the exit ${ms(median(outside.map((o) => o.afterMs)))} (${range(outside.map((o) => o.afterMs))}) | — | — | — | — | — |`,
 );
+await row(
+  "the same command through the package's bin without npm (`node bin/lock-oracles.js`: what `lock-oracles` in `node_modules/.bin` runs)",
+  '—',
+  'node',
+  ['bin/lock-oracles.js', ...V310_CORRECT, '--json', '--no-report', '--quiet'],
+  (run) => (JSON.parse(run.stdout) as { verdict: string }).verdict,
+);
+await row("`npm run -s oracle -- --help`: npm's own start on top of `lock-oracles --help` (above)", '—', 'npm', [
+  'run',
+  '-s',
+  'oracle',
+  '--',
+  '--help',
+]);
 
 await row(
   'V310 on `release-bare-del.ts` (`node bin/lock-oracles.js`): a scratch redis-server, holder processes, a real SIGSTOP',
