@@ -50,7 +50,7 @@ export async function exploreReferencesOf(
   // leaves no slot idle while another has points waiting. At least a point per core, and more, up to
   // SUITE_POINTS_PER_JOB per core, while the machine's CPU has room (a
   // point mostly waits on its TTL or a held command; the CPU is measured machine-wide, so vitest's
-  // other worker counts). Half a single --explore's ceiling (MORE_POINTS_PER_JOB): two explored files
+  // other worker counts). A third of a single --explore's ceiling (MORE_POINTS_PER_JOB): two explored files
   // share the machine here, and 8 is what the suite was measured at (docs/benchmarks.md). Each test checks its own.
   // Only the references whose tests run are explored (`-t` picks some: the others cost nothing).
   let explored: Array<Promise<ExploreResult> | undefined> = [];

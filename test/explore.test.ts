@@ -3,7 +3,7 @@
  * reference tests: test/explore-oracles.test.ts.)
  */
 import { expect, test } from 'vitest';
-import { explore } from '../src/explore/explore.ts';
+import { explore, WARM_AHEAD_PER, WARM_DURING_TRACE_PER_JOB, warmRunsAhead } from '../src/explore/explore.ts';
 import { replaySchedule } from '../src/explore/replay.ts';
 import { FAULT_ORDER } from '../src/faults/registry.ts';
 
@@ -104,3 +104,12 @@ test('a point A never reaches is INCONCLUSIVE and says why (a schedule replayed 
     /A's acquire finished without reaching acquire#3 PEXPIRE \(its 2nd command on the lock key, seen there when A ran alone\)/,
   );
 }, 120_000);
+
+test("while the trace plays, an exploration on slots of its own keeps its first points' holders started ahead", () => {
+  // 2 jobs, 2 points in flight: during the trace 4 runs per job, after it one per 4 points in flight.
+  expect(warmRunsAhead({ tracing: true, floor: 2, level: 2 })).toBe(2 * WARM_DURING_TRACE_PER_JOB);
+  expect(warmRunsAhead({ tracing: false, floor: 2, level: 2 })).toBe(1);
+  expect(warmRunsAhead({ tracing: false, floor: 2, level: 32 })).toBe(32 / WARM_AHEAD_PER);
+  // Slots not sized by the CPU (shared by a test file's explorations): one run ahead.
+  expect(warmRunsAhead({ tracing: false, floor: 1, level: undefined })).toBe(1);
+});

@@ -48,9 +48,10 @@ export const DEFAULT_MAX_POINTS = 64;
  * Explored points at once: at least --jobs, up to this many times it while the CPU has room
  * (src/run/cpu-slots.ts). A redlock `using()` point waits ~10 s of its own and costs ~0.6 CPU-s, so on
  * 2 cores the 64-point exploration used 16 at once and 28 % of the CPU at 8 per job (64.5 s);
- * at 16 per job it reaches 32 (47–49 s, docs/benchmarks.md).
+ * at 16 per job it reached 32 (44–45 s) with the CPU a third busy; at 24 per job, 45 (39.9 s, 2.3 GB
+ * of memory in use at the most; docs/benchmarks.md).
  */
-export const MORE_POINTS_PER_JOB = 16;
+export const MORE_POINTS_PER_JOB = 24;
 
 /**
  * Points in flight per point whose holders are started ahead: a point plays ~3 s and its Node
@@ -58,6 +59,14 @@ export const MORE_POINTS_PER_JOB = 16;
  * loads overlap; one per 4 keeps a start from waiting on a load, with a margin for a busy machine.
  */
 export const WARM_AHEAD_PER = 4;
+
+/**
+ * Runs whose holders are started ahead while the trace plays, per job: the trace mostly waits (A's
+ * job alone; 2.8–8.5 s for the 64-point V313 explorations) and no point can start before it ends,
+ * so the first points' holders load then, on CPU the trace leaves idle, instead of during the climb
+ * of the points in flight that follows, which each point's holder boots hold back.
+ */
+export const WARM_DURING_TRACE_PER_JOB = 4;
 
 export interface ExploreRequest extends Omit<RunRequest, 'point' | 'play' | 'holders'> {
   /** Points beyond this many are not run (and are listed as skipped). */
@@ -126,13 +135,50 @@ export async function explore(request: ExploreRequest): Promise<ExploreResult> {
   };
 
   // The next points' holders are started ahead while the trace and the points before them play
-  // (src/run/run-ahead.ts): one run ahead per WARM_AHEAD_PER points the CPU lets run at once.
-  const warm = new WarmPool(() => ('level' in slots ? Math.ceil((slots as CpuSlots).level / WARM_AHEAD_PER) : 1));
+  // (src/run/run-ahead.ts): one run ahead per WARM_AHEAD_PER points the CPU lets run at once, and
+  // while the trace plays, WARM_DURING_TRACE_PER_JOB per job where the slots are this exploration's own.
+  let tracing = true;
+  const ownSlots = !request.slots;
+  const warm = new WarmPool(() =>
+    warmRunsAhead({
+      tracing: tracing && ownSlots,
+      floor,
+      level: 'level' in slots ? (slots as CpuSlots).level : undefined,
+    }),
+  );
+  const traceOver = () => (tracing = false);
   try {
-    return await explorePoints(request, oracle, spec, { base, params, slots, warm, began, cpuBefore, onTopology });
+    return await explorePoints(request, oracle, spec, {
+      base,
+      params,
+      slots,
+      warm,
+      traceOver,
+      began,
+      cpuBefore,
+      onTopology,
+    });
   } finally {
     await Promise.all([warm.close(), storePool?.close()]);
   }
+}
+
+/**
+ * How many runs' holders an exploration keeps started ahead: one per WARM_AHEAD_PER points in
+ * flight (`level`; one where the slots are not sized by the CPU), and while the trace plays on slots
+ * of the exploration's own, WARM_DURING_TRACE_PER_JOB per job (`floor`).
+ */
+export function warmRunsAhead({
+  tracing,
+  floor,
+  level,
+}: {
+  tracing: boolean;
+  floor: number;
+  level: number | undefined;
+}) {
+  const byLevel = level === undefined ? 1 : Math.ceil(level / WARM_AHEAD_PER);
+  return Math.max(tracing ? WARM_DURING_TRACE_PER_JOB * floor : 0, byLevel);
 }
 
 interface Exploration {
@@ -140,6 +186,8 @@ interface Exploration {
   params: Record<string, unknown>;
   slots: Slots;
   warm: WarmPool;
+  /** Called once the trace has ended: the pool keeps fewer runs ahead from then on. */
+  traceOver: () => void;
   began: number;
   cpuBefore: NodeJS.CpuUsage;
   onTopology: string | undefined;
@@ -149,7 +197,7 @@ async function explorePoints(
   request: ExploreRequest,
   oracle: OracleDefinition<ParamSpecs>,
   spec: ExploreSpec,
-  { base, params, slots, warm, began, cpuBefore, onTopology }: Exploration,
+  { base, params, slots, warm, traceOver, began, cpuBefore, onTopology }: Exploration,
 ): Promise<ExploreResult> {
   const progress = request.progress ?? (() => undefined);
   const need = { target: request.target, holders: oracle.holders };
@@ -170,6 +218,7 @@ async function explorePoints(
       play: async (s, p) => traceJudgement(await spec.trace(s, tracer, p as never), tracer),
     }),
   );
+  traceOver();
   const traceMs = traced.timing.wallMs;
   const parts = [...(spec.also ?? []), spec.part];
   const inPart = tracer.boundaries.filter((b) => parts.includes(b.part));
