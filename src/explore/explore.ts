@@ -137,11 +137,10 @@ export async function explore(request: ExploreRequest): Promise<ExploreResult> {
   // The next points' holders are started ahead while the trace and the points before them play
   // (src/run/run-ahead.ts): one run ahead per WARM_AHEAD_PER points the CPU lets run at once, and
   // while the trace plays, WARM_DURING_TRACE_PER_JOB per job where the slots are this exploration's own.
-  let tracing = true;
-  const ownSlots = !request.slots;
+  let tracing = !request.slots;
   const warm = new WarmPool(() =>
     warmRunsAhead({
-      tracing: tracing && ownSlots,
+      tracing,
       floor,
       level: 'level' in slots ? (slots as CpuSlots).level : undefined,
     }),
